@@ -1,0 +1,65 @@
+//! The `bredon` command line: one binary, a subcommand per job (DESIGN.md's CLI contracts).
+
+mod perft;
+mod replay;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "bredon", version, about = "Bredon: correspondence Tak on Discord, and its tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the Discord bot (the default).
+    Run,
+    /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
+    Perft(perft::Args),
+    /// Replay a PTN game and print the final TPS and result (or JSON with every ply).
+    Replay(replay::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command.unwrap_or(Command::Run) {
+        Command::Run => run_bot(),
+        Command::Perft(args) => perft::run(args),
+        Command::Replay(args) => replay::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("bredon: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// A command's failure: what to tell the user and the exit code.
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
+
+impl Failure {
+    pub fn new(code: u8, message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), code }
+    }
+}
+
+fn run_bot() -> Result<(), Failure> {
+    let _ = dotenv_token();
+    Err(Failure::new(
+        2,
+        "the Discord bot is not part of this build yet. Try the rules tools: \
+         `bredon perft --size 6 --depth 3` or `bredon replay game.ptn`",
+    ))
+}
+
+fn dotenv_token() -> Option<String> {
+    std::env::var("DISCORD_TOKEN").ok().filter(|t| !t.trim().is_empty())
+}

@@ -1,0 +1,6 @@
+//! Bredon: a Discord bot that hosts correspondence games of Tak.
+//!
+//! The layers follow DESIGN.md: [`tak`] is the pure rules engine everything else stands on.
+
+pub mod cli;
+pub mod tak;

@@ -1,0 +1,27 @@
+//! The rules of Tak, pure: no I/O, no async, no allocation in move generation.
+//!
+//! - [`square`]: squares, directions, bitboards and board edges (8-wide layout for every size);
+//! - [`ply`]: plies and their PTN spelling; [`setup`]: size, reserves, komi, opening;
+//! - [`position`]: the position and its invariants, every rule of a ply, game end by position;
+//! - [`movegen`]: legal plies, counting, road threats (Tak) and one-move Tinuë;
+//! - [`game`]: history, undo, results; [`tps`] and [`ptn`]: notation; [`perft`].
+
+pub mod game;
+pub mod movegen;
+pub mod perft;
+pub mod ply;
+pub mod position;
+pub mod ptn;
+pub mod setup;
+pub mod square;
+pub mod stack;
+pub mod tps;
+
+pub use game::{flat_score, FlatCause, Game, GameError, GameResult, Played};
+pub use perft::perft;
+pub use ply::{Color, Drops, Piece, Ply, PtnPly, Role};
+pub use position::{PlyError, Position, Undo};
+pub use ptn::{PtnFile, ReplayError};
+pub use setup::{Komi, Opening, Reserve, Setup};
+pub use square::{Bitboard, Dir, Square};
+pub use stack::Stack;
