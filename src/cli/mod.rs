@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "bredon", version, about = "Bredon: correspondence Tak on Discord, and its tools")]
+#[command(
+    name = "bredon",
+    version,
+    about = "Bredon: correspondence Tak on Discord, and its tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -47,19 +51,26 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(code: u8, message: impl Into<String>) -> Failure {
-        Failure { message: message.into(), code }
+        Failure {
+            message: message.into(),
+            code,
+        }
     }
 }
 
+const NO_TOKEN: &str = "no Discord token: set DISCORD_TOKEN in the environment or in .env \
+(copy .env.example to .env). Create a bot at https://discord.com/developers/applications \
+(README: Setting up Discord). Without Discord, the rules tools work now: \
+`bredon perft --size 6 --depth 4`, `bredon replay game.ptn`.";
+
 fn run_bot() -> Result<(), Failure> {
-    let _ = dotenv_token();
+    let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
+    if token.trim().is_empty() {
+        return Err(Failure::new(2, NO_TOKEN));
+    }
     Err(Failure::new(
         2,
-        "the Discord bot is not part of this build yet. Try the rules tools: \
-         `bredon perft --size 6 --depth 3` or `bredon replay game.ptn`",
+        "this build has no Discord layer yet (README: Status); the rules tools work: \
+         `bredon perft`, `bredon replay`",
     ))
-}
-
-fn dotenv_token() -> Option<String> {
-    std::env::var("DISCORD_TOKEN").ok().filter(|t| !t.trim().is_empty())
 }

@@ -26,10 +26,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut position = match &args.tps {
         Some(tps) => {
             let size = crate::tak::tps::tps_size(tps).map_err(|e| Failure::new(2, e))?;
-            let setup = Setup::new(size).map_err(|e| Failure::new(2, e))?.with_komi(komi);
+            let setup = Setup::new(size)
+                .map_err(|e| Failure::new(2, e))?
+                .with_komi(komi);
             Position::from_tps_with(tps, setup).map_err(|e| Failure::new(2, e))?
         }
-        None => Position::new(Setup::new(args.size).map_err(|e| Failure::new(2, e))?.with_komi(komi)),
+        None => Position::new(
+            Setup::new(args.size)
+                .map_err(|e| Failure::new(2, e))?
+                .with_komi(komi),
+        ),
     };
     for depth in 1..=args.depth {
         let started = Instant::now();
@@ -37,7 +43,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         println!("{depth} {count}");
         if args.timing {
             let secs = started.elapsed().as_secs_f64();
-            eprintln!("depth {depth}: {secs:.3} s, {:.1} M leaves/s", count as f64 / secs / 1e6);
+            eprintln!(
+                "depth {depth}: {secs:.3} s, {:.1} M leaves/s",
+                count as f64 / secs / 1e6
+            );
         }
     }
     Ok(())

@@ -39,7 +39,11 @@ pub fn replay_json(game: &Game) -> serde_json::Value {
     let count = game.plies().len();
     for (i, played) in game.plies().iter().enumerate() {
         position.play_unchecked(played.undo.ply);
-        let result = if i + 1 == count { game.result().map(|r| r.ptn()) } else { None };
+        let result = if i + 1 == count {
+            game.result().map(|r| r.ptn())
+        } else {
+            None
+        };
         plies.push(serde_json::json!({
             "ptn": played.ptn,
             "tps": position.to_tps(),

@@ -17,11 +17,23 @@ pub enum FlatCause {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
 pub enum GameResult {
     /// `double`: the ply made roads for both players; the mover wins.
-    Road { winner: Color, double: bool },
+    Road {
+        winner: Color,
+        double: bool,
+    },
     /// `winner: None` is a draw on equal totals.
-    Flats { winner: Option<Color>, cause: FlatCause, white: u32, black: u32 },
-    Resignation { winner: Color },
-    Timeout { winner: Color },
+    Flats {
+        winner: Option<Color>,
+        cause: FlatCause,
+        white: u32,
+        black: u32,
+    },
+    Resignation {
+        winner: Color,
+    },
+    Timeout {
+        winner: Color,
+    },
     DrawAgreed,
     Abandoned,
 }
@@ -45,7 +57,9 @@ impl GameResult {
         };
         match *self {
             GameResult::Road { winner, .. } => by(winner, "R-0", "0-R"),
-            GameResult::Flats { winner: Some(w), .. } => by(w, "F-0", "0-F"),
+            GameResult::Flats {
+                winner: Some(w), ..
+            } => by(w, "F-0", "0-F"),
             GameResult::Flats { winner: None, .. } | GameResult::DrawAgreed => "1/2-1/2",
             GameResult::Resignation { winner } | GameResult::Timeout { winner } => {
                 by(winner, "1-0", "0-1")
@@ -57,12 +71,23 @@ impl GameResult {
     /// A sentence for people, e.g. "Black wins on flats, 15 to 14 + 2 komi (board full)".
     pub fn describe(&self, komi: Komi) -> String {
         match *self {
-            GameResult::Road { winner, double: false } => format!("{} wins by road", winner.name()),
-            GameResult::Road { winner, double: true } => format!(
+            GameResult::Road {
+                winner,
+                double: false,
+            } => format!("{} wins by road", winner.name()),
+            GameResult::Road {
+                winner,
+                double: true,
+            } => format!(
                 "{} wins by road: the ply made roads for both players, and the mover wins",
                 winner.name()
             ),
-            GameResult::Flats { winner, cause, white, black } => {
+            GameResult::Flats {
+                winner,
+                cause,
+                white,
+                black,
+            } => {
                 let count = flat_score(white, black, komi);
                 let why = match cause {
                     FlatCause::BoardFull => "the board is full".to_string(),
@@ -74,10 +99,18 @@ impl GameResult {
                 }
             }
             GameResult::Resignation { winner } => {
-                format!("{} resigns; {} wins", winner.opponent().name(), winner.name())
+                format!(
+                    "{} resigns; {} wins",
+                    winner.opponent().name(),
+                    winner.name()
+                )
             }
             GameResult::Timeout { winner } => {
-                format!("{} ran out of time; {} wins", winner.opponent().name(), winner.name())
+                format!(
+                    "{} ran out of time; {} wins",
+                    winner.opponent().name(),
+                    winner.name()
+                )
             }
             GameResult::DrawAgreed => "Draw by agreement".to_string(),
             GameResult::Abandoned => "Game abandoned without result".to_string(),
@@ -152,7 +185,12 @@ pub struct Game {
 impl Game {
     pub fn new(start: Position) -> Game {
         let result = start.end().filter(|_| start.ply_index() > 0);
-        Game { position: start.clone(), start, plies: Vec::new(), result }
+        Game {
+            position: start.clone(),
+            start,
+            plies: Vec::new(),
+            result,
+        }
     }
 
     pub fn start(&self) -> &Position {
@@ -172,7 +210,11 @@ impl Game {
     }
 
     pub fn play(&mut self, ply: Ply) -> Result<&Played, GameError> {
-        self.play_ptn(&PtnPly { ply, crush: false, tak_marks: 0 })
+        self.play_ptn(&PtnPly {
+            ply,
+            crush: false,
+            tak_marks: 0,
+        })
     }
 
     /// Plays a ply as written in PTN (so a wrong `*` is refused).
@@ -188,7 +230,13 @@ impl Game {
         // while the game runs) leaves the attacker without a road win.
         let tak = self.result.is_none() && self.position.is_tak(color);
         let tinue = tak && self.position.is_tinue();
-        self.plies.push(Played { undo, color, ptn: text, tak, tinue });
+        self.plies.push(Played {
+            undo,
+            color,
+            ptn: text,
+            tak,
+            tinue,
+        });
         Ok(self.plies.last().expect("just pushed"))
     }
 
@@ -197,7 +245,12 @@ impl Game {
     pub fn undo(&mut self) -> Option<Played> {
         if matches!(
             self.result,
-            Some(GameResult::Resignation { .. } | GameResult::Timeout { .. } | GameResult::DrawAgreed | GameResult::Abandoned)
+            Some(
+                GameResult::Resignation { .. }
+                    | GameResult::Timeout { .. }
+                    | GameResult::DrawAgreed
+                    | GameResult::Abandoned
+            )
         ) {
             return None;
         }

@@ -18,7 +18,10 @@ const fn is_crush_mask(mask: u16, bits: u32) -> bool {
 
 /// `SPREADS[k][d]`: drop patterns carrying 1..=k pieces over at most `d` squares.
 /// `CRUSHES[k][d]`: patterns carrying 1..=k that cross `d` free squares and drop one on a wall.
-const fn tables() -> ([[u32; MAX_SIZE + 1]; MAX_SIZE + 1], [[u32; MAX_SIZE + 1]; MAX_SIZE + 1]) {
+const fn tables() -> (
+    [[u32; MAX_SIZE + 1]; MAX_SIZE + 1],
+    [[u32; MAX_SIZE + 1]; MAX_SIZE + 1],
+) {
     let mut spreads = [[0; MAX_SIZE + 1]; MAX_SIZE + 1];
     let mut crushes = [[0; MAX_SIZE + 1]; MAX_SIZE + 1];
     let mut k = 1;
@@ -42,7 +45,10 @@ const fn tables() -> ([[u32; MAX_SIZE + 1]; MAX_SIZE + 1], [[u32; MAX_SIZE + 1];
     (spreads, crushes)
 }
 
-const TABLES: ([[u32; MAX_SIZE + 1]; MAX_SIZE + 1], [[u32; MAX_SIZE + 1]; MAX_SIZE + 1]) = tables();
+const TABLES: (
+    [[u32; MAX_SIZE + 1]; MAX_SIZE + 1],
+    [[u32; MAX_SIZE + 1]; MAX_SIZE + 1],
+) = tables();
 
 /// One direction out of a square: how many free squares, and whether a wall stops it.
 #[derive(Clone, Copy)]
@@ -58,12 +64,18 @@ impl Position {
         let mut sq = from;
         while let Some(next) = sq.step(dir, self.size()) {
             if blocked.contains(next) {
-                return Lane { free, wall_after: self.walls().contains(next) };
+                return Lane {
+                    free,
+                    wall_after: self.walls().contains(next),
+                };
             }
             free += 1;
             sq = next;
         }
-        Lane { free, wall_after: false }
+        Lane {
+            free,
+            wall_after: false,
+        }
     }
 
     /// The piece kinds `color` could place now (the opening places the opponent's flat).
@@ -111,14 +123,22 @@ impl Position {
             if lane.free > 0 {
                 for mask in 1..(1u16 << carry) {
                     if mask.count_ones() as usize <= lane.free {
-                        emit(Ply::Spread { from, dir, drops: Drops::from_mask(mask as u8) });
+                        emit(Ply::Spread {
+                            from,
+                            dir,
+                            drops: Drops::from_mask(mask as u8),
+                        });
                     }
                 }
             }
             if is_cap && lane.wall_after {
                 for mask in 1..(1u16 << carry) {
                     if is_crush_mask(mask, lane.free as u32 + 1) {
-                        emit(Ply::Spread { from, dir, drops: Drops::from_mask(mask as u8) });
+                        emit(Ply::Spread {
+                            from,
+                            dir,
+                            drops: Drops::from_mask(mask as u8),
+                        });
                     }
                 }
             }
@@ -192,7 +212,9 @@ impl Position {
                 let mut line = road | from.bit();
                 let mut sq = from;
                 for _ in 0..reach {
-                    sq = sq.step(dir, self.size()).expect("lane squares are on the board");
+                    sq = sq
+                        .step(dir, self.size())
+                        .expect("lane squares are on the board");
                     line |= sq.bit();
                 }
                 if !e.connects(line) {
@@ -207,7 +229,9 @@ impl Position {
                     }
                     let mut sq = from;
                     for top in drops.top_indices() {
-                        sq = sq.step(dir, self.size()).expect("lane squares are on the board");
+                        sq = sq
+                            .step(dir, self.size())
+                            .expect("lane squares are on the board");
                         let owner_is_me = (pile >> top & 1) as usize == color.index();
                         let is_last = top + 1 == k;
                         after &= !sq.bit();

@@ -126,8 +126,15 @@ impl Drops {
 /// One player's action: place a piece or move (spread) a stack.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Ply {
-    Place { square: Square, role: Role },
-    Spread { from: Square, dir: Dir, drops: Drops },
+    Place {
+        square: Square,
+        role: Role,
+    },
+    Spread {
+        from: Square,
+        dir: Dir,
+        drops: Drops,
+    },
 }
 
 impl Ply {
@@ -191,14 +198,16 @@ fn parse_ply(text: &str) -> Result<PtnPly, String> {
         return Err("a ply is needed, like `a1`, `Sb2`, `Cc3` or `3c3>12`".into());
     }
     // Split off trailing marks: Tak marks and annotations.
-    let body_end = trimmed
-        .trim_end_matches(['\'', '"', '!', '?', '’'])
-        .len();
+    let body_end = trimmed.trim_end_matches(['\'', '"', '!', '?', '’']).len();
     let (body, marks) = trimmed.split_at(body_end);
     let tak_marks = if marks.contains('"') {
         2
     } else {
-        marks.chars().filter(|&c| c == '\'' || c == '’').count().min(2) as u8
+        marks
+            .chars()
+            .filter(|&c| c == '\'' || c == '’')
+            .count()
+            .min(2) as u8
     };
     let (body, crush) = match body.strip_suffix('*') {
         Some(b) => (b, true),

@@ -34,16 +34,33 @@ pub struct Undo {
 /// Why a ply is not legal here. Each says which square and which rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PlyError {
-    OffBoard { square: Square, size: usize },
+    OffBoard {
+        square: Square,
+        size: usize,
+    },
     Occupied(Square),
     OpeningMustPlaceFlat,
-    NoStones { caps_left: bool },
-    NoCaps { size: usize, had_any: bool },
+    NoStones {
+        caps_left: bool,
+    },
+    NoCaps {
+        size: usize,
+        had_any: bool,
+    },
     EmptySquare(Square),
     NotYours(Square),
-    CarryLimit { size: usize },
-    TooFewPieces { square: Square, height: usize, carry: u8 },
-    LeavesBoard { from: Square, dir: Dir },
+    CarryLimit {
+        size: usize,
+    },
+    TooFewPieces {
+        square: Square,
+        height: usize,
+        carry: u8,
+    },
+    LeavesBoard {
+        from: Square,
+        dir: Dir,
+    },
     CoversCap(Square),
     CoversWall(Square),
     NothingToFlatten(Square),
@@ -189,7 +206,7 @@ impl Position {
     }
 
     pub fn to_move(&self) -> Color {
-        if self.ply_index % 2 == 0 {
+        if self.ply_index.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -211,7 +228,10 @@ impl Position {
 
     pub fn top(&self, sq: Square) -> Option<Piece> {
         let color = self.stacks[sq.index()].top()?;
-        Some(Piece { color, role: self.role_at(sq) })
+        Some(Piece {
+            color,
+            role: self.role_at(sq),
+        })
     }
 
     fn role_at(&self, sq: Square) -> Role {
@@ -289,9 +309,9 @@ impl Position {
                         size,
                         had_any: self.setup.reserves[me.index()].caps > 0,
                     }),
-                    Role::Flat | Role::Wall if r.stones == 0 => {
-                        Err(PlyError::NoStones { caps_left: r.caps > 0 })
-                    }
+                    Role::Flat | Role::Wall if r.stones == 0 => Err(PlyError::NoStones {
+                        caps_left: r.caps > 0,
+                    }),
                     _ => Ok(false),
                 }
             }
@@ -313,19 +333,29 @@ impl Position {
                     return Err(PlyError::CarryLimit { size });
                 }
                 if carry as usize > stack.height() {
-                    return Err(PlyError::TooFewPieces { square: from, height: stack.height(), carry });
+                    return Err(PlyError::TooFewPieces {
+                        square: from,
+                        height: stack.height(),
+                        carry,
+                    });
                 }
                 let moving = self.role_at(from);
                 let mut sq = from;
                 let last = drops.squares();
                 for (i, n) in drops.counts().enumerate() {
-                    sq = sq.step(dir, size).ok_or(PlyError::LeavesBoard { from, dir })?;
+                    sq = sq
+                        .step(dir, size)
+                        .ok_or(PlyError::LeavesBoard { from, dir })?;
                     if self.caps.contains(sq) {
                         return Err(PlyError::CoversCap(sq));
                     }
                     if self.walls.contains(sq) {
                         let flattens = i as u32 + 1 == last && n == 1 && moving == Role::Cap;
-                        return if flattens { Ok(true) } else { Err(PlyError::CoversWall(sq)) };
+                        return if flattens {
+                            Ok(true)
+                        } else {
+                            Err(PlyError::CoversWall(sq))
+                        };
                     }
                 }
                 Ok(false)
@@ -430,7 +460,9 @@ impl Position {
                 self.set_top(from);
                 let mut sq = from;
                 for n in drops.counts() {
-                    sq = sq.step(dir, self.size()).expect("legal spreads stay on the board");
+                    sq = sq
+                        .step(dir, self.size())
+                        .expect("legal spreads stay on the board");
                     self.stacks[sq.index()].put(pile, n as usize);
                     pile >>= n;
                     self.set_role(sq, Role::Flat);
@@ -448,7 +480,9 @@ impl Position {
         self.ply_index -= 1;
         match undo.ply {
             Ply::Place { square, role } => {
-                let color = self.stacks[square.index()].top().expect("placed piece is there");
+                let color = self.stacks[square.index()]
+                    .top()
+                    .expect("placed piece is there");
                 self.stacks[square.index()].take(1);
                 self.set_role(square, Role::Flat);
                 self.set_top(square);
@@ -479,7 +513,9 @@ impl Position {
                     self.set_role(sq, Role::Flat);
                     self.set_top(sq);
                     if i > 0 {
-                        sq = sq.step(opposite(dir), self.size()).expect("walks back along the move");
+                        sq = sq
+                            .step(opposite(dir), self.size())
+                            .expect("walks back along the move");
                     }
                 }
                 if undo.flattened {
@@ -500,12 +536,19 @@ impl Position {
         let theirs = self.has_road(mover.opponent());
         if mine || theirs {
             let winner = if mine { mover } else { mover.opponent() };
-            return Some(GameResult::Road { winner, double: mine && theirs });
+            return Some(GameResult::Road {
+                winner,
+                double: mine && theirs,
+            });
         }
         let cause = if self.empty_squares().is_empty() {
             FlatCause::BoardFull
         } else if self.reserves.iter().any(|r| r.is_empty()) {
-            let who = if self.reserves[0].is_empty() { Color::White } else { Color::Black };
+            let who = if self.reserves[0].is_empty() {
+                Color::White
+            } else {
+                Color::Black
+            };
             FlatCause::ReserveEmpty(who)
         } else {
             return None;
@@ -520,7 +563,12 @@ impl Position {
             std::cmp::Ordering::Less => Some(Color::Black),
             std::cmp::Ordering::Equal => None,
         };
-        Some(GameResult::Flats { winner, cause, white, black })
+        Some(GameResult::Flats {
+            winner,
+            cause,
+            white,
+            black,
+        })
     }
 
     /// True when the game is over by position (road, full board, an empty reserve).

@@ -30,7 +30,11 @@ impl fmt::Display for ReplayError {
         if self.ply_number == 0 {
             write!(f, "{}", self.reason)
         } else {
-            write!(f, "ply {} (`{}`): {}", self.ply_number, self.text, self.reason)
+            write!(
+                f,
+                "ply {} (`{}`): {}",
+                self.ply_number, self.text, self.reason
+            )
         }
     }
 }
@@ -40,7 +44,11 @@ impl std::error::Error for ReplayError {}
 const RESULTS: [&str; 8] = ["R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0"];
 
 fn header_error(reason: String) -> ReplayError {
-    ReplayError { ply_number: 0, text: String::new(), reason }
+    ReplayError {
+        ply_number: 0,
+        text: String::new(),
+        reason,
+    }
 }
 
 impl PtnFile {
@@ -83,7 +91,10 @@ impl PtnFile {
             }
         }
         if file.result.is_none() {
-            file.result = file.tag("Result").filter(|r| RESULTS.contains(r)).map(str::to_string);
+            file.result = file
+                .tag("Result")
+                .filter(|r| RESULTS.contains(r))
+                .map(str::to_string);
         }
         Ok(file)
     }
@@ -122,7 +133,10 @@ impl PtnFile {
 
     /// The value of a tag, by case-insensitive name.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The game's setup from its tags (Size or TPS, Komi, Opening, Flats/Caps per player).
@@ -195,21 +209,36 @@ impl PtnFile {
 /// a decision (resignation, time, agreed draw, abandonment) is recorded on a game still running.
 fn check_result(game: &mut Game, written: &str) -> Result<(), ReplayError> {
     let mismatch = |found: &str| {
-        header_error(format!("the file says the result is {written}, but the final position gives {found}"))
+        header_error(format!(
+            "the file says the result is {written}, but the final position gives {found}"
+        ))
     };
     if let Some(r) = game.result() {
         let same_draw = written == "1/2-1/2" && r.ptn() == "1/2-1/2";
-        return if r.ptn() == written || same_draw { Ok(()) } else { Err(mismatch(r.ptn())) };
+        return if r.ptn() == written || same_draw {
+            Ok(())
+        } else {
+            Err(mismatch(r.ptn()))
+        };
     }
     // PTN does not tell resignation from time-out: `1-0` / `0-1` are recorded as resignations.
     let decided = match written {
-        "1-0" => GameResult::Resignation { winner: Color::White },
-        "0-1" => GameResult::Resignation { winner: Color::Black },
+        "1-0" => GameResult::Resignation {
+            winner: Color::White,
+        },
+        "0-1" => GameResult::Resignation {
+            winner: Color::Black,
+        },
         "1/2-1/2" => GameResult::DrawAgreed,
         "0-0" => GameResult::Abandoned,
-        _ => return Err(mismatch("no road and no flat count (the game is still running)")),
+        _ => {
+            return Err(mismatch(
+                "no road and no flat count (the game is still running)",
+            ))
+        }
     };
-    game.decide(decided).map_err(|e| header_error(e.to_string()))
+    game.decide(decided)
+        .map_err(|e| header_error(e.to_string()))
 }
 
 fn find_closing(text: &str, start: usize, close: char, quotes: bool) -> Option<usize> {
@@ -241,11 +270,18 @@ fn parse_tag(inner: &str) -> Result<(String, String), ReplayError> {
     let unquoted = value
         .strip_prefix('"')
         .and_then(|v| v.strip_suffix('"'))
-        .ok_or_else(|| header_error(format!("the tag [{inner}] needs its value in quotes, like [Size \"6\"]")))?;
+        .ok_or_else(|| {
+            header_error(format!(
+                "the tag [{inner}] needs its value in quotes, like [Size \"6\"]"
+            ))
+        })?;
     if name.is_empty() {
         return Err(header_error(format!("the tag [{inner}] has no name")));
     }
-    Ok((name.to_string(), unquoted.replace("\\\"", "\"").replace("\\\\", "\\")))
+    Ok((
+        name.to_string(),
+        unquoted.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
 }
 
 impl Game {

@@ -38,7 +38,9 @@ impl Reserve {
 }
 
 /// Komi in half flats: `Komi(4)` is 2 flats, `Komi(-3)` is -1.5. Positive helps player 2.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Komi(i8);
 
 impl Komi {
@@ -70,7 +72,11 @@ impl Komi {
             None => (false, t.strip_prefix('+').unwrap_or(t)),
         };
         let (whole, frac) = digits.split_once('.').unwrap_or((digits, "0"));
-        if frac.is_empty() || whole.is_empty() || whole.len() > 2 || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        if frac.is_empty()
+            || whole.is_empty()
+            || whole.len() > 2
+            || !whole.bytes().all(|b| b.is_ascii_digit())
+        {
             return Err(err());
         }
         let whole: i8 = whole.parse().map_err(|_| err())?;
@@ -82,7 +88,10 @@ impl Komi {
         if frac.len() > 2 {
             return Err(err());
         }
-        let halves = whole.checked_mul(2).and_then(|w| w.checked_add(half)).ok_or_else(err)?;
+        let halves = whole
+            .checked_mul(2)
+            .and_then(|w| w.checked_add(half))
+            .ok_or_else(err)?;
         Komi::from_halves(if negative { -halves } else { halves }).map_err(|_| err())
     }
 }
@@ -91,7 +100,7 @@ impl fmt::Display for Komi {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let a = self.0.unsigned_abs();
-        if a % 2 == 0 {
+        if a.is_multiple_of(2) {
             write!(f, "{sign}{}", a / 2)
         } else {
             write!(f, "{sign}{}.5", a / 2)
@@ -100,7 +109,9 @@ impl fmt::Display for Komi {
 }
 
 /// How the first two plies go.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Opening {
     /// Each player's first ply places the opponent's flat (the rulebook).
     #[default]
@@ -121,7 +132,9 @@ impl Opening {
         match text.trim().to_ascii_lowercase().as_str() {
             "swap" => Ok(Opening::Swap),
             "no-swap" | "noswap" | "no swap" => Ok(Opening::NoSwap),
-            other => Err(format!("opening `{other}` is not known: use `swap` or `no-swap`")),
+            other => Err(format!(
+                "opening `{other}` is not known: use `swap` or `no-swap`"
+            )),
         }
     }
 }
@@ -189,10 +202,20 @@ mod tests {
 
     #[test]
     fn standard_reserves_match_the_table() {
-        let table = [(3, 10, 0), (4, 15, 0), (5, 21, 1), (6, 30, 1), (7, 40, 2), (8, 50, 2)];
+        let table = [
+            (3, 10, 0),
+            (4, 15, 0),
+            (5, 21, 1),
+            (6, 30, 1),
+            (7, 40, 2),
+            (8, 50, 2),
+        ];
         for (size, stones, caps) in table {
             assert_eq!(Reserve::standard(size), Reserve { stones, caps });
-            assert_eq!(Setup::new(size).unwrap().reserves[1], Reserve { stones, caps });
+            assert_eq!(
+                Setup::new(size).unwrap().reserves[1],
+                Reserve { stones, caps }
+            );
         }
     }
 
@@ -204,7 +227,16 @@ mod tests {
 
     #[test]
     fn komi_parses_half_steps_and_refuses_the_rest() {
-        for (text, halves) in [("0", 0), ("2", 4), ("2.5", 5), ("-1.5", -3), ("4.5", 9), ("-4.5", -9), ("0.50", 1), ("+1", 2)] {
+        for (text, halves) in [
+            ("0", 0),
+            ("2", 4),
+            ("2.5", 5),
+            ("-1.5", -3),
+            ("4.5", 9),
+            ("-4.5", -9),
+            ("0.50", 1),
+            ("+1", 2),
+        ] {
             assert_eq!(Komi::parse(text).unwrap().halves(), halves, "{text}");
         }
         for text in ["5", "-5", "1.25", "abc", "", "1.", "0.7", "-", "99999"] {
@@ -218,12 +250,34 @@ mod tests {
     fn custom_reserves_are_bounded() {
         let s = Setup::new(5).unwrap();
         let custom = s
-            .with_reserve(Color::Black, Reserve { stones: 20, caps: 2 })
+            .with_reserve(
+                Color::Black,
+                Reserve {
+                    stones: 20,
+                    caps: 2,
+                },
+            )
             .unwrap();
-        assert_eq!(custom.reserves[1], Reserve { stones: 20, caps: 2 });
+        assert_eq!(
+            custom.reserves[1],
+            Reserve {
+                stones: 20,
+                caps: 2
+            }
+        );
         assert_eq!(custom.reserves[0], Reserve::standard(5));
         assert!(!custom.is_standard_reserve());
-        assert!(s.with_reserve(Color::White, Reserve { stones: 0, caps: 0 }).is_err());
-        assert!(s.with_reserve(Color::White, Reserve { stones: 64, caps: 1 }).is_err());
+        assert!(s
+            .with_reserve(Color::White, Reserve { stones: 0, caps: 0 })
+            .is_err());
+        assert!(s
+            .with_reserve(
+                Color::White,
+                Reserve {
+                    stones: 64,
+                    caps: 1
+                }
+            )
+            .is_err());
     }
 }

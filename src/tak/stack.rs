@@ -96,7 +96,11 @@ mod tests {
     fn a_stack_holds_128_pieces() {
         let mut s = Stack::default();
         for i in 0..128 {
-            s.push(if i % 3 == 0 { Color::Black } else { Color::White });
+            s.push(if i % 3 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            });
         }
         assert_eq!(s.height(), 128);
         assert_eq!(s.color_at(126), Color::Black);

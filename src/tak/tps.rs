@@ -29,12 +29,19 @@ impl Position {
         };
         let mv: u32 = match mv.parse() {
             Ok(n) if (1..=100_000).contains(&n) => n,
-            _ => return Err(format!("TPS move number is `{mv}`: it must be a whole number from 1")),
+            _ => {
+                return Err(format!(
+                    "TPS move number is `{mv}`: it must be a whole number from 1"
+                ))
+            }
         };
         let size = setup.size;
         let row_texts: Vec<&str> = rows.split('/').collect();
         if row_texts.len() != size {
-            return Err(format!("TPS has {} rows; a {size}x{size} board needs {size}", row_texts.len()));
+            return Err(format!(
+                "TPS has {} rows; a {size}x{size} board needs {size}",
+                row_texts.len()
+            ));
         }
         let mut squares = Vec::new();
         for (i, row) in row_texts.iter().enumerate() {
@@ -49,7 +56,12 @@ impl Position {
                     } else {
                         match n.parse::<usize>() {
                             Ok(k) if (1..=MAX_SIZE).contains(&k) => k,
-                            _ => return Err(format!("{}: `{cell}` should be x or x2..x{size}", where_())),
+                            _ => {
+                                return Err(format!(
+                                    "{}: `{cell}` should be x or x2..x{size}",
+                                    where_()
+                                ))
+                            }
                         }
                     };
                     file += count;
@@ -73,7 +85,13 @@ impl Position {
                     }
                     let colors: Vec<Color> = digits
                         .bytes()
-                        .map(|b| if b == b'1' { Color::White } else { Color::Black })
+                        .map(|b| {
+                            if b == b'1' {
+                                Color::White
+                            } else {
+                                Color::Black
+                            }
+                        })
                         .collect();
                     if colors.len() > 128 {
                         return Err(format!("{}, square {sq}: the stack is too tall", where_()));
@@ -83,7 +101,10 @@ impl Position {
                 }
             }
             if file != size {
-                return Err(format!("{} has {file} squares; a {size}x{size} board needs {size}", where_()));
+                return Err(format!(
+                    "{} has {file} squares; a {size}x{size} board needs {size}",
+                    where_()
+                ));
             }
         }
         let ply_index = 2 * (mv - 1) + side;
@@ -108,7 +129,10 @@ impl Position {
                     cells.push(empty_run(empties));
                     empties = 0;
                 }
-                let mut cell: String = stack.colors().map(|c| if c == Color::White { '1' } else { '2' }).collect();
+                let mut cell: String = stack
+                    .colors()
+                    .map(|c| if c == Color::White { '1' } else { '2' })
+                    .collect();
                 match self.top(sq).map(|p| p.role) {
                     Some(Role::Wall) => cell.push('S'),
                     Some(Role::Cap) => cell.push('C'),
@@ -138,7 +162,10 @@ fn empty_run(n: usize) -> String {
 
 /// The board size a TPS describes (its number of rows), checked to be 3..=8.
 pub fn tps_size(tps: &str) -> Result<usize, String> {
-    let rows = tps.split_whitespace().next().ok_or("TPS is empty: for example `x5/x5/x5/x5/x5 1 1`")?;
+    let rows = tps
+        .split_whitespace()
+        .next()
+        .ok_or("TPS is empty: for example `x5/x5/x5/x5/x5 1 1`")?;
     let size = rows.split('/').count();
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
         return Err(format!(
