@@ -3,4 +3,5 @@
 //! The layers follow DESIGN.md: [`tak`] is the pure rules engine everything else stands on.
 
 pub mod cli;
+pub mod render;
 pub mod tak;

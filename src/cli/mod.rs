@@ -1,6 +1,7 @@
 //! The `bredon` command line: one binary, a subcommand per job (DESIGN.md's CLI contracts).
 
 mod perft;
+mod render;
 mod replay;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +24,8 @@ enum Command {
     Run,
     /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
     Perft(perft::Args),
+    /// Draw a position as PNG (or a whole game as GIF).
+    Render(render::Args),
     /// Replay a PTN game and print the final TPS and result (or JSON with every ply).
     Replay(replay::Args),
 }
@@ -33,6 +36,7 @@ pub fn main() -> ExitCode {
         Command::Run => run_bot(),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Render(args) => render::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

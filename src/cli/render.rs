@@ -1,0 +1,100 @@
+use super::Failure;
+use crate::render::{alt_text, encode_png, render, render_gif, Scene, Theme};
+use crate::tak::{tps::tps_size, Game, Komi, Ply, Position, Setup};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The position to draw.
+    #[arg(long, required_unless_present = "gif", conflicts_with = "gif")]
+    tps: Option<String>,
+    /// The ply that led to the position, highlighted (PTN, e.g. `3c3>12`).
+    #[arg(long, allow_hyphen_values = true)]
+    last: Option<String>,
+    /// dark (default), light or colorblind.
+    #[arg(long, default_value = "dark")]
+    theme: String,
+    /// Komi in half steps from -4.5 to 4.5.
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    komi: String,
+    #[arg(long, default_value = "Player 1")]
+    player1: String,
+    #[arg(long, default_value = "Player 2")]
+    player2: String,
+    /// Draw a whole PTN game as an animated GIF instead.
+    #[arg(long)]
+    gif: Option<PathBuf>,
+    /// Print the alt text too.
+    #[arg(long)]
+    alt: bool,
+    /// Where to write the picture.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
+    let players = [args.player1.as_str(), args.player2.as_str()];
+    let started = Instant::now();
+    let (bytes, alt) = match &args.gif {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))?;
+            let game = Game::from_ptn(&text).map_err(|e| Failure::new(1, e.to_string()))?;
+            let alt = alt_text(&Scene::of_game(&game, players));
+            (render_gif(&game, players, &theme), alt)
+        }
+        None => {
+            let tps = args.tps.as_deref().unwrap_or_default();
+            let komi = Komi::parse(&args.komi).map_err(|e| Failure::new(2, e))?;
+            let setup = tps_size(tps)
+                .and_then(Setup::new)
+                .map_err(|e| Failure::new(2, e))?
+                .with_komi(komi);
+            let position = Position::from_tps_with(tps, setup).map_err(|e| Failure::new(2, e))?;
+            let last = match &args.last {
+                Some(text) => Some(last_ply(&position, text)?),
+                None => None,
+            };
+            let scene = Scene::of_position(&position, last, players);
+            (encode_png(&render(&scene, &theme)), alt_text(&scene))
+        }
+    };
+    let elapsed = started.elapsed();
+    std::fs::write(&args.output, &bytes)
+        .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", args.output.display())))?;
+    println!(
+        "wrote {} ({:.1} KB in {:.1} ms)",
+        args.output.display(),
+        bytes.len() as f64 / 1024.0,
+        elapsed.as_secs_f64() * 1000.0
+    );
+    if args.alt {
+        println!("{alt}");
+    }
+    Ok(())
+}
+
+/// The highlighted ply must be PTN and must fit the position: a placement ends on an occupied
+/// square, a spread starts on the board and ends inside it.
+fn last_ply(position: &Position, text: &str) -> Result<Ply, Failure> {
+    let ply = Ply::parse(text)
+        .map_err(|e| Failure::new(2, format!("--last: {e}")))?
+        .ply;
+    let size = position.size();
+    let fits = match ply {
+        Ply::Place { square, .. } => square.is_on_board(size) && !position.stack(square).is_empty(),
+        Ply::Spread { from, dir, drops } => {
+            let mut sq = Some(from).filter(|s| s.is_on_board(size));
+            for _ in 0..drops.squares() {
+                sq = sq.and_then(|s| s.step(dir, size));
+            }
+            sq.is_some_and(|s| !position.stack(s).is_empty())
+        }
+    };
+    if !fits {
+        return Err(Failure::new(2, format!("--last {text} cannot have led to this position: it ends on an empty square or off the board")));
+    }
+    Ok(ply)
+}

@@ -1,0 +1,386 @@
+//! The board: squares, last-ply highlight, stacks, road, flat marks, move arrow, badges, labels.
+
+use super::paint::{self, mix, pt, Paint, Pt};
+use super::text::{self, Align, Weight};
+use super::{piece_paint, Layout, Scene, Theme};
+use crate::tak::{Bitboard, Color, Dir, GameResult, Ply, Role, Square};
+use image::RgbImage;
+
+pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+    let k = l.k;
+    let size = l.size;
+    let board_px = l.cell * size as f32;
+    let frame = 8.0 * k;
+    paint::round_rect(
+        img,
+        pt(l.board_x + board_px / 2.0, l.board_y + board_px / 2.0),
+        board_px + 2.0 * frame,
+        board_px + 2.0 * frame,
+        10.0 * k,
+        0.0,
+        Paint::solid(theme.board_frame.0),
+    );
+    let (origin, destinations) = last_ply_squares(scene.last, size);
+    for sq in Square::all(size) {
+        let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+        let base = if (sq.file() + sq.rank()) % 2 == 0 {
+            theme.square_dark.0
+        } else {
+            theme.square_light.0
+        };
+        let highlight = if destinations.contains(sq) {
+            Some(theme.destination.0)
+        } else if origin == Some(sq) {
+            Some(theme.origin.0)
+        } else {
+            None
+        };
+        let (x0, y0, x1, y1) = (x as i32, y as i32, (x + l.cell) as i32, (y + l.cell) as i32);
+        paint::fill_rect(img, x0, y0, x1, y1, base, 1.0);
+        if let Some(h) = highlight {
+            paint::fill_rect(img, x0, y0, x1, y1, mix(base, h, 0.45), 1.0);
+            let border = (4.0 * k).round().max(2.0) as i32;
+            for (a, b, c, d) in [
+                (x0, y0, x1, y0 + border),
+                (x0, y1 - border, x1, y1),
+                (x0, y0, x0 + border, y1),
+                (x1 - border, y0, x1, y1),
+            ] {
+                paint::fill_rect(img, a, b, c, d, h, 1.0);
+            }
+        }
+    }
+    for sq in scene.position.occupied().squares() {
+        stack(img, scene, theme, l, sq);
+    }
+    match scene.result {
+        Some(GameResult::Road { winner, .. }) => road(img, scene, theme, l, winner),
+        Some(GameResult::Flats { .. }) => flat_marks(img, scene, theme, l),
+        _ => {}
+    }
+    if let Some(Ply::Spread { from, dir, drops }) = scene.last {
+        arrow(
+            img,
+            theme,
+            l,
+            from,
+            dir,
+            &drops.counts().collect::<Vec<_>>(),
+        );
+    }
+    for sq in scene.position.occupied().squares() {
+        let h = scene.position.stack(sq).height();
+        if h >= 2 {
+            badge(img, theme, l, sq, h);
+        }
+    }
+    labels(img, theme, l);
+}
+
+/// The origin of the last ply (for a spread) and the squares it placed or dropped on.
+fn last_ply_squares(last: Option<Ply>, size: usize) -> (Option<Square>, Bitboard) {
+    match last {
+        None => (None, Bitboard::EMPTY),
+        Some(Ply::Place { square, .. }) => (None, square.bit()),
+        Some(Ply::Spread { from, dir, drops }) => {
+            let mut dest = Bitboard::EMPTY;
+            let mut sq = from;
+            for _ in 0..drops.squares() {
+                match sq.step(dir, size) {
+                    Some(next) => {
+                        sq = next;
+                        dest |= sq.bit();
+                    }
+                    None => break,
+                }
+            }
+            (Some(from), dest)
+        }
+    }
+}
+
+fn centre(l: &Layout, sq: Square) -> Pt {
+    let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+    pt(x + l.cell / 2.0, y + l.cell / 2.0)
+}
+
+/// A stack seen from the front: the top `carry limit` pieces as slabs (each in its owner's
+/// colours, so buried owners read bottom to top), the top piece on them, and `+N` for the rest.
+fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Square) {
+    let c = l.cell;
+    let p = scene.position;
+    let stack = p.stack(sq);
+    let height = stack.height();
+    let visible = height.min(l.size);
+    let hidden = height - visible;
+    let top = p.top(sq).expect("occupied squares have a top");
+    let mid = centre(l, sq);
+    let fw = theme.flat_size * c;
+    // Slab thickness: shrinks for tall stacks so the pile stays inside the square.
+    let slab = if visible > 1 {
+        (0.45 * c / (visible - 1) as f32)
+            .min(0.075 * c)
+            .max(5.5 * l.k)
+    } else {
+        0.0
+    };
+    let slabs = slab * (visible - 1) as f32;
+    let top_h = match top.role {
+        Role::Flat => fw * 0.78,
+        Role::Wall => 0.62 * c,
+        Role::Cap => 2.0 * theme.cap_size * c,
+    }
+    .min(0.86 * c - slabs);
+    let base = mid.y + (slabs + top_h) / 2.0;
+    for j in 0..visible - 1 {
+        let owner = stack.color_at(height - visible + j);
+        let y = base - (j as f32 + 0.5) * slab;
+        paint::round_rect(
+            img,
+            pt(mid.x, y),
+            fw,
+            slab + 1.0,
+            slab.min(4.0) / 2.0,
+            0.0,
+            piece_paint(theme, owner, 1.0),
+        );
+    }
+    let bottom = base - slabs;
+    let outline = (c * 0.03).clamp(1.5, 4.0);
+    let paint = piece_paint(theme, top.color, outline);
+    match top.role {
+        Role::Flat => {
+            paint::round_rect(
+                img,
+                pt(mid.x, bottom - top_h / 2.0),
+                fw,
+                top_h,
+                0.1 * fw,
+                0.0,
+                paint,
+            );
+        }
+        Role::Wall => {
+            let tilt = theme.wall_tilt_degrees.to_radians();
+            let angle = if top.color == Color::White {
+                tilt
+            } else {
+                -tilt
+            };
+            paint::round_rect(
+                img,
+                pt(mid.x, bottom - top_h / 2.0),
+                0.22 * c,
+                top_h,
+                0.04 * c,
+                angle,
+                paint,
+            );
+        }
+        Role::Cap => {
+            let r = top_h / 2.0;
+            paint::circle(img, pt(mid.x, bottom - r), r, paint);
+            // A ring inside tells a capstone from a flat even at a glance.
+            let inner = match top.color {
+                Color::White => theme.white_outline.0,
+                Color::Black => theme.black_outline.0,
+            };
+            paint::circle(
+                img,
+                pt(mid.x, bottom - r),
+                r * 0.38,
+                Paint::solid(inner).with_opacity(0.85),
+            );
+        }
+    }
+    if hidden > 0 {
+        let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+        let px = (0.17 * c).max(14.0 * l.k);
+        let label = format!("+{hidden}");
+        let tw = text::width(&label, px, Weight::Bold);
+        let at = pt(
+            x + 0.06 * c + tw / 2.0 + 4.0 * l.k,
+            y + c - 0.06 * c - px / 2.0,
+        );
+        paint::round_rect(
+            img,
+            at,
+            tw + 8.0 * l.k,
+            px * 1.25,
+            px * 0.6,
+            0.0,
+            Paint::solid(theme.badge_text.0),
+        );
+        text::draw(
+            img,
+            &label,
+            (at.x, at.y),
+            px,
+            Weight::Bold,
+            Align::Center,
+            theme.badge_fill.0,
+        );
+    }
+}
+
+fn badge(img: &mut RgbImage, theme: &Theme, l: &Layout, sq: Square, height: usize) {
+    let c = l.cell;
+    let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+    let r = (0.13 * c).max(11.0 * l.k);
+    let at = pt(x + c - r - 0.04 * c, y + r + 0.04 * c);
+    let label = height.to_string();
+    let px = r * if label.len() > 1 { 1.0 } else { 1.2 };
+    let w = (text::width(&label, px, Weight::Bold) + r).max(2.0 * r);
+    paint::round_rect(
+        img,
+        at,
+        w,
+        2.0 * r,
+        r,
+        0.0,
+        Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 1.5 * l.k),
+    );
+    text::draw(
+        img,
+        &label,
+        (at.x, at.y),
+        px,
+        Weight::Bold,
+        Align::Center,
+        theme.badge_text.0,
+    );
+}
+
+fn road(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, winner: Color) {
+    let p = scene.position;
+    let squares = crate::tak::square::edges(l.size).road_squares(p.road_squares(winner));
+    let r = 0.07 * l.cell;
+    let paint = Paint::solid(theme.road.0).with_opacity(0.9);
+    for sq in squares.squares() {
+        for dir in [Dir::North, Dir::East] {
+            if let Some(next) = sq.step(dir, l.size).filter(|n| squares.contains(*n)) {
+                paint::capsule(img, centre(l, sq), centre(l, next), r, paint);
+            }
+        }
+        paint::circle(img, centre(l, sq), r * 1.6, paint);
+    }
+}
+
+/// Marks every flat that counted: a dot in its owner's colours at the square's lower left.
+fn flat_marks(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+    for color in [Color::White, Color::Black] {
+        for sq in scene.position.flat_squares(color).squares() {
+            let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+            let r = (0.07 * l.cell).max(6.0 * l.k);
+            let at = pt(x + r + 0.06 * l.cell, y + l.cell - r - 0.06 * l.cell);
+            paint::circle(img, at, r + 2.0 * l.k, Paint::solid(theme.result_fill.0));
+            paint::circle(img, at, r, piece_paint(theme, color, 1.5 * l.k));
+        }
+    }
+}
+
+fn arrow(img: &mut RgbImage, theme: &Theme, l: &Layout, from: Square, dir: Dir, counts: &[u8]) {
+    let c = l.cell;
+    let (dx, dy) = match dir {
+        Dir::North => (0.0, -1.0),
+        Dir::South => (0.0, 1.0),
+        Dir::East => (1.0, 0.0),
+        Dir::West => (-1.0, 0.0),
+    };
+    let start = centre(l, from);
+    let mut end = start;
+    let mut stops = Vec::new();
+    let mut sq = from;
+    for &n in counts {
+        match sq.step(dir, l.size) {
+            Some(next) => sq = next,
+            None => break,
+        }
+        end = centre(l, sq);
+        stops.push((end, n));
+    }
+    let r = (0.035 * c).max(3.0);
+    let tip = pt(end.x + dx * 0.1 * c, end.y + dy * 0.1 * c);
+    let neck = pt(tip.x - dx * 0.22 * c, tip.y - dy * 0.22 * c);
+    let (px, py) = (-dy, dx);
+    let wing = 0.14 * c;
+    let head = [
+        tip,
+        pt(neck.x + px * wing, neck.y + py * wing),
+        pt(neck.x - px * wing, neck.y - py * wing),
+    ];
+    let outline = Paint::solid(theme.arrow_outline.0);
+    let fill = Paint::solid(theme.arrow.0);
+    let grow = 2.0 * l.k;
+    paint::capsule(img, start, neck, r + grow, outline);
+    paint::convex(img, &grown(&head, grow), outline);
+    paint::capsule(img, start, neck, r, fill);
+    paint::convex(img, &head, fill);
+    paint::circle(
+        img,
+        start,
+        r * 2.0,
+        Paint::outlined(theme.arrow.0, theme.arrow_outline.0, grow),
+    );
+    // Drop counts near where the pile enters each square.
+    if counts.len() > 1 || counts.first().is_some_and(|&n| n > 1) {
+        for (at, n) in stops {
+            let spot = pt(at.x - dx * 0.34 * c, at.y - dy * 0.34 * c);
+            let rr = (0.1 * c).max(10.0 * l.k);
+            paint::circle(
+                img,
+                spot,
+                rr,
+                Paint::outlined(theme.arrow.0, theme.arrow_outline.0, grow),
+            );
+            text::draw(
+                img,
+                &n.to_string(),
+                (spot.x, spot.y),
+                rr * 1.3,
+                Weight::Bold,
+                Align::Center,
+                theme.arrow_outline.0,
+            );
+        }
+    }
+}
+
+/// A triangle pushed outwards by `by` pixels (for an outline behind it).
+fn grown(points: &[Pt; 3], by: f32) -> [Pt; 3] {
+    let cx = points.iter().map(|p| p.x).sum::<f32>() / 3.0;
+    let cy = points.iter().map(|p| p.y).sum::<f32>() / 3.0;
+    points.map(|p| {
+        let (dx, dy) = (p.x - cx, p.y - cy);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+        pt(p.x + dx / len * by * 2.0, p.y + dy / len * by * 2.0)
+    })
+}
+
+fn labels(img: &mut RgbImage, theme: &Theme, l: &Layout) {
+    let px = 20.0 * l.k;
+    let board_px = l.cell * l.size as f32;
+    for i in 0..l.size {
+        let (x, _) = l.square_origin(i, 0);
+        let file = ((b'a' + i as u8) as char).to_string();
+        text::draw(
+            img,
+            &file,
+            (x + l.cell / 2.0, l.board_y + board_px + 26.0 * l.k),
+            px,
+            Weight::Bold,
+            Align::Center,
+            theme.label.0,
+        );
+        let (_, y) = l.square_origin(0, i);
+        text::draw(
+            img,
+            &(i + 1).to_string(),
+            (l.board_x - 22.0 * l.k, y + l.cell / 2.0),
+            px,
+            Weight::Bold,
+            Align::Center,
+            theme.label.0,
+        );
+    }
+}

@@ -1,0 +1,337 @@
+//! The pictures: checked by sampling pixels where pieces, highlights and marks must be.
+
+use bredon::render::{alt_text, encode_png, render, render_gif, square_geometry, Scene, Theme};
+use bredon::tak::{Game, Ply, Position, Square};
+use image::{Rgb, RgbImage};
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).unwrap()
+}
+
+fn scene_for<'a>(p: &'a Position, last: Option<&str>) -> Scene<'a> {
+    Scene::of_position(
+        p,
+        last.map(|l| Ply::parse(l).unwrap().ply),
+        ["alice", "bob"],
+    )
+}
+
+fn draw(tps: &str, last: Option<&str>, theme: &Theme) -> (RgbImage, Position) {
+    let p = Position::from_tps(tps).unwrap();
+    let img = render(&scene_for(&p, last), theme);
+    (img, p)
+}
+
+/// The pixel at a fraction of a square away from its centre.
+fn at(img: &RgbImage, theme: &Theme, size: usize, square: &str, dx: f32, dy: f32) -> Rgb<u8> {
+    let ((cx, cy), cell) = square_geometry(theme, size, sq(square));
+    *img.get_pixel(
+        (cx as f32 + dx * cell) as u32,
+        (cy as f32 + dy * cell) as u32,
+    )
+}
+
+fn close(a: Rgb<u8>, b: Rgb<u8>) -> bool {
+    a.0.iter()
+        .zip(b.0)
+        .all(|(x, y)| (*x as i32 - y as i32).abs() <= 6)
+}
+
+fn count(img: &RgbImage, x0: u32, x1: u32, y0: u32, y1: u32, color: Rgb<u8>) -> usize {
+    (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| *img.get_pixel(x, y) == color)
+        .count()
+}
+
+#[test]
+fn every_theme_renders_every_size_at_one_picture_size() {
+    for name in Theme::names() {
+        let theme = Theme::named(name).unwrap();
+        let mut dims = Vec::new();
+        for size in 3..=8 {
+            let p = Position::new(bredon::tak::Setup::new(size).unwrap());
+            let png = encode_png(&render(&scene_for(&p, None), &theme));
+            let decoded = image::load_from_memory(&png).unwrap();
+            dims.push((decoded.width(), decoded.height()));
+        }
+        assert!(dims.iter().all(|&d| d == dims[0]), "{name}: {dims:?}");
+        assert_eq!(dims[0].0, 800);
+    }
+}
+
+#[test]
+fn pieces_are_drawn_in_their_owners_colours_and_shapes() {
+    let theme = Theme::default();
+    let (img, _) = draw("x5/x5/x,1,2,1S,2S/x,1C,x3/x5 1 5", None, &theme);
+    let (white, black) = (theme.white_fill.0, theme.black_fill.0);
+    // Flats fill their upper corners; walls do not reach them.
+    assert!(close(at(&img, &theme, 5, "b3", -0.2, -0.12), white));
+    assert!(close(at(&img, &theme, 5, "c3", -0.2, -0.12), black));
+    assert!(
+        !close(at(&img, &theme, 5, "d3", -0.2, -0.2), white),
+        "a wall is narrow"
+    );
+    assert!(
+        close(at(&img, &theme, 5, "d3", 0.0, 0.0), white),
+        "but stands in the middle"
+    );
+    // Walls lean by owner: White's top leans right, Black's left.
+    assert!(close(at(&img, &theme, 5, "d3", 0.07, -0.22), white));
+    assert!(close(at(&img, &theme, 5, "e3", -0.07, -0.22), black));
+    // A capstone is round with a ring of the outline colour in the middle.
+    let ring = bredon::render::paint::mix(white, theme.white_outline.0, 0.85);
+    assert!(close(at(&img, &theme, 5, "b2", 0.0, 0.0), ring));
+    assert!(close(at(&img, &theme, 5, "b2", -0.17, 0.0), white));
+    assert!(
+        !close(at(&img, &theme, 5, "b2", -0.22, -0.22), white),
+        "a round piece leaves its corners empty"
+    );
+    // Empty squares show the board.
+    let empty = at(&img, &theme, 5, "a1", 0.0, 0.0);
+    assert!(empty == theme.square_dark.0 || empty == theme.square_light.0);
+}
+
+#[test]
+fn stacks_show_height_badges_and_buried_owners() {
+    let theme = Theme::default();
+    // c3: White, Black, White (bottom to top).
+    let (img, _) = draw("x5/x5/x2,121,x2/x5/x5 2 5", None, &theme);
+    let ((cx, cy), cell) = square_geometry(&theme, 5, sq("c3"));
+    // The badge sits in the top-right corner.
+    let badge = *img.get_pixel(
+        (cx as f32 + 0.33 * cell) as u32,
+        (cy as f32 - 0.37 * cell) as u32,
+    );
+    assert!(
+        close(badge, theme.badge_fill.0) || close(badge, theme.badge_text.0),
+        "{badge:?}"
+    );
+    // Down the middle: below the top face, a black slab then a white one.
+    let column: Vec<Rgb<u8>> = (0..(cell * 0.45) as u32)
+        .map(|dy| *img.get_pixel(cx, cy + dy))
+        .collect();
+    let first_black = column
+        .iter()
+        .position(|&p| close(p, theme.black_fill.0))
+        .expect("a black slab");
+    let white_after = column[first_black..]
+        .iter()
+        .any(|&p| close(p, theme.white_fill.0));
+    assert!(
+        white_after,
+        "the bottom white piece shows below the black one"
+    );
+}
+
+#[test]
+fn stacks_taller_than_the_carry_limit_say_how_many_are_hidden() {
+    let theme = Theme::default();
+    let (img, _) = draw("x3/x,1212121,x/x3 1 5", None, &theme);
+    // The +4 label is a dark pill at the square's lower left.
+    let ((cx, cy), cell) = square_geometry(&theme, 3, sq("b2"));
+    let x0 = (cx as f32 - 0.5 * cell) as u32;
+    let y0 = (cy as f32 + 0.25 * cell) as u32;
+    let dark = count(
+        &img,
+        x0,
+        x0 + (0.3 * cell) as u32,
+        y0,
+        y0 + (0.25 * cell) as u32,
+        theme.badge_text.0,
+    );
+    assert!(dark > 50, "{dark}");
+    let (plain, _) = draw("x3/x,121,x/x3 1 5", None, &theme);
+    assert_eq!(
+        count(
+            &plain,
+            x0,
+            x0 + (0.3 * cell) as u32,
+            y0,
+            y0 + (0.25 * cell) as u32,
+            theme.badge_text.0
+        ),
+        0
+    );
+}
+
+#[test]
+fn the_last_ply_is_highlighted_with_an_arrow() {
+    let theme = Theme::named("colorblind").unwrap();
+    let (img, _) = draw("x5/x5/x5/x5/1,12,1,x2 2 5", Some("2b1>11"), &theme);
+    let origin = at(&img, &theme, 5, "b1", -0.49, -0.49);
+    assert!(close(origin, theme.origin.0), "origin border {origin:?}");
+    for dest in ["c1", "d1"] {
+        assert!(
+            close(at(&img, &theme, 5, dest, -0.49, -0.49), theme.destination.0),
+            "{dest}"
+        );
+    }
+    assert!(!close(
+        at(&img, &theme, 5, "e1", -0.49, -0.49),
+        theme.destination.0
+    ));
+    // The arrow runs along the rank between the squares.
+    assert!(close(at(&img, &theme, 5, "c1", 0.5, 0.0), theme.arrow.0));
+}
+
+#[test]
+fn tak_is_marked_in_the_header_only_when_it_applies() {
+    let theme = Theme::default();
+    let header = |img: &RgbImage| count(img, 0, 800, 100, 148, theme.tak_fill.0);
+    let (tak, _) = draw("x5/x5/1,1,1,1,x/x5/2,2,2,x2 2 5", Some("d3"), &theme);
+    assert!(header(&tak) > 200);
+    let (quiet, _) = draw("x5/x5/1,1,x3/x5/2,2,2,x2 2 5", Some("b3"), &theme);
+    assert_eq!(header(&quiet), 0);
+}
+
+#[test]
+fn the_player_to_move_is_outlined() {
+    let theme = Theme::default();
+    let accent = |img: &RgbImage, left: bool| {
+        let (x0, x1) = if left { (0, 400) } else { (400, 800) };
+        count(img, x0, x1, 0, 100, theme.accent.0)
+    };
+    let (white_to_move, _) = draw("x5/x5/x5/x5/1,2,x3 1 2", None, &theme);
+    assert!(accent(&white_to_move, true) > 500 && accent(&white_to_move, false) == 0);
+    let (black_to_move, _) = draw("x5/x5/x5/x5/1,2,x3 2 2", None, &theme);
+    assert!(accent(&black_to_move, false) > 500 && accent(&black_to_move, true) == 0);
+}
+
+#[test]
+fn a_road_win_draws_the_road_and_a_result_banner() {
+    let theme = Theme::named("light").unwrap();
+    let (img, p) = draw("x5/x5/1,1,1,1,1/2,2,2,2,x/x5 2 5", Some("e3"), &theme);
+    assert!(p.end().is_some());
+    for s in ["a3", "b3", "c3", "d3", "e3"] {
+        assert!(close(at(&img, &theme, 5, s, 0.0, 0.0), theme.road.0), "{s}");
+    }
+    assert!(!close(at(&img, &theme, 5, "a2", 0.0, 0.0), theme.road.0));
+    assert!(count(&img, 0, 800, 100, 148, theme.result_fill.0) > 500);
+}
+
+#[test]
+fn a_flat_win_marks_the_counted_flats() {
+    let theme = Theme::default();
+    let (img, _) = draw("2,1,2/1,2,1/2,1,1S 2 5", Some("Sc1"), &theme);
+    let ring = |s: &str| {
+        let ((cx, cy), cell) = square_geometry(&theme, 3, sq(s));
+        let x0 = (cx as f32 - 0.5 * cell) as u32;
+        let y0 = (cy as f32 + 0.2 * cell) as u32;
+        count(
+            &img,
+            x0,
+            x0 + (0.3 * cell) as u32,
+            y0,
+            y0 + (0.3 * cell) as u32,
+            theme.result_fill.0,
+        )
+    };
+    assert!(ring("a3") > 20 && ring("b1") > 20);
+    assert_eq!(ring("c1"), 0, "a wall is not counted");
+}
+
+#[test]
+fn alt_text_speaks_the_position_within_discords_limit() {
+    let p = Position::from_tps("x5/x5/x2,1212,x2/x5/x4,2 1 7").unwrap();
+    let scene = Scene::of_position(&p, Some(Ply::parse("e1").unwrap().ply), ["alice", "bob"]);
+    let alt = alt_text(&scene);
+    for part in [
+        "5x5 Tak board",
+        "move 7",
+        "alice (White) to move",
+        "last ply e1 by bob",
+        "flats 0 vs 2",
+        "reserves White",
+        "tall stacks c3 4",
+        "TPS x5/x5/x2,1212,x2/x5/x4,2 1 7",
+    ] {
+        assert!(alt.contains(part), "{part:?} missing from {alt}");
+    }
+    let long = "n".repeat(1500);
+    let scene = Scene::of_position(&p, None, [&long, &long]);
+    let alt = alt_text(&scene);
+    assert!(alt.len() <= 1024);
+    assert!(alt.contains("nnn… (White) to move"), "{alt}");
+    // The tallest stacks a big board can hold still fit.
+    let s24 = "12".repeat(12);
+    let tall = format!("x8/x8/x8/x8/x8/x8/x8/{s24},{s24},{s24},{s24},x4 1 60");
+    let p = Position::from_tps(&tall).unwrap();
+    let alt = alt_text(&Scene::of_position(&p, None, ["a", "b"]));
+    assert!(alt.len() <= 1024 && alt.ends_with(" 1 60"), "{alt}");
+}
+
+#[test]
+fn a_game_gif_has_a_frame_per_position() {
+    use image::AnimationDecoder;
+    let text = std::fs::read_to_string("tests/data/road-win.ptn").unwrap();
+    let game = Game::from_ptn(&text).unwrap();
+    let gif = render_gif(&game, ["alice", "bob"], &Theme::default());
+    let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
+    let frames = decoder.into_frames().collect_frames().unwrap();
+    assert_eq!(frames.len(), game.plies().len() + 1);
+    let (last, first) = (frames.last().unwrap().delay(), frames[0].delay());
+    assert!(last > first, "the last frame is held");
+}
+
+#[test]
+fn the_render_command_refuses_bad_input_without_panicking() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_bredon"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = std::env::temp_dir().join("bredon-render-test.png");
+    let out = out.to_str().unwrap();
+    let ok = run(&[
+        "render",
+        "--tps",
+        "x3/x3/1,2,x 1 2",
+        "--last",
+        "b1",
+        "-o",
+        out,
+    ]);
+    assert!(ok.status.success());
+    assert!(image::open(out).is_ok());
+    for (args, says) in [
+        (
+            vec!["render", "--tps", "x3/x3 1 1", "-o", out],
+            "boards go from",
+        ),
+        (
+            vec!["render", "--tps", "x3/x3/x3 1 1", "--last", "z9", "-o", out],
+            "--last",
+        ),
+        (
+            vec!["render", "--tps", "x3/x3/x3 1 1", "--last", "a1", "-o", out],
+            "cannot have led",
+        ),
+        (
+            vec![
+                "render",
+                "--tps",
+                "x3/x3/x3 1 1",
+                "--theme",
+                "neon",
+                "-o",
+                out,
+            ],
+            "no theme `neon`",
+        ),
+        (
+            vec!["render", "--tps", "x3/x3/x3 1 1", "--komi", "9", "-o", out],
+            "komi",
+        ),
+        (
+            vec!["render", "--gif", "tests/data/illegal.ptn", "-o", out],
+            "ply 3",
+        ),
+    ] {
+        let o = run(&args);
+        assert!(!o.status.success() && o.status.code().is_some(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
