@@ -4,4 +4,6 @@
 
 pub mod cli;
 pub mod render;
+pub mod service;
+pub mod store;
 pub mod tak;

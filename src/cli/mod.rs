@@ -1,5 +1,6 @@
 //! The `bredon` command line: one binary, a subcommand per job (DESIGN.md's CLI contracts).
 
+mod local;
 mod perft;
 mod render;
 mod replay;
@@ -22,6 +23,13 @@ struct Cli {
 enum Command {
     /// Run the Discord bot (the default).
     Run,
+    /// Play in the terminal as named users, through the same service as the bot.
+    Local(local::Args),
+    /// Write every record of the database to a JSON file.
+    Backup {
+        /// The file to write.
+        file: std::path::PathBuf,
+    },
     /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
     Perft(perft::Args),
     /// Draw a position as PNG (or a whole game as GIF).
@@ -37,6 +45,8 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Render(args) => render::run(args),
+        Command::Local(args) => local::run(args),
+        Command::Backup { file } => backup(&file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -60,6 +70,25 @@ impl Failure {
             code,
         }
     }
+}
+
+/// The database folder: `BREDON_DATA`, default `./data`.
+pub fn data_dir() -> std::path::PathBuf {
+    std::env::var_os("BREDON_DATA").map_or_else(|| "./data".into(), Into::into)
+}
+
+fn backup(file: &std::path::Path) -> Result<(), Failure> {
+    let dir = data_dir();
+    let store = crate::store::Store::open(&dir).map_err(|e| Failure::new(1, e.to_string()))?;
+    let rows = store
+        .backup(file)
+        .map_err(|e| Failure::new(1, e.to_string()))?;
+    println!(
+        "wrote {rows} records from {} to {}",
+        dir.display(),
+        file.display()
+    );
+    Ok(())
 }
 
 const NO_TOKEN: &str = "no Discord token: set DISCORD_TOKEN in the environment or in .env \

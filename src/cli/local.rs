@@ -1,0 +1,410 @@
+//! `bredon local`: the bot's commands in a terminal, as named users, through the same service.
+//! Each line is `NAME COMMAND [ARGS]` (a leading `/` is fine): `alice challenge bob size=5`,
+//! `bob accept`, `alice move c3`. Pictures are written to a folder and their paths printed.
+
+use super::Failure;
+use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
+use crate::store::records::{PlayerRef, Seat};
+use crate::store::Store;
+use crate::tak::{Opening, Reserve};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Database folder for local games (kept apart from the bot's).
+    #[arg(long, default_value = "./data-local")]
+    data: PathBuf,
+    /// Where board pictures are written.
+    #[arg(long, default_value = "./local-pictures")]
+    out: PathBuf,
+    /// Users who may abort games and change settings.
+    #[arg(long = "moderator")]
+    moderators: Vec<String>,
+}
+
+const HELP: &str = "\
+Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
+  challenge [OPPONENT] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
+            [rated] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind]
+            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"]
+  accept | decline | cancel | rematch
+  move PLY            (also: PLY alone, e.g. `alice c3`)
+  undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
+  board | ptn | history [NAME] | stats [NAME] | leaderboard | games | moves
+  settings [theme=..] [size=..] [reminder=..]
+Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
+`help`, `quit`.";
+
+fn user(name: &str) -> PlayerRef {
+    // A stable id per name (FNV-1a), so games and stats follow a name across sessions.
+    let id = name
+        .to_lowercase()
+        .bytes()
+        .fold(0xcbf29ce484222325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100000001b3)
+        });
+    PlayerRef {
+        id,
+        name: name.to_string(),
+    }
+}
+
+struct Session {
+    service: Service,
+    out: PathBuf,
+    moderators: Vec<String>,
+    channel: String,
+    offset_ms: i64,
+    pictures: u32,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let store = Store::open(&args.data).map_err(|e| Failure::new(1, e.to_string()))?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Failure::new(1, format!("cannot create {}: {e}", args.out.display())))?;
+    let mut s = Session {
+        service: Service::new(store),
+        out: args.out,
+        moderators: args.moderators.iter().map(|m| m.to_lowercase()).collect(),
+        channel: "local".into(),
+        offset_ms: 0,
+        pictures: 0,
+    };
+    println!(
+        "bredon local: games in {}, pictures in {}. Type `help`.",
+        args.data.display(),
+        s.out.display()
+    );
+    let stdin = std::io::stdin();
+    let mut line = String::new();
+    loop {
+        print!("[#{}] > ", s.channel);
+        std::io::stdout().flush().ok();
+        line.clear();
+        match stdin.lock().read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(Failure::new(1, format!("cannot read input: {e}"))),
+        }
+        let words = split_words(line.trim());
+        if words.is_empty() {
+            continue;
+        }
+        if !s.command(&words) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Splits on spaces, keeping `"quoted text"` (and `key="quoted text"`) together.
+fn split_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+impl Session {
+    fn now(&self) -> i64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64)
+            + self.offset_ms
+    }
+
+    fn ctx(&self, name: &str) -> Ctx {
+        Ctx {
+            guild: 1,
+            channel: user(&self.channel).id,
+            user: user(name),
+            now_ms: self.now(),
+            moderator: self.moderators.contains(&name.to_lowercase()),
+        }
+    }
+
+    /// Runs one line; false to quit.
+    fn command(&mut self, words: &[String]) -> bool {
+        match words[0].as_str() {
+            "quit" | "exit" => return false,
+            "help" => println!("{HELP}"),
+            "channel" => match words.get(1) {
+                Some(name) => self.channel = name.trim_start_matches('#').to_string(),
+                None => println!("which channel? `channel NAME`"),
+            },
+            "wait" => match words.get(1).map(|w| crate::service::parse_duration(w)) {
+                Some(Ok(secs)) => {
+                    self.offset_ms += secs as i64 * 1000;
+                    println!("(the clock moves on {})", words[1]);
+                }
+                Some(Err(e)) => println!("{e}"),
+                None => println!("how long? `wait 25h`"),
+            },
+            _ if words.len() < 2 => {
+                println!("start with a user name, then the command: `alice challenge bob`")
+            }
+            _ => {
+                let name = &words[0];
+                let cmd = words[1].trim_start_matches('/');
+                let rest = &words[2..];
+                self.fire_timers();
+                let result = self.user_command(name, cmd, rest);
+                match result {
+                    Ok(Some(outcome)) => self.show(&outcome),
+                    Ok(None) => {}
+                    Err(Refusal(why)) => println!("✗ {why}"),
+                }
+            }
+        }
+        true
+    }
+
+    fn fire_timers(&mut self) {
+        match self.service.tick(self.now()) {
+            Ok(events) => {
+                for e in events {
+                    println!("⏰ (timer)");
+                    self.show(&e.outcome);
+                }
+            }
+            Err(e) => println!("✗ timers: {e}"),
+        }
+    }
+
+    fn user_command(
+        &mut self,
+        name: &str,
+        cmd: &str,
+        rest: &[String],
+    ) -> Result<Option<Outcome>, Refusal> {
+        let ctx = self.ctx(name);
+        let sv = &self.service;
+        let answer = rest.first().map(String::as_str);
+        let outcome = match cmd {
+            "challenge" => sv.challenge(&ctx, &challenge_options(rest)?)?,
+            "accept" => sv.accept(&ctx)?,
+            "decline" => sv.decline(&ctx)?,
+            "cancel" => sv.cancel(&ctx)?,
+            "rematch" => sv.rematch(&ctx)?,
+            "move" | "play" => match rest.first() {
+                Some(ply) => sv.play(&ctx, ply)?,
+                None => return Err(Refusal("which ply? `move c3`".into())),
+            },
+            "undo" => match answer {
+                Some("yes" | "accept") => sv.answer_undo(&ctx, true)?,
+                Some("no" | "decline") => sv.answer_undo(&ctx, false)?,
+                _ => sv.request_undo(&ctx)?,
+            },
+            "draw" => match answer {
+                Some("yes" | "accept") => sv.answer_draw(&ctx, true)?,
+                Some("no" | "decline") => sv.answer_draw(&ctx, false)?,
+                _ => sv.offer_draw(&ctx)?,
+            },
+            "resign" => sv.resign(&ctx)?,
+            "abort" => sv.abort(&ctx)?,
+            "board" => sv.view(&ctx)?,
+            "ptn" => {
+                let (ptn, link) = sv.ptn(&ctx)?;
+                println!("{ptn}\n{link}");
+                return Ok(None);
+            }
+            "moves" => {
+                let plies = sv.legal_plies(ctx.channel)?;
+                println!("{} legal plies: {}", plies.len(), plies.join(" "));
+                return Ok(None);
+            }
+            "history" => {
+                let who = rest.first().map_or_else(|| ctx.user.clone(), |n| user(n));
+                let games = sv.history(&ctx, who.id)?;
+                if games.is_empty() {
+                    println!("{} has no finished games here", who.name);
+                }
+                for g in games {
+                    println!(
+                        "#{} {} vs {} on {}x{}: {} ({} plies)",
+                        g.id,
+                        g.players[0].name,
+                        g.players[1].name,
+                        g.settings.size,
+                        g.settings.size,
+                        g.result.ptn(),
+                        g.plies.len()
+                    );
+                }
+                return Ok(None);
+            }
+            "stats" => {
+                let who = rest.first().map_or_else(|| ctx.user.clone(), |n| user(n));
+                let s = sv.stats(&ctx, &who)?;
+                let rank = s.rank.map_or("unranked".to_string(), |r| format!("#{r}"));
+                println!(
+                    "{}: {} wins, {} losses, {} draws; rating {:.0} ({rank})",
+                    who.name, s.player.wins, s.player.losses, s.player.draws, s.player.rating
+                );
+                return Ok(None);
+            }
+            "leaderboard" => {
+                for (i, p) in sv.leaderboard(&ctx)?.iter().take(10).enumerate() {
+                    println!(
+                        "{}. {} {:.0} ({}-{}-{})",
+                        i + 1,
+                        p.user.name,
+                        p.rating,
+                        p.wins,
+                        p.losses,
+                        p.draws
+                    );
+                }
+                return Ok(None);
+            }
+            "games" => {
+                for g in sv.live_games(&ctx)? {
+                    println!(
+                        "{} vs {} ({}x{}, {} plies)",
+                        g.players[0].name,
+                        g.players[1].name,
+                        g.settings.size,
+                        g.settings.size,
+                        g.plies.len()
+                    );
+                }
+                return Ok(None);
+            }
+            "settings" => {
+                let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
+                let size = get("size")
+                    .map(|v| {
+                        v.parse()
+                            .map_err(|_| Refusal(format!("size={v} is not a number 3..8")))
+                    })
+                    .transpose()?;
+                let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
+                println!(
+                    "settings: theme {}, size {}, reminder {:?} s",
+                    s.theme, s.size, s.reminder_secs
+                );
+                return Ok(None);
+            }
+            // `alice c3`: a ply without the word `move`.
+            ply if crate::tak::Ply::parse(ply).is_ok() => sv.play(&ctx, ply)?,
+            other => {
+                return Err(Refusal(format!(
+                    "`{other}` is not a command; type `help` for the list"
+                )))
+            }
+        };
+        Ok(Some(outcome))
+    }
+
+    fn show(&mut self, o: &Outcome) {
+        println!("{}", o.text);
+        if !o.ping.is_empty() {
+            let names: Vec<&str> = o.ping.iter().map(|p| p.name.as_str()).collect();
+            println!("  (pings {})", names.join(", "));
+        }
+        if let Some(board) = &o.board {
+            self.pictures += 1;
+            let path = self
+                .out
+                .join(format!("{}-{:03}.png", self.channel, self.pictures));
+            match std::fs::write(&path, board.png()) {
+                Ok(()) => println!("  picture: {}", path.display()),
+                Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
+            }
+        }
+        if let Some(f) = &o.finished {
+            for (p, rating, change) in &f.ratings {
+                println!("  {} is now rated {rating:.0} ({change:+.0})", p.name);
+            }
+            println!(
+                "  series: {} {} – {} {}",
+                f.series[0].0.name, f.series[0].1, f.series[1].1, f.series[1].0.name
+            );
+            println!("  PTN Ninja: {}", f.link);
+        }
+    }
+}
+
+fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
+    let mut o = ChallengeOptions::default();
+    for w in words {
+        let (key, value) = w.split_once('=').unwrap_or((w.as_str(), ""));
+        match key {
+            "size" => {
+                o.size = Some(
+                    value
+                        .parse()
+                        .map_err(|_| Refusal(format!("size={value} is not a number 3..8")))?,
+                )
+            }
+            "komi" => o.komi = Some(value.into()),
+            "seat" => {
+                o.seat = match value {
+                    "white" => Seat::White,
+                    "black" => Seat::Black,
+                    "random" => Seat::Random,
+                    _ => {
+                        return Err(Refusal(format!(
+                            "seat={value}: choose white, black or random"
+                        )))
+                    }
+                }
+            }
+            "opening" => o.opening = Opening::parse(value).map_err(Refusal)?,
+            "rated" => o.rated = value.is_empty() || value == "yes" || value == "true",
+            "time" => o.time_limit = Some(value.into()),
+            "reminder" => o.reminder = Some(value.into()),
+            "theme" => o.theme = Some(value.into()),
+            "tps" => o.tps = Some(value.into()),
+            "reserves" => o.reserves = Some(reserves(value)?),
+            "open" => o.opponent = None,
+            name if value.is_empty() && o.opponent.is_none() => {
+                o.opponent = Some(user(name.trim_start_matches('@')))
+            }
+            _ => {
+                return Err(Refusal(format!(
+                    "`{w}` is not a challenge option; type `help`"
+                )))
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// `21/1,20/1`: White's stones/capstones, then Black's.
+fn reserves(text: &str) -> Result<[Reserve; 2], Refusal> {
+    let bad = || {
+        Refusal(format!(
+            "reserves={text}: write stones/capstones for White, then Black, like 21/1,21/1"
+        ))
+    };
+    let mut out = [Reserve { stones: 0, caps: 0 }; 2];
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 2 {
+        return Err(bad());
+    }
+    for (slot, part) in out.iter_mut().zip(parts) {
+        let (s, c) = part.split_once('/').ok_or_else(bad)?;
+        *slot = Reserve {
+            stones: s.parse().map_err(|_| bad())?,
+            caps: c.parse().map_err(|_| bad())?,
+        };
+    }
+    Ok(out)
+}

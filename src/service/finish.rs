@@ -1,0 +1,231 @@
+//! Ending a game: archive with PTN, series points, ratings and stats, all in one change.
+
+use super::{Ctx, Finished, Refusal, Service, DEFAULT_RATING};
+use crate::store::records::*;
+use crate::store::Change;
+use crate::tak::{Game, GameResult};
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+/// The game as PTN with the tags of the archive.
+pub fn ptn_text(players: &[PlayerRef; 2], game: &Game, now_ms: i64) -> String {
+    game.to_ptn(&[
+        ("Site", "Bredon on Discord".to_string()),
+        ("Date", ptn_date(now_ms)),
+        ("Player1", players[0].name.clone()),
+        ("Player2", players[1].name.clone()),
+    ])
+}
+
+/// `YYYY.MM.DD` (UTC) for a time in milliseconds since 1970.
+pub fn ptn_date(ms: i64) -> String {
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let days = ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + (month <= 2) as i64;
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// A PTN Ninja link that opens the game: the PTN, percent-encoded, after the site's address.
+pub fn ninja_link(ptn: &str) -> String {
+    let mut out = String::from("https://ptn.ninja/");
+    for b in ptn.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+impl Service {
+    /// Stores the end of `game` (whose record had `expect_seq`) and says what happened.
+    pub(super) fn finish(
+        &self,
+        ctx: &Ctx,
+        game: LiveGame,
+        g: &Game,
+        result: GameResult,
+        expect_seq: u64,
+    ) -> Result<Finished, Refusal> {
+        let ptn = ptn_text(&game.players, g, ctx.now_ms);
+        let mut series = game.series.clone();
+        if result != GameResult::Abandoned {
+            series.games += 1;
+        }
+        if let Some(winner) = result.winner().filter(|_| result != GameResult::Abandoned) {
+            let reserve = g.position().reserve(winner).total();
+            let points = (game.settings.size * game.settings.size) as u32 + reserve;
+            let id = game.players[winner.index()].id;
+            for entry in series.points.iter_mut().filter(|(u, _)| *u == id) {
+                entry.1 += points;
+            }
+        }
+        let counted = result != GameResult::Abandoned;
+        let rated = counted && game.settings.rated;
+        let mut records = Vec::new();
+        for p in &game.players {
+            let existing = self.store.player(game.guild, p.id)?;
+            records.push(existing.unwrap_or(PlayerRecord {
+                guild: game.guild,
+                user: p.clone(),
+                rating: DEFAULT_RATING,
+                deviation: 350.0,
+                volatility: 0.06,
+                rated_games: 0,
+                wins: 0,
+                losses: 0,
+                draws: 0,
+            }));
+        }
+        let mut rating_changes = None;
+        if counted {
+            for (i, r) in records.iter_mut().enumerate() {
+                r.user = game.players[i].clone();
+                match result.winner() {
+                    None => r.draws += 1,
+                    Some(w) if w.index() == i => r.wins += 1,
+                    Some(_) => r.losses += 1,
+                }
+            }
+        }
+        if rated {
+            let as_glicko = |r: &PlayerRecord| Glicko2Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            };
+            let outcome = match result.winner() {
+                Some(crate::tak::Color::White) => Outcomes::WIN,
+                Some(crate::tak::Color::Black) => Outcomes::LOSS,
+                None => Outcomes::DRAW,
+            };
+            let (w, b) = glicko2(
+                &as_glicko(&records[0]),
+                &as_glicko(&records[1]),
+                &outcome,
+                &Glicko2Config::new(),
+            );
+            let changes = [w.rating - records[0].rating, b.rating - records[1].rating];
+            for (r, new) in records.iter_mut().zip([w, b]) {
+                r.rating = new.rating;
+                r.deviation = new.deviation;
+                r.volatility = new.volatility;
+                r.rated_games += 1;
+            }
+            rating_changes = Some(changes);
+        }
+        let archive = ArchivedGame {
+            id: game.id,
+            guild: game.guild,
+            channel: game.channel,
+            players: game.players.clone(),
+            settings: game.settings.clone(),
+            plies: game.plies.clone(),
+            result,
+            ptn: ptn.clone(),
+            started_ms: game.started_ms,
+            finished_ms: ctx.now_ms,
+            rating_changes,
+            series: series.clone(),
+        };
+        self.durable(&Change {
+            channel: game.channel,
+            expect_seq: Some(expect_seq),
+            game: None,
+            archive: Some(archive),
+            players: if counted { records.clone() } else { Vec::new() },
+            ..Change::default()
+        })?;
+        let name = |c: crate::tak::Color| game.players[c.index()].name.clone();
+        let reason = match result {
+            GameResult::Road { winner, double } => format!(
+                "{} wins by road{} ({}).",
+                name(winner),
+                if double {
+                    ", completing roads for both players as the mover"
+                } else {
+                    ""
+                },
+                result.ptn()
+            ),
+            GameResult::Flats { .. } => {
+                let text = result.describe(game.settings.komi);
+                let text = text
+                    .replace("White", &name(crate::tak::Color::White))
+                    .replace("Black", &name(crate::tak::Color::Black));
+                format!("{text} ({}).", result.ptn())
+            }
+            GameResult::Resignation { winner } => format!(
+                "{} resigns; {} wins ({}).",
+                name(winner.opponent()),
+                name(winner),
+                result.ptn()
+            ),
+            GameResult::Timeout { winner } => format!(
+                "{} ran out of time; {} wins ({}).",
+                name(winner.opponent()),
+                name(winner),
+                result.ptn()
+            ),
+            GameResult::DrawAgreed => format!("Drawn by agreement ({}).", result.ptn()),
+            GameResult::Abandoned => format!(
+                "The game was aborted by a moderator ({}); it does not count.",
+                result.ptn()
+            ),
+        };
+        let score = |i: usize| {
+            let p = &game.players[i];
+            let points = series
+                .points
+                .iter()
+                .find(|(u, _)| *u == p.id)
+                .map_or(0, |(_, pts)| *pts);
+            (p.clone(), points)
+        };
+        Ok(Finished {
+            result,
+            reason,
+            link: ninja_link(&ptn),
+            ptn,
+            ratings: match rating_changes {
+                Some(ch) => records
+                    .iter()
+                    .zip(ch)
+                    .map(|(r, c)| (r.user.clone(), r.rating, c))
+                    .collect(),
+                None => Vec::new(),
+            },
+            series: [score(0), score(1)],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        assert_eq!(ptn_date(0), "1970.01.01");
+        assert_eq!(ptn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(ptn_date(1_795_305_600_000), "2026.11.22");
+    }
+
+    #[test]
+    fn links_percent_encode_the_ptn() {
+        assert_eq!(
+            ninja_link("[Size \"5\"]\n1. a1"),
+            "https://ptn.ninja/%5BSize%20%225%22%5D%0A1.%20a1"
+        );
+    }
+}

@@ -1,0 +1,937 @@
+//! The whole behaviour of the bot as plain Rust: "user U in channel C does X" in, an outcome out.
+//! The Discord layer and `bredon local` only translate. Every change is durable (flushed) before
+//! an outcome is returned, and every refusal is a sentence that says what would be right.
+
+mod finish;
+mod options;
+
+pub use options::{parse_duration, ChallengeOptions};
+
+use crate::render::Theme;
+use crate::store::records::*;
+use crate::store::{Change, CommitError, Store, StoreError, TimerKind};
+use crate::tak::{Color, Game, GameResult, Ply, Position};
+use std::fmt;
+
+/// Who does something, where, when.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    pub guild: u64,
+    pub channel: u64,
+    pub user: PlayerRef,
+    pub now_ms: i64,
+    /// May abort games and change server settings.
+    pub moderator: bool,
+}
+
+/// A refusal: nothing was changed. The text says what is wrong and what is allowed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Refusal(pub String);
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+fn refuse<T>(text: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal(text.into()))
+}
+
+impl From<StoreError> for Refusal {
+    fn from(e: StoreError) -> Refusal {
+        Refusal(format!(
+            "Bredon could not reach its database ({e}); nothing was changed, try again"
+        ))
+    }
+}
+
+/// A position to draw with the names and theme of its game.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub game: Game,
+    pub players: [PlayerRef; 2],
+    pub theme: String,
+}
+
+impl Board {
+    pub fn png(&self) -> Vec<u8> {
+        let names = [self.players[0].name.as_str(), self.players[1].name.as_str()];
+        let theme = Theme::named(&self.theme).unwrap_or_default();
+        crate::render::render_png(&crate::render::Scene::of_game(&self.game, names), &theme)
+    }
+
+    pub fn alt_text(&self) -> String {
+        let names = [self.players[0].name.as_str(), self.players[1].name.as_str()];
+        crate::render::alt_text(&crate::render::Scene::of_game(&self.game, names))
+    }
+}
+
+/// A finished game, for the end-of-game post.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub result: GameResult,
+    pub reason: String,
+    pub ptn: String,
+    pub link: String,
+    /// (player, rating after, change), for rated games.
+    pub ratings: Vec<(PlayerRef, f64, f64)>,
+    /// The series score after this game: (player, points).
+    pub series: [(PlayerRef, u32); 2],
+}
+
+/// What to post after an action.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The announcement, in plain text with names.
+    pub text: String,
+    /// Users to mention (the player to move, the challenged player...).
+    pub ping: Vec<PlayerRef>,
+    pub board: Option<Board>,
+    pub finished: Option<Finished>,
+    /// "Tak!" / "Tinuë!" applies to this outcome.
+    pub tak: bool,
+    pub tinue: bool,
+}
+
+/// Something the timer loop must post.
+#[derive(Clone, Debug)]
+pub struct TimerEvent {
+    pub guild: u64,
+    pub channel: u64,
+    pub outcome: Outcome,
+}
+
+/// What `/stats` shows.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    pub player: PlayerRecord,
+    pub rank: Option<usize>,
+}
+
+pub struct Service {
+    store: Store,
+}
+
+const CHALLENGE_TTL_MS: i64 = 48 * 3600 * 1000;
+pub const DEFAULT_RATING: f64 = 1500.0;
+
+impl Service {
+    pub fn new(store: Store) -> Service {
+        Service { store }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn durable(&self, change: &Change) -> Result<(), Refusal> {
+        match self.store.commit(change) {
+            Ok(()) => {
+                self.store.flush()?;
+                Ok(())
+            }
+            Err(CommitError::Conflict) => refuse(
+                "the game changed while this was being done (another action came first); \
+                 look at /board and try again",
+            ),
+            Err(CommitError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    fn live(&self, ctx: &Ctx) -> Result<LiveGame, Refusal> {
+        match self.store.game(ctx.channel)? {
+            Some(g) => Ok(g),
+            None => refuse("there is no game in this channel: start one with /challenge"),
+        }
+    }
+
+    fn seat_of(game: &LiveGame, user: u64) -> Option<Color> {
+        if game.players[0].id == user {
+            Some(Color::White)
+        } else if game.players[1].id == user {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    fn player_seat(game: &LiveGame, ctx: &Ctx) -> Result<Color, Refusal> {
+        Self::seat_of(game, ctx.user.id).ok_or_else(|| {
+            Refusal(format!(
+                "you are not playing in this game ({} vs {}); anyone can look with /board",
+                game.players[0].name, game.players[1].name
+            ))
+        })
+    }
+
+    /// The game of a record, replayed from its plies.
+    pub fn rebuild(game: &LiveGame) -> Result<Game, Refusal> {
+        let setup = game.settings.setup().map_err(Refusal)?;
+        let start = match &game.settings.tps {
+            Some(tps) => Position::from_tps_with(tps, setup).map_err(Refusal)?,
+            None => Position::new(setup),
+        };
+        let mut g = Game::new(start);
+        for (i, text) in game.plies.iter().enumerate() {
+            let ply = Ply::parse(text)
+                .map_err(|e| Refusal(format!("stored ply {} is unreadable: {e}", i + 1)))?;
+            g.play_ptn(&ply)
+                .map_err(|e| Refusal(format!("stored ply {} does not replay: {e}", i + 1)))?;
+        }
+        Ok(g)
+    }
+
+    fn board(game: &LiveGame, g: Game) -> Board {
+        Board {
+            game: g,
+            players: game.players.clone(),
+            theme: game.settings.theme.clone(),
+        }
+    }
+
+    fn set_timers(game: &mut LiveGame, now_ms: i64) {
+        let secs = |s: Option<u64>| s.map(|s| now_ms + s as i64 * 1000);
+        game.reminder_due_ms = secs(game.settings.reminder_secs);
+        game.timeout_due_ms = secs(game.settings.time_limit_secs);
+    }
+
+    // ---- Challenges -----------------------------------------------------------------------
+
+    pub fn challenge(&self, ctx: &Ctx, options: &ChallengeOptions) -> Result<Outcome, Refusal> {
+        if let Some(g) = self.store.game(ctx.channel)? {
+            return refuse(format!(
+                "there is already a game in this channel ({} vs {}); finish it, or challenge in another \
+                 channel or thread",
+                g.players[0].name, g.players[1].name
+            ));
+        }
+        if let Some(c) = self.store.challenge(ctx.channel)? {
+            return refuse(format!(
+                "{} already has a challenge open in this channel; accept or decline it, or it can be cancelled",
+                c.challenger.name
+            ));
+        }
+        if options
+            .opponent
+            .as_ref()
+            .is_some_and(|o| o.id == ctx.user.id)
+        {
+            return refuse("you cannot challenge yourself: name another player, or leave the opponent out for an open challenge");
+        }
+        let defaults = self.store.settings(ctx.guild)?;
+        let settings = options.settings(&defaults)?;
+        let challenge = Challenge {
+            id: self.store.new_id()?,
+            guild: ctx.guild,
+            channel: ctx.channel,
+            challenger: ctx.user.clone(),
+            opponent: options.opponent.clone(),
+            seat: options.seat,
+            settings,
+            created_ms: ctx.now_ms,
+            expires_ms: ctx.now_ms + CHALLENGE_TTL_MS,
+            series: None,
+        };
+        self.durable(&Change {
+            channel: ctx.channel,
+            put_challenge: Some(challenge.clone()),
+            ..Change::default()
+        })?;
+        Ok(challenge_outcome(&challenge))
+    }
+
+    fn current_challenge(&self, ctx: &Ctx) -> Result<Challenge, Refusal> {
+        match self.store.challenge(ctx.channel)? {
+            Some(c) => Ok(c),
+            None => refuse("there is no open challenge in this channel: make one with /challenge"),
+        }
+    }
+
+    pub fn accept(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let c = self.current_challenge(ctx)?;
+        if c.challenger.id == ctx.user.id {
+            return refuse(
+                "you cannot accept your own challenge; wait for your opponent, or cancel it",
+            );
+        }
+        if let Some(o) = &c.opponent {
+            if o.id != ctx.user.id {
+                return refuse(format!(
+                    "this challenge is for {}; only they can accept it",
+                    o.name
+                ));
+            }
+        }
+        let challenger_white = match c.seat {
+            Seat::White => true,
+            Seat::Black => false,
+            Seat::Random => (c.id ^ ctx.now_ms as u64).count_ones().is_multiple_of(2),
+        };
+        let players = if challenger_white {
+            [c.challenger.clone(), ctx.user.clone()]
+        } else {
+            [ctx.user.clone(), c.challenger.clone()]
+        };
+        let series = match c.series.clone() {
+            Some(s) => s,
+            None => Series {
+                id: c.id,
+                games: 0,
+                points: [(players[0].id, 0), (players[1].id, 0)],
+            },
+        };
+        let mut game = LiveGame {
+            id: self.store.new_id()?,
+            seq: 0,
+            guild: c.guild,
+            channel: c.channel,
+            players,
+            settings: c.settings.clone(),
+            plies: Vec::new(),
+            started_ms: ctx.now_ms,
+            last_ply_ms: ctx.now_ms,
+            undo_request: None,
+            draw_offer: None,
+            reminder_due_ms: None,
+            timeout_due_ms: None,
+            series,
+        };
+        Self::set_timers(&mut game, ctx.now_ms);
+        let g = Self::rebuild(&game)?;
+        self.durable(&Change {
+            channel: ctx.channel,
+            expect_seq: None,
+            take_challenge: Some(c.id),
+            game: Some(game.clone()),
+            ..Change::default()
+        })?;
+        let to_move = game.players[g.position().to_move().index()].clone();
+        Ok(Outcome {
+            text: format!(
+                "{} (White) vs {} (Black) on {}x{}, komi {}. {} to move.",
+                game.players[0].name,
+                game.players[1].name,
+                game.settings.size,
+                game.settings.size,
+                game.settings.komi,
+                to_move.name
+            ),
+            ping: vec![to_move],
+            board: Some(Self::board(&game, g)),
+            ..Outcome::default()
+        })
+    }
+
+    pub fn decline(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let c = self.current_challenge(ctx)?;
+        match &c.opponent {
+            None => {
+                return refuse("an open challenge cannot be declined; the challenger can cancel it")
+            }
+            Some(o) if o.id != ctx.user.id => {
+                return refuse(format!(
+                    "this challenge is for {}; only they can decline it",
+                    o.name
+                ))
+            }
+            Some(_) => {}
+        }
+        self.durable(&Change {
+            channel: ctx.channel,
+            take_challenge: Some(c.id),
+            ..Change::default()
+        })?;
+        Ok(Outcome {
+            text: format!(
+                "{} declined {}'s challenge.",
+                ctx.user.name, c.challenger.name
+            ),
+            ping: vec![c.challenger],
+            ..Outcome::default()
+        })
+    }
+
+    pub fn cancel(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let c = self.current_challenge(ctx)?;
+        if c.challenger.id != ctx.user.id && !ctx.moderator {
+            return refuse(format!(
+                "only {} (who made the challenge) or a moderator can cancel it",
+                c.challenger.name
+            ));
+        }
+        self.durable(&Change {
+            channel: ctx.channel,
+            take_challenge: Some(c.id),
+            ..Change::default()
+        })?;
+        Ok(Outcome {
+            text: format!("{}'s challenge was cancelled.", c.challenger.name),
+            ..Outcome::default()
+        })
+    }
+
+    pub fn rematch(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        if self.store.game(ctx.channel)?.is_some() {
+            return refuse(
+                "a game is still running in this channel; a rematch comes after it ends",
+            );
+        }
+        let Some(last) = self.store.last_finished(ctx.channel)? else {
+            return refuse("no game has finished in this channel yet: start one with /challenge");
+        };
+        let Some(seat) = last.players.iter().position(|p| p.id == ctx.user.id) else {
+            return refuse(format!(
+                "only {} and {} can ask for a rematch of their game",
+                last.players[0].name, last.players[1].name
+            ));
+        };
+        if let Some(c) = self.store.challenge(ctx.channel)? {
+            return refuse(format!(
+                "{} already has a challenge open in this channel",
+                c.challenger.name
+            ));
+        }
+        let challenge = Challenge {
+            id: self.store.new_id()?,
+            guild: ctx.guild,
+            channel: ctx.channel,
+            challenger: ctx.user.clone(),
+            opponent: Some(last.players[1 - seat].clone()),
+            // Seats swap: whoever had White last time takes Black.
+            seat: if seat == 0 { Seat::Black } else { Seat::White },
+            settings: last.settings.clone(),
+            created_ms: ctx.now_ms,
+            expires_ms: ctx.now_ms + CHALLENGE_TTL_MS,
+            series: Some(last.series.clone()),
+        };
+        self.durable(&Change {
+            channel: ctx.channel,
+            put_challenge: Some(challenge.clone()),
+            ..Change::default()
+        })?;
+        Ok(challenge_outcome(&challenge))
+    }
+
+    // ---- Plies ------------------------------------------------------------------------------
+
+    pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        let mut g = Self::rebuild(&game)?;
+        let to_move = g.position().to_move();
+        if seat != to_move {
+            return refuse(format!(
+                "it is {}'s turn, not yours",
+                game.players[to_move.index()].name
+            ));
+        }
+        let parsed = Ply::parse(text).map_err(Refusal)?;
+        let played = g
+            .play_ptn(&parsed)
+            .map_err(|e| Refusal(format!("{e}")))?
+            .clone();
+        game.seq += 1;
+        game.plies.push(played.ptn.clone());
+        game.last_ply_ms = ctx.now_ms;
+        game.undo_request = None;
+        game.draw_offer = None;
+        Self::set_timers(&mut game, ctx.now_ms);
+        let mover = game.players[seat.index()].clone();
+        let mut text = format!("{} played {}.", mover.name, played.ptn);
+        let mut outcome = Outcome {
+            tak: played.tak,
+            tinue: played.tinue,
+            ..Outcome::default()
+        };
+        if played.tinue {
+            text.push_str(" Tinuë!");
+        } else if played.tak {
+            text.push_str(" Tak!");
+        }
+        if let Some(result) = g.result() {
+            let finished = self.finish(ctx, game.clone(), &g, result, game.seq - 1)?;
+            text.push(' ');
+            text.push_str(&finished.reason);
+            outcome.finished = Some(finished);
+            outcome.ping = game.players.to_vec();
+        } else {
+            self.durable(&Change {
+                channel: ctx.channel,
+                expect_seq: Some(game.seq - 1),
+                game: Some(game.clone()),
+                ..Change::default()
+            })?;
+            let next = game.players[g.position().to_move().index()].clone();
+            text.push_str(&format!(" {} to move.", next.name));
+            outcome.ping = vec![next];
+        }
+        outcome.text = text;
+        outcome.board = Some(Self::board(&game, g));
+        Ok(outcome)
+    }
+
+    /// The legal plies for the player to move, in canonical PTN (for autocomplete).
+    pub fn legal_plies(&self, channel: u64) -> Result<Vec<String>, Refusal> {
+        let Some(game) = self.store.game(channel)? else {
+            return Ok(Vec::new());
+        };
+        let g = Self::rebuild(&game)?;
+        let mut plies = Vec::new();
+        g.position().generate_plies(&mut plies);
+        Ok(plies.into_iter().map(|p| g.position().ptn(p)).collect())
+    }
+
+    pub fn view(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        if let Some(game) = self.store.game(ctx.channel)? {
+            let g = Self::rebuild(&game)?;
+            let to_move = &game.players[g.position().to_move().index()];
+            let mut text = format!(
+                "{} (White) vs {} (Black), move {}. {} to move.",
+                game.players[0].name,
+                game.players[1].name,
+                g.position().move_number(),
+                to_move.name
+            );
+            if let Some(u) = game.undo_request {
+                text.push_str(&format!(
+                    " {} asked to undo the last ply.",
+                    name_of(&game.players, u)
+                ));
+            }
+            if let Some(u) = game.draw_offer {
+                text.push_str(&format!(" {} offers a draw.", name_of(&game.players, u)));
+            }
+            return Ok(Outcome {
+                text,
+                board: Some(Self::board(&game, g)),
+                ..Outcome::default()
+            });
+        }
+        if let Some(last) = self.store.last_finished(ctx.channel)? {
+            let g = Game::from_ptn(&last.ptn).map_err(|e| Refusal(e.to_string()))?;
+            return Ok(Outcome {
+                text: format!(
+                    "No game is running here. The last one: {} ({}).",
+                    last.result.describe(last.settings.komi),
+                    last.result.ptn()
+                ),
+                board: Some(Board {
+                    game: g,
+                    players: last.players.clone(),
+                    theme: last.settings.theme.clone(),
+                }),
+                ..Outcome::default()
+            });
+        }
+        refuse("there is no game in this channel: start one with /challenge")
+    }
+
+    // ---- Undo, draws, resignation, abort ----------------------------------------------------
+
+    pub fn request_undo(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        if game.plies.is_empty() {
+            return refuse("there is no ply to undo yet");
+        }
+        if game.undo_request == Some(ctx.user.id) {
+            return refuse("you already asked; your opponent can accept or decline");
+        }
+        if game.undo_request.is_some() {
+            return self.answer_undo(ctx, true);
+        }
+        game.seq += 1;
+        game.undo_request = Some(ctx.user.id);
+        self.durable(&Change {
+            channel: ctx.channel,
+            expect_seq: Some(game.seq - 1),
+            game: Some(game.clone()),
+            ..Change::default()
+        })?;
+        let other = game.players[seat.opponent().index()].clone();
+        Ok(Outcome {
+            text: format!(
+                "{} asks to take back the last ply ({}). {}, do you agree?",
+                ctx.user.name,
+                game.plies.last().expect("not empty"),
+                other.name
+            ),
+            ping: vec![other],
+            ..Outcome::default()
+        })
+    }
+
+    /// The opponent's answer to an undo request.
+    pub fn answer_undo(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        Self::player_seat(&game, ctx)?;
+        match game.undo_request {
+            None => return refuse("nobody asked to undo; ask with /undo"),
+            Some(u) if u == ctx.user.id => {
+                return refuse("your opponent has to answer your undo request")
+            }
+            Some(_) => {}
+        }
+        game.seq += 1;
+        game.undo_request = None;
+        let text = if accept {
+            let undone = game.plies.pop().expect("requests need a ply");
+            Self::set_timers(&mut game, ctx.now_ms);
+            format!("{} agreed: {} was taken back.", ctx.user.name, undone)
+        } else {
+            format!("{} declined the undo.", ctx.user.name)
+        };
+        self.durable(&Change {
+            channel: ctx.channel,
+            expect_seq: Some(game.seq - 1),
+            game: Some(game.clone()),
+            ..Change::default()
+        })?;
+        let g = Self::rebuild(&game)?;
+        let next = game.players[g.position().to_move().index()].clone();
+        Ok(Outcome {
+            text: format!("{text} {} to move.", next.name),
+            ping: vec![next],
+            board: Some(Self::board(&game, g)),
+            ..Outcome::default()
+        })
+    }
+
+    pub fn offer_draw(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        match game.draw_offer {
+            Some(u) if u == ctx.user.id => {
+                return refuse("you already offered a draw; it stands until a ply is made")
+            }
+            Some(_) => return self.answer_draw(ctx, true),
+            None => {}
+        }
+        game.seq += 1;
+        game.draw_offer = Some(ctx.user.id);
+        self.durable(&Change {
+            channel: ctx.channel,
+            expect_seq: Some(game.seq - 1),
+            game: Some(game.clone()),
+            ..Change::default()
+        })?;
+        let other = game.players[seat.opponent().index()].clone();
+        Ok(Outcome {
+            text: format!(
+                "{} offers a draw. {}, accept or decline (the offer lapses when a ply is made).",
+                ctx.user.name, other.name
+            ),
+            ping: vec![other],
+            ..Outcome::default()
+        })
+    }
+
+    pub fn answer_draw(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        Self::player_seat(&game, ctx)?;
+        match game.draw_offer {
+            None => return refuse("there is no draw offer to answer; offer one with /draw"),
+            Some(u) if u == ctx.user.id => {
+                return refuse("your opponent has to answer your draw offer")
+            }
+            Some(_) => {}
+        }
+        if accept {
+            let g = Self::rebuild(&game)?;
+            return self.decided(ctx, game, g, GameResult::DrawAgreed);
+        }
+        game.seq += 1;
+        game.draw_offer = None;
+        self.durable(&Change {
+            channel: ctx.channel,
+            expect_seq: Some(game.seq - 1),
+            game: Some(game),
+            ..Change::default()
+        })?;
+        Ok(Outcome {
+            text: format!("{} declined the draw.", ctx.user.name),
+            ..Outcome::default()
+        })
+    }
+
+    pub fn resign(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        let g = Self::rebuild(&game)?;
+        self.decided(
+            ctx,
+            game,
+            g,
+            GameResult::Resignation {
+                winner: seat.opponent(),
+            },
+        )
+    }
+
+    /// A moderator ends a game without result.
+    pub fn abort(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Messages) can abort a game; players can /resign or offer a /draw");
+        }
+        let game = self.live(ctx)?;
+        let g = Self::rebuild(&game)?;
+        self.decided(ctx, game, g, GameResult::Abandoned)
+    }
+
+    fn decided(
+        &self,
+        ctx: &Ctx,
+        game: LiveGame,
+        mut g: Game,
+        result: GameResult,
+    ) -> Result<Outcome, Refusal> {
+        g.decide(result).map_err(|e| Refusal(e.to_string()))?;
+        let seq = game.seq;
+        let finished = self.finish(ctx, game.clone(), &g, result, seq)?;
+        Ok(Outcome {
+            text: finished.reason.clone(),
+            ping: game.players.to_vec(),
+            board: Some(Self::board(&game, g)),
+            finished: Some(finished),
+            ..Outcome::default()
+        })
+    }
+
+    // ---- Timers -----------------------------------------------------------------------------
+
+    /// Fires due reminders and time-outs and expires old challenges. Each fires once: its new
+    /// state is stored before the event is returned.
+    pub fn tick(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
+        let mut events = Vec::new();
+        for (channel, kind, _) in self.store.due_timers(now_ms)? {
+            let Some(mut game) = self.store.game(channel)? else {
+                continue;
+            };
+            let g = Self::rebuild(&game)?;
+            let to_move = g.position().to_move();
+            let player = game.players[to_move.index()].clone();
+            let ctx = Ctx {
+                guild: game.guild,
+                channel,
+                user: player.clone(),
+                now_ms,
+                moderator: false,
+            };
+            let outcome = match kind {
+                TimerKind::Reminder => {
+                    game.seq += 1;
+                    game.reminder_due_ms = game
+                        .settings
+                        .reminder_secs
+                        .map(|s| now_ms + s as i64 * 1000);
+                    match self.durable(&Change {
+                        channel,
+                        expect_seq: Some(game.seq - 1),
+                        game: Some(game.clone()),
+                        ..Change::default()
+                    }) {
+                        Ok(()) => {}
+                        Err(_) => continue, // a ply came in meanwhile: the new timers stand
+                    }
+                    let idle = (now_ms - game.last_ply_ms) / 3_600_000;
+                    Outcome {
+                        text: format!(
+                            "{}, it is your move (move {}; no ply for {idle} h).",
+                            player.name,
+                            g.position().move_number()
+                        ),
+                        ping: vec![player],
+                        board: Some(Self::board(&game, g)),
+                        ..Outcome::default()
+                    }
+                }
+                TimerKind::Timeout => match self.decided(
+                    &ctx,
+                    game,
+                    g,
+                    GameResult::Timeout {
+                        winner: to_move.opponent(),
+                    },
+                ) {
+                    Ok(o) => o,
+                    Err(_) => continue,
+                },
+            };
+            events.push(TimerEvent {
+                guild: ctx.guild,
+                channel,
+                outcome,
+            });
+        }
+        for c in self.store.challenges_expired(now_ms)? {
+            let change = Change {
+                channel: c.channel,
+                take_challenge: Some(c.id),
+                ..Change::default()
+            };
+            if self.durable(&change).is_ok() {
+                events.push(TimerEvent {
+                    guild: c.guild,
+                    channel: c.channel,
+                    outcome: Outcome {
+                        text: format!("{}'s challenge expired.", c.challenger.name),
+                        ping: vec![c.challenger],
+                        ..Outcome::default()
+                    },
+                });
+            }
+        }
+        Ok(events)
+    }
+
+    // ---- Records ----------------------------------------------------------------------------
+
+    /// PTN of the live game, or of the last finished one, and its PTN Ninja link.
+    pub fn ptn(&self, ctx: &Ctx) -> Result<(String, String), Refusal> {
+        let ptn = if let Some(game) = self.store.game(ctx.channel)? {
+            let g = Self::rebuild(&game)?;
+            finish::ptn_text(&game.players, &g, ctx.now_ms)
+        } else if let Some(last) = self.store.last_finished(ctx.channel)? {
+            last.ptn
+        } else {
+            return refuse("there is no game in this channel yet");
+        };
+        let link = finish::ninja_link(&ptn);
+        Ok((ptn, link))
+    }
+
+    pub fn history(&self, ctx: &Ctx, user: u64) -> Result<Vec<ArchivedGame>, Refusal> {
+        Ok(self
+            .store
+            .history(user, 50)?
+            .into_iter()
+            .filter(|g| g.guild == ctx.guild)
+            .take(10)
+            .collect())
+    }
+
+    pub fn stats(&self, ctx: &Ctx, user: &PlayerRef) -> Result<Stats, Refusal> {
+        let Some(player) = self.store.player(ctx.guild, user.id)? else {
+            return refuse(format!(
+                "{} has not finished a game in this server yet",
+                user.name
+            ));
+        };
+        let board = self.leaderboard(ctx)?;
+        let rank = board
+            .iter()
+            .position(|p| p.user.id == user.id)
+            .map(|i| i + 1);
+        Ok(Stats { player, rank })
+    }
+
+    /// Rated players of the server, best first.
+    pub fn leaderboard(&self, ctx: &Ctx) -> Result<Vec<PlayerRecord>, Refusal> {
+        let mut players: Vec<PlayerRecord> = self
+            .store
+            .players(ctx.guild)?
+            .into_iter()
+            .filter(|p| p.rated_games > 0)
+            .collect();
+        players.sort_by(|a, b| {
+            b.rating
+                .total_cmp(&a.rating)
+                .then(a.user.name.cmp(&b.user.name))
+        });
+        Ok(players)
+    }
+
+    pub fn live_games(&self, ctx: &Ctx) -> Result<Vec<LiveGame>, Refusal> {
+        Ok(self.store.live_games(ctx.guild)?)
+    }
+
+    pub fn settings(&self, guild: u64) -> Result<GuildSettings, Refusal> {
+        Ok(self.store.settings(guild)?)
+    }
+
+    /// Changes server defaults (moderators only).
+    pub fn set_settings(
+        &self,
+        ctx: &Ctx,
+        theme: Option<&str>,
+        size: Option<usize>,
+        reminder: Option<&str>,
+    ) -> Result<GuildSettings, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
+        }
+        let mut s = self.store.settings(ctx.guild)?;
+        if let Some(t) = theme {
+            s.theme = Theme::named(t).map_err(Refusal)?.name;
+        }
+        if let Some(n) = size {
+            crate::tak::Setup::new(n).map_err(Refusal)?;
+            s.size = n;
+        }
+        if let Some(r) = reminder {
+            s.reminder_secs = match r {
+                "off" | "none" => None,
+                text => Some(options::reminder(text)?),
+            };
+        }
+        self.store.put_settings(ctx.guild, &s)?;
+        self.store.flush()?;
+        Ok(s)
+    }
+}
+
+fn name_of(players: &[PlayerRef; 2], id: u64) -> &str {
+    players
+        .iter()
+        .find(|p| p.id == id)
+        .map_or("someone", |p| p.name.as_str())
+}
+
+fn challenge_outcome(c: &Challenge) -> Outcome {
+    let s = &c.settings;
+    let mut details = vec![format!("{}x{}", s.size, s.size), format!("komi {}", s.komi)];
+    details.push(match c.seat {
+        Seat::White => format!("{} plays White", c.challenger.name),
+        Seat::Black => format!("{} plays Black", c.challenger.name),
+        Seat::Random => "seats drawn at random".into(),
+    });
+    if s.opening == crate::tak::Opening::NoSwap {
+        details.push("no swap".into());
+    }
+    if s.rated {
+        details.push("rated".into());
+    }
+    if let Some(t) = s.time_limit_secs {
+        details.push(format!("{} per move", options::describe_secs(t)));
+    }
+    if s.tps.is_some() {
+        details.push("from a position".into());
+    }
+    let (text, ping) = match &c.opponent {
+        Some(o) => (
+            format!(
+                "{} challenges {} ({}).",
+                c.challenger.name,
+                o.name,
+                details.join(", ")
+            ),
+            vec![o.clone()],
+        ),
+        None => (
+            format!(
+                "{} opens a challenge ({}); anyone may accept.",
+                c.challenger.name,
+                details.join(", ")
+            ),
+            vec![],
+        ),
+    };
+    Outcome {
+        text,
+        ping,
+        ..Outcome::default()
+    }
+}

@@ -1,0 +1,205 @@
+//! Challenge options and their validation; durations like `1d`, `36h`, `2w`.
+
+use super::Refusal;
+use crate::render::Theme;
+use crate::store::records::{GameSettings, GuildSettings, PlayerRef, Seat};
+use crate::tak::{tps::tps_size, Komi, Opening, Position, Reserve, Setup};
+
+/// What a challenge may set; `None` takes the server's default.
+#[derive(Clone, Debug)]
+pub struct ChallengeOptions {
+    pub opponent: Option<PlayerRef>,
+    pub size: Option<usize>,
+    pub komi: Option<String>,
+    pub seat: Seat,
+    pub opening: Opening,
+    /// Stones and capstones per player (White, Black).
+    pub reserves: Option<[Reserve; 2]>,
+    pub tps: Option<String>,
+    pub rated: bool,
+    /// `1d`, `12h`; `off` for none.
+    pub reminder: Option<String>,
+    /// Per-move limit, `1d` .. `2w`.
+    pub time_limit: Option<String>,
+    pub theme: Option<String>,
+}
+
+impl Default for ChallengeOptions {
+    fn default() -> ChallengeOptions {
+        ChallengeOptions {
+            opponent: None,
+            size: None,
+            komi: None,
+            seat: Seat::Random,
+            opening: Opening::Swap,
+            reserves: None,
+            tps: None,
+            rated: false,
+            reminder: None,
+            time_limit: None,
+            theme: None,
+        }
+    }
+}
+
+const HOUR: u64 = 3600;
+const DAY: u64 = 24 * HOUR;
+
+/// Parses `90m`, `12h`, `1d`, `2w` (or combinations like `1d12h`) into seconds.
+pub fn parse_duration(text: &str) -> Result<u64, Refusal> {
+    let bad = || {
+        Refusal(format!(
+            "`{text}` is not a duration: write it like 30m, 12h, 1d or 2w"
+        ))
+    };
+    let t = text.trim().to_ascii_lowercase();
+    if t.is_empty() {
+        return Err(bad());
+    }
+    let mut total: u64 = 0;
+    let mut digits = String::new();
+    for c in t.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let unit = match c {
+            'm' => 60,
+            'h' => HOUR,
+            'd' => DAY,
+            'w' => 7 * DAY,
+            ' ' if digits.is_empty() => continue,
+            _ => return Err(bad()),
+        };
+        let n: u64 = digits.parse().map_err(|_| bad())?;
+        total = n
+            .checked_mul(unit)
+            .and_then(|s| total.checked_add(s))
+            .ok_or_else(bad)?;
+        digits.clear();
+    }
+    if !digits.is_empty() {
+        return Err(bad());
+    }
+    Ok(total)
+}
+
+pub fn describe_secs(secs: u64) -> String {
+    if secs.is_multiple_of(7 * DAY) {
+        format!("{}w", secs / (7 * DAY))
+    } else if secs.is_multiple_of(DAY) {
+        format!("{}d", secs / DAY)
+    } else if secs.is_multiple_of(HOUR) {
+        format!("{}h", secs / HOUR)
+    } else {
+        format!("{}m", secs / 60)
+    }
+}
+
+/// A reminder interval: 1 hour to 2 weeks.
+pub fn reminder(text: &str) -> Result<u64, Refusal> {
+    let secs = parse_duration(text)?;
+    if !(HOUR..=14 * DAY).contains(&secs) {
+        return Err(Refusal(format!(
+            "a reminder of {text} is not allowed: choose 1h to 2w, or off"
+        )));
+    }
+    Ok(secs)
+}
+
+fn time_limit(text: &str) -> Result<u64, Refusal> {
+    let secs = parse_duration(text)?;
+    if !(DAY..=14 * DAY).contains(&secs) {
+        return Err(Refusal(format!(
+            "a time limit of {text} per move is not allowed: choose 1d to 2w"
+        )));
+    }
+    Ok(secs)
+}
+
+impl ChallengeOptions {
+    /// The game settings, with the server's defaults where nothing was chosen.
+    pub fn settings(&self, defaults: &GuildSettings) -> Result<GameSettings, Refusal> {
+        let size = match (&self.tps, self.size) {
+            (Some(tps), Some(size)) => {
+                let from_tps = tps_size(tps).map_err(Refusal)?;
+                if from_tps != size {
+                    return Err(Refusal(format!("the position is {from_tps}x{from_tps} but size says {size}x{size}: leave size out or make them agree")));
+                }
+                size
+            }
+            (Some(tps), None) => tps_size(tps).map_err(Refusal)?,
+            (None, Some(size)) => size,
+            (None, None) => defaults.size,
+        };
+        let komi = match &self.komi {
+            Some(k) => Komi::parse(k).map_err(Refusal)?,
+            None => Komi::default(),
+        };
+        let mut setup = Setup::new(size)
+            .map_err(Refusal)?
+            .with_komi(komi)
+            .with_opening(self.opening);
+        if let Some([w, b]) = self.reserves {
+            setup = setup
+                .with_reserve(crate::tak::Color::White, w)
+                .map_err(Refusal)?;
+            setup = setup
+                .with_reserve(crate::tak::Color::Black, b)
+                .map_err(Refusal)?;
+        }
+        if let Some(tps) = &self.tps {
+            let p = Position::from_tps_with(tps, setup)
+                .map_err(|e| Refusal(format!("the starting position is not valid: {e}")))?;
+            if p.ply_index() > 0 && p.is_over() {
+                return Err(Refusal("the starting position is already decided: choose one where the game is still open".into()));
+            }
+            if self.rated {
+                return Err(Refusal("games from a position cannot be rated: leave rated off, or start from the empty board".into()));
+            }
+        }
+        if self.rated && self.reserves.is_some() {
+            return Err(Refusal("games with custom reserves cannot be rated".into()));
+        }
+        let reminder_secs = match self.reminder.as_deref() {
+            Some("off" | "none") => None,
+            Some(text) => Some(reminder(text)?),
+            None => defaults.reminder_secs,
+        };
+        let time_limit_secs = self.time_limit.as_deref().map(time_limit).transpose()?;
+        let theme = match &self.theme {
+            Some(name) => Theme::named(name).map_err(Refusal)?.name,
+            None => defaults.theme.clone(),
+        };
+        Ok(GameSettings {
+            size,
+            komi,
+            opening: self.opening,
+            reserves: self.reserves,
+            tps: self.tps.clone(),
+            rated: self.rated,
+            reminder_secs,
+            time_limit_secs,
+            theme,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_and_refuse() {
+        assert_eq!(parse_duration("1d").unwrap(), DAY);
+        assert_eq!(parse_duration("1d12h").unwrap(), DAY + 12 * HOUR);
+        assert_eq!(parse_duration("2w").unwrap(), 14 * DAY);
+        assert_eq!(parse_duration("90m").unwrap(), 5400);
+        for bad in ["", "d", "5", "1x", "99999999999999999999w"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        assert_eq!(describe_secs(2 * DAY), "2d");
+        assert!(time_limit("3w").unwrap_err().0.contains("1d to 2w"));
+        assert!(reminder("10m").unwrap_err().0.contains("1h to 2w"));
+    }
+}

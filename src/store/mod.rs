@@ -1,0 +1,457 @@
+//! Persistence in sled: typed, versioned records, atomic changes, durability. Nothing else opens
+//! sled.
+//!
+//! Trees (keys are big-endian so they sort): `games` channel → live game; `challenges` channel →
+//! challenge; `archive` game id → finished game; `last` channel → id of its last finished game;
+//! `history` user ++ game id → guild; `players` guild ++ user → player; `timers` due ms ++ channel
+//! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings.
+
+pub mod records;
+
+use records::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sled::transaction::{abort, ConflictableTransactionError, TransactionError, TransactionalTree};
+use sled::Transactional;
+use std::fmt;
+use std::path::Path;
+
+#[derive(Debug)]
+pub enum StoreError {
+    /// The folder is used by another Bredon process.
+    Locked(String),
+    /// A record written by another schema version.
+    Version {
+        tree: &'static str,
+        found: u32,
+    },
+    /// A record that does not decode.
+    Corrupt {
+        tree: &'static str,
+        why: String,
+    },
+    Io(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            StoreError::Locked(path) => write!(
+                f,
+                "the database folder {path} is in use by another Bredon process; stop it, or point \
+                 BREDON_DATA at another folder (each shard range needs its own)"
+            ),
+            StoreError::Version { tree, found } => write!(
+                f,
+                "a {tree} record has schema version {found}, but this build reads version {SCHEMA}: \
+                 run the Bredon version that wrote it"
+            ),
+            StoreError::Corrupt { tree, why } => write!(f, "a {tree} record cannot be read: {why}"),
+            StoreError::Io(why) => write!(f, "database error: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sled::Error> for StoreError {
+    fn from(e: sled::Error) -> StoreError {
+        StoreError::Io(e.to_string())
+    }
+}
+
+/// Why a change was not stored.
+#[derive(Debug)]
+pub enum CommitError {
+    /// Someone changed the channel since it was read: nothing was written.
+    Conflict,
+    Store(StoreError),
+}
+
+impl From<StoreError> for CommitError {
+    fn from(e: StoreError) -> CommitError {
+        CommitError::Store(e)
+    }
+}
+
+/// What a timer is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TimerKind {
+    Reminder = 1,
+    Timeout = 2,
+}
+
+/// One atomic change to a channel.
+#[derive(Default)]
+pub struct Change {
+    pub channel: u64,
+    /// The live game must have this seq (`None`: there must be no live game).
+    pub expect_seq: Option<u64>,
+    /// The live game after the change (`None`: no live game).
+    pub game: Option<LiveGame>,
+    /// The challenge in the channel must have this id, and is removed.
+    pub take_challenge: Option<u64>,
+    /// A new challenge (the channel must have no challenge and no game).
+    pub put_challenge: Option<Challenge>,
+    pub archive: Option<ArchivedGame>,
+    pub players: Vec<PlayerRecord>,
+}
+
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    games: sled::Tree,
+    challenges: sled::Tree,
+    archive: sled::Tree,
+    last: sled::Tree,
+    history: sled::Tree,
+    players: sled::Tree,
+    timers: sled::Tree,
+    settings: sled::Tree,
+}
+
+fn encode<T: Serialize>(record: &T) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({ "v": SCHEMA, "data": record }))
+        .expect("records serialize")
+}
+
+fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        v: u32,
+    }
+    #[derive(serde::Deserialize)]
+    struct Envelope<T> {
+        data: T,
+    }
+    let corrupt = |e: serde_json::Error| StoreError::Corrupt {
+        tree,
+        why: e.to_string(),
+    };
+    let version: Version = serde_json::from_slice(bytes).map_err(corrupt)?;
+    if version.v != SCHEMA {
+        return Err(StoreError::Version {
+            tree,
+            found: version.v,
+        });
+    }
+    Ok(serde_json::from_slice::<Envelope<T>>(bytes)
+        .map_err(corrupt)?
+        .data)
+}
+
+fn key2(a: u64, b: u64) -> [u8; 16] {
+    let mut k = [0; 16];
+    k[..8].copy_from_slice(&a.to_be_bytes());
+    k[8..].copy_from_slice(&b.to_be_bytes());
+    k
+}
+
+fn timer_key(due_ms: i64, channel: u64, kind: TimerKind) -> [u8; 17] {
+    let mut k = [0; 17];
+    k[..8].copy_from_slice(&(due_ms.max(0) as u64).to_be_bytes());
+    k[8..16].copy_from_slice(&channel.to_be_bytes());
+    k[16] = kind as u8;
+    k
+}
+
+fn timers_of(game: &LiveGame) -> impl Iterator<Item = [u8; 17]> + '_ {
+    let reminder = game
+        .reminder_due_ms
+        .map(|d| timer_key(d, game.channel, TimerKind::Reminder));
+    let timeout = game
+        .timeout_due_ms
+        .map(|d| timer_key(d, game.channel, TimerKind::Timeout));
+    reminder.into_iter().chain(timeout)
+}
+
+type TxResult<T> = Result<T, ConflictableTransactionError<TxAbort>>;
+
+enum TxAbort {
+    Conflict,
+    Store(StoreError),
+}
+
+fn tx_decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> TxResult<T> {
+    decode(tree, bytes).or_else(|e| abort(TxAbort::Store(e)))
+}
+
+impl Store {
+    /// Opens (or creates) the database in `path`.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let db = sled::Config::new().path(path).open().map_err(|e| match e {
+            sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
+                StoreError::Locked(path.display().to_string())
+            }
+            other => StoreError::Io(format!("cannot open {}: {other}", path.display())),
+        })?;
+        let tree = |name: &str| db.open_tree(name);
+        Ok(Store {
+            games: tree("games")?,
+            challenges: tree("challenges")?,
+            archive: tree("archive")?,
+            last: tree("last")?,
+            history: tree("history")?,
+            players: tree("players")?,
+            timers: tree("timers")?,
+            settings: tree("settings")?,
+            db,
+        })
+    }
+
+    /// Makes everything written so far durable. Concurrent callers share one disk flush.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// A new unique id (game, challenge, series).
+    pub fn new_id(&self) -> Result<u64, StoreError> {
+        Ok(self.db.generate_id()? + 1)
+    }
+
+    pub fn game(&self, channel: u64) -> Result<Option<LiveGame>, StoreError> {
+        self.games
+            .get(channel.to_be_bytes())?
+            .map(|b| decode("game", &b))
+            .transpose()
+    }
+
+    pub fn challenge(&self, channel: u64) -> Result<Option<Challenge>, StoreError> {
+        self.challenges
+            .get(channel.to_be_bytes())?
+            .map(|b| decode("challenge", &b))
+            .transpose()
+    }
+
+    pub fn archived(&self, id: u64) -> Result<Option<ArchivedGame>, StoreError> {
+        self.archive
+            .get(id.to_be_bytes())?
+            .map(|b| decode("archive", &b))
+            .transpose()
+    }
+
+    /// The last finished game in a channel.
+    pub fn last_finished(&self, channel: u64) -> Result<Option<ArchivedGame>, StoreError> {
+        match self.last.get(channel.to_be_bytes())? {
+            Some(id) => self.archived(u64::from_be_bytes(id.as_ref().try_into().unwrap_or([0; 8]))),
+            None => Ok(None),
+        }
+    }
+
+    /// A user's finished games, newest first.
+    pub fn history(&self, user: u64, limit: usize) -> Result<Vec<ArchivedGame>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.history.scan_prefix(user.to_be_bytes()).rev() {
+            let (key, _) = entry?;
+            let id = u64::from_be_bytes(key[8..16].try_into().expect("history keys are 16 bytes"));
+            if let Some(g) = self.archived(id)? {
+                out.push(g);
+            }
+            if out.len() == limit {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn player(&self, guild: u64, user: u64) -> Result<Option<PlayerRecord>, StoreError> {
+        self.players
+            .get(key2(guild, user))?
+            .map(|b| decode("player", &b))
+            .transpose()
+    }
+
+    pub fn players(&self, guild: u64) -> Result<Vec<PlayerRecord>, StoreError> {
+        self.players
+            .scan_prefix(guild.to_be_bytes())
+            .map(|e| decode("player", &e?.1))
+            .collect()
+    }
+
+    /// Live games in a server.
+    pub fn live_games(&self, guild: u64) -> Result<Vec<LiveGame>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.games.iter() {
+            let g: LiveGame = decode("game", &entry?.1)?;
+            if g.guild == guild {
+                out.push(g);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn live_game_count(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn settings(&self, guild: u64) -> Result<GuildSettings, StoreError> {
+        Ok(self
+            .settings
+            .get(guild.to_be_bytes())?
+            .map(|b| decode("settings", &b))
+            .transpose()?
+            .unwrap_or_default())
+    }
+
+    pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
+        self.settings
+            .insert(guild.to_be_bytes(), encode(settings))?;
+        Ok(())
+    }
+
+    /// Expired challenges (for the timer loop).
+    pub fn challenges_expired(&self, now_ms: i64) -> Result<Vec<Challenge>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.challenges.iter() {
+            let c: Challenge = decode("challenge", &entry?.1)?;
+            if c.expires_ms <= now_ms {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Timers due at `now_ms`: (channel, kind, due).
+    pub fn due_timers(&self, now_ms: i64) -> Result<Vec<(u64, TimerKind, i64)>, StoreError> {
+        let end = timer_key(now_ms + 1, 0, TimerKind::Reminder);
+        let mut out = Vec::new();
+        for entry in self.timers.range(..end) {
+            let (k, _) = entry?;
+            let due =
+                u64::from_be_bytes(k[..8].try_into().expect("timer keys are 17 bytes")) as i64;
+            let channel = u64::from_be_bytes(k[8..16].try_into().expect("timer keys are 17 bytes"));
+            let kind = if k[16] == TimerKind::Timeout as u8 {
+                TimerKind::Timeout
+            } else {
+                TimerKind::Reminder
+            };
+            out.push((channel, kind, due));
+        }
+        Ok(out)
+    }
+
+    /// Applies a change atomically, or nothing if its expectations do not hold.
+    pub fn commit(&self, change: &Change) -> Result<(), CommitError> {
+        let trees = (
+            &self.games,
+            &self.challenges,
+            &self.archive,
+            &self.last,
+            &self.history,
+            &self.players,
+            &self.timers,
+        );
+        let result = trees.transaction(
+            |(games, challenges, archive, last, history, players, timers)| {
+                Self::apply(
+                    change, games, challenges, archive, last, history, players, timers,
+                )
+            },
+        );
+        match result {
+            Ok(()) => Ok(()),
+            Err(TransactionError::Abort(TxAbort::Conflict)) => Err(CommitError::Conflict),
+            Err(TransactionError::Abort(TxAbort::Store(e))) => Err(CommitError::Store(e)),
+            Err(TransactionError::Storage(e)) => Err(CommitError::Store(e.into())),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply(
+        change: &Change,
+        games: &TransactionalTree,
+        challenges: &TransactionalTree,
+        archive: &TransactionalTree,
+        last: &TransactionalTree,
+        history: &TransactionalTree,
+        players: &TransactionalTree,
+        timers: &TransactionalTree,
+    ) -> TxResult<()> {
+        let channel = change.channel.to_be_bytes();
+        let old: Option<LiveGame> = match games.get(channel)? {
+            Some(b) => Some(tx_decode("game", &b)?),
+            None => None,
+        };
+        if old.as_ref().map(|g| g.seq) != change.expect_seq {
+            return abort(TxAbort::Conflict);
+        }
+        let current_challenge: Option<Challenge> = match challenges.get(channel)? {
+            Some(b) => Some(tx_decode("challenge", &b)?),
+            None => None,
+        };
+        if let Some(id) = change.take_challenge {
+            if current_challenge.as_ref().map(|c| c.id) != Some(id) {
+                return abort(TxAbort::Conflict);
+            }
+            challenges.remove(&channel)?;
+        }
+        if let Some(c) = &change.put_challenge {
+            if old.is_some() || (current_challenge.is_some() && change.take_challenge.is_none()) {
+                return abort(TxAbort::Conflict);
+            }
+            challenges.insert(&channel, encode(c))?;
+        }
+        if let Some(g) = &old {
+            for key in timers_of(g) {
+                timers.remove(&key)?;
+            }
+        }
+        match &change.game {
+            Some(g) => {
+                games.insert(&channel, encode(g))?;
+                for key in timers_of(g) {
+                    timers.insert(&key, &g.seq.to_be_bytes())?;
+                }
+            }
+            None => {
+                games.remove(&channel)?;
+            }
+        }
+        if let Some(a) = &change.archive {
+            archive.insert(&a.id.to_be_bytes(), encode(a))?;
+            last.insert(&channel, &a.id.to_be_bytes())?;
+            for p in &a.players {
+                history.insert(&key2(p.id, a.id), &a.guild.to_be_bytes())?;
+            }
+        }
+        for p in &change.players {
+            players.insert(&key2(p.guild, p.user.id), encode(p))?;
+        }
+        Ok(())
+    }
+
+    /// Writes every tree to a file (`bredon backup`), readable by `Store::restore`.
+    pub fn backup(&self, file: &Path) -> Result<usize, StoreError> {
+        let mut out = serde_json::Map::new();
+        let mut count = 0;
+        for name in self.db.tree_names() {
+            let tree = self.db.open_tree(&name)?;
+            let mut rows = Vec::new();
+            for entry in tree.iter() {
+                let (k, v) = entry?;
+                let value = match std::str::from_utf8(&v) {
+                    Ok(text) => serde_json::json!({ "text": text }),
+                    Err(_) => serde_json::json!({ "hex": hex(&v) }),
+                };
+                rows.push(serde_json::json!([hex(&k), value]));
+                count += 1;
+            }
+            out.insert(
+                String::from_utf8_lossy(&name).into_owned(),
+                serde_json::Value::Array(rows),
+            );
+        }
+        let doc = serde_json::json!({ "bredon_backup": SCHEMA, "trees": out });
+        std::fs::write(
+            file,
+            serde_json::to_vec_pretty(&doc).expect("json serializes"),
+        )
+        .map_err(|e| StoreError::Io(format!("cannot write {}: {e}", file.display())))?;
+        Ok(count)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,155 @@
+//! The records kept in sled. Every record is written inside an envelope `{"v": N, "data": ...}`;
+//! a record of another schema version is refused, never guessed at.
+
+use crate::tak::{GameResult, Komi, Opening, Reserve, Setup};
+use serde::{Deserialize, Serialize};
+
+/// The schema version of every record this build writes.
+pub const SCHEMA: u32 = 1;
+
+/// A Discord user (or a named user of `bredon local`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PlayerRef {
+    pub id: u64,
+    pub name: String,
+}
+
+/// Who takes White when a challenge is accepted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Seat {
+    /// The challenger plays White (player 1).
+    White,
+    Black,
+    Random,
+}
+
+/// Everything chosen when a game is created; kept for rematches.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameSettings {
+    pub size: usize,
+    pub komi: Komi,
+    pub opening: Opening,
+    /// Custom reserves per player (White, Black); `None` is the rulebook's.
+    pub reserves: Option<[Reserve; 2]>,
+    /// Start from this position instead of the empty board.
+    pub tps: Option<String>,
+    pub rated: bool,
+    /// Remind the player to move after this long without a ply.
+    pub reminder_secs: Option<u64>,
+    /// Lose on time after this long without a ply.
+    pub time_limit_secs: Option<u64>,
+    pub theme: String,
+}
+
+impl GameSettings {
+    pub fn setup(&self) -> Result<Setup, String> {
+        let mut setup = Setup::new(self.size)?
+            .with_komi(self.komi)
+            .with_opening(self.opening);
+        if let Some([w, b]) = self.reserves {
+            setup = setup
+                .with_reserve(crate::tak::Color::White, w)?
+                .with_reserve(crate::tak::Color::Black, b)?;
+        }
+        Ok(setup)
+    }
+}
+
+/// A series of games between two players (rematches), scored per the rulebook: the winner of a
+/// game scores the board size squared plus the pieces left in their reserve.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Series {
+    pub id: u64,
+    /// Games finished so far in the series.
+    pub games: u32,
+    /// (user id, points), for both players.
+    pub points: [(u64, u32); 2],
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Challenge {
+    pub id: u64,
+    pub guild: u64,
+    pub channel: u64,
+    pub challenger: PlayerRef,
+    /// `None`: an open challenge anyone may take.
+    pub opponent: Option<PlayerRef>,
+    pub seat: Seat,
+    pub settings: GameSettings,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    pub series: Option<Series>,
+}
+
+/// A game being played in a channel.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LiveGame {
+    pub id: u64,
+    /// Goes up by one with every change; a change is stored only if nobody changed it meanwhile.
+    pub seq: u64,
+    pub guild: u64,
+    pub channel: u64,
+    /// White (player 1), Black (player 2).
+    pub players: [PlayerRef; 2],
+    pub settings: GameSettings,
+    /// Canonical PTN of every ply.
+    pub plies: Vec<String>,
+    pub started_ms: i64,
+    pub last_ply_ms: i64,
+    /// A player asked to take back the last ply and waits for the other's consent.
+    pub undo_request: Option<u64>,
+    pub draw_offer: Option<u64>,
+    pub reminder_due_ms: Option<i64>,
+    pub timeout_due_ms: Option<i64>,
+    pub series: Series,
+}
+
+/// A finished game.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct ArchivedGame {
+    pub id: u64,
+    pub guild: u64,
+    pub channel: u64,
+    pub players: [PlayerRef; 2],
+    pub settings: GameSettings,
+    pub plies: Vec<String>,
+    pub result: GameResult,
+    pub ptn: String,
+    pub started_ms: i64,
+    pub finished_ms: i64,
+    /// Rating change per player (White, Black), for rated games.
+    pub rating_changes: Option<[f64; 2]>,
+    pub series: Series,
+}
+
+/// A player's standing in one server.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub guild: u64,
+    pub user: PlayerRef,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub rated_games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+/// A server's defaults.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GuildSettings {
+    pub theme: String,
+    pub size: usize,
+    pub reminder_secs: Option<u64>,
+}
+
+impl Default for GuildSettings {
+    fn default() -> GuildSettings {
+        GuildSettings {
+            theme: "dark".into(),
+            size: 6,
+            reminder_secs: Some(24 * 3600),
+        }
+    }
+}

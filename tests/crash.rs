@@ -1,0 +1,145 @@
+//! Durability under SIGKILL: a child process plays plies in a loop and reports each one the
+//! service acknowledged; it is killed at random moments, and after every kill each acknowledged
+//! ply must be in the store and every game must load.
+
+use bredon::service::{ChallengeOptions, Ctx, Service};
+use bredon::store::records::{PlayerRef, Seat};
+use bredon::store::Store;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHANNELS: [u64; 3] = [11, 12, 13];
+
+fn player(name: &str, id: u64) -> PlayerRef {
+    PlayerRef {
+        id,
+        name: name.into(),
+    }
+}
+
+fn ctx(channel: u64, who: &PlayerRef) -> Ctx {
+    Ctx {
+        guild: 1,
+        channel,
+        user: who.clone(),
+        now_ms: 0,
+        moderator: false,
+    }
+}
+
+/// The child: plays random legal plies in three channels forever, printing
+/// `ACK channel game_id ply_count` after each acknowledged ply.
+#[test]
+#[ignore = "run by crash_kills_never_lose_an_acknowledged_ply as its child process"]
+fn crash_child() {
+    let Some(dir) = std::env::var_os("BREDON_CRASH_DIR") else {
+        return;
+    };
+    let service = Service::new(Store::open(std::path::Path::new(&dir)).unwrap());
+    let (a, b) = (player("alice", 1), player("bob", 2));
+    let mut seed = std::process::id() as u64 | 1;
+    loop {
+        for &ch in &CHANNELS {
+            let game = match service.store().game(ch).unwrap() {
+                Some(g) => g,
+                None => {
+                    let _ = service
+                        .store()
+                        .challenge(ch)
+                        .unwrap()
+                        .map(|_| service.cancel(&ctx(ch, &a)));
+                    let o = ChallengeOptions {
+                        opponent: Some(b.clone()),
+                        seat: Seat::White,
+                        size: Some(4),
+                        ..ChallengeOptions::default()
+                    };
+                    service.challenge(&ctx(ch, &a), &o).unwrap();
+                    service.accept(&ctx(ch, &b)).unwrap();
+                    continue;
+                }
+            };
+            let plies = service.legal_plies(ch).unwrap();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let ply = &plies[(seed % plies.len() as u64) as usize];
+            let mover = if game.plies.len() % 2 == 0 { &a } else { &b };
+            service.play(&ctx(ch, mover), ply).unwrap();
+            println!("ACK {ch} {} {}", game.id, game.plies.len() + 1);
+        }
+    }
+}
+
+#[test]
+fn crash_kills_never_lose_an_acknowledged_ply() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = 0x9E3779B97F4A7C15u64;
+    let mut total_acks = 0;
+    for round in 0..20 {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "crash_child",
+                "--ignored",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ])
+            .env("BREDON_CRASH_DIR", dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let run_for = Duration::from_millis(150 + seed % 400);
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut acks = Vec::new();
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let parts: Vec<&str> = line.split_whitespace().collect();
+                if let ["ACK", ch, id, n] = parts[..] {
+                    acks.push((
+                        ch.parse::<u64>().unwrap(),
+                        id.parse::<u64>().unwrap(),
+                        n.parse::<usize>().unwrap(),
+                    ));
+                }
+            }
+            acks
+        });
+        let started = Instant::now();
+        while started.elapsed() < run_for {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+        let acks = reader.join().unwrap();
+        total_acks += acks.len();
+        let store = Store::open(dir.path())
+            .unwrap_or_else(|e| panic!("round {round}: the store does not reopen: {e}"));
+        for &ch in &CHANNELS {
+            if let Some(g) = store.game(ch).unwrap() {
+                Service::rebuild(&g)
+                    .unwrap_or_else(|e| panic!("round {round}: channel {ch} does not load: {e}"));
+            }
+            // The last acknowledged ply of this channel is stored: in the live game or the archive.
+            if let Some(&(_, id, n)) = acks.iter().rfind(|a| a.0 == ch) {
+                let stored = match store.game(ch).unwrap() {
+                    Some(g) if g.id == id => g.plies.len(),
+                    _ => store.archived(id).unwrap().map_or(0, |a| a.plies.len()),
+                };
+                assert!(stored >= n, "round {round}, channel {ch}: acknowledged {n} plies of game {id}, stored {stored}");
+            }
+        }
+        drop(store);
+    }
+    assert!(
+        total_acks > 20,
+        "the child made progress ({total_acks} acknowledged plies)"
+    );
+}

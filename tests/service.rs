@@ -1,0 +1,651 @@
+//! The game service through its public API, on a real sled store in a temporary folder.
+
+use bredon::service::{ChallengeOptions, Ctx, Outcome, Service};
+use bredon::store::records::{PlayerRef, Seat};
+use bredon::store::Store;
+use bredon::tak::{Color, GameResult, Opening};
+use std::sync::Arc;
+
+const GUILD: u64 = 7;
+const CHANNEL: u64 = 100;
+const HOUR: i64 = 3_600_000;
+
+struct World {
+    dir: tempfile::TempDir,
+    service: Service,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::new(Store::open(dir.path()).unwrap());
+    World { dir, service }
+}
+
+fn user(name: &str) -> PlayerRef {
+    let id = name.bytes().fold(1469598103934665603u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(1099511628211)
+    });
+    PlayerRef {
+        id,
+        name: name.into(),
+    }
+}
+
+fn ctx(name: &str, now_ms: i64) -> Ctx {
+    Ctx {
+        guild: GUILD,
+        channel: CHANNEL,
+        user: user(name),
+        now_ms,
+        moderator: name == "mod",
+    }
+}
+
+fn opts(opponent: Option<&str>, seat: Seat) -> ChallengeOptions {
+    ChallengeOptions {
+        opponent: opponent.map(user),
+        seat,
+        size: Some(5),
+        ..ChallengeOptions::default()
+    }
+}
+
+/// alice (White) vs bob (Black) on 5x5, started at t=0.
+fn started(w: &World, options: ChallengeOptions) {
+    w.service.challenge(&ctx("alice", 0), &options).unwrap();
+    w.service.accept(&ctx("bob", 0)).unwrap();
+}
+
+fn play(w: &World, who: &str, ply: &str) -> Outcome {
+    w.service
+        .play(&ctx(who, 1000), ply)
+        .unwrap_or_else(|e| panic!("{who} {ply}: {e}"))
+}
+
+fn refusal(r: Result<Outcome, bredon::service::Refusal>) -> String {
+    r.expect_err("should be refused").0
+}
+
+/// White builds a road on rank 3 of 5x5 while Black plays on rank 5 (its swap flat is on e1).
+const ROAD: [(&str, &str); 11] = [
+    ("alice", "e1"),
+    ("bob", "a1"),
+    ("alice", "a3"),
+    ("bob", "a5"),
+    ("alice", "b3"),
+    ("bob", "b5"),
+    ("alice", "c3"),
+    ("bob", "c5"),
+    ("alice", "d3"),
+    ("bob", "d5"),
+    ("alice", "e3"),
+];
+
+#[test]
+fn a_direct_challenge_is_accepted_by_the_challenged_player_only() {
+    let w = world();
+    let o = w
+        .service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    assert!(o.text.contains("alice challenges bob"), "{}", o.text);
+    assert_eq!(o.ping, vec![user("bob")]);
+    assert!(refusal(w.service.accept(&ctx("carol", 0))).contains("this challenge is for bob"));
+    assert!(
+        refusal(w.service.accept(&ctx("alice", 0))).contains("cannot accept your own challenge")
+    );
+    let started = w.service.accept(&ctx("bob", 0)).unwrap();
+    assert!(
+        started.text.contains("alice (White) vs bob (Black)"),
+        "{}",
+        started.text
+    );
+    assert_eq!(started.ping, vec![user("alice")]);
+    assert!(started.board.is_some());
+}
+
+#[test]
+fn seats_follow_the_challenge() {
+    let w = world();
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::Black))
+        .unwrap();
+    let o = w.service.accept(&ctx("bob", 0)).unwrap();
+    assert!(
+        o.text.contains("bob (White) vs alice (Black)"),
+        "{}",
+        o.text
+    );
+}
+
+#[test]
+fn an_open_challenge_can_be_taken_by_anyone_but_not_declined() {
+    let w = world();
+    let o = w
+        .service
+        .challenge(&ctx("alice", 0), &opts(None, Seat::White))
+        .unwrap();
+    assert!(o.text.contains("anyone may accept"));
+    assert!(refusal(w.service.decline(&ctx("carol", 0))).contains("cannot be declined"));
+    assert!(w
+        .service
+        .accept(&ctx("carol", 0))
+        .unwrap()
+        .text
+        .contains("alice (White) vs carol (Black)"));
+}
+
+#[test]
+fn decline_and_cancel_have_owners() {
+    let w = world();
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    assert!(refusal(w.service.decline(&ctx("carol", 0))).contains("only they can decline"));
+    assert!(refusal(w.service.cancel(&ctx("bob", 0))).contains("only alice"));
+    assert!(w
+        .service
+        .decline(&ctx("bob", 0))
+        .unwrap()
+        .text
+        .contains("bob declined alice's challenge"));
+    assert!(refusal(w.service.accept(&ctx("bob", 0))).contains("no open challenge"));
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    w.service.cancel(&ctx("alice", 0)).unwrap();
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    w.service.cancel(&ctx("mod", 0)).unwrap();
+}
+
+#[test]
+fn one_game_and_one_challenge_per_channel() {
+    let w = world();
+    assert!(refusal(
+        w.service
+            .challenge(&ctx("alice", 0), &opts(Some("alice"), Seat::White))
+    )
+    .contains("cannot challenge yourself"));
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    assert!(refusal(
+        w.service
+            .challenge(&ctx("carol", 0), &opts(None, Seat::White))
+    )
+    .contains("already has a challenge open"));
+    w.service.accept(&ctx("bob", 0)).unwrap();
+    let r = refusal(
+        w.service
+            .challenge(&ctx("carol", 0), &opts(None, Seat::White)),
+    );
+    assert!(
+        r.contains("already a game in this channel (alice vs bob)"),
+        "{r}"
+    );
+    // Another channel is free.
+    let other = Ctx {
+        channel: CHANNEL + 1,
+        ..ctx("carol", 0)
+    };
+    w.service
+        .challenge(&other, &opts(None, Seat::White))
+        .unwrap();
+}
+
+#[test]
+fn challenge_options_are_validated_with_clear_answers() {
+    let w = world();
+    let c = ctx("alice", 0);
+    let cases: Vec<(ChallengeOptions, &str)> = vec![
+        (
+            ChallengeOptions {
+                size: Some(9),
+                ..opts(None, Seat::White)
+            },
+            "sizes go from 3 to 8",
+        ),
+        (
+            ChallengeOptions {
+                komi: Some("5".into()),
+                ..opts(None, Seat::White)
+            },
+            "-4.5 to 4.5",
+        ),
+        (
+            ChallengeOptions {
+                time_limit: Some("1h".into()),
+                ..opts(None, Seat::White)
+            },
+            "1d to 2w",
+        ),
+        (
+            ChallengeOptions {
+                reminder: Some("soon".into()),
+                ..opts(None, Seat::White)
+            },
+            "not a duration",
+        ),
+        (
+            ChallengeOptions {
+                theme: Some("neon".into()),
+                ..opts(None, Seat::White)
+            },
+            "no theme `neon`",
+        ),
+        (
+            ChallengeOptions {
+                tps: Some("x4/x4/x4/x4 1 1".into()),
+                ..opts(None, Seat::White)
+            },
+            "the position is 4x4 but size says 5x5",
+        ),
+        (
+            ChallengeOptions {
+                tps: Some("x5/x5/x5/x5/x5 1 1".into()),
+                rated: true,
+                size: None,
+                ..opts(None, Seat::White)
+            },
+            "cannot be rated",
+        ),
+        (
+            ChallengeOptions {
+                tps: Some("1,1,1/x3/x3 2 3".into()),
+                size: None,
+                ..opts(None, Seat::White)
+            },
+            "already decided",
+        ),
+    ];
+    for (o, says) in cases {
+        let r = refusal(w.service.challenge(&c, &o));
+        assert!(r.contains(says), "{says}: {r}");
+    }
+    assert!(
+        w.service.store().challenge(CHANNEL).unwrap().is_none(),
+        "refusals store nothing"
+    );
+}
+
+#[test]
+fn only_the_player_to_move_plays_legal_plies() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    assert!(refusal(w.service.play(&ctx("bob", 0), "a1")).contains("it is alice's turn"));
+    assert!(refusal(w.service.play(&ctx("carol", 0), "a1"))
+        .contains("you are not playing in this game (alice vs bob)"));
+    assert!(refusal(w.service.play(&ctx("alice", 0), "Sa1"))
+        .contains("the first ply must place the opponent's flat"));
+    assert!(refusal(w.service.play(&ctx("alice", 0), "zz")).contains("is not a ply"));
+    let before = w.service.store().game(CHANNEL).unwrap().unwrap();
+    let o = play(&w, "alice", "a1");
+    assert_eq!(o.text, "alice played a1. bob to move.");
+    assert_eq!(o.ping, vec![user("bob")]);
+    assert!(refusal(w.service.play(&ctx("bob", 0), "a1")).contains("a1 is not empty"));
+    let after = w.service.store().game(CHANNEL).unwrap().unwrap();
+    assert_eq!(after.plies, vec!["a1"]);
+    assert_eq!(after.seq, before.seq + 1);
+}
+
+#[test]
+fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            rated: true,
+            komi: Some("2".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    let mut last = Outcome::default();
+    for (who, ply) in ROAD {
+        last = play(&w, who, ply);
+        if ply == "d3" {
+            assert!(last.tak && last.text.contains("Tak!"), "{}", last.text);
+        }
+    }
+    let f = last.finished.expect("the road ends the game");
+    assert_eq!(
+        f.result,
+        GameResult::Road {
+            winner: Color::White,
+            double: false
+        }
+    );
+    assert!(
+        last.text.contains("alice wins by road (R-0)"),
+        "{}",
+        last.text
+    );
+    assert!(
+        f.ptn.contains("[Player1 \"alice\"]")
+            && f.ptn.contains("[Result \"R-0\"]")
+            && f.ptn.contains("5. d3' d5'"),
+        "{}",
+        f.ptn
+    );
+    assert!(
+        f.ptn.contains("[Site \"Bredon on Discord\"]")
+            && f.ptn.contains("[Date \"1970.01.01\"]")
+            && f.ptn.contains("[Komi \"2\"]")
+    );
+    assert!(f.link.starts_with("https://ptn.ninja/%5BSite"));
+    assert!(w.service.store().game(CHANNEL).unwrap().is_none());
+    // Ratings moved for a rated game: the winner up, the loser down.
+    assert_eq!(f.ratings.len(), 2);
+    assert!(f.ratings[0].2 > 0.0 && f.ratings[1].2 < 0.0);
+    // The series scores 25 + alice's reserve: 21 stones less her 5 and the one Black's swap
+    // placed, plus her capstone.
+    assert_eq!(f.series[0].1, 25 + 15 + 1);
+    let history = w.service.history(&ctx("alice", 0), user("bob").id).unwrap();
+    assert_eq!(history.len(), 1);
+    let stats = w.service.stats(&ctx("bob", 0), &user("alice")).unwrap();
+    assert_eq!(
+        (stats.player.wins, stats.player.losses, stats.rank),
+        (1, 0, Some(1))
+    );
+    let board = w.service.leaderboard(&ctx("bob", 0)).unwrap();
+    assert_eq!(
+        board
+            .iter()
+            .map(|p| p.user.name.as_str())
+            .collect::<Vec<_>>(),
+        vec!["alice", "bob"]
+    );
+    // /board and /ptn still show the finished game.
+    assert!(w
+        .service
+        .view(&ctx("carol", 0))
+        .unwrap()
+        .text
+        .contains("The last one: White wins by road"));
+    assert!(w.service.ptn(&ctx("carol", 0)).unwrap().0.contains("R-0"));
+    assert!(refusal(w.service.play(&ctx("bob", 0), "a2")).contains("no game in this channel"));
+}
+
+#[test]
+fn unrated_games_keep_stats_but_not_ratings() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    for (who, ply) in ROAD {
+        play(&w, who, ply);
+    }
+    let stats = w.service.stats(&ctx("bob", 0), &user("bob")).unwrap();
+    assert_eq!(
+        (stats.player.losses, stats.player.rated_games, stats.rank),
+        (1, 0, None)
+    );
+    assert!(w.service.leaderboard(&ctx("bob", 0)).unwrap().is_empty());
+}
+
+#[test]
+fn undo_needs_the_opponents_consent() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    assert!(refusal(w.service.request_undo(&ctx("alice", 0))).contains("no ply to undo"));
+    play(&w, "alice", "a1");
+    let o = w.service.request_undo(&ctx("alice", 0)).unwrap();
+    assert!(o.text.contains("alice asks to take back the last ply (a1)"));
+    assert!(refusal(w.service.answer_undo(&ctx("alice", 0), true))
+        .contains("your opponent has to answer"));
+    assert!(refusal(w.service.answer_undo(&ctx("carol", 0), true)).contains("not playing"));
+    w.service.answer_undo(&ctx("bob", 0), false).unwrap();
+    assert_eq!(
+        w.service.store().game(CHANNEL).unwrap().unwrap().plies,
+        vec!["a1"]
+    );
+    w.service.request_undo(&ctx("alice", 0)).unwrap();
+    let o = w.service.answer_undo(&ctx("bob", 0), true).unwrap();
+    assert!(
+        o.text.contains("a1 was taken back. alice to move"),
+        "{}",
+        o.text
+    );
+    assert!(w
+        .service
+        .store()
+        .game(CHANNEL)
+        .unwrap()
+        .unwrap()
+        .plies
+        .is_empty());
+}
+
+#[test]
+fn draw_offers_are_accepted_declined_or_lapse_on_a_ply() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    assert!(refusal(w.service.answer_draw(&ctx("bob", 0), true)).contains("no draw offer"));
+    w.service.offer_draw(&ctx("alice", 0)).unwrap();
+    assert!(refusal(w.service.offer_draw(&ctx("alice", 0))).contains("already offered"));
+    w.service.answer_draw(&ctx("bob", 0), false).unwrap();
+    w.service.offer_draw(&ctx("alice", 0)).unwrap();
+    play(&w, "alice", "a1");
+    assert!(
+        refusal(w.service.answer_draw(&ctx("bob", 0), true)).contains("no draw offer"),
+        "lapsed on the ply"
+    );
+    w.service.offer_draw(&ctx("bob", 0)).unwrap();
+    let o = w.service.answer_draw(&ctx("alice", 0), true).unwrap();
+    assert_eq!(o.finished.unwrap().result, GameResult::DrawAgreed);
+    assert!(o.text.contains("Drawn by agreement (1/2-1/2)"));
+}
+
+#[test]
+fn resignation_and_moderator_abort() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    assert!(refusal(w.service.resign(&ctx("carol", 0))).contains("not playing"));
+    let o = w.service.resign(&ctx("bob", 0)).unwrap();
+    assert_eq!(o.finished.unwrap().result.ptn(), "1-0");
+    assert!(o.text.contains("bob resigns; alice wins (1-0)"));
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    assert!(refusal(w.service.abort(&ctx("alice", 0))).contains("only a server moderator"));
+    let o = w.service.abort(&ctx("mod", 0)).unwrap();
+    assert_eq!(o.finished.unwrap().result.ptn(), "0-0");
+    assert!(
+        w.service.stats(&ctx("alice", 0), &user("alice")).is_err(),
+        "an aborted game does not count"
+    );
+}
+
+#[test]
+fn a_rematch_swaps_seats_keeps_settings_and_the_series_score() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            komi: Some("1.5".into()),
+            opening: Opening::NoSwap,
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    w.service.resign(&ctx("bob", 0)).unwrap();
+    assert!(refusal(w.service.rematch(&ctx("carol", 0))).contains("only alice and bob"));
+    let o = w.service.rematch(&ctx("bob", 0)).unwrap();
+    assert!(
+        o.text.contains("bob challenges alice")
+            && o.text.contains("bob plays White")
+            && o.text.contains("komi 1.5")
+            && o.text.contains("no swap"),
+        "{}",
+        o.text
+    );
+    let o = w.service.accept(&ctx("alice", 0)).unwrap();
+    assert!(o.text.contains("bob (White) vs alice (Black)"));
+    let o = w.service.resign(&ctx("alice", 0)).unwrap();
+    let series = o.finished.unwrap().series;
+    // Each won one game by resignation with a full 5x5 reserve: 25 + 22 each.
+    assert_eq!((series[0].1, series[1].1), (47, 47));
+}
+
+#[test]
+fn reminders_fire_once_and_time_outs_end_the_game_after_a_restart() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            reminder: Some("12h".into()),
+            time_limit: Some("1d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    assert!(w.service.tick(11 * HOUR).unwrap().is_empty());
+    let events = w.service.tick(12 * HOUR).unwrap();
+    assert_eq!(events.len(), 1);
+    assert!(
+        events[0].outcome.text.contains("alice, it is your move"),
+        "{}",
+        events[0].outcome.text
+    );
+    assert!(
+        w.service.tick(12 * HOUR + 1).unwrap().is_empty(),
+        "the same reminder never fires twice"
+    );
+    // Restart: the due times survive.
+    let World { dir, service } = w;
+    drop(service);
+    let service = Service::new(Store::open(dir.path()).unwrap());
+    let events = service.tick(24 * HOUR).unwrap();
+    let texts: Vec<&str> = events.iter().map(|e| e.outcome.text.as_str()).collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("alice ran out of time; bob wins (0-1)")),
+        "{texts:?}"
+    );
+    assert!(service.store().game(CHANNEL).unwrap().is_none());
+    assert!(service.tick(48 * HOUR).unwrap().is_empty());
+}
+
+#[test]
+fn a_ply_resets_the_clocks() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            time_limit: Some("1d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    w.service.play(&ctx("alice", 20 * HOUR), "a1").unwrap();
+    assert!(
+        w.service.tick(25 * HOUR).unwrap().is_empty(),
+        "bob's day starts at alice's ply"
+    );
+    let events = w.service.tick(44 * HOUR).unwrap();
+    assert!(events
+        .iter()
+        .any(|e| e.outcome.text.contains("bob ran out of time")));
+}
+
+#[test]
+fn challenges_expire() {
+    let w = world();
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    let events = w.service.tick(49 * HOUR).unwrap();
+    assert!(events[0].outcome.text.contains("alice's challenge expired"));
+    assert!(refusal(w.service.accept(&ctx("bob", 49 * HOUR))).contains("no open challenge"));
+}
+
+#[test]
+fn racing_plies_apply_exactly_once() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let service = Arc::new(w.service);
+    let threads: Vec<_> = ["a1", "e5", "c3", "b2", "d4", "a5", "e1", "b4"]
+        .into_iter()
+        .map(|ply| {
+            let s = Arc::clone(&service);
+            std::thread::spawn(move || s.play(&ctx("alice", 0), ply).is_ok())
+        })
+        .collect();
+    let applied = threads
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .filter(|&ok| ok)
+        .count();
+    assert_eq!(applied, 1);
+    assert_eq!(
+        service.store().game(CHANNEL).unwrap().unwrap().plies.len(),
+        1
+    );
+}
+
+#[test]
+fn records_of_another_schema_version_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = sled::open(dir.path()).unwrap();
+        let games = db.open_tree("games").unwrap();
+        games
+            .insert(CHANNEL.to_be_bytes(), br#"{"v":2,"data":{}}"#.to_vec())
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let service = Service::new(Store::open(dir.path()).unwrap());
+    let r = refusal(service.play(&ctx("alice", 0), "a1"));
+    assert!(
+        r.contains("schema version 2, but this build reads version 1"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_locked_folder_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let _first = Store::open(dir.path()).unwrap();
+    let err = Store::open(dir.path())
+        .err()
+        .expect("the second open must fail")
+        .to_string();
+    assert!(err.contains("in use by another Bredon process"), "{err}");
+}
+
+#[test]
+fn legal_plies_list_the_position() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let plies = w.service.legal_plies(CHANNEL).unwrap();
+    assert_eq!(plies.len(), 25);
+    assert!(plies.contains(&"c3".to_string()));
+}
+
+#[test]
+fn settings_are_for_moderators_and_become_defaults() {
+    let w = world();
+    assert!(w
+        .service
+        .set_settings(&ctx("alice", 0), Some("light"), None, None)
+        .is_err());
+    let s = w
+        .service
+        .set_settings(&ctx("mod", 0), Some("light"), Some(7), Some("off"))
+        .unwrap();
+    assert_eq!(
+        (s.theme.as_str(), s.size, s.reminder_secs),
+        ("light", 7, None)
+    );
+    let o = w
+        .service
+        .challenge(
+            &ctx("alice", 0),
+            &ChallengeOptions {
+                size: None,
+                ..opts(None, Seat::White)
+            },
+        )
+        .unwrap();
+    assert!(o.text.contains("7x7"), "{}", o.text);
+    assert!(w
+        .service
+        .set_settings(&ctx("mod", 0), None, Some(2), None)
+        .is_err());
+}
