@@ -11,8 +11,17 @@ use std::time::{Duration, Instant};
 const GAMES: u64 = 10_000;
 
 fn ctx(channel: u64, who: u64) -> Ctx {
-    let user = PlayerRef { id: who, name: format!("player{who}") };
-    Ctx { guild: channel % 50, channel, user, now_ms: 0, moderator: false }
+    let user = PlayerRef {
+        id: who,
+        name: format!("player{who}"),
+    };
+    Ctx {
+        guild: channel % 50,
+        channel,
+        user,
+        now_ms: 0,
+        moderator: false,
+    }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -63,7 +72,11 @@ fn dir_size(path: &std::path::Path) -> u64 {
 fn peak_rss_kb() -> String {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -72,11 +85,19 @@ fn main() {
     let service = Arc::new(Service::new(Store::open(dir.path()).unwrap()));
     let started = Instant::now();
     for channel in 1..=GAMES {
-        let o = ChallengeOptions { opponent: Some(ctx(channel, channel * 2 + 1).user), seat: Seat::White, size: Some(6), ..ChallengeOptions::default() };
+        let o = ChallengeOptions {
+            opponent: Some(ctx(channel, channel * 2 + 1).user),
+            seat: Seat::White,
+            size: Some(6),
+            ..ChallengeOptions::default()
+        };
         service.challenge(&ctx(channel, channel * 2), &o).unwrap();
         service.accept(&ctx(channel, channel * 2 + 1)).unwrap();
     }
-    println!("set up {GAMES} live games in {:.1} s", started.elapsed().as_secs_f64());
+    println!(
+        "set up {GAMES} live games in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     // A few plies in every game so records look like games in progress.
     let mut seed = 0x2545F4914F6CDD1Du64;
     for channel in 1..=GAMES {
@@ -107,7 +128,10 @@ fn main() {
             times
         }));
     }
-    let times: Vec<Duration> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+    let times: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
     report("8 threads at once", times);
     service.store().flush().unwrap();
     println!("live games: {}", service.store().live_game_count());

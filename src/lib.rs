@@ -2,6 +2,7 @@
 //!
 //! The layers follow DESIGN.md: [`tak`] is the pure rules engine everything else stands on.
 
+pub mod bot;
 pub mod cli;
 pub mod render;
 pub mod service;

@@ -22,7 +22,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the Discord bot (the default).
-    Run,
+    Run(RunArgs),
     /// Play in the terminal as named users, through the same service as the bot.
     Local(local::Args),
     /// Write every record of the database to a JSON file.
@@ -40,8 +40,8 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Command::Run) {
-        Command::Run => run_bot(),
+    let result = match cli.command.unwrap_or(Command::Run(RunArgs::default())) {
+        Command::Run(args) => run_bot(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Render(args) => render::run(args),
@@ -91,19 +91,62 @@ fn backup(file: &std::path::Path) -> Result<(), Failure> {
     Ok(())
 }
 
-const NO_TOKEN: &str = "no Discord token: set DISCORD_TOKEN in the environment or in .env \
-(copy .env.example to .env). Create a bot at https://discord.com/developers/applications \
-(README: Setting up Discord). Without Discord, the rules tools work now: \
-`bredon perft --size 6 --depth 4`, `bredon replay game.ptn`.";
+const NO_TOKEN: &str = "no Discord token: set DISCORD_TOKEN in the environment or in a .env file \
+(cp .env.example .env, then paste the token). To get one: https://discord.com/developers/applications \
+-> New Application -> Bot -> Reset Token (README: Setting up Discord). \
+To play without Discord: `bredon local`.";
 
-fn run_bot() -> Result<(), Failure> {
+#[derive(clap::Args, Default)]
+struct RunArgs {
+    /// Total number of shards (default: as many as Discord recommends, all in this process).
+    #[arg(long)]
+    shards: Option<u32>,
+    /// The shards this process runs: A..B (B not included) or A..=B. Needs --shards.
+    #[arg(long)]
+    shard_range: Option<String>,
+}
+
+fn run_bot(args: RunArgs) -> Result<(), Failure> {
+    // A missing .env is fine; the environment may have everything.
+    let _ = dotenvy::dotenv();
     let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
     if token.trim().is_empty() {
         return Err(Failure::new(2, NO_TOKEN));
     }
-    Err(Failure::new(
-        2,
-        "this build has no Discord layer yet (README: Status); the rules tools work: \
-         `bredon perft`, `bredon replay`",
-    ))
+    let shards = crate::bot::Shards::parse(args.shards, args.shard_range.as_deref())
+        .map_err(|e| Failure::new(2, e))?;
+    let guild = match std::env::var("DISCORD_GUILD_ID") {
+        Ok(g) if !g.trim().is_empty() => Some(g.trim().parse::<u64>().map_err(|_| {
+            Failure::new(2, format!("DISCORD_GUILD_ID `{g}` is not a server id (a number: right-click the server -> Copy Server ID)"))
+        })?),
+        _ => None,
+    };
+    let tick = std::env::var("BREDON_TICK_SECS")
+        .ok()
+        .and_then(|t| t.parse::<f64>().ok())
+        .unwrap_or(30.0);
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
+                .unwrap_or_else(|_| "bredon=info,serenity=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let config = crate::bot::Config {
+        token: token.trim().to_string(),
+        api_base: std::env::var("DISCORD_API_BASE")
+            .ok()
+            .filter(|b| !b.trim().is_empty()),
+        guild,
+        data: data_dir(),
+        shards,
+        tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(1, format!("cannot start the async runtime: {e}")))?;
+    runtime
+        .block_on(crate::bot::run(config))
+        .map_err(|e| Failure::new(1, e))
 }

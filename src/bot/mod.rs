@@ -1,0 +1,212 @@
+//! The Discord adapter: slash commands, buttons and timers mapped onto the service, outcomes mapped
+//! onto messages. No game logic lives here.
+
+mod commands;
+mod reply;
+
+use crate::service::Service;
+use crate::store::Store;
+use poise::serenity_prelude as serenity;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// Shared by every command.
+pub struct Data {
+    pub service: Arc<Service>,
+}
+
+/// Which shards this process runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Shards {
+    /// As many as Discord recommends, all in this process.
+    Auto,
+    /// Shards `first..=last` of `total`.
+    Range { first: u32, last: u32, total: u32 },
+}
+
+impl Shards {
+    /// `--shards TOTAL --shard-range A..B` (B excluded) or `A..=B` (B included).
+    pub fn parse(total: Option<u32>, range: Option<&str>) -> Result<Shards, String> {
+        let Some(total) = total else {
+            return match range {
+                Some(_) => Err("--shard-range needs --shards TOTAL too".into()),
+                None => Ok(Shards::Auto),
+            };
+        };
+        if total == 0 {
+            return Err("--shards must be at least 1".into());
+        }
+        let (first, last) = match range {
+            None => (0, total - 1),
+            Some(text) => {
+                let bad = || {
+                    format!("--shard-range `{text}`: write A..B (B not included) or A..=B, within 0..{total}")
+                };
+                let (a, b, inclusive) = match text.split_once("..=") {
+                    Some((a, b)) => (a, b, true),
+                    None => {
+                        let (a, b) = text.split_once("..").ok_or_else(bad)?;
+                        (a, b, false)
+                    }
+                };
+                let a: u32 = a.trim().parse().map_err(|_| bad())?;
+                let b: u32 = b.trim().parse().map_err(|_| bad())?;
+                let last = if inclusive {
+                    b
+                } else {
+                    b.checked_sub(1).ok_or_else(bad)?
+                };
+                if a > last || last >= total {
+                    return Err(bad());
+                }
+                (a, last)
+            }
+        };
+        Ok(Shards::Range { first, last, total })
+    }
+}
+
+pub struct Config {
+    pub token: String,
+    /// Where REST calls go instead of Discord (tests point this at a fake Discord).
+    pub api_base: Option<String>,
+    /// Register commands in this server only (instant updates while developing).
+    pub guild: Option<u64>,
+    pub data: PathBuf,
+    pub shards: Shards,
+    /// How often reminders and time-outs are checked.
+    pub tick: Duration,
+}
+
+/// Runs the bot until SIGINT/SIGTERM, then closes the gateway and flushes the store.
+pub async fn run(config: Config) -> Result<(), String> {
+    let store = Store::open(&config.data).map_err(|e| e.to_string())?;
+    // The same database handle, kept to flush after the gateway closes.
+    let flush_on_exit = store.clone();
+    let service = Arc::new(Service::new(store));
+    let guild = config.guild;
+    let tick = config.tick;
+    let timer_service = Arc::clone(&service);
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            event_handler: |ctx, event, _framework, data| {
+                Box::pin(commands::on_event(ctx, event, data))
+            },
+            on_error: |error| Box::pin(commands::on_error(error)),
+            ..Default::default()
+        })
+        .initialize_owners(false)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
+                let commands = &framework.options().commands;
+                match guild {
+                    Some(id) => {
+                        poise::builtins::register_in_guild(
+                            ctx,
+                            commands,
+                            serenity::GuildId::new(id),
+                        )
+                        .await?
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tokio::spawn(reply::timer_loop(
+                    Arc::clone(&ctx.http),
+                    timer_service,
+                    tick,
+                ));
+                Ok(Data {
+                    service: Arc::clone(&service),
+                })
+            })
+        })
+        .build();
+    let mut http = serenity::HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        // serenity's rate limiter would still talk to Discord itself: off when proxied.
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let intents = serenity::GatewayIntents::GUILDS;
+    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
+        .framework(framework)
+        .await
+        .map_err(|e| format!("cannot start the Discord client: {e}"))?;
+    let manager = Arc::clone(&client.shard_manager);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: closing the gateway and flushing the store");
+        manager.shutdown_all().await;
+    });
+    let started = match config.shards {
+        Shards::Auto => client.start_autosharded().await,
+        // serenity's range end is inclusive.
+        Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+    };
+    flush_on_exit.flush().map_err(|e| e.to_string())?;
+    started.map_err(|e| format!("the Discord connection failed: {e}"))
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => return ctrl_c.await.unwrap_or(()),
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    ctrl_c.await.unwrap_or(());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_ranges_are_half_open_or_inclusive() {
+        assert_eq!(Shards::parse(None, None), Ok(Shards::Auto));
+        assert_eq!(
+            Shards::parse(Some(4), None),
+            Ok(Shards::Range {
+                first: 0,
+                last: 3,
+                total: 4
+            })
+        );
+        assert_eq!(
+            Shards::parse(Some(4), Some("0..2")),
+            Ok(Shards::Range {
+                first: 0,
+                last: 1,
+                total: 4
+            })
+        );
+        assert_eq!(
+            Shards::parse(Some(4), Some("2..=3")),
+            Ok(Shards::Range {
+                first: 2,
+                last: 3,
+                total: 4
+            })
+        );
+        for bad in ["3..2", "0..5", "a..b", "2", "1..1"] {
+            assert!(Shards::parse(Some(4), Some(bad)).is_err(), "{bad}");
+        }
+        assert!(Shards::parse(None, Some("0..1")).is_err());
+        assert!(Shards::parse(Some(0), None).is_err());
+    }
+}

@@ -1,0 +1,535 @@
+//! The real `bredon` binary against a fake Discord on 127.0.0.1: registration, challenges and
+//! buttons, plies up to Tak and a road, a flat win, refusals, autocomplete, racing plies, a
+//! restart mid-game, a reminder, failing REST calls and a dropped gateway.
+
+mod fake_discord;
+
+use fake_discord::{FakeDiscord, Request, TestUser};
+use serde_json::json;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const CHANNEL: u64 = 555_000_000_000_000_001;
+
+struct Bot {
+    child: Child,
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_bot(fake: &FakeDiscord, data: &std::path::Path, tick_secs: f64) -> Bot {
+    let child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", &fake.api_base)
+        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
+        .env("BREDON_DATA", data)
+        .env("BREDON_TICK_SECS", tick_secs.to_string())
+        .env(
+            "RUST_LOG",
+            std::env::var("BREDON_TEST_LOG").unwrap_or_else(|_| "off".into()),
+        )
+        .stdout(Stdio::null())
+        .stderr(if std::env::var_os("BREDON_TEST_LOG").is_some() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
+        .spawn()
+        .unwrap();
+    Bot { child }
+}
+
+async fn connected(fake: &FakeDiscord, identifies: u64) {
+    fake.wait_until("IDENTIFY", Duration::from_secs(30), |f| {
+        f.identifies() >= identifies
+    })
+    .await;
+    // Commands are registered once READY is handled: then interactions are dispatched.
+    fake.wait_until("command registration", Duration::from_secs(30), |f| {
+        f.requests()
+            .iter()
+            .any(|r| r.method == "PUT" && r.path.contains("/commands"))
+    })
+    .await;
+}
+
+fn alice() -> TestUser {
+    TestUser::new(111, "alice")
+}
+
+fn bob() -> TestUser {
+    TestUser::new(222, "bob")
+}
+
+/// The response to the interaction with `token`: its callback, and if deferred, the follow-up.
+async fn answer(fake: &FakeDiscord, from: usize, token: &str) -> Request {
+    let cb = format!("/{token}/callback");
+    let callback = fake
+        .wait_request(from, &format!("callback for {token}"), |r| {
+            r.path.contains(&cb)
+        })
+        .await;
+    if callback.json()["type"] == 5 {
+        let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
+        return fake
+            .wait_request(from, &format!("follow-up for {token}"), |r| {
+                r.path.contains(&hook) && r.method == "POST"
+            })
+            .await;
+    }
+    callback
+}
+
+async fn run(
+    fake: &FakeDiscord,
+    user: &TestUser,
+    command: &str,
+    options: serde_json::Value,
+) -> Request {
+    let from = fake.requests().len();
+    let token = fake.command(user, CHANNEL, command, options);
+    answer(fake, from, &token).await
+}
+
+async fn ply(fake: &FakeDiscord, user: &TestUser, text: &str) -> Request {
+    run(
+        fake,
+        user,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": text }]),
+    )
+    .await
+}
+
+async fn press(fake: &FakeDiscord, user: &TestUser, id: &str) -> Request {
+    let from = fake.requests().len();
+    let token = fake.press(user, CHANNEL, id);
+    answer(fake, from, &token).await
+}
+
+async fn start_game(fake: &FakeDiscord) {
+    let r = run(
+        fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "size", "type": 4, "value": 5 },
+            { "name": "seat", "type": 4, "value": 0 }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("alice challenges bob"),
+        "{}",
+        r.content()
+    );
+    assert!(
+        r.text().contains("bredon:accept"),
+        "the challenge has buttons"
+    );
+    let r = press(fake, &alice(), "bredon:accept").await;
+    assert!(r.is_ephemeral() && r.content().contains("cannot accept your own challenge"));
+    let r = press(fake, &bob(), "bredon:accept").await;
+    assert!(
+        r.content().contains("alice (White) vs bob (Black)"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(r.pngs().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenge_tak_and_road_win_with_pictures() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let registration = fake
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "PUT")
+        .unwrap();
+    let names: Vec<String> = registration
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    for name in [
+        "challenge",
+        "move",
+        "board",
+        "undo",
+        "draw",
+        "resign",
+        "rematch",
+        "ptn",
+        "position",
+        "rules",
+        "help",
+    ] {
+        assert!(
+            names.contains(&name.to_string()),
+            "{name} registered: {names:?}"
+        );
+    }
+    start_game(&fake).await;
+    let moves = [
+        ("alice", "e1"),
+        ("bob", "a1"),
+        ("alice", "a3"),
+        ("bob", "a5"),
+        ("alice", "b3"),
+        ("bob", "b5"),
+        ("alice", "c3"),
+        ("bob", "c5"),
+        ("alice", "d3"),
+    ];
+    let mut last = None;
+    for (who, text) in moves {
+        let user = if who == "alice" { alice() } else { bob() };
+        last = Some(ply(&fake, &user, text).await);
+    }
+    let tak = last.unwrap();
+    assert!(
+        tak.content().contains("alice played d3. Tak!"),
+        "{}",
+        tak.content()
+    );
+    assert!(tak.content().contains("<@222>"), "bob is pinged");
+    let png = &tak.pngs()[0];
+    let img = image::load_from_memory(png).unwrap();
+    assert_eq!(img.width(), 800);
+    assert!(
+        tak.text().contains("\"description\""),
+        "the picture has alt text"
+    );
+    ply(&fake, &bob(), "d5").await;
+    let win = ply(&fake, &alice(), "e3").await;
+    assert!(
+        win.content().contains("alice wins by road (R-0)"),
+        "{}",
+        win.content()
+    );
+    assert!(win.content().contains("ptn.ninja"));
+    assert!(win.text().contains("game.gif") && win.text().contains("game.ptn"));
+    assert!(win.text().contains("bredon:rematch"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_ephemeral_and_autocomplete_lists_legal_plies() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let r = ply(&fake, &alice(), "a1").await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("no game in this channel"),
+        "{}",
+        r.content()
+    );
+    start_game(&fake).await;
+    let r = ply(&fake, &alice(), "Sa1").await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("the first ply must place the opponent's flat"),
+        "{}",
+        r.content()
+    );
+    let carol = TestUser::new(333, "carol");
+    let r = ply(&fake, &carol, "a1").await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("you are not playing"),
+        "{}",
+        r.content()
+    );
+    let r = ply(&fake, &bob(), "a1").await;
+    assert!(r.is_ephemeral() && r.content().contains("it is alice's turn"));
+    let from = fake.requests().len();
+    let token = fake.autocomplete(&alice(), CHANNEL, "c");
+    let cb = fake
+        .wait_request(from, "autocomplete", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    let j = cb.json();
+    assert_eq!(j["type"], 8);
+    let choices: Vec<&str> = j["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(choices.len(), 5, "{choices:?}");
+    assert!(choices.iter().all(|c| c.starts_with('c')), "{choices:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_plies_and_a_failing_rest_call_never_double_or_lose_a_ply() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+    // Two different plies from alice at once: exactly one is played.
+    let from = fake.requests().len();
+    let t1 = fake.command(
+        &alice(),
+        CHANNEL,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "a1" }]),
+    );
+    let t2 = fake.command(
+        &alice(),
+        CHANNEL,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "e5" }]),
+    );
+    let (a, b) = (
+        answer(&fake, from, &t1).await,
+        answer(&fake, from, &t2).await,
+    );
+    let played = [&a, &b]
+        .iter()
+        .filter(|r| r.content().contains("alice played"))
+        .count();
+    assert_eq!(played, 1, "{} / {}", a.content(), b.content());
+    assert!([&a, &b].iter().any(|r| r.is_ephemeral()));
+    // Discord fails the reply to bob's ply: the ply stays played, once.
+    fake.fail_next("/webhooks/", 500);
+    let from = fake.requests().len();
+    fake.command(
+        &bob(),
+        CHANNEL,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "c3" }]),
+    );
+    fake.wait_request(from, "the failed follow-up", |r| r.status == 500)
+        .await;
+    fake.fail_next("/callback", 429);
+    let from = fake.requests().len();
+    fake.command(
+        &bob(),
+        CHANNEL,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "c3" }]),
+    );
+    fake.wait_request(from, "the rate-limited callback", |r| r.status == 429)
+        .await;
+    let board = run(&fake, &bob(), "board", json!([])).await;
+    assert!(
+        board.content().contains("move 2. alice to move"),
+        "{}",
+        board.content()
+    );
+    let r = ply(&fake, &bob(), "d4").await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("it is alice's turn"),
+        "c3 was played exactly once: {}",
+        r.content()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    drop(bot); // SIGKILL
+    fake.wait_until(
+        "the old connection to close",
+        Duration::from_secs(10),
+        |f| !f.connected(),
+    )
+    .await;
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 2).await;
+    let r = ply(&fake, &bob(), "e5").await;
+    assert!(
+        r.content().contains("bob played e5. alice to move"),
+        "{}",
+        r.content()
+    );
+    // The gateway drops the connection: the bot resumes and keeps answering.
+    fake.drop_gateway(4000);
+    fake.wait_until("a RESUME", Duration::from_secs(30), |f| {
+        f.resumes() >= 1 || f.identifies() >= 3
+    })
+    .await;
+    fake.wait_until("the new connection", Duration::from_secs(10), |f| {
+        f.connected()
+    })
+    .await;
+    let r = ply(&fake, &alice(), "c3").await;
+    assert!(r.content().contains("alice played c3"), "{}", r.content());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flat_win_and_a_reminder_that_fires_once() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 0.2);
+    connected(&fake, 1).await;
+    // A 3x3 game from a position one ply from a full board: White fills it and wins on flats.
+    let r = run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "seat", "type": 4, "value": 0 },
+            { "name": "tps", "type": 3, "value": "2,1,2/1,2,1/2,1,x 1 5" },
+            { "name": "reminder", "type": 3, "value": "1h" }
+        ]),
+    )
+    .await;
+    assert!(r.content().contains("from a position"), "{}", r.content());
+    press(&fake, &bob(), "bredon:accept").await;
+    let win = ply(&fake, &alice(), "c1").await;
+    assert!(
+        win.content()
+            .contains("alice wins on flats, 5 vs 4 (the board is full) (F-0)"),
+        "{}",
+        win.content()
+    );
+    // A reminder: the game's one-hour reminder is due long after the test, so use a second game
+    // whose clock the bot's timer loop sees as due: the bot's own store decides, and it must
+    // post exactly once.
+    let store_dir = data.path().to_path_buf();
+    drop(_bot);
+    fake.wait_until("the bot to stop", Duration::from_secs(10), |f| {
+        !f.connected()
+    })
+    .await;
+    {
+        let service =
+            bredon::service::Service::new(bredon::store::Store::open(&store_dir).unwrap());
+        let ctx = |u: &TestUser, now: i64| bredon::service::Ctx {
+            guild: fake_discord::GUILD_ID,
+            channel: CHANNEL,
+            user: bredon::store::records::PlayerRef {
+                id: u.id,
+                name: u.name.clone(),
+            },
+            now_ms: now,
+            moderator: false,
+        };
+        let long_ago = 0; // 1970: every due time has passed
+        let o = bredon::service::ChallengeOptions {
+            opponent: Some(bredon::store::records::PlayerRef {
+                id: 222,
+                name: "bob".into(),
+            }),
+            reminder: Some("1h".into()),
+            seat: bredon::store::records::Seat::White,
+            ..Default::default()
+        };
+        service.challenge(&ctx(&alice(), long_ago), &o).unwrap();
+        service.accept(&ctx(&bob(), long_ago)).unwrap();
+    }
+    let before = fake.requests().len();
+    let _bot = start_bot(&fake, &store_dir, 0.2);
+    connected(&fake, 2).await;
+    let reminder = fake
+        .wait_request(before, "a reminder", |r| {
+            r.path.contains(&format!("/channels/{CHANNEL}/messages"))
+        })
+        .await;
+    assert!(
+        reminder.content().contains("alice, it is your move"),
+        "{}",
+        reminder.content()
+    );
+    assert!(reminder.content().contains("<@111>"));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let posts = fake
+        .requests()
+        .iter()
+        .skip(before)
+        .filter(|r| r.path.contains(&format!("/channels/{CHANNEL}/messages")))
+        .count();
+    assert_eq!(
+        posts, 1,
+        "the reminder is posted once, then re-armed an hour later"
+    );
+}
+
+#[test]
+fn payloads_deserialize_with_serenitys_own_types() {
+    use poise::serenity_prelude as serenity;
+    let u = alice();
+    let ready: serenity::Ready = serde_json::from_value(fake_discord::ready("ws://x")).unwrap();
+    assert_eq!(ready.user.id.get(), fake_discord::BOT_ID);
+    let _: serenity::Member = serde_json::from_value(fake_discord::member_json(&u)).unwrap();
+    let _: serenity::Message =
+        serde_json::from_value(fake_discord::message(1, CHANNEL, "x")).unwrap();
+    let command = fake_discord::interaction(
+        5,
+        2,
+        "t",
+        &u,
+        CHANNEL,
+        json!({ "id": "1", "name": "move", "type": 1, "options": [{ "name": "ply", "type": 3, "value": "a1" }] }),
+        None,
+    );
+    match serde_json::from_value::<serenity::Interaction>(command) {
+        Ok(serenity::Interaction::Command(c)) => assert_eq!(c.user.id.get(), u.id),
+        other => panic!("{other:?}"),
+    }
+    let auto = fake_discord::interaction(
+        5,
+        4,
+        "t",
+        &u,
+        CHANNEL,
+        json!({ "id": "1", "name": "move", "type": 1, "options": [{ "name": "ply", "type": 3, "value": "a", "focused": true }] }),
+        None,
+    );
+    assert!(matches!(
+        serde_json::from_value::<serenity::Interaction>(auto),
+        Ok(serenity::Interaction::Autocomplete(_))
+    ));
+    let button = fake_discord::interaction(
+        5,
+        3,
+        "t",
+        &u,
+        CHANNEL,
+        json!({ "custom_id": "bredon:accept", "component_type": 2 }),
+        Some(fake_discord::message(9, CHANNEL, "x")),
+    );
+    assert!(matches!(
+        serde_json::from_value::<serenity::Interaction>(button),
+        Ok(serenity::Interaction::Component(_))
+    ));
+}
+
+#[test]
+fn no_token_exits_2_with_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("DISCORD_TOKEN")
+            && err.contains("bredon local")
+            && err.contains("discord.com/developers"),
+        "{err}"
+    );
+}
