@@ -263,24 +263,33 @@ async fn autocomplete_ply(ctx: Context<'_>, partial: &str) -> Vec<String> {
     rank_plies(plies, &typed)
 }
 
-/// Up to 25 legal plies matching what was typed: exact and prefix matches first, then flats,
-/// walls, capstones, then moves, so the common choices are on top.
+/// Up to 25 legal plies matching what was typed: the exact ply first, then plies on or from the
+/// typed square (placements before moves), then the rest; shorter before longer.
 pub fn rank_plies(plies: Vec<String>, typed: &str) -> Vec<String> {
+    // The square and what follows: `Sc3` and `2c3>11` both start at `c3`.
+    fn core(p: &str) -> String {
+        p.trim_start_matches(['S', 'C', 'F'])
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .to_ascii_lowercase()
+    }
+    fn kind(p: &str) -> u8 {
+        match p.as_bytes().first() {
+            Some(b'a'..=b'h') if p.len() == 2 => 0,
+            Some(b'S') => 1,
+            Some(b'C') => 2,
+            _ => 3,
+        }
+    }
     let typed_lower = typed.to_ascii_lowercase();
+    let typed_core = core(typed);
     let mut matching: Vec<String> = plies
         .into_iter()
         .filter(|p| p.to_ascii_lowercase().contains(&typed_lower))
         .collect();
-    let kind = |p: &str| match p.as_bytes().first() {
-        Some(b'a'..=b'h') if p.len() == 2 => 0,
-        Some(b'S') => 1,
-        Some(b'C') => 2,
-        _ => 3,
-    };
     matching.sort_by_key(|p| {
         (
             p != typed,
-            !p.to_ascii_lowercase().starts_with(&typed_lower),
+            !core(p).starts_with(&typed_core),
             kind(p),
             p.len(),
             p.clone(),
