@@ -28,6 +28,8 @@ pub struct Request {
     pub content_type: String,
     pub body: Vec<u8>,
     pub status: u16,
+    /// When the request had fully arrived.
+    pub at: Instant,
 }
 
 impl Request {
@@ -95,6 +97,8 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 #[derive(Default)]
 struct State {
     requests: Mutex<Vec<Request>>,
+    /// (path, arrival) of every request carrying a PNG, kept apart so waiting on uploads is cheap.
+    uploads: Mutex<Vec<(String, Instant)>>,
     /// (path fragment, status): the next matching request gets this status.
     failures: Mutex<VecDeque<(String, u16)>>,
     gateway: Mutex<Option<mpsc::UnboundedSender<Message>>>,
@@ -136,6 +140,15 @@ impl FakeDiscord {
 
     pub fn requests(&self) -> Vec<Request> {
         self.state.requests.lock().unwrap().clone()
+    }
+
+    /// Paths and arrival times of requests that carried a PNG.
+    pub fn uploads(&self) -> Vec<(String, Instant)> {
+        self.state.uploads.lock().unwrap().clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.state.requests.lock().unwrap().len()
     }
 
     pub fn identifies(&self) -> u64 {
@@ -477,12 +490,20 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
             }
         }
         let (status, response) = route(&state, &method, &path);
+        if find(&body, b"\x89PNG").is_some() {
+            state
+                .uploads
+                .lock()
+                .unwrap()
+                .push((path.clone(), Instant::now()));
+        }
         state.requests.lock().unwrap().push(Request {
             method,
             path,
             content_type,
             body,
             status,
+            at: Instant::now(),
         });
         let reason = match status {
             200 => "OK",
