@@ -533,3 +533,33 @@ fn no_token_exits_2_with_instructions() {
         "{err}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let mut bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    let pid = bot.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = bot.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "the bot did not stop on SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(status.success(), "{status:?}");
+    let store = bredon::store::Store::open(data.path()).unwrap();
+    assert_eq!(store.game(CHANNEL).unwrap().unwrap().plies, vec!["a1"]);
+}
