@@ -4,6 +4,7 @@
 
 pub mod bot;
 pub mod cli;
+pub mod engine;
 pub mod render;
 pub mod service;
 pub mod store;

@@ -222,6 +222,12 @@ async fn challenge_tak_and_road_win_with_pictures() {
     assert!(win.content().contains("ptn.ninja"));
     assert!(win.text().contains("game.gif") && win.text().contains("game.ptn"));
     assert!(win.text().contains("bredon:rematch"));
+    let errors = fake
+        .requests()
+        .iter()
+        .filter(|r| r.content().contains("Something went wrong"))
+        .count();
+    assert_eq!(errors, 0, "no command failed on the way");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -562,4 +568,67 @@ async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
     assert!(status.success(), "{status:?}");
     let store = bredon::store::Store::open(data.path()).unwrap();
     assert_eq!(store.game(CHANNEL).unwrap().unwrap().plies, vec!["a1"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenging_bredon_starts_a_game_against_its_engine() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let bot_id = fake_discord::BOT_ID.to_string();
+    let r = run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": bot_id },
+            { "name": "level", "type": 4, "value": 0 },
+            { "name": "size", "type": 4, "value": 4 },
+            { "name": "seat", "type": 4, "value": 0 }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("alice (White) vs Bredon (Black)"),
+        "{}",
+        r.content()
+    );
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let from = fake.requests().len();
+    let mine = ply(&fake, &alice(), "a1").await;
+    assert!(
+        mine.content().contains("Bredon to move"),
+        "{}",
+        mine.content()
+    );
+    let reply = fake
+        .wait_request(from, "Bredon's ply", |r| r.path.contains(&posts))
+        .await;
+    assert!(
+        reply.content().contains("Bredon played"),
+        "{}",
+        reply.content()
+    );
+    assert!(
+        reply.content().contains("alice to move") && reply.content().contains("<@111>"),
+        "{}",
+        reply.content()
+    );
+    assert_eq!(reply.pngs().len(), 1);
+    // With White, Bredon moves first as soon as the game starts.
+    let other = CHANNEL + 1;
+    let from = fake.requests().len();
+    let token = fake.command(&bob(), other, "challenge", json!([{ "name": "level", "type": 4, "value": 1 }, { "name": "seat", "type": 4, "value": 1 }, { "name": "size", "type": 4, "value": 4 }]));
+    answer(&fake, from, &token).await;
+    let first = fake
+        .wait_request(from, "Bredon's first ply", |r| {
+            r.path.contains(&format!("/channels/{other}/messages"))
+        })
+        .await;
+    assert!(
+        first.content().contains("Bredon played") && first.content().contains("bob to move"),
+        "{}",
+        first.content()
+    );
 }

@@ -108,9 +108,23 @@ async fn act(
                 r = r.attachment(f);
             }
             ctx.send(r).await?;
+            ctx.data().opponent.spawn_turn(
+                Arc::clone(&ctx.serenity_context().http),
+                ctx.channel_id().get(),
+            );
             Ok(())
         }
     }
+}
+
+#[derive(Debug, poise::ChoiceParameter)]
+pub enum LevelChoice {
+    #[name = "easy"]
+    Easy,
+    #[name = "medium"]
+    Medium,
+    #[name = "hard"]
+    Hard,
 }
 
 #[derive(Debug, poise::ChoiceParameter)]
@@ -172,16 +186,28 @@ async fn challenge(
     #[description = "Start from this position (TPS)"] tps: Option<String>,
     #[description = "Board theme"] theme: Option<ThemeChoice>,
     #[description = "Open a thread for the game"] thread: Option<bool>,
+    #[description = "Play against Bredon at this level (or pick Bredon as opponent)"] level: Option<
+        LevelChoice,
+    >,
 ) -> Result<(), Error> {
-    if opponent.as_ref().is_some_and(|u| u.bot) {
-        return refuse(
-            ctx,
-            Refusal("bots cannot play yet: challenge a person, or leave the opponent out".into()),
-        )
-        .await;
+    let me = ctx.data().opponent.me.clone();
+    let against_engine = level.is_some() || opponent.as_ref().is_some_and(|u| u.id.get() == me.id);
+    if !against_engine && opponent.as_ref().is_some_and(|u| u.bot) {
+        let why =
+            "other bots cannot play: challenge a person, Bredon itself, or leave the opponent out";
+        return refuse(ctx, Refusal(why.into())).await;
     }
+    let engine = against_engine.then_some(match level {
+        Some(LevelChoice::Easy) => "easy",
+        Some(LevelChoice::Hard) => "hard",
+        _ => "medium",
+    });
     let options = ChallengeOptions {
-        opponent: opponent.as_ref().map(|u| player_ref(u, None)),
+        opponent: if against_engine {
+            Some(me.clone())
+        } else {
+            opponent.as_ref().map(|u| player_ref(u, None))
+        },
         size: size.map(usize::from),
         komi,
         seat: match seat {
@@ -199,7 +225,19 @@ async fn challenge(
         reminder,
         time_limit: time,
         theme: theme.map(|t| t.name().to_string()),
+        engine: engine.map(String::from),
     };
+    if against_engine {
+        // Bredon accepts at once; if it has White, its first ply follows.
+        return act(ctx, Buttons::None, move |s, c| {
+            s.challenge(c, &options)?;
+            s.accept(&Ctx {
+                user: me,
+                ..c.clone()
+            })
+        })
+        .await;
+    }
     if thread == Some(true) {
         // Check first, so a refused challenge leaves no empty thread behind.
         let check = options.clone();
@@ -704,6 +742,8 @@ pub async fn on_event(
     press
         .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
         .await?;
+    data.opponent
+        .spawn_turn(Arc::clone(&ctx.http), press.channel_id.get());
     Ok(())
 }
 

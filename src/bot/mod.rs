@@ -2,6 +2,7 @@
 //! onto messages. No game logic lives here.
 
 mod commands;
+mod opponent;
 mod reply;
 
 use crate::service::Service;
@@ -17,6 +18,8 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 /// Shared by every command.
 pub struct Data {
     pub service: Arc<Service>,
+    /// Bredon itself as a player (engine games).
+    pub opponent: Arc<opponent::Opponent>,
 }
 
 /// Which shards this process runs.
@@ -121,8 +124,29 @@ pub async fn run(config: Config) -> Result<(), String> {
                     timer_service,
                     tick,
                 ));
+                let me = crate::store::records::PlayerRef {
+                    id: ready.user.id.get(),
+                    name: ready.user.name.clone(),
+                };
+                let opponent = Arc::new(opponent::Opponent::new(Arc::clone(&service), me));
+                // Engine games left waiting for the bot's move when the last process stopped.
+                for guild in &ready.guilds {
+                    let scan = crate::service::Ctx {
+                        guild: guild.id.get(),
+                        channel: 0,
+                        user: opponent.me.clone(),
+                        now_ms: 0,
+                        moderator: false,
+                    };
+                    for game in service.live_games(&scan)? {
+                        if game.settings.engine.is_some() {
+                            opponent.spawn_turn(Arc::clone(&ctx.http), game.channel);
+                        }
+                    }
+                }
                 Ok(Data {
                     service: Arc::clone(&service),
+                    opponent,
                 })
             })
         })

@@ -1,5 +1,6 @@
 //! The `bredon` command line: one binary, a subcommand per job (DESIGN.md's CLI contracts).
 
+mod engine;
 mod local;
 mod perft;
 mod render;
@@ -30,6 +31,10 @@ enum Command {
         /// The file to write.
         file: std::path::PathBuf,
     },
+    /// The built-in engine over the Tak Engine Interface on stdin/stdout.
+    Tei,
+    /// Play engines against each other: random, easy, medium, hard or tei:PROGRAM.
+    Match(engine::MatchArgs),
     /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
     Perft(perft::Args),
     /// Draw a position as PNG (or a whole game as GIF).
@@ -46,6 +51,8 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Render(args) => render::run(args),
         Command::Local(args) => local::run(args),
+        Command::Tei => engine::run_tei(),
+        Command::Match(args) => engine::run_match(args),
         Command::Backup { file } => backup(&file),
     };
     match result {

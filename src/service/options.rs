@@ -22,6 +22,8 @@ pub struct ChallengeOptions {
     /// Per-move limit, `1d` .. `2w`.
     pub time_limit: Option<String>,
     pub theme: Option<String>,
+    /// The opponent is the bot's engine at this level.
+    pub engine: Option<String>,
 }
 
 impl Default for ChallengeOptions {
@@ -38,6 +40,7 @@ impl Default for ChallengeOptions {
             reminder: None,
             time_limit: None,
             theme: None,
+            engine: None,
         }
     }
 }
@@ -167,6 +170,14 @@ impl ChallengeOptions {
             None => defaults.reminder_secs,
         };
         let time_limit_secs = self.time_limit.as_deref().map(time_limit).transpose()?;
+        if let Some(level) = &self.engine {
+            crate::engine::Level::parse(level).map_err(Refusal)?;
+            if self.rated {
+                return Err(Refusal(
+                    "games against Bredon's engine cannot be rated".into(),
+                ));
+            }
+        }
         let theme = match &self.theme {
             Some(name) => Theme::named(name).map_err(Refusal)?.name,
             None => defaults.theme.clone(),
@@ -181,6 +192,7 @@ impl ChallengeOptions {
             reminder_secs,
             time_limit_secs,
             theme,
+            engine: self.engine.clone(),
         })
     }
 }

@@ -39,6 +39,10 @@ pub struct GameSettings {
     /// Lose on time after this long without a ply.
     pub time_limit_secs: Option<u64>,
     pub theme: String,
+    /// Played against the bot's engine at this level (`easy`, `medium`, `hard`); records written
+    /// before engines existed read as `None`.
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 impl GameSettings {

@@ -605,3 +605,34 @@ impl Drops {
         })
     }
 }
+
+impl Position {
+    /// A 64-bit digest of everything that decides the game from here (stacks, roles, reserves,
+    /// side to move, opening phase), for transposition tables. Computed, not incremental.
+    pub fn hash64(&self) -> u64 {
+        fn mix(mut x: u64) -> u64 {
+            // splitmix64 finaliser
+            x ^= x >> 30;
+            x = x.wrapping_mul(0xbf58476d1ce4e5b9);
+            x ^= x >> 27;
+            x = x.wrapping_mul(0x94d049bb133111eb);
+            x ^ (x >> 31)
+        }
+        let mut h = mix(self.ply_index.min(2) as u64 ^ (self.to_move().index() as u64) << 8);
+        for sq in self.occupied().squares() {
+            let s = &self.stacks[sq.index()];
+            let role = self.role_at(sq) as u64;
+            let bits = s.peek(s.height());
+            h = mix(h
+                ^ (sq.index() as u64) << 56
+                ^ (s.height() as u64) << 48
+                ^ role << 44
+                ^ bits as u64);
+            h = mix(h ^ (bits >> 64) as u64);
+        }
+        for r in &self.reserves {
+            h = mix(h ^ (r.stones as u64) << 8 ^ r.caps as u64);
+        }
+        h
+    }
+}

@@ -561,9 +561,9 @@ fn route(state: &State, method: &str, path: &str) -> (u16, Option<Value>) {
         ("POST", ["interactions", _, _, "callback"]) => (204, None),
         ("POST", ["webhooks", _, _])
         | ("PATCH", ["webhooks", _, _, "messages", _])
-        | ("GET", ["webhooks", _, _, "messages", _]) => (200, Some(message(id, 0, ""))),
+        | ("GET", ["webhooks", _, _, "messages", _]) => (200, Some(message(id, 1, ""))),
         ("POST", ["channels", channel, "messages"]) => {
-            (200, Some(message(id, channel.parse().unwrap_or(0), "")))
+            (200, Some(message(id, channel.parse().unwrap_or(1), "")))
         }
         ("POST", ["channels", channel, "threads"]) => {
             (200, Some(thread_json(id, channel.parse().unwrap_or(0))))

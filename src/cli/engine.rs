@@ -1,0 +1,129 @@
+use super::Failure;
+use crate::engine::{random_ply, search, tei, Level};
+use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// First player: random, easy, medium, hard, or tei:PROGRAM (an external TEI engine).
+    #[arg(long)]
+    a: String,
+    /// Second player, as --a.
+    #[arg(long)]
+    b: String,
+    #[arg(long, default_value_t = 5)]
+    size: usize,
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    komi: String,
+    /// Games to play; colours alternate.
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Thinking time per ply for `hard` and TEI engines, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    movetime: u64,
+    /// Plies after which a game counts as a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+}
+
+enum Player {
+    Random(u64),
+    Level(Level),
+    Tei(Box<tei::Client>),
+}
+
+impl Player {
+    fn new(spec: &str) -> Result<Player, Failure> {
+        if let Some(program) = spec.strip_prefix("tei:") {
+            let mut parts = program.split_whitespace();
+            let prog = parts.next().unwrap_or_default();
+            let args: Vec<String> = parts.map(String::from).collect();
+            return tei::Client::spawn(prog, &args)
+                .map(|c| Player::Tei(Box::new(c)))
+                .map_err(|e| Failure::new(1, e));
+        }
+        if spec == "random" {
+            return Ok(Player::Random(0x2545F4914F6CDD1D));
+        }
+        Level::parse(spec)
+            .map(Player::Level)
+            .map_err(|e| Failure::new(2, format!("{e}, random, or tei:PROGRAM")))
+    }
+
+    fn ply(&mut self, game: &Game, movetime: Duration, seed: u64) -> Result<Ply, Failure> {
+        let p = game.position();
+        match self {
+            Player::Random(s) => random_ply(p, s).ok_or_else(|| Failure::new(1, "no legal ply")),
+            Player::Level(level) => search(p, level.limits(movetime), seed)
+                .map(|f| f.ply)
+                .ok_or_else(|| Failure::new(1, "no legal ply")),
+            Player::Tei(client) => {
+                let plies: Vec<String> = game.plies().iter().map(|x| x.ptn.clone()).collect();
+                let tps = (game.start().ply_index() > 0).then(|| game.start().to_tps());
+                let text = client
+                    .best_ply(tps.as_deref(), game.start().setup(), &plies, movetime)
+                    .map_err(|e| Failure::new(1, e))?;
+                Ply::parse(&text)
+                    .map(|p| p.ply)
+                    .map_err(|e| Failure::new(1, format!("the engine sent {text}: {e}")))
+            }
+        }
+    }
+}
+
+pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
+    let komi = Komi::parse(&args.komi).map_err(|e| Failure::new(2, e))?;
+    let setup = Setup::new(args.size)
+        .map_err(|e| Failure::new(2, e))?
+        .with_komi(komi);
+    let mut players = [Player::new(&args.a)?, Player::new(&args.b)?];
+    let movetime = Duration::from_millis(args.movetime);
+    let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
+    for g in 0..args.games {
+        // Game g: A plays White in even games.
+        let a_color = if g % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut game = Game::new(Position::new(setup));
+        while game.result().is_none() && game.plies().len() < args.max_plies {
+            let mover = game.position().to_move();
+            let who = if mover == a_color { 0 } else { 1 };
+            let seed = (g as u64) << 32 | game.plies().len() as u64;
+            let ply = players[who].ply(&game, movetime, seed)?;
+            if let Err(e) = game.play(ply) {
+                return Err(Failure::new(
+                    1,
+                    format!(
+                        "{} played an illegal ply {ply}: {e}",
+                        if who == 0 { &args.a } else { &args.b }
+                    ),
+                ));
+            }
+        }
+        let result = game.result();
+        match result.and_then(|r| r.winner()) {
+            Some(w) if w == a_color => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+        println!(
+            "game {}: {} as {} — {} in {} plies",
+            g + 1,
+            args.a,
+            a_color.name(),
+            result.map_or("draw (ply limit)", |r| r.ptn()),
+            game.plies().len()
+        );
+    }
+    let score = wins as f64 + draws as f64 / 2.0;
+    println!("{} vs {} on {}x{}: {} scored {score}/{} ({wins} wins, {losses} losses, {draws} draws), {:.0}%", args.a, args.b, args.size, args.size, args.a, args.games, 100.0 * score / args.games as f64);
+    Ok(())
+}
+
+pub fn run_tei() -> Result<(), Failure> {
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    tei::serve(stdin, std::io::stdout());
+    Ok(())
+}

@@ -1,0 +1,309 @@
+//! The Tak Engine Interface: `serve` speaks it on stdin/stdout (`bredon tei`), `Client` drives an
+//! external engine (a Tiltak binary, or Bredon itself) as a child process.
+
+use super::{search, Limits};
+use crate::tak::{Komi, Ply, Position, Setup};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Answers TEI commands read from `input` on `output` until `quit` or the end of input.
+pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send + 'static) {
+    let (lines_tx, lines) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if lines_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let out = Arc::new(std::sync::Mutex::new(move |text: &str| {
+        let _ = writeln!(output, "{text}");
+        let _ = output.flush();
+    }));
+    let say = |text: &str| (out.lock().expect("output lock"))(text);
+    let mut half_komi: i8 = 0;
+    let mut size = 6;
+    let mut position: Option<Position> = None;
+    let mut thinking: Option<(std::thread::JoinHandle<()>, Arc<AtomicBool>)> = None;
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("tei") => {
+                say("id name Bredon");
+                say("id author the Bredon developers");
+                say("option name HalfKomi type spin default 0 min -9 max 9");
+                say("teiok");
+            }
+            Some("isready") => say("readyok"),
+            Some("setoption") => {
+                // setoption name HalfKomi value N
+                if let (Some(i), Some(v)) = (
+                    words
+                        .iter()
+                        .position(|w| w.eq_ignore_ascii_case("HalfKomi")),
+                    words.iter().position(|w| *w == "value"),
+                ) {
+                    if i < v {
+                        if let Some(n) = words.get(v + 1).and_then(|n| n.parse::<i8>().ok()) {
+                            half_komi = n;
+                        }
+                    }
+                }
+            }
+            Some("teinewgame") => {
+                if let Some(n) = words.get(1).and_then(|n| n.parse().ok()) {
+                    size = n;
+                }
+                position = None;
+            }
+            Some("position") => match parse_position(&words[1..], size, half_komi) {
+                Ok(p) => position = Some(p),
+                Err(e) => say(&format!("info string error {e}")),
+            },
+            Some("go") => {
+                let Some(p) = position.clone() else {
+                    say("info string error no position: send `position startpos` first");
+                    continue;
+                };
+                let stop = Arc::new(AtomicBool::new(false));
+                let limits = go_limits(&words[1..], &p, Arc::clone(&stop));
+                let out = Arc::clone(&out);
+                let handle = std::thread::spawn(move || {
+                    let say = |t: &str| (out.lock().expect("output lock"))(t);
+                    match search(&p, limits, 0x5EED) {
+                        Some(found) => {
+                            let score = match found.mate_in() {
+                                Some(m) => format!("mate {}", (m + m.signum()) / 2),
+                                None => format!("cp {}", found.score),
+                            };
+                            say(&format!(
+                                "info depth {} score {score} nodes {} time {}",
+                                found.depth,
+                                found.nodes,
+                                found.elapsed.as_millis()
+                            ));
+                            say(&format!("bestmove {}", p.ptn(found.ply)));
+                        }
+                        None => say("info string error the game is over"),
+                    }
+                });
+                thinking = Some((handle, stop));
+            }
+            Some("stop") => {
+                if let Some((handle, stop)) = thinking.take() {
+                    stop.store(true, Ordering::Relaxed);
+                    let _ = handle.join();
+                }
+            }
+            Some("quit") => break,
+            _ => {}
+        }
+        // A finished search need not be kept.
+        if thinking.as_ref().is_some_and(|(h, _)| h.is_finished()) {
+            thinking = None;
+        }
+    }
+    if let Some((handle, stop)) = thinking.take() {
+        stop.store(true, Ordering::Relaxed);
+        let _ = handle.join();
+    }
+}
+
+/// `startpos [moves ...]` or `tps <rows> <side> <move> [moves ...]`.
+fn parse_position(words: &[&str], size: usize, half_komi: i8) -> Result<Position, String> {
+    let setup = Setup::new(size)?.with_komi(Komi::from_halves(half_komi)?);
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &[][..]),
+    };
+    let mut p = match head.first().copied() {
+        Some("startpos") => Position::new(setup),
+        Some("tps") => {
+            let tps = head[1..].join(" ");
+            let setup = Setup::new(crate::tak::tps::tps_size(&tps)?)?.with_komi(setup.komi);
+            Position::from_tps_with(&tps, setup)?
+        }
+        _ => return Err("position needs startpos or tps".into()),
+    };
+    for m in moves {
+        let ply = Ply::parse(m)?;
+        p.play_ptn(&ply).map_err(|e| format!("{m}: {e}"))?;
+    }
+    Ok(p)
+}
+
+fn go_limits(words: &[&str], p: &Position, stop: Arc<AtomicBool>) -> Limits {
+    let value = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let mut limits = Limits {
+        stop: Some(stop),
+        ..Limits::default()
+    };
+    if words.contains(&"infinite") {
+        return limits;
+    }
+    if let Some(n) = value("nodes") {
+        limits.nodes = Some(n);
+    }
+    if let Some(ms) = value("movetime") {
+        limits.time = Some(Duration::from_millis(ms));
+    }
+    let (time_key, inc_key) = if p.to_move() == crate::tak::Color::White {
+        ("wtime", "winc")
+    } else {
+        ("btime", "binc")
+    };
+    if let Some(left) = value(time_key) {
+        // A slice of what is left, plus most of the increment.
+        let inc = value(inc_key).unwrap_or(0);
+        limits.time = Some(Duration::from_millis(left / 20 + inc * 3 / 4));
+    }
+    if limits.nodes.is_none() && limits.time.is_none() {
+        limits.time = Some(Duration::from_secs(1));
+    }
+    limits
+}
+
+/// An external TEI engine as a child process.
+pub struct Client {
+    program: String,
+    args: Vec<String>,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    pub name: String,
+}
+
+impl Client {
+    /// Starts the engine and completes the `tei` handshake.
+    pub fn spawn(program: &str, args: &[String]) -> Result<Client, String> {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start the engine {program}: {e}"))?;
+        let stdin = child.stdin.take().ok_or("the engine has no stdin")?;
+        let stdout = child.stdout.take().ok_or("the engine has no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut c = Client {
+            program: program.into(),
+            args: args.to_vec(),
+            child,
+            stdin,
+            lines,
+            name: program.into(),
+        };
+        c.send("tei")?;
+        for line in c.until("teiok", Duration::from_secs(10))? {
+            if let Some(name) = line.strip_prefix("id name ") {
+                c.name = name.to_string();
+            }
+        }
+        Ok(c)
+    }
+
+    fn send(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{text}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("the engine {} stopped listening: {e}", self.name))
+    }
+
+    /// Lines up to and including one starting with `word`.
+    fn until(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, String> {
+        let mut seen = Vec::new();
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.split_whitespace().next() == Some(word);
+                    seen.push(line);
+                    if done {
+                        return Ok(seen);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!(
+                        "the engine {} did not answer `{word}` within {} s",
+                        self.name,
+                        timeout.as_secs()
+                    ))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("the engine {} exited", self.name))
+                }
+            }
+        }
+    }
+
+    /// The engine's ply for the position after `plies` from the start of `setup`.
+    pub fn best_ply(
+        &mut self,
+        start_tps: Option<&str>,
+        setup: &Setup,
+        plies: &[String],
+        movetime: Duration,
+    ) -> Result<String, String> {
+        self.send(&format!(
+            "setoption name HalfKomi value {}",
+            setup.komi.halves()
+        ))?;
+        self.send(&format!("teinewgame {}", setup.size))?;
+        let start = match start_tps {
+            Some(tps) => format!("tps {tps}"),
+            None => "startpos".into(),
+        };
+        let moves = if plies.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", plies.join(" "))
+        };
+        self.send(&format!("position {start}{moves}"))?;
+        self.send("isready")?;
+        self.until("readyok", Duration::from_secs(10))?;
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let lines = self.until("bestmove", movetime + Duration::from_secs(10))?;
+        let last = lines.last().expect("until returns the bestmove line");
+        last.split_whitespace()
+            .nth(1)
+            .map(str::to_string)
+            .ok_or_else(|| format!("the engine {} sent `{last}` without a ply", self.name))
+    }
+
+    /// Stops the engine and starts it again (after a crash or silence).
+    pub fn restart(&mut self) -> Result<(), String> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        *self = Client::spawn(&self.program.clone(), &self.args.clone())?;
+        Ok(())
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
