@@ -332,6 +332,7 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
         f.ptn.contains("[Site \"Bredon on Discord\"]")
             && f.ptn.contains("[Date \"1970.01.01\"]")
             && f.ptn.contains("[Komi \"2\"]")
+            && f.ptn.contains("[Opening \"swap\"]")
     );
     assert!(f.link.starts_with("https://ptn.ninja/%5BSite"));
     assert!(w.service.store().game(CHANNEL).unwrap().is_none());

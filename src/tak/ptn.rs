@@ -305,9 +305,7 @@ impl Game {
         }
         tag("Size", &setup.size.to_string());
         tag("Komi", &setup.komi.to_string());
-        if setup.opening != Opening::Swap {
-            tag("Opening", setup.opening.ptn());
-        }
+        tag("Opening", setup.opening.ptn());
         if !setup.is_standard_reserve() {
             let [w, b]: [Reserve; 2] = setup.reserves;
             tag("Flats1", &w.stones.to_string());
