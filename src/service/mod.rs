@@ -141,6 +141,18 @@ impl Service {
         }
     }
 
+    /// Stores `game` as the next version of its channel's game: its `seq` goes up by one, and
+    /// the change applies only if the stored game is still the version that was read.
+    fn update(&self, game: &mut LiveGame) -> Result<(), Refusal> {
+        game.seq += 1;
+        self.durable(&Change {
+            channel: game.channel,
+            expect_seq: Some(game.seq - 1),
+            game: Some(game.clone()),
+            ..Change::default()
+        })
+    }
+
     fn live(&self, ctx: &Ctx) -> Result<LiveGame, Refusal> {
         match self.store.game(ctx.channel)? {
             Some(g) => Ok(g),
@@ -433,7 +445,6 @@ impl Service {
             .play_ptn(&parsed)
             .map_err(|e| Refusal(format!("{e}")))?
             .clone();
-        game.seq += 1;
         game.plies.push(played.ptn.clone());
         game.last_ply_ms = ctx.now_ms;
         game.undo_request = None;
@@ -452,18 +463,13 @@ impl Service {
             text.push_str(" Tak!");
         }
         if let Some(result) = g.result() {
-            let finished = self.finish(ctx, game.clone(), &g, result, game.seq - 1)?;
+            let finished = self.finish(ctx, game.clone(), &g, result, game.seq)?;
             text.push(' ');
             text.push_str(&finished.reason);
             outcome.finished = Some(finished);
             outcome.ping = game.players.to_vec();
         } else {
-            self.durable(&Change {
-                channel: ctx.channel,
-                expect_seq: Some(game.seq - 1),
-                game: Some(game.clone()),
-                ..Change::default()
-            })?;
+            self.update(&mut game)?;
             let next = game.players[g.position().to_move().index()].clone();
             text.push_str(&format!(" {} to move.", next.name));
             outcome.ping = vec![next];
@@ -543,14 +549,8 @@ impl Service {
         if game.undo_request.is_some() {
             return self.answer_undo(ctx, true);
         }
-        game.seq += 1;
         game.undo_request = Some(ctx.user.id);
-        self.durable(&Change {
-            channel: ctx.channel,
-            expect_seq: Some(game.seq - 1),
-            game: Some(game.clone()),
-            ..Change::default()
-        })?;
+        self.update(&mut game)?;
         let other = game.players[seat.opponent().index()].clone();
         Ok(Outcome {
             text: format!(
@@ -575,7 +575,6 @@ impl Service {
             }
             Some(_) => {}
         }
-        game.seq += 1;
         game.undo_request = None;
         let text = if accept {
             let undone = game.plies.pop().expect("requests need a ply");
@@ -584,12 +583,7 @@ impl Service {
         } else {
             format!("{} declined the undo.", ctx.user.name)
         };
-        self.durable(&Change {
-            channel: ctx.channel,
-            expect_seq: Some(game.seq - 1),
-            game: Some(game.clone()),
-            ..Change::default()
-        })?;
+        self.update(&mut game)?;
         let g = Self::rebuild(&game)?;
         let next = game.players[g.position().to_move().index()].clone();
         Ok(Outcome {
@@ -610,14 +604,8 @@ impl Service {
             Some(_) => return self.answer_draw(ctx, true),
             None => {}
         }
-        game.seq += 1;
         game.draw_offer = Some(ctx.user.id);
-        self.durable(&Change {
-            channel: ctx.channel,
-            expect_seq: Some(game.seq - 1),
-            game: Some(game.clone()),
-            ..Change::default()
-        })?;
+        self.update(&mut game)?;
         let other = game.players[seat.opponent().index()].clone();
         Ok(Outcome {
             text: format!(
@@ -643,14 +631,8 @@ impl Service {
             let g = Self::rebuild(&game)?;
             return self.decided(ctx, game, g, GameResult::DrawAgreed);
         }
-        game.seq += 1;
         game.draw_offer = None;
-        self.durable(&Change {
-            channel: ctx.channel,
-            expect_seq: Some(game.seq - 1),
-            game: Some(game),
-            ..Change::default()
-        })?;
+        self.update(&mut game)?;
         Ok(Outcome {
             text: format!("{} declined the draw.", ctx.user.name),
             ..Outcome::default()
@@ -722,19 +704,12 @@ impl Service {
             };
             let outcome = match kind {
                 TimerKind::Reminder => {
-                    game.seq += 1;
                     game.reminder_due_ms = game
                         .settings
                         .reminder_secs
                         .map(|s| now_ms + s as i64 * 1000);
-                    match self.durable(&Change {
-                        channel,
-                        expect_seq: Some(game.seq - 1),
-                        game: Some(game.clone()),
-                        ..Change::default()
-                    }) {
-                        Ok(()) => {}
-                        Err(_) => continue, // a ply came in meanwhile: the new timers stand
+                    if self.update(&mut game).is_err() {
+                        continue; // a ply came in meanwhile: its timers stand
                     }
                     let idle = (now_ms - game.last_ply_ms) / 3_600_000;
                     Outcome {
