@@ -387,10 +387,11 @@ fn unrated_games_keep_stats_but_not_ratings() {
 fn undo_needs_the_opponents_consent() {
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));
-    assert!(refusal(w.service.request_undo(&ctx("alice", 0))).contains("no ply to undo"));
+    assert!(refusal(w.service.request_undo(&ctx("alice", 0))).contains("no ply to take back"));
     play(&w, "alice", "a1");
+    assert!(refusal(w.service.request_undo(&ctx("bob", 0))).contains("no ply to take back"));
     let o = w.service.request_undo(&ctx("alice", 0)).unwrap();
-    assert!(o.text.contains("alice asks to take back the last ply (a1)"));
+    assert!(o.text.contains("alice asks to take back a1."), "{}", o.text);
     assert!(refusal(w.service.answer_undo(&ctx("alice", 0), true))
         .contains("your opponent has to answer"));
     assert!(refusal(w.service.answer_undo(&ctx("carol", 0), true)).contains("not playing"));
@@ -402,10 +403,28 @@ fn undo_needs_the_opponents_consent() {
     w.service.request_undo(&ctx("alice", 0)).unwrap();
     let o = w.service.answer_undo(&ctx("bob", 0), true).unwrap();
     assert!(
-        o.text.contains("a1 was taken back. alice to move"),
+        o.text.contains("bob agreed: a1 taken back. alice to move"),
         "{}",
         o.text
     );
+    assert!(w
+        .service
+        .store()
+        .game(CHANNEL)
+        .unwrap()
+        .unwrap()
+        .plies
+        .is_empty());
+    // After the opponent replied, an undo takes back the requester's ply and the reply.
+    play(&w, "alice", "a1");
+    play(&w, "bob", "e5");
+    let o = w.service.request_undo(&ctx("alice", 0)).unwrap();
+    assert!(
+        o.text.contains("alice asks to take back a1 e5"),
+        "{}",
+        o.text
+    );
+    w.service.answer_undo(&ctx("bob", 0), true).unwrap();
     assert!(w
         .service
         .store()

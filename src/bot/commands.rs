@@ -190,7 +190,7 @@ async fn challenge(
         LevelChoice,
     >,
 ) -> Result<(), Error> {
-    let me = ctx.data().opponent.me.clone();
+    let me = ctx.data().opponent.engine.me.clone();
     let against_engine = level.is_some() || opponent.as_ref().is_some_and(|u| u.id.get() == me.id);
     if !against_engine && opponent.as_ref().is_some_and(|u| u.bot) {
         let why =

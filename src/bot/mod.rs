@@ -128,13 +128,16 @@ pub async fn run(config: Config) -> Result<(), String> {
                     id: ready.user.id.get(),
                     name: ready.user.name.clone(),
                 };
-                let opponent = Arc::new(opponent::Opponent::new(Arc::clone(&service), me));
+                let opponent = Arc::new(opponent::Opponent {
+                    service: Arc::clone(&service),
+                    engine: crate::service::EngineOpponent::from_env(me),
+                });
                 // Engine games left waiting for the bot's move when the last process stopped.
                 for guild in &ready.guilds {
                     let scan = crate::service::Ctx {
                         guild: guild.id.get(),
                         channel: 0,
-                        user: opponent.me.clone(),
+                        user: opponent.engine.me.clone(),
                         now_ms: 0,
                         moderator: false,
                     };

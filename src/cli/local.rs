@@ -3,7 +3,7 @@
 //! `bob accept`, `alice move c3`. Pictures are written to a folder and their paths printed.
 
 use super::Failure;
-use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
+use crate::service::{ChallengeOptions, Ctx, EngineOpponent, Outcome, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::store::Store;
 use crate::tak::{Opening, Reserve};
@@ -26,7 +26,7 @@ pub struct Args {
 
 const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
-  challenge [OPPONENT] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
+  challenge [OPPONENT|bredon] [level=easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind]
             [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"]
   accept | decline | cancel | rematch
@@ -53,6 +53,8 @@ fn user(name: &str) -> PlayerRef {
 
 struct Session {
     service: Service,
+    /// Bredon itself, for `challenge bredon` (engine games).
+    bredon: EngineOpponent,
     out: PathBuf,
     moderators: Vec<String>,
     channel: String,
@@ -66,6 +68,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map_err(|e| Failure::new(1, format!("cannot create {}: {e}", args.out.display())))?;
     let mut s = Session {
         service: Service::new(store),
+        bredon: EngineOpponent::from_env(user("Bredon")),
         out: args.out,
         moderators: args.moderators.iter().map(|m| m.to_lowercase()).collect(),
         channel: "local".into(),
@@ -170,9 +173,25 @@ impl Session {
                     Ok(None) => {}
                     Err(Refusal(why)) => println!("✗ {why}"),
                 }
+                self.bredon_turns();
             }
         }
         true
+    }
+
+    /// In a game against Bredon, its answers and plies.
+    fn bredon_turns(&mut self) {
+        let channel = user(&self.channel).id;
+        for _ in 0..3 {
+            match self.bredon.act(&self.service, channel, self.now()) {
+                Ok(Some(outcome)) => self.show(&outcome),
+                Ok(None) => return,
+                Err(why) => {
+                    println!("✗ Bredon's engine failed: {why}");
+                    return;
+                }
+            }
+        }
     }
 
     fn fire_timers(&mut self) {
@@ -197,7 +216,19 @@ impl Session {
         let sv = &self.service;
         let answer = rest.first().map(String::as_str);
         let outcome = match cmd {
-            "challenge" => sv.challenge(&ctx, &challenge_options(rest)?)?,
+            "challenge" => {
+                let options = challenge_options(rest)?;
+                if options.engine.is_some() {
+                    // Bredon accepts at once.
+                    sv.challenge(&ctx, &options)?;
+                    sv.accept(&Ctx {
+                        user: self.bredon.me.clone(),
+                        ..ctx.clone()
+                    })?
+                } else {
+                    sv.challenge(&ctx, &options)?
+                }
+            }
             "accept" => sv.accept(&ctx)?,
             "decline" => sv.decline(&ctx)?,
             "cancel" => sv.cancel(&ctx)?,
@@ -374,6 +405,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
             "tps" => o.tps = Some(value.into()),
             "reserves" => o.reserves = Some(reserves(value)?),
             "open" => o.opponent = None,
+            "level" => o.engine = Some(value.into()),
             name if value.is_empty() && o.opponent.is_none() => {
                 o.opponent = Some(user(name.trim_start_matches('@')))
             }
@@ -383,6 +415,15 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
                 )))
             }
         }
+    }
+    // Challenging Bredon, or giving a level, is a game against the engine.
+    let named_bredon = o
+        .opponent
+        .as_ref()
+        .is_some_and(|p| p.name.eq_ignore_ascii_case("bredon"));
+    if named_bredon || o.engine.is_some() {
+        o.opponent = Some(user("Bredon"));
+        o.engine.get_or_insert_with(|| "medium".into());
     }
     Ok(o)
 }

@@ -3,8 +3,10 @@
 //! an outcome is returned, and every refusal is a sentence that says what would be right.
 
 mod finish;
+mod opponent;
 mod options;
 
+pub use opponent::EngineOpponent;
 pub use options::{parse_duration, ChallengeOptions};
 
 use crate::render::Theme;
@@ -537,12 +539,21 @@ impl Service {
 
     // ---- Undo, draws, resignation, abort ----------------------------------------------------
 
+    /// How many plies an undo for `requester` takes back: their last ply and any reply since
+    /// (so 1 if they moved last, 2 if the opponent has answered). `None` if they have no ply yet.
+    fn undo_count(game: &LiveGame, requester: Color) -> Result<Option<usize>, Refusal> {
+        let g = Self::rebuild(game)?;
+        let last_mover = g.position().to_move().opponent();
+        let count = if last_mover == requester { 1 } else { 2 };
+        Ok((game.plies.len() >= count).then_some(count))
+    }
+
     pub fn request_undo(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
-        if game.plies.is_empty() {
-            return refuse("there is no ply to undo yet");
-        }
+        let Some(count) = Self::undo_count(&game, seat)? else {
+            return refuse("you have no ply to take back yet");
+        };
         if game.undo_request == Some(ctx.user.id) {
             return refuse("you already asked; your opponent can accept or decline");
         }
@@ -552,12 +563,11 @@ impl Service {
         game.undo_request = Some(ctx.user.id);
         self.update(&mut game)?;
         let other = game.players[seat.opponent().index()].clone();
+        let plies = game.plies[game.plies.len() - count..].join(" ");
         Ok(Outcome {
             text: format!(
-                "{} asks to take back the last ply ({}). {}, do you agree?",
-                ctx.user.name,
-                game.plies.last().expect("not empty"),
-                other.name
+                "{} asks to take back {plies}. {}, do you agree?",
+                ctx.user.name, other.name
             ),
             ping: vec![other],
             ..Outcome::default()
@@ -568,18 +578,20 @@ impl Service {
     pub fn answer_undo(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         Self::player_seat(&game, ctx)?;
-        match game.undo_request {
+        let requester = match game.undo_request {
             None => return refuse("nobody asked to undo; ask with /undo"),
             Some(u) if u == ctx.user.id => {
                 return refuse("your opponent has to answer your undo request")
             }
-            Some(_) => {}
-        }
+            Some(u) => u,
+        };
         game.undo_request = None;
         let text = if accept {
-            let undone = game.plies.pop().expect("requests need a ply");
+            let seat = Self::seat_of(&game, requester).expect("only players ask");
+            let count = Self::undo_count(&game, seat)?.unwrap_or(0);
+            let undone = game.plies.split_off(game.plies.len() - count).join(" ");
             Self::set_timers(&mut game, ctx.now_ms);
-            format!("{} agreed: {} was taken back.", ctx.user.name, undone)
+            format!("{} agreed: {undone} taken back.", ctx.user.name)
         } else {
             format!("{} declined the undo.", ctx.user.name)
         };

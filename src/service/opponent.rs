@@ -1,0 +1,122 @@
+//! Bredon as a player in engine games: answers undo requests (grants) and draw offers (declines),
+//! and when it is its turn thinks and plays through the service like anyone else. With an
+//! external TEI engine configured, that engine thinks instead; a crashed or silent engine is
+//! restarted once, and otherwise reported with the game kept.
+
+use super::{Ctx, Outcome, Service};
+use crate::engine::{search, tei, Level};
+use crate::store::records::PlayerRef;
+use crate::tak::Setup;
+use std::sync::Mutex;
+use std::time::Duration;
+
+pub struct EngineOpponent {
+    /// The bot's own user.
+    pub me: PlayerRef,
+    /// `program args...` of an external TEI engine.
+    tei_command: Option<Vec<String>>,
+    tei: Mutex<Option<tei::Client>>,
+    /// Thinking time for `hard` and for TEI engines.
+    pub think: Duration,
+}
+
+impl EngineOpponent {
+    pub fn new(me: PlayerRef, tei_command: Option<Vec<String>>, think: Duration) -> EngineOpponent {
+        EngineOpponent {
+            me,
+            tei_command: tei_command.filter(|c| !c.is_empty()),
+            tei: Mutex::new(None),
+            think,
+        }
+    }
+
+    /// From the environment: `BREDON_TEI_ENGINE` (a command line) and `BREDON_ENGINE_SECS`.
+    pub fn from_env(me: PlayerRef) -> EngineOpponent {
+        let command = std::env::var("BREDON_TEI_ENGINE")
+            .ok()
+            .map(|c| c.split_whitespace().map(String::from).collect());
+        let secs = std::env::var("BREDON_ENGINE_SECS")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .unwrap_or(3.0);
+        EngineOpponent::new(me, command, Duration::from_secs_f64(secs.clamp(0.05, 60.0)))
+    }
+
+    /// Bredon's next action in `channel` at `now_ms`, if it has one. Blocking: call it off the
+    /// async threads.
+    pub fn act(
+        &self,
+        service: &Service,
+        channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<Outcome>, String> {
+        let Some(game) = service.store().game(channel).map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        let Some(level) = game.settings.engine.clone() else {
+            return Ok(None);
+        };
+        if !game.players.iter().any(|p| p.id == self.me.id) {
+            return Ok(None);
+        }
+        let ctx = Ctx {
+            guild: game.guild,
+            channel,
+            user: self.me.clone(),
+            now_ms,
+            moderator: false,
+        };
+        if game.undo_request.is_some_and(|u| u != self.me.id) {
+            return service.answer_undo(&ctx, true).map(Some).map_err(|r| r.0);
+        }
+        if game.draw_offer.is_some_and(|u| u != self.me.id) {
+            return service.answer_draw(&ctx, false).map(Some).map_err(|r| r.0);
+        }
+        let g = Service::rebuild(&game).map_err(|r| r.0)?;
+        if g.result().is_some() || game.players[g.position().to_move().index()].id != self.me.id {
+            return Ok(None);
+        }
+        let ply = match &self.tei_command {
+            Some(command) => {
+                self.tei_ply(command, &game.settings.tps, g.start().setup(), &game.plies)?
+            }
+            None => {
+                let level = Level::parse(&level)?;
+                let found = search(g.position(), level.limits(self.think), game.id)
+                    .ok_or("the game is over")?;
+                g.position().ptn(found.ply)
+            }
+        };
+        service
+            .play(&ctx, &ply)
+            .map(Some)
+            .map_err(|r| format!("its ply {ply} was refused: {}", r.0))
+    }
+
+    fn tei_ply(
+        &self,
+        command: &[String],
+        tps: &Option<String>,
+        setup: &Setup,
+        plies: &[String],
+    ) -> Result<String, String> {
+        let mut slot = self.tei.lock().map_err(|_| "the engine lock is poisoned")?;
+        if slot.is_none() {
+            *slot = Some(tei::Client::spawn(&command[0], &command[1..])?);
+        }
+        let client = slot.as_mut().expect("just started");
+        match client.best_ply(tps.as_deref(), setup, plies, self.think) {
+            Ok(ply) => Ok(ply),
+            Err(first) => {
+                tracing::warn!(error = %first, "TEI engine failed; restarting");
+                client
+                    .restart()
+                    .and_then(|_| client.best_ply(tps.as_deref(), setup, plies, self.think))
+                    .map_err(|again| {
+                        *slot = None;
+                        format!("{first}; after a restart: {again}")
+                    })
+            }
+        }
+    }
+}
