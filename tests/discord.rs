@@ -632,3 +632,36 @@ async fn challenging_bredon_starts_a_game_against_its_engine() {
         first.content()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_can_open_a_thread_for_its_game() {
+    let _: poise::serenity_prelude::GuildChannel =
+        serde_json::from_value(fake_discord::thread_json(5, CHANNEL)).unwrap();
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let from = fake.requests().len();
+    let r = run(&fake, &alice(), "challenge", json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "thread", "type": 5, "value": true }])).await;
+    let created = fake
+        .wait_request(from, "the thread", |r| {
+            r.method == "POST" && r.path.ends_with(&format!("/channels/{CHANNEL}/threads"))
+        })
+        .await;
+    assert_eq!(created.json()["type"], 11, "a public thread");
+    let posted = fake
+        .wait_request(from, "the challenge in the thread", |r| {
+            r.path.contains("/messages") && r.content().contains("alice challenges bob")
+        })
+        .await;
+    assert!(posted.text().contains("bredon:accept"));
+    assert!(
+        !posted.path.contains(&CHANNEL.to_string()),
+        "posted in the thread, not the channel"
+    );
+    assert!(
+        r.content().contains("Challenge posted in <#"),
+        "{}",
+        r.content()
+    );
+}

@@ -382,7 +382,7 @@ pub fn ready(ws_url: &str) -> Value {
     })
 }
 
-fn thread_json(id: u64, parent: u64) -> Value {
+pub fn thread_json(id: u64, parent: u64) -> Value {
     json!({ "id": id.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(), "parent_id": parent.to_string(), "name": "Tak",
         "owner_id": BOT_ID.to_string(), "thread_metadata": { "archived": false, "auto_archive_duration": 1440, "archive_timestamp": "2026-11-22T00:00:00.000000+00:00", "locked": false },
         "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "position": 0, "permission_overwrites": [], "nsfw": false })
