@@ -665,3 +665,37 @@ async fn a_challenge_can_open_a_thread_for_its_game() {
         r.content()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn position_and_rules_draw_pictures() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let r = run(
+        &fake,
+        &carol(),
+        "position",
+        json!([{ "name": "tps", "type": 3, "value": "x5/x5/1,1,1,1,x/x5/2,2,2,x2 2 5" }]),
+    )
+    .await;
+    assert_eq!(r.pngs().len(), 1, "a picture of the position");
+    let r = run(
+        &fake,
+        &carol(),
+        "position",
+        json!([{ "name": "tps", "type": 3, "value": "x5/x5 1 1" }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("TPS"),
+        "{}",
+        r.content()
+    );
+    let r = run(&fake, &carol(), "rules", json!([])).await;
+    assert!(r.content().contains("Tak in one minute") && r.pngs().len() == 1);
+}
+
+fn carol() -> TestUser {
+    TestUser::new(333, "carol")
+}
