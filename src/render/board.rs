@@ -6,48 +6,65 @@ use super::{piece_paint, Layout, Scene, Theme};
 use crate::tak::{Bitboard, Color, Dir, GameResult, Ply, Role, Square};
 use image::RgbImage;
 
-pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
-    let k = l.k;
-    let size = l.size;
-    let board_px = l.cell * size as f32;
-    let frame = 8.0 * k;
+/// What every picture of a theme and size shares: the frame, the squares and their labels.
+pub(super) fn draw_static(img: &mut RgbImage, theme: &Theme, l: &Layout) {
+    let board_px = l.cell * l.size as f32;
+    let frame = 8.0 * l.k;
     paint::round_rect(
         img,
         pt(l.board_x + board_px / 2.0, l.board_y + board_px / 2.0),
         board_px + 2.0 * frame,
         board_px + 2.0 * frame,
-        10.0 * k,
+        10.0 * l.k,
         0.0,
         Paint::solid(theme.board_frame.0),
     );
-    let (origin, destinations) = last_ply_squares(scene.last, size);
-    for sq in Square::all(size) {
-        let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
-        let base = if (sq.file() + sq.rank()) % 2 == 0 {
-            theme.square_dark.0
-        } else {
-            theme.square_light.0
-        };
-        let highlight = if destinations.contains(sq) {
-            Some(theme.destination.0)
-        } else if origin == Some(sq) {
-            Some(theme.origin.0)
-        } else {
-            None
-        };
-        let (x0, y0, x1, y1) = (x as i32, y as i32, (x + l.cell) as i32, (y + l.cell) as i32);
-        paint::fill_rect(img, x0, y0, x1, y1, base, 1.0);
-        if let Some(h) = highlight {
-            paint::fill_rect(img, x0, y0, x1, y1, mix(base, h, 0.45), 1.0);
-            let border = (4.0 * k).round().max(2.0) as i32;
-            for (a, b, c, d) in [
-                (x0, y0, x1, y0 + border),
-                (x0, y1 - border, x1, y1),
-                (x0, y0, x0 + border, y1),
-                (x1 - border, y0, x1, y1),
-            ] {
-                paint::fill_rect(img, a, b, c, d, h, 1.0);
-            }
+    for sq in Square::all(l.size) {
+        let (x0, y0, x1, y1) = square_box(l, sq);
+        paint::fill_rect(img, x0, y0, x1, y1, square_colour(theme, sq), 1.0);
+    }
+    labels(img, theme, l);
+}
+
+fn square_box(l: &Layout, sq: Square) -> (i32, i32, i32, i32) {
+    let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+    (x as i32, y as i32, (x + l.cell) as i32, (y + l.cell) as i32)
+}
+
+fn square_colour(theme: &Theme, sq: Square) -> image::Rgb<u8> {
+    if (sq.file() + sq.rank()).is_multiple_of(2) {
+        theme.square_dark.0
+    } else {
+        theme.square_light.0
+    }
+}
+
+/// Everything that changes: last-ply highlight, stacks, road or flat marks, arrow, badges.
+pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+    let (origin, destinations) = last_ply_squares(scene.last, l.size);
+    let highlighted = destinations
+        .squares()
+        .map(|sq| (sq, theme.destination.0))
+        .chain(origin.map(|sq| (sq, theme.origin.0)));
+    for (sq, h) in highlighted {
+        let (x0, y0, x1, y1) = square_box(l, sq);
+        paint::fill_rect(
+            img,
+            x0,
+            y0,
+            x1,
+            y1,
+            mix(square_colour(theme, sq), h, 0.45),
+            1.0,
+        );
+        let border = (4.0 * l.k).round().max(2.0) as i32;
+        for (a, b, c, d) in [
+            (x0, y0, x1, y0 + border),
+            (x0, y1 - border, x1, y1),
+            (x0, y0, x0 + border, y1),
+            (x1 - border, y0, x1, y1),
+        ] {
+            paint::fill_rect(img, a, b, c, d, h, 1.0);
         }
     }
     for sq in scene.position.occupied().squares() {
@@ -74,7 +91,6 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
             badge(img, theme, l, sq, h);
         }
     }
-    labels(img, theme, l);
 }
 
 /// The origin of the last ply (for a spread) and the squares it placed or dropped on.

@@ -128,10 +128,31 @@ pub fn square_geometry(theme: &Theme, size: usize, sq: crate::tak::Square) -> ((
     )
 }
 
+/// The background, frame, squares and labels of a theme and size, drawn once and copied.
+fn template(theme: &Theme, layout: &Layout) -> std::sync::Arc<RgbImage> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<RgbImage>>>> = OnceLock::new();
+    // Keyed by the whole theme: two themes with one name but other colours never mix.
+    let key = format!("{}:{theme:?}", layout.size);
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(t) = cache.lock().expect("template cache").get(&key) {
+        return Arc::clone(t);
+    }
+    let mut img = RgbImage::from_pixel(layout.width, layout.height, theme.background.0);
+    board::draw_static(&mut img, theme, layout);
+    let t = Arc::new(img);
+    cache
+        .lock()
+        .expect("template cache")
+        .insert(key, Arc::clone(&t));
+    t
+}
+
 /// Draws the scene.
 pub fn render(scene: &Scene, theme: &Theme) -> RgbImage {
     let layout = Layout::new(theme, scene.position.size());
-    let mut img = RgbImage::from_pixel(layout.width, layout.height, theme.background.0);
+    let mut img = RgbImage::clone(&template(theme, &layout));
     header(&mut img, scene, theme, &layout);
     board::draw(&mut img, scene, theme, &layout);
     img
