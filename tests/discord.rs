@@ -45,6 +45,15 @@ fn start_bot(fake: &FakeDiscord, data: &std::path::Path, tick_secs: f64) -> Bot 
     Bot { child }
 }
 
+/// A fake Discord, a database folder, and the bot connected to the fake.
+async fn boot() -> (FakeDiscord, tempfile::TempDir, Bot) {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    (fake, data, bot)
+}
+
 async fn connected(fake: &FakeDiscord, identifies: u64) {
     fake.wait_until("IDENTIFY", Duration::from_secs(30), |f| {
         f.identifies() >= identifies
@@ -147,10 +156,7 @@ async fn start_game(fake: &FakeDiscord) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenge_tak_and_road_win_with_pictures() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot().await;
     let registration = fake
         .requests()
         .into_iter()
@@ -232,10 +238,7 @@ async fn challenge_tak_and_road_win_with_pictures() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refusals_are_ephemeral_and_autocomplete_lists_legal_plies() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot().await;
     let r = ply(&fake, &alice(), "a1").await;
     assert!(
         r.is_ephemeral() && r.content().contains("no game in this channel"),
@@ -281,10 +284,7 @@ async fn refusals_are_ephemeral_and_autocomplete_lists_legal_plies() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racing_plies_and_a_failing_rest_call_never_double_or_lose_a_ply() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot().await;
     start_game(&fake).await;
     // Two different plies from alice at once: exactly one is played.
     let from = fake.requests().len();
@@ -572,10 +572,7 @@ async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenging_bredon_starts_a_game_against_its_engine() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot().await;
     let bot_id = fake_discord::BOT_ID.to_string();
     let r = run(
         &fake,
@@ -637,10 +634,7 @@ async fn challenging_bredon_starts_a_game_against_its_engine() {
 async fn a_challenge_can_open_a_thread_for_its_game() {
     let _: poise::serenity_prelude::GuildChannel =
         serde_json::from_value(fake_discord::thread_json(5, CHANNEL)).unwrap();
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot().await;
     let from = fake.requests().len();
     let r = run(&fake, &alice(), "challenge", json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "thread", "type": 5, "value": true }])).await;
     let created = fake
@@ -668,10 +662,7 @@ async fn a_challenge_can_open_a_thread_for_its_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn position_and_rules_draw_pictures() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot().await;
     let r = run(
         &fake,
         &carol(),
