@@ -133,18 +133,10 @@ pub async fn run(config: Config) -> Result<(), String> {
                     engine: crate::service::EngineOpponent::from_env(me),
                 });
                 // Engine games left waiting for the bot's move when the last process stopped.
-                for guild in &ready.guilds {
-                    let scan = crate::service::Ctx {
-                        guild: guild.id.get(),
-                        channel: 0,
-                        user: opponent.engine.me.clone(),
-                        now_ms: 0,
-                        moderator: false,
-                    };
-                    for game in service.live_games(&scan)? {
-                        if game.settings.engine.is_some() {
-                            opponent.spawn_turn(Arc::clone(&ctx.http), game.channel);
-                        }
+                // The store holds only this process's guilds, so one scan finds them all.
+                for game in service.store().all_live_games()? {
+                    if game.settings.engine.is_some() {
+                        opponent.spawn_turn(Arc::clone(&ctx.http), game.channel);
                     }
                 }
                 Ok(Data {

@@ -269,16 +269,16 @@ impl Store {
             .collect()
     }
 
+    /// Every live game in this store (this process's shards).
+    pub fn all_live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
+        self.games.iter().map(|e| decode("game", &e?.1)).collect()
+    }
+
     /// Live games in a server.
     pub fn live_games(&self, guild: u64) -> Result<Vec<LiveGame>, StoreError> {
-        let mut out = Vec::new();
-        for entry in self.games.iter() {
-            let g: LiveGame = decode("game", &entry?.1)?;
-            if g.guild == guild {
-                out.push(g);
-            }
-        }
-        Ok(out)
+        let mut games = self.all_live_games()?;
+        games.retain(|g| g.guild == guild);
+        Ok(games)
     }
 
     pub fn live_game_count(&self) -> usize {
