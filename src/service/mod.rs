@@ -541,17 +541,16 @@ impl Service {
 
     /// How many plies an undo for `requester` takes back: their last ply and any reply since
     /// (so 1 if they moved last, 2 if the opponent has answered). `None` if they have no ply yet.
-    fn undo_count(game: &LiveGame, requester: Color) -> Result<Option<usize>, Refusal> {
-        let g = Self::rebuild(game)?;
+    fn undo_count(g: &Game, requester: Color) -> Option<usize> {
         let last_mover = g.position().to_move().opponent();
         let count = if last_mover == requester { 1 } else { 2 };
-        Ok((game.plies.len() >= count).then_some(count))
+        (g.plies().len() >= count).then_some(count)
     }
 
     pub fn request_undo(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
-        let Some(count) = Self::undo_count(&game, seat)? else {
+        let Some(count) = Self::undo_count(&Self::rebuild(&game)?, seat) else {
             return refuse("you have no ply to take back yet");
         };
         if game.undo_request == Some(ctx.user.id) {
@@ -586,9 +585,13 @@ impl Service {
             Some(u) => u,
         };
         game.undo_request = None;
+        let mut g = Self::rebuild(&game)?;
         let text = if accept {
             let seat = Self::seat_of(&game, requester).expect("only players ask");
-            let count = Self::undo_count(&game, seat)?.unwrap_or(0);
+            let count = Self::undo_count(&g, seat).unwrap_or(0);
+            for _ in 0..count {
+                g.undo();
+            }
             let undone = game.plies.split_off(game.plies.len() - count).join(" ");
             Self::set_timers(&mut game, ctx.now_ms);
             format!("{} agreed: {undone} taken back.", ctx.user.name)
@@ -596,7 +599,6 @@ impl Service {
             format!("{} declined the undo.", ctx.user.name)
         };
         self.update(&mut game)?;
-        let g = Self::rebuild(&game)?;
         let next = game.players[g.position().to_move().index()].clone();
         Ok(Outcome {
             text: format!("{text} {} to move.", next.name),
