@@ -195,13 +195,7 @@ impl Position {
             let stack = self.stack(from);
             let height = stack.height();
             let carry = height.min(self.size());
-            let moving = if self.caps().contains(from) {
-                Role::Cap
-            } else if self.walls().contains(from) {
-                Role::Wall
-            } else {
-                Role::Flat
-            };
+            let moving = self.role_at(from);
             for dir in Dir::ALL {
                 let lane = self.lane(from, dir);
                 let reach = lane.free + (moving == Role::Cap && lane.wall_after) as usize;

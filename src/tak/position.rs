@@ -234,7 +234,7 @@ impl Position {
         })
     }
 
-    fn role_at(&self, sq: Square) -> Role {
+    pub(crate) fn role_at(&self, sq: Square) -> Role {
         if self.walls.contains(sq) {
             Role::Wall
         } else if self.caps.contains(sq) {
