@@ -669,3 +669,22 @@ fn settings_are_for_moderators_and_become_defaults() {
         .set_settings(&ctx("mod", 0), None, Some(2), None)
         .is_err());
 }
+
+#[test]
+fn results_name_the_players_even_when_a_name_contains_a_colour() {
+    let w = world();
+    let o = ChallengeOptions {
+        tps: Some("2,1,2/1,2,1/2,1,x 1 5".into()),
+        size: None,
+        ..opts(Some("bob"), Seat::White)
+    };
+    w.service.challenge(&ctx("Blackbeard", 0), &o).unwrap();
+    w.service.accept(&ctx("bob", 0)).unwrap();
+    let o = play(&w, "Blackbeard", "c1");
+    assert!(
+        o.text
+            .contains("Blackbeard wins on flats, 5 vs 4 (the board is full) (F-0)"),
+        "{}",
+        o.text
+    );
+}

@@ -284,7 +284,11 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     let mut pills: Vec<Pill> = Vec::new();
     match scene.result {
         Some(r) => pills.push((
-            format!("{} · {}", r.ptn(), with_names(&r.describe(komi), scene)),
+            format!(
+                "{} · {}",
+                r.ptn(),
+                r.describe_with(komi, [&scene.name(Color::White), &scene.name(Color::Black)])
+            ),
             Some((theme.result_fill.0, theme.result_text.0)),
         )),
         None => {
@@ -326,12 +330,6 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
         text::draw(img, &t, (x + pad, mid), px, Weight::Bold, Align::Left, ink);
         x += pw + gap;
     }
-}
-
-/// "White wins by road" with the players' names: "alice wins by road".
-fn with_names(text: &str, scene: &Scene) -> String {
-    text.replacen("White", &scene.name(Color::White), 1)
-        .replacen("Black", &scene.name(Color::Black), 1)
 }
 
 fn plural(n: usize, what: &str) -> String {

@@ -159,10 +159,8 @@ impl Service {
                 result.ptn()
             ),
             GameResult::Flats { .. } => {
-                let text = result.describe(game.settings.komi);
-                let text = text
-                    .replace("White", &name(crate::tak::Color::White))
-                    .replace("Black", &name(crate::tak::Color::Black));
+                let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
+                let text = result.describe_with(game.settings.komi, names);
                 format!("{text} ({}).", result.ptn())
             }
             GameResult::Resignation { winner } => format!(

@@ -68,19 +68,25 @@ impl GameResult {
         }
     }
 
-    /// A sentence for people, e.g. "Black wins on flats, 15 to 14 + 2 komi (board full)".
+    /// A sentence for people, e.g. "Black wins on flats, 15 vs 14 + 2 (the board is full)".
     pub fn describe(&self, komi: Komi) -> String {
+        self.describe_with(komi, [Color::White.name(), Color::Black.name()])
+    }
+
+    /// The same sentence with the players' names (White's, then Black's) for the colours.
+    pub fn describe_with(&self, komi: Komi, names: [&str; 2]) -> String {
+        let name = |c: Color| names[c.index()];
         match *self {
             GameResult::Road {
                 winner,
                 double: false,
-            } => format!("{} wins by road", winner.name()),
+            } => format!("{} wins by road", name(winner)),
             GameResult::Road {
                 winner,
                 double: true,
             } => format!(
                 "{} wins by road: the ply made roads for both players, and the mover wins",
-                winner.name()
+                name(winner)
             ),
             GameResult::Flats {
                 winner,
@@ -91,25 +97,21 @@ impl GameResult {
                 let count = flat_score(white, black, komi);
                 let why = match cause {
                     FlatCause::BoardFull => "the board is full".to_string(),
-                    FlatCause::ReserveEmpty(c) => format!("{} has no pieces left", c.name()),
+                    FlatCause::ReserveEmpty(c) => format!("{} has no pieces left", name(c)),
                 };
                 match winner {
-                    Some(w) => format!("{} wins on flats, {count} ({why})", w.name()),
+                    Some(w) => format!("{} wins on flats, {count} ({why})", name(w)),
                     None => format!("Draw on flats, {count} ({why})"),
                 }
             }
             GameResult::Resignation { winner } => {
-                format!(
-                    "{} resigns; {} wins",
-                    winner.opponent().name(),
-                    winner.name()
-                )
+                format!("{} resigns; {} wins", name(winner.opponent()), name(winner))
             }
             GameResult::Timeout { winner } => {
                 format!(
                     "{} ran out of time; {} wins",
-                    winner.opponent().name(),
-                    winner.name()
+                    name(winner.opponent()),
+                    name(winner)
                 )
             }
             GameResult::DrawAgreed => "Draw by agreement".to_string(),
