@@ -146,40 +146,19 @@ impl Service {
             players: if counted { records.clone() } else { Vec::new() },
             ..Change::default()
         })?;
-        let name = |c: crate::tak::Color| game.players[c.index()].name.clone();
         let reason = match result {
-            GameResult::Road { winner, double } => format!(
-                "{} wins by road{} ({}).",
-                name(winner),
-                if double {
-                    ", completing roads for both players as the mover"
-                } else {
-                    ""
-                },
-                result.ptn()
-            ),
-            GameResult::Flats { .. } => {
-                let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
-                let text = result.describe_with(game.settings.komi, names);
-                format!("{text} ({}).", result.ptn())
-            }
-            GameResult::Resignation { winner } => format!(
-                "{} resigns; {} wins ({}).",
-                name(winner.opponent()),
-                name(winner),
-                result.ptn()
-            ),
-            GameResult::Timeout { winner } => format!(
-                "{} ran out of time; {} wins ({}).",
-                name(winner.opponent()),
-                name(winner),
-                result.ptn()
-            ),
-            GameResult::DrawAgreed => format!("Drawn by agreement ({}).", result.ptn()),
             GameResult::Abandoned => format!(
                 "The game was aborted by a moderator ({}); it does not count.",
                 result.ptn()
             ),
+            _ => {
+                let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
+                format!(
+                    "{} ({}).",
+                    result.describe_with(game.settings.komi, names),
+                    result.ptn()
+                )
+            }
         };
         let score = |i: usize| {
             let p = &game.players[i];

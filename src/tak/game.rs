@@ -85,7 +85,7 @@ impl GameResult {
                 winner,
                 double: true,
             } => format!(
-                "{} wins by road: the ply made roads for both players, and the mover wins",
+                "{} wins by road, completing roads for both players as the mover",
                 name(winner)
             ),
             GameResult::Flats {
@@ -114,7 +114,7 @@ impl GameResult {
                     name(winner)
                 )
             }
-            GameResult::DrawAgreed => "Draw by agreement".to_string(),
+            GameResult::DrawAgreed => "Drawn by agreement".to_string(),
             GameResult::Abandoned => "Game abandoned without result".to_string(),
         }
     }
