@@ -690,3 +690,80 @@ async fn position_and_rules_draw_pictures() {
 fn carol() -> TestUser {
     TestUser::new(333, "carol")
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_and_settings_commands_answer_or_refuse() {
+    let (fake, _data, _bot) = boot().await;
+    let r = run(&fake, &alice(), "games", json!([])).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("no games are running"),
+        "{}",
+        r.content()
+    );
+    let r = run(&fake, &alice(), "leaderboard", json!([])).await;
+    assert!(r.is_ephemeral() && r.content().contains("nobody has finished a rated game"));
+    let r = run(&fake, &alice(), "history", json!([])).await;
+    assert!(r.is_ephemeral() && r.content().contains("alice has no finished games"));
+    start_game(&fake).await;
+    let r = run(&fake, &carol(), "games", json!([])).await;
+    assert!(
+        !r.is_ephemeral() && r.content().contains("alice vs bob, 5x5, ply 0"),
+        "{}",
+        r.content()
+    );
+    run(&fake, &bob(), "resign", json!([])).await;
+    let r = run(
+        &fake,
+        &carol(),
+        "history",
+        json!([{ "name": "user", "type": 6, "value": "111" }]),
+    )
+    .await;
+    assert!(
+        r.content().contains("Last games of alice") && r.content().contains("**1-0**"),
+        "{}",
+        r.content()
+    );
+    let r = run(
+        &fake,
+        &carol(),
+        "stats",
+        json!([{ "name": "user", "type": 6, "value": "222" }]),
+    )
+    .await;
+    assert!(
+        r.content().contains("bob: 0 wins, 1 losses, 0 draws") && r.content().contains("unrated"),
+        "{}",
+        r.content()
+    );
+    let r = run(
+        &fake,
+        &alice(),
+        "settings",
+        json!([{ "name": "theme", "type": 4, "value": 1 }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("only a server moderator"),
+        "{}",
+        r.content()
+    );
+    let moderator = TestUser {
+        permissions: 0x20,
+        ..TestUser::new(444, "mod")
+    };
+    let r = run(
+        &fake,
+        &moderator,
+        "settings",
+        json!([{ "name": "theme", "type": 4, "value": 1 }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("Server defaults: theme light, size 6x6, reminder 24 h"),
+        "{}",
+        r.content()
+    );
+}

@@ -403,88 +403,84 @@ async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
     }
 }
 
+/// Runs `f` on a blocking thread and posts the text it returns; refusals go out ephemeral.
+async fn say(
+    ctx: Context<'_>,
+    ephemeral: bool,
+    f: impl FnOnce(&Service, &Ctx) -> Result<String, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    let sctx = service_ctx(ctx);
+    match blocking(&ctx.data().service, move |s| f(s, &sctx)).await {
+        Err(r) => refuse(ctx, r).await,
+        Ok(text) => {
+            let reply = poise::CreateReply::default()
+                .content(text)
+                .ephemeral(ephemeral);
+            ctx.send(reply).await?;
+            Ok(())
+        }
+    }
+}
+
 /// Someone's finished games in this server.
 #[poise::command(slash_command, guild_only)]
 async fn history(
     ctx: Context<'_>,
     #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let sctx = service_ctx(ctx);
-    let who = user
-        .as_ref()
-        .map_or_else(|| sctx.user.clone(), |u| player_ref(u, None));
-    let id = who.id;
-    match blocking(&ctx.data().service, move |s| s.history(&sctx, id)).await {
-        Err(r) => refuse(ctx, r).await,
-        Ok(games) if games.is_empty() => {
-            refuse(
-                ctx,
-                Refusal(format!(
-                    "{} has no finished games in this server yet",
-                    who.name
-                )),
-            )
-            .await
+    let who = user.as_ref().map(|u| player_ref(u, None));
+    say(ctx, false, move |s, c| {
+        let who = who.unwrap_or_else(|| c.user.clone());
+        let games = s.history(c, who.id)?;
+        if games.is_empty() {
+            return Err(Refusal(format!(
+                "{} has no finished games in this server yet",
+                who.name
+            )));
         }
-        Ok(games) => {
-            let lines: Vec<String> = games
-                .iter()
-                .map(|g| {
-                    format!(
-                        "{} vs {}, {}x{}: **{}** ({} plies)",
-                        g.players[0].name,
-                        g.players[1].name,
-                        g.settings.size,
-                        g.settings.size,
-                        g.result.ptn(),
-                        g.plies.len()
-                    )
-                })
-                .collect();
-            ctx.send(poise::CreateReply::default().content(format!(
-                "Last games of {}:\n{}",
-                who.name,
-                lines.join("\n")
-            )))
-            .await?;
-            Ok(())
-        }
-    }
+        let lines: Vec<String> = games
+            .iter()
+            .map(|g| {
+                let (size, ptn) = (g.settings.size, g.result.ptn());
+                format!(
+                    "{} vs {}, {size}x{size}: **{ptn}** ({} plies)",
+                    g.players[0].name,
+                    g.players[1].name,
+                    g.plies.len()
+                )
+            })
+            .collect();
+        Ok(format!("Last games of {}:\n{}", who.name, lines.join("\n")))
+    })
+    .await
 }
 
 /// Games being played in this server.
 #[poise::command(slash_command, guild_only)]
 async fn games(ctx: Context<'_>) -> Result<(), Error> {
-    let sctx = service_ctx(ctx);
-    match blocking(&ctx.data().service, move |s| s.live_games(&sctx)).await {
-        Err(r) => refuse(ctx, r).await,
-        Ok(list) if list.is_empty() => {
-            refuse(
-                ctx,
-                Refusal("no games are running in this server: start one with /challenge".into()),
-            )
-            .await
+    say(ctx, false, |s, c| {
+        let list = s.live_games(c)?;
+        if list.is_empty() {
+            return Err(Refusal(
+                "no games are running in this server: start one with /challenge".into(),
+            ));
         }
-        Ok(list) => {
-            let lines: Vec<String> = list
-                .iter()
-                .map(|g| {
-                    format!(
-                        "<#{}>: {} vs {}, {}x{}, ply {}",
-                        g.channel,
-                        g.players[0].name,
-                        g.players[1].name,
-                        g.settings.size,
-                        g.settings.size,
-                        g.plies.len()
-                    )
-                })
-                .collect();
-            ctx.send(poise::CreateReply::default().content(lines.join("\n")))
-                .await?;
-            Ok(())
-        }
-    }
+        let lines: Vec<String> = list
+            .iter()
+            .map(|g| {
+                let size = g.settings.size;
+                format!(
+                    "<#{}>: {} vs {}, {size}x{size}, ply {}",
+                    g.channel,
+                    g.players[0].name,
+                    g.players[1].name,
+                    g.plies.len()
+                )
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    })
+    .await
 }
 
 /// A player's results and rating in this server.
@@ -493,70 +489,55 @@ async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (default: yours)"] user: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let sctx = service_ctx(ctx);
-    let who = user
-        .as_ref()
-        .map_or_else(|| sctx.user.clone(), |u| player_ref(u, None));
-    match blocking(&ctx.data().service, move |s| s.stats(&sctx, &who)).await {
-        Err(r) => refuse(ctx, r).await,
-        Ok(st) => {
-            let p = &st.player;
-            let rank = st
-                .rank
-                .map_or("unrated".to_string(), |r| format!("rank #{r}"));
-            let text = format!(
-                "{}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
-                p.user.name,
-                p.wins,
-                p.losses,
-                p.draws,
-                p.rating,
-                2.0 * p.deviation
-            );
-            ctx.send(poise::CreateReply::default().content(text))
-                .await?;
-            Ok(())
-        }
-    }
+    let who = user.as_ref().map(|u| player_ref(u, None));
+    say(ctx, false, move |s, c| {
+        let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()))?;
+        let p = &st.player;
+        let rank = st
+            .rank
+            .map_or("unrated".to_string(), |r| format!("rank #{r}"));
+        Ok(format!(
+            "{}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
+            p.user.name,
+            p.wins,
+            p.losses,
+            p.draws,
+            p.rating,
+            2.0 * p.deviation
+        ))
+    })
+    .await
 }
 
 /// The best rated players in this server.
 #[poise::command(slash_command, guild_only)]
 async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
-    let sctx = service_ctx(ctx);
-    match blocking(&ctx.data().service, move |s| s.leaderboard(&sctx)).await {
-        Err(r) => refuse(ctx, r).await,
-        Ok(list) if list.is_empty() => {
-            refuse(
-                ctx,
-                Refusal(
-                    "nobody has finished a rated game here yet: try /challenge rated:true".into(),
-                ),
-            )
-            .await
+    say(ctx, false, |s, c| {
+        let list = s.leaderboard(c)?;
+        if list.is_empty() {
+            return Err(Refusal(
+                "nobody has finished a rated game here yet: try /challenge rated:true".into(),
+            ));
         }
-        Ok(list) => {
-            let lines: Vec<String> = list
-                .iter()
-                .take(15)
-                .enumerate()
-                .map(|(i, p)| {
-                    format!(
-                        "{}. {} — {:.0} ({}-{}-{})",
-                        i + 1,
-                        p.user.name,
-                        p.rating,
-                        p.wins,
-                        p.losses,
-                        p.draws
-                    )
-                })
-                .collect();
-            ctx.send(poise::CreateReply::default().content(lines.join("\n")))
-                .await?;
-            Ok(())
-        }
-    }
+        let lines: Vec<String> = list
+            .iter()
+            .take(15)
+            .enumerate()
+            .map(|(i, p)| {
+                format!(
+                    "{}. {} — {:.0} ({}-{}-{})",
+                    i + 1,
+                    p.user.name,
+                    p.rating,
+                    p.wins,
+                    p.losses,
+                    p.draws
+                )
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    })
+    .await
 }
 
 /// Server defaults (moderators): theme, board size, reminder interval.
@@ -570,34 +551,26 @@ async fn settings(
     size: Option<u8>,
     #[description = "Default reminder: 1h .. 2w, or off"] reminder: Option<String>,
 ) -> Result<(), Error> {
-    let sctx = service_ctx(ctx);
-    let result = blocking(&ctx.data().service, move |s| {
-        if theme.is_none() && size.is_none() && reminder.is_none() {
-            return s.settings(sctx.guild);
-        }
-        s.set_settings(
-            &sctx,
-            theme.as_ref().map(ThemeChoice::name),
-            size.map(usize::from),
-            reminder.as_deref(),
-        )
+    say(ctx, true, move |s, c| {
+        let st = if theme.is_none() && size.is_none() && reminder.is_none() {
+            s.settings(c.guild)?
+        } else {
+            s.set_settings(
+                c,
+                theme.as_ref().map(ThemeChoice::name),
+                size.map(usize::from),
+                reminder.as_deref(),
+            )?
+        };
+        let reminder = st
+            .reminder_secs
+            .map_or("off".to_string(), |r| format!("{} h", r / 3600));
+        Ok(format!(
+            "Server defaults: theme {}, size {}x{}, reminder {reminder}.",
+            st.theme, st.size, st.size
+        ))
     })
-    .await;
-    match result {
-        Err(r) => refuse(ctx, r).await,
-        Ok(st) => {
-            let reminder = st
-                .reminder_secs
-                .map_or("off".to_string(), |r| format!("{} h", r / 3600));
-            let text = format!(
-                "Server defaults: theme {}, size {}x{}, reminder {reminder}.",
-                st.theme, st.size, st.size
-            );
-            ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-                .await?;
-            Ok(())
-        }
-    }
+    .await
 }
 
 /// Draw any position (TPS or a PTN game) without starting a game.
