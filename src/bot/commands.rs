@@ -1,17 +1,23 @@
-//! Slash commands and buttons. Each one builds a service context, calls the service on a blocking
-//! thread, and answers: refusals ephemerally, outcomes publicly (deferred, then the picture).
+//! Slash commands and buttons. Each one checks that Bredon may post its answer in the channel,
+//! calls the service on a blocking thread, and answers: refusals ephemerally, outcomes as a new
+//! message with the picture (a new message is what notifies the player to move; an edit never
+//! does), within Discord's 3 seconds.
 
-use super::reply::{self, Buttons};
+use super::reply::{self, escape, Post};
 use super::{Context, Data, Error};
 use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::tak::{Opening, Ply};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
         challenge(),
+        accept(),
+        decline(),
+        cancel(),
         play(),
         board(),
         undo(),
@@ -31,9 +37,14 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     ]
 }
 
-/// A moderator may abort games and change settings: Manage Messages or Manage Server.
+/// A moderator may abort games: Manage Messages, Manage Server or Administrator.
 fn is_moderator(permissions: Option<serenity::Permissions>) -> bool {
     permissions.is_some_and(|p| p.manage_messages() || p.manage_guild() || p.administrator())
+}
+
+/// Server-wide settings need Manage Server (or Administrator).
+fn is_server_manager(permissions: Option<serenity::Permissions>) -> bool {
+    permissions.is_some_and(|p| p.manage_guild() || p.administrator())
 }
 
 fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> PlayerRef {
@@ -47,20 +58,28 @@ fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> Playe
     }
 }
 
+/// The slash command behind a context (every command here is a slash command).
+fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
+    match ctx {
+        poise::Context::Application(app) => Some(app.interaction),
+        poise::Context::Prefix(_) => None,
+    }
+}
+
+fn member_permissions(ctx: Context<'_>) -> Option<serenity::Permissions> {
+    interaction(ctx)
+        .and_then(|i| i.member.as_deref())
+        .and_then(|m| m.permissions)
+}
+
 fn service_ctx(ctx: Context<'_>) -> Ctx {
-    let (member, permissions) = match ctx {
-        poise::Context::Application(app) => {
-            let member = app.interaction.member.as_deref();
-            (member.cloned(), member.and_then(|m| m.permissions))
-        }
-        poise::Context::Prefix(_) => (None, None),
-    };
+    let member = interaction(ctx).and_then(|i| i.member.as_deref());
     Ctx {
         guild: ctx.guild_id().map_or(0, |g| g.get()),
         channel: ctx.channel_id().get(),
-        user: player_ref(ctx.author(), member.as_ref()),
+        user: player_ref(ctx.author(), member),
         now_ms: reply::now_ms(),
-        moderator: is_moderator(permissions),
+        moderator: is_moderator(member_permissions(ctx)),
     }
 }
 
@@ -71,50 +90,170 @@ async fn blocking<T: Send + 'static>(
     let s = Arc::clone(service);
     tokio::task::spawn_blocking(move || f(&s))
         .await
-        .unwrap_or_else(|e| {
-            Err(Refusal(format!(
-                "Bredon failed inside ({e}); nothing was changed"
-            )))
-        })
+        .unwrap_or_else(|e| Err(Refusal(format!("Bredon failed inside ({e}); look at /board"))))
+}
+
+fn refusal_text(refusal: &Refusal) -> String {
+    reply::fit(format!("✋ {}", escape(&refusal.0)))
 }
 
 async fn refuse(ctx: Context<'_>, refusal: Refusal) -> Result<(), Error> {
     ctx.send(
         poise::CreateReply::default()
-            .content(format!("✋ {refusal}"))
+            .content(refusal_text(&refusal))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
             .ephemeral(true),
     )
     .await?;
     Ok(())
 }
 
-/// Runs a service action and answers it.
+// ---- Permissions --------------------------------------------------------------------------
+
+fn is_thread(kind: Option<serenity::ChannelType>) -> bool {
+    use serenity::ChannelType::{NewsThread, PrivateThread, PublicThread};
+    matches!(kind, Some(PublicThread | PrivateThread | NewsThread))
+}
+
+/// What Bredon must be allowed in a channel to carry a game there: see it, post in it (in a
+/// thread that is Send Messages in Threads: topics/threads, "Permissions"), and attach the
+/// picture (needed for follow-ups with files). `opens_thread`: also start a public thread.
+fn needed(in_thread: bool, opens_thread: bool) -> Vec<(serenity::Permissions, &'static str)> {
+    use serenity::Permissions as P;
+    let mut needs = vec![(P::VIEW_CHANNEL, "View Channel")];
+    if in_thread || opens_thread {
+        needs.push((P::SEND_MESSAGES_IN_THREADS, "Send Messages in Threads"));
+    } else {
+        needs.push((P::SEND_MESSAGES, "Send Messages"));
+    }
+    if opens_thread {
+        needs.push((P::CREATE_PUBLIC_THREADS, "Create Public Threads"));
+    }
+    needs.push((P::ATTACH_FILES, "Attach Files"));
+    needs
+}
+
+/// A refusal naming what Bredon lacks in the channel (`app_permissions` of the interaction), if
+/// anything. Administrators have every permission.
+fn missing_permissions(
+    have: Option<serenity::Permissions>,
+    in_thread: bool,
+    opens_thread: bool,
+) -> Option<Refusal> {
+    let have = have?;
+    if have.administrator() {
+        return None;
+    }
+    let missing: Vec<&str> = needed(in_thread, opens_thread)
+        .into_iter()
+        .filter(|(p, _)| !have.contains(*p))
+        .map(|(_, name)| name)
+        .collect();
+    (!missing.is_empty()).then(|| {
+        Refusal(format!(
+            "Bredon is missing the {} permission{} here, so it could not post the game; nothing was \
+             changed. Ask a moderator to grant {} to Bredon in this channel, then try again",
+            missing.join(", "),
+            if missing.len() > 1 { "s" } else { "" },
+            if missing.len() > 1 { "them" } else { "it" },
+        ))
+    })
+}
+
+fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
+    interaction(ctx).and_then(|i| i.channel.as_ref()).map(|c| c.kind)
+}
+
+fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
+    let have = interaction(ctx).and_then(|i| i.app_permissions);
+    missing_permissions(have, is_thread(channel_kind(ctx)), opens_thread)
+}
+
+// ---- Answering ----------------------------------------------------------------------------
+
+/// If the answer is not ready by then, Bredon defers (Discord wants the first response within
+/// 3 s of the interaction: interactions/receiving-and-responding).
+const DEFER_AFTER: Duration = Duration::from_millis(1500);
+
+type Work = tokio::task::JoinHandle<Result<(Outcome, Post), Refusal>>;
+
+/// Runs a service action (after checking Bredon may post here) and answers it.
 async fn act(
     ctx: Context<'_>,
-    buttons: Buttons,
     f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
 ) -> Result<(), Error> {
-    let sctx = service_ctx(ctx);
-    match blocking(&ctx.data().service, move |s| f(s, &sctx)).await {
-        Err(refusal) => refuse(ctx, refusal).await,
-        Ok(outcome) => {
-            // The change is durable already; drawing may take a moment.
-            ctx.defer().await?;
-            let p = reply::parts(outcome, buttons).await;
-            let mut r = poise::CreateReply::default()
-                .content(p.content)
-                .components(p.components);
-            for f in p.files {
-                r = r.attachment(f);
-            }
-            ctx.send(r).await?;
-            ctx.data().opponent.spawn_turn(
-                Arc::clone(&ctx.serenity_context().http),
-                ctx.channel_id().get(),
-            );
-            Ok(())
-        }
+    if let Some(refusal) = may_post(ctx, false) {
+        return refuse(ctx, refusal).await;
     }
+    let sctx = service_ctx(ctx);
+    let service = Arc::clone(&ctx.data().service);
+    let work: Work = tokio::spawn(async move {
+        let outcome = blocking(&service, move |s| f(s, &sctx)).await?;
+        let post = reply::announce(&outcome).await;
+        Ok((outcome, post))
+    });
+    respond(ctx, work).await?;
+    ctx.data().opponent.spawn_turn(
+        Arc::clone(&ctx.serenity_context().http),
+        ctx.channel_id().get(),
+    );
+    Ok(())
+}
+
+/// Answers with the work's outcome as a new message, so its pings notify. Work that takes longer
+/// than `DEFER_AFTER` is deferred; then the "thinking" message is edited into the outcome and the
+/// pings follow as a new message (an edit notifies no one). A finished game's record follows.
+async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
+    let (done, deferred) = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
+        Ok(done) => (done, false),
+        Err(_) => {
+            ctx.defer().await?;
+            (work.await, true)
+        }
+    };
+    let done = done.unwrap_or_else(|e| Err(Refusal(format!("Bredon failed inside ({e}); look at /board"))));
+    let Some(interaction) = interaction(ctx) else {
+        return Ok(());
+    };
+    let http = &ctx.serenity_context().http;
+    let outcome = match (done, deferred) {
+        (Err(refusal), false) => return refuse(ctx, refusal).await,
+        (Err(refusal), true) => {
+            // The public "thinking" message goes; the refusal is for the user alone.
+            interaction.delete_response(http).await?;
+            return refuse(ctx, refusal).await;
+        }
+        (Ok((outcome, post)), false) => {
+            ctx.send(post.reply()).await?;
+            outcome
+        }
+        (Ok((outcome, post)), true) => {
+            let pings = post.mentions.clone();
+            let mut edit = serenity::EditInteractionResponse::new()
+                .content(post.content.clone())
+                .components(post.components.clone())
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
+            for file in post.files {
+                edit = edit.new_attachment(file);
+            }
+            interaction.edit_response(http, edit).await?;
+            if !pings.is_empty() {
+                let line: Vec<String> = pings.iter().map(|id| format!("<@{id}>")).collect();
+                let ping = Post {
+                    content: format!("{}: your turn here.", line.join(" ")),
+                    files: Vec::new(),
+                    components: Vec::new(),
+                    mentions: pings,
+                };
+                ctx.send(ping.reply()).await?;
+            }
+            outcome
+        }
+    };
+    if let Some(record) = reply::record(&outcome).await {
+        ctx.send(record.reply()).await?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, poise::ChoiceParameter)]
@@ -227,69 +366,88 @@ async fn challenge(
         theme: theme.map(|t| t.name().to_string()),
         engine: engine.map(String::from),
     };
-    if against_engine {
-        // Bredon accepts at once; if it has White, its first ply follows.
-        return act(ctx, Buttons::None, move |s, c| {
-            s.challenge(c, &options)?;
-            s.accept(&Ctx {
+    let check = options.clone();
+    // Against Bredon, it accepts at once; if it has White, its first ply follows.
+    let start = move |s: &Service, c: &Ctx| -> Result<Outcome, Refusal> {
+        let outcome = s.challenge(c, &options)?;
+        if against_engine {
+            return s.accept(&Ctx {
                 user: me,
                 ..c.clone()
-            })
-        })
-        .await;
-    }
-    if thread == Some(true) {
-        // Check first, so a refused challenge leaves no empty thread behind.
-        let check = options.clone();
-        let sctx = service_ctx(ctx);
-        if let Err(r) = blocking(&ctx.data().service, move |s| {
-            s.settings(sctx.guild)
-                .and_then(|d| check.settings(&d).map(|_| ()))
-        })
-        .await
-        {
-            return refuse(ctx, r).await;
+            });
         }
+        Ok(outcome)
+    };
+    if thread == Some(true) {
         let name = format!(
             "Tak: {} vs {}",
             ctx.author().name,
             opponent.as_ref().map_or("anyone", |u| u.name.as_str())
         );
-        let thread = ctx
-            .channel_id()
-            .create_thread(
-                ctx,
-                serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
-            )
-            .await?;
-        let mut sctx = service_ctx(ctx);
-        sctx.channel = thread.id.get();
-        return match blocking(&ctx.data().service, move |s| s.challenge(&sctx, &options)).await {
-            Err(r) => refuse(ctx, r).await,
-            Ok(outcome) => {
-                let p = reply::parts(outcome, Buttons::Challenge).await;
-                thread
-                    .id
-                    .send_message(
-                        ctx,
-                        serenity::CreateMessage::new()
-                            .content(p.content)
-                            .components(p.components),
-                    )
-                    .await?;
-                ctx.send(
-                    poise::CreateReply::default()
-                        .content(format!("Challenge posted in <#{}>.", thread.id)),
+        return challenge_in_thread(ctx, name, check, start).await;
+    }
+    act(ctx, start).await
+}
+
+/// A challenge (or an engine game) in a new public thread that stays listed for a week.
+async fn challenge_in_thread(
+    ctx: Context<'_>,
+    name: String,
+    check: ChallengeOptions,
+    start: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    if let Some(refusal) = may_post(ctx, true) {
+        return refuse(ctx, refusal).await;
+    }
+    // Check first, so a refused challenge leaves no empty thread behind.
+    let guild = service_ctx(ctx).guild;
+    let checked = blocking(&ctx.data().service, move |s| {
+        s.settings(guild).and_then(|d| check.settings(&d).map(|_| ()))
+    })
+    .await;
+    if let Err(refusal) = checked {
+        return refuse(ctx, refusal).await;
+    }
+    let Some(interaction) = interaction(ctx) else {
+        return Ok(());
+    };
+    // Creating a thread is a round trip to Discord: answer "thinking" first.
+    ctx.defer().await?;
+    let thread = ctx
+        .channel_id()
+        .create_thread(
+            ctx,
+            serenity::CreateThread::new(name)
+                .kind(serenity::ChannelType::PublicThread)
+                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+        )
+        .await?;
+    let mut sctx = service_ctx(ctx);
+    sctx.channel = thread.id.get();
+    let http = &ctx.serenity_context().http;
+    match blocking(&ctx.data().service, move |s| start(s, &sctx)).await {
+        Err(refusal) => {
+            interaction.delete_response(http).await?;
+            refuse(ctx, refusal).await
+        }
+        Ok(outcome) => {
+            let started = outcome.board.is_some();
+            let post = reply::announce(&outcome).await;
+            thread.id.send_message(http, post.message()).await?;
+            let what = if started { "Game started" } else { "Challenge posted" };
+            interaction
+                .edit_response(
+                    http,
+                    serenity::EditInteractionResponse::new()
+                        .content(format!("{what} in <#{}>.", thread.id)),
                 )
                 .await?;
-                Ok(())
-            }
-        };
+            ctx.data()
+                .opponent
+                .spawn_turn(Arc::clone(http), thread.id.get());
+            Ok(())
+        }
     }
-    act(ctx, Buttons::Challenge, move |s, c| {
-        s.challenge(c, &options)
-    })
-    .await
 }
 
 async fn autocomplete_ply(ctx: Context<'_>, partial: &str) -> Vec<String> {
@@ -345,43 +503,65 @@ async fn play(
     #[autocomplete = "autocomplete_ply"]
     ply: String,
 ) -> Result<(), Error> {
-    act(ctx, Buttons::None, move |s, c| s.play(c, &ply)).await
+    act(ctx, move |s, c| s.play(c, &ply)).await
+}
+
+/// Accept the challenge open in this channel (the same as its Accept button).
+#[poise::command(slash_command, guild_only)]
+async fn accept(ctx: Context<'_>) -> Result<(), Error> {
+    act(ctx, |s, c| s.accept(c)).await
+}
+
+/// Decline the challenge made to you in this channel.
+#[poise::command(slash_command, guild_only)]
+async fn decline(ctx: Context<'_>) -> Result<(), Error> {
+    act(ctx, |s, c| s.decline(c)).await
+}
+
+/// Cancel your challenge in this channel (moderators can cancel any).
+#[poise::command(slash_command, guild_only)]
+async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
+    act(ctx, |s, c| s.cancel(c)).await
 }
 
 /// Show this channel's board.
 #[poise::command(slash_command, guild_only)]
 async fn board(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, Buttons::None, |s, c| s.view(c)).await
+    act(ctx, |s, c| s.view(c)).await
 }
 
 /// Ask to take back the last ply (your opponent confirms).
 #[poise::command(slash_command, guild_only)]
 async fn undo(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, Buttons::Undo, |s, c| s.request_undo(c)).await
+    act(ctx, |s, c| s.request_undo(c)).await
 }
 
 /// Offer a draw (your opponent accepts or declines).
 #[poise::command(slash_command, guild_only)]
 async fn draw(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, Buttons::Draw, |s, c| s.offer_draw(c)).await
+    act(ctx, |s, c| s.offer_draw(c)).await
 }
 
 /// Resign this channel's game.
 #[poise::command(slash_command, guild_only)]
 async fn resign(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, Buttons::None, |s, c| s.resign(c)).await
+    act(ctx, |s, c| s.resign(c)).await
 }
 
 /// Challenge your last opponent again, seats swapped.
 #[poise::command(slash_command, guild_only)]
 async fn rematch(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, Buttons::Challenge, |s, c| s.rematch(c)).await
+    act(ctx, |s, c| s.rematch(c)).await
 }
 
 /// End this channel's game without result (moderators).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(
+    slash_command,
+    guild_only,
+    default_member_permissions = "MANAGE_MESSAGES"
+)]
 async fn abort(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, Buttons::None, |s, c| s.abort(c)).await
+    act(ctx, |s, c| s.abort(c)).await
 }
 
 /// The PTN of this channel's game, as a file and a PTN Ninja link.
@@ -391,19 +571,17 @@ async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
     match blocking(&ctx.data().service, move |s| s.ptn(&sctx)).await {
         Err(r) => refuse(ctx, r).await,
         Ok((text, link)) => {
-            let file = serenity::CreateAttachment::bytes(text.into_bytes(), "game.ptn");
-            ctx.send(
-                poise::CreateReply::default()
-                    .content(format!("Open in PTN Ninja: <{link}>"))
-                    .attachment(file),
-            )
-            .await?;
+            let mut post = Post::text(reply::link_line(&link, 0));
+            post.files
+                .push(serenity::CreateAttachment::bytes(text.into_bytes(), "game.ptn"));
+            ctx.send(post.reply()).await?;
             Ok(())
         }
     }
 }
 
-/// Runs `f` on a blocking thread and posts the text it returns; refusals go out ephemeral.
+/// Runs `f` on a blocking thread and posts the text it returns (already escaped where it holds
+/// names); refusals go out ephemeral.
 async fn say(
     ctx: Context<'_>,
     ephemeral: bool,
@@ -413,10 +591,8 @@ async fn say(
     match blocking(&ctx.data().service, move |s| f(s, &sctx)).await {
         Err(r) => refuse(ctx, r).await,
         Ok(text) => {
-            let reply = poise::CreateReply::default()
-                .content(text)
-                .ephemeral(ephemeral);
-            ctx.send(reply).await?;
+            ctx.send(Post::text(text).reply().ephemeral(ephemeral))
+                .await?;
             Ok(())
         }
     }
@@ -438,49 +614,88 @@ async fn history(
                 who.name
             )));
         }
+        let name = |p: &PlayerRef| escape(&p.name);
         let lines: Vec<String> = games
             .iter()
             .map(|g| {
                 let (size, ptn) = (g.settings.size, g.result.ptn());
                 format!(
                     "{} vs {}, {size}x{size}: **{ptn}** ({} plies)",
-                    g.players[0].name,
-                    g.players[1].name,
+                    name(&g.players[0]),
+                    name(&g.players[1]),
                     g.plies.len()
                 )
             })
             .collect();
-        Ok(format!("Last games of {}:\n{}", who.name, lines.join("\n")))
+        Ok(format!(
+            "Last games of {}:\n{}",
+            name(&who),
+            lines.join("\n")
+        ))
     })
     .await
 }
 
+/// Live games listed per page of `/games`: 20 lines of at most ~90 characters stay far below
+/// Discord's 2000.
+const GAMES_PER_PAGE: usize = 20;
+
 /// Games being played in this server.
 #[poise::command(slash_command, guild_only)]
-async fn games(ctx: Context<'_>) -> Result<(), Error> {
-    say(ctx, false, |s, c| {
+async fn games(
+    ctx: Context<'_>,
+    #[description = "Page of the list"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    let page = page.unwrap_or(1).max(1) as usize;
+    say(ctx, false, move |s, c| {
         let list = s.live_games(c)?;
         if list.is_empty() {
             return Err(Refusal(
                 "no games are running in this server: start one with /challenge".into(),
             ));
         }
-        let lines: Vec<String> = list
+        let pages = list.len().div_ceil(GAMES_PER_PAGE);
+        if page > pages {
+            return Err(Refusal(format!(
+                "there are {pages} pages of games; ask for page 1 to {pages}"
+            )));
+        }
+        let mut lines: Vec<String> = list
             .iter()
+            .skip((page - 1) * GAMES_PER_PAGE)
+            .take(GAMES_PER_PAGE)
             .map(|g| {
                 let size = g.settings.size;
                 format!(
                     "<#{}>: {} vs {}, {size}x{size}, ply {}",
                     g.channel,
-                    g.players[0].name,
-                    g.players[1].name,
+                    escape(&short(&g.players[0].name)),
+                    escape(&short(&g.players[1].name)),
                     g.plies.len()
                 )
             })
             .collect();
+        if pages > 1 {
+            lines.push(format!(
+                "Page {page} of {pages} ({} games); more with /games page:{}",
+                list.len(),
+                page % pages + 1
+            ));
+        }
         Ok(lines.join("\n"))
     })
     .await
+}
+
+/// A name cut to 24 characters for lists.
+fn short(name: &str) -> String {
+    let mut s: String = name.chars().take(24).collect();
+    if name.chars().count() > 24 {
+        s.push('…');
+    }
+    s
 }
 
 /// A player's results and rating in this server.
@@ -498,7 +713,7 @@ async fn stats(
             .map_or("unrated".to_string(), |r| format!("rank #{r}"));
         Ok(format!(
             "{}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
-            p.user.name,
+            escape(&p.user.name),
             p.wins,
             p.losses,
             p.draws,
@@ -527,7 +742,7 @@ async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
                 format!(
                     "{}. {} — {:.0} ({}-{}-{})",
                     i + 1,
-                    p.user.name,
+                    escape(&short(&p.user.name)),
                     p.rating,
                     p.wins,
                     p.losses,
@@ -540,8 +755,8 @@ async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     .await
 }
 
-/// Server defaults (moderators): theme, board size, reminder interval.
-#[poise::command(slash_command, guild_only)]
+/// Server defaults (Manage Server): theme, board size, reminder interval.
+#[poise::command(slash_command, guild_only, default_member_permissions = "MANAGE_GUILD")]
 async fn settings(
     ctx: Context<'_>,
     #[description = "Default theme"] theme: Option<ThemeChoice>,
@@ -551,7 +766,12 @@ async fn settings(
     size: Option<u8>,
     #[description = "Default reminder: 1h .. 2w, or off"] reminder: Option<String>,
 ) -> Result<(), Error> {
+    let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {
+        let c = &Ctx {
+            moderator: manager,
+            ..c.clone()
+        };
         let st = if theme.is_none() && size.is_none() && reminder.is_none() {
             s.settings(c.guild)?
         } else {
@@ -648,29 +868,137 @@ async fn rules(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 async fn help(ctx: Context<'_>) -> Result<(), Error> {
     let text = "**Bredon** hosts correspondence Tak, one game per channel or thread.\n\
-`/challenge [opponent]` start (size, komi, seat, time limit, rated, thread…) · `/move` play (autocompletes legal plies) · `/board` show the game\n\
+`/challenge [opponent]` start (size, komi, seat, time limit, rated, thread…), answered with its buttons or `/accept` `/decline` `/cancel` · `/move` play (autocompletes legal plies) · `/board` show the game\n\
 `/undo` `/draw` ask your opponent · `/resign` · `/rematch` · `/ptn` export · `/history` `/stats` `/leaderboard` `/games`\n\
-`/position` draw any TPS or PTN · `/rules` the rules in short · `/settings` server defaults (moderators) · `/abort` (moderators)";
+`/position` draw any TPS or PTN · `/rules` the rules in short · `/settings` server defaults (Manage Server) · `/abort` (moderators)";
     ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
         .await?;
     Ok(())
 }
 
-/// Buttons under challenges, undo requests, draw offers and finished games.
+/// Gateway events: button presses, and the channel changes that matter to games (a thread
+/// archived, a channel deleted, Bredon removed from a server).
 pub async fn on_event(
     ctx: &serenity::Context,
     event: &serenity::FullEvent,
     data: &Data,
 ) -> Result<(), Error> {
-    let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(press),
-    } = event
-    else {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(press),
+        } => on_press(ctx, press, data).await,
+        serenity::FullEvent::ThreadUpdate { new, .. } => {
+            on_thread_update(ctx, new, data).await;
+            Ok(())
+        }
+        serenity::FullEvent::ChannelDelete { channel, .. } => {
+            gone(data, channel.id.get()).await;
+            Ok(())
+        }
+        serenity::FullEvent::ThreadDelete { thread, .. } => {
+            gone(data, thread.id.get()).await;
+            Ok(())
+        }
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            // Removed from the server (an outage sets `unavailable`): its games stop their
+            // timers; the records stay, in case Bredon is invited back.
+            let (service, guild) = (Arc::clone(&data.service), incomplete.id.get());
+            let stopped = blocking(&service, move |s| s.guild_gone(guild)).await;
+            tracing::info!(guild, ?stopped, "removed from a server");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn gone(data: &Data, channel: u64) {
+    let service = Arc::clone(&data.service);
+    if let Ok(true) = blocking(&service, move |s| s.channel_gone(channel)).await {
+        tracing::info!(channel, "channel deleted; its game's timers stop");
+    }
+}
+
+/// Users cannot run commands in an archived thread (topics/threads, "Active & Archived
+/// Threads"), so a thread with a game or challenge is unarchived at once, unless a moderator
+/// locked it: then the game stops posting there (kept, for a moderator's /abort).
+async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChannel, data: &Data) {
+    let Some(meta) = thread.thread_metadata.filter(|m| m.archived) else {
+        return;
+    };
+    let channel = thread.id.get();
+    let store = data.service.store().clone();
+    let busy = tokio::task::spawn_blocking(move || {
+        Ok::<_, crate::store::StoreError>(
+            store.game(channel)?.is_some() || store.challenge(channel)?.is_some(),
+        )
+    })
+    .await;
+    if !matches!(busy, Ok(Ok(true))) {
+        return;
+    }
+    if meta.locked {
+        tracing::info!(channel, "game thread locked by a moderator; posting there stops");
+        gone(data, channel).await;
+        return;
+    }
+    let reopened = thread
+        .id
+        .edit_thread(&ctx.http, serenity::EditThread::new().archived(false))
+        .await;
+    if let Err(e) = reopened {
+        tracing::warn!(channel, error = %reply::describe(&e), "could not unarchive a game thread");
+        if matches!(reply::classify(&e), reply::Failure::Gone) {
+            gone(data, channel).await;
+        }
+    }
+}
+
+/// An autocomplete request carries a focused option.
+fn is_autocomplete(interaction: &serenity::CommandInteraction) -> bool {
+    interaction
+        .data
+        .options
+        .iter()
+        .any(|o| matches!(o.value, serenity::CommandDataOptionValue::Autocomplete { .. }))
+}
+
+/// Buttons whose ids an older Bredon wrote no longer say which request they answer.
+const OLD_BUTTON: &str = "this button comes from an older version of Bredon and no longer works; \
+     use /accept, /decline, /cancel, /undo, /draw or /rematch instead";
+
+/// A button press: acknowledged at once (DEFERRED_UPDATE_MESSAGE: no loading state, and the
+/// message's files stay, which serenity's UPDATE_MESSAGE would clear), answered by the service,
+/// then the pressed message shows who pressed what with its buttons disabled, and the outcome
+/// follows as a new message that pings.
+async fn on_press(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    data: &Data,
+) -> Result<(), Error> {
+    let ephemeral = |text: String| {
+        serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(reply::fit(text))
+                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .ephemeral(true),
+        )
+    };
+    let Some((prompt, answer)) = reply::parse_custom_id(&press.data.custom_id) else {
+        press
+            .create_response(ctx, ephemeral(format!("✋ {OLD_BUTTON}")))
+            .await?;
         return Ok(());
     };
-    let Some(action) = press.data.custom_id.strip_prefix("bredon:") else {
+    let in_thread = is_thread(press.channel.as_ref().map(|c| c.kind));
+    if let Some(refusal) = missing_permissions(press.app_permissions, in_thread, false) {
+        press
+            .create_response(ctx, ephemeral(refusal_text(&refusal)))
+            .await?;
         return Ok(());
-    };
+    }
+    press
+        .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
+        .await?;
     let sctx = Ctx {
         guild: press.guild_id.map_or(0, |g| g.get()),
         channel: press.channel_id.get(),
@@ -678,54 +1006,93 @@ pub async fn on_event(
         now_ms: reply::now_ms(),
         moderator: is_moderator(press.member.as_ref().and_then(|m| m.permissions)),
     };
-    let action = action.to_string();
-    let (buttons, result) = {
-        let a = action.clone();
-        let buttons = if a == "rematch" {
-            Buttons::Challenge
-        } else {
-            Buttons::None
-        };
-        let result = blocking(&data.service, move |s| match a.as_str() {
-            "accept" => s.accept(&sctx),
-            "decline" => s.decline(&sctx),
-            "cancel" => s.cancel(&sctx),
-            "undo-yes" => s.answer_undo(&sctx, true),
-            "undo-no" => s.answer_undo(&sctx, false),
-            "draw-yes" => s.answer_draw(&sctx, true),
-            "draw-no" => s.answer_draw(&sctx, false),
-            "rematch" => s.rematch(&sctx),
-            other => Err(Refusal(format!("unknown button `{other}`"))),
-        })
-        .await;
-        (buttons, result)
-    };
-    let response = match result {
-        Err(refusal) => serenity::CreateInteractionResponseMessage::new()
-            .content(format!("✋ {refusal}"))
-            .ephemeral(true),
-        Ok(outcome) => {
-            let p = reply::parts(outcome, buttons).await;
-            serenity::CreateInteractionResponseMessage::new()
-                .content(p.content)
-                .add_files(p.files)
-                .components(p.components)
+    let who = sctx.user.name.clone();
+    let outcome = match blocking(&data.service, move |s| s.answer(&sctx, prompt, answer)).await {
+        Ok(outcome) => outcome,
+        Err(refusal) => {
+            let text = serenity::CreateInteractionResponseFollowup::new()
+                .content(refusal_text(&refusal))
+                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .ephemeral(true);
+            press.create_followup(ctx, text).await?;
+            return Ok(());
         }
     };
+    let pressed = format!(
+        "{}\n*{} pressed {}.*",
+        press.message.content,
+        escape(&who),
+        reply::label(prompt, answer)
+    );
     press
-        .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
+        .edit_response(
+            ctx,
+            serenity::EditInteractionResponse::new()
+                .content(reply::fit(pressed))
+                .components(reply::buttons(prompt, true))
+                .allowed_mentions(serenity::CreateAllowedMentions::new()),
+        )
         .await?;
+    press
+        .create_followup(ctx, reply::announce(&outcome).await.followup())
+        .await?;
+    if let Some(record) = reply::record(&outcome).await {
+        press.create_followup(ctx, record.followup()).await?;
+    }
     data.opponent
         .spawn_turn(Arc::clone(&ctx.http), press.channel_id.get());
     Ok(())
 }
 
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    let outdated = "Discord still shows an older version of this command; reload Discord \
+                    (Ctrl+R, or restart the app) and try again";
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
             tracing::warn!(command = ctx.command().name, %error, "command failed");
             let _ = ctx
                 .send(poise::CreateReply::default().content("✋ Something went wrong talking to Discord; if your ply was accepted, /board shows it.").ephemeral(true))
+                .await;
+        }
+        poise::FrameworkError::UnknownInteraction {
+            ctx, interaction, ..
+        } => {
+            // A command Bredon no longer has (Discord's command list was not updated yet).
+            let response = if is_autocomplete(interaction) {
+                serenity::CreateInteractionResponse::Autocomplete(
+                    serenity::CreateAutocompleteResponse::new(),
+                )
+            } else {
+                serenity::CreateInteractionResponse::Message(
+                    serenity::CreateInteractionResponseMessage::new()
+                        .content(format!(
+                            "✋ Bredon has no /{} command any more. {outdated}; /help lists the commands.",
+                            escape(&interaction.data.name)
+                        ))
+                        .ephemeral(true),
+                )
+            };
+            if let Err(e) = interaction.create_response(ctx, response).await {
+                tracing::warn!(error = %e, "could not answer an unknown command");
+            }
+        }
+        poise::FrameworkError::ArgumentParse { ctx, error, .. } => {
+            let text = format!(
+                "✋ Bredon could not read the options of /{}: {}. {outdated}.",
+                ctx.command().name,
+                escape(&crate::tak::quote(&error.to_string()))
+            );
+            let _ = ctx
+                .send(Post::text(text).reply().ephemeral(true))
+                .await;
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            ctx, description, ..
+        } => {
+            tracing::info!(command = ctx.command.name, description, "outdated command options");
+            let text = format!("✋ The options of /{} have changed. {outdated}.", ctx.command.name);
+            let _ = poise::Context::Application(ctx)
+                .send(Post::text(text).reply().ephemeral(true))
                 .await;
         }
         other => {
@@ -764,5 +1131,27 @@ mod tests {
         assert!(!is_moderator(Some(serenity::Permissions::SEND_MESSAGES)));
         assert!(is_moderator(Some(serenity::Permissions::MANAGE_MESSAGES)));
         assert!(is_moderator(Some(serenity::Permissions::ADMINISTRATOR)));
+        assert!(!is_server_manager(Some(serenity::Permissions::MANAGE_MESSAGES)));
+        assert!(is_server_manager(Some(serenity::Permissions::MANAGE_GUILD)));
+    }
+
+    #[test]
+    fn missing_permissions_are_named() {
+        type P = serenity::Permissions;
+        let post = P::VIEW_CHANNEL | P::SEND_MESSAGES | P::ATTACH_FILES;
+        assert_eq!(missing_permissions(Some(post), false, false), None);
+        assert_eq!(missing_permissions(None, false, false), None, "unknown: not refused");
+        let why = missing_permissions(Some(P::VIEW_CHANNEL | P::SEND_MESSAGES), false, false)
+            .unwrap()
+            .0;
+        assert!(why.contains("the Attach Files permission here"), "{why}");
+        let why = missing_permissions(Some(post), true, false).unwrap().0;
+        assert!(why.contains("Send Messages in Threads"), "{why}");
+        let why = missing_permissions(Some(post), false, true).unwrap().0;
+        assert!(
+            why.contains("Send Messages in Threads, Create Public Threads permissions"),
+            "{why}"
+        );
+        assert_eq!(missing_permissions(Some(P::ADMINISTRATOR), true, true), None);
     }
 }

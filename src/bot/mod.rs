@@ -85,9 +85,32 @@ pub struct Config {
     pub tick: Duration,
 }
 
-/// Runs the bot until SIGINT/SIGTERM, then closes the gateway and flushes the store.
+/// Why the bot had to stop during start-up; set once, read after the gateway closed.
+#[derive(Default)]
+struct Fatal {
+    reason: std::sync::Mutex<Option<String>>,
+    raised: tokio::sync::Notify,
+}
+
+impl Fatal {
+    fn raise(&self, reason: String) {
+        tracing::error!(%reason, "cannot start");
+        *self.reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
+        self.raised.notify_one();
+    }
+
+    fn reason(&self) -> Option<String> {
+        self.reason.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Runs the bot until SIGINT/SIGTERM, then closes the gateway and flushes the store. A start-up
+/// that cannot open the store or register the commands stops with the reason (never online and
+/// deaf: without registered commands nobody can reach the bot).
 pub async fn run(config: Config) -> Result<(), String> {
     let store = Store::open(&config.data).map_err(|e| e.to_string())?;
+    let fatal = Arc::new(Fatal::default());
+    let fatal_in_setup = Arc::clone(&fatal);
     // The same database handle, kept to flush after the gateway closes.
     let flush_on_exit = store.clone();
     let service = Arc::new(Service::new(store));
@@ -108,16 +131,26 @@ pub async fn run(config: Config) -> Result<(), String> {
             Box::pin(async move {
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
                 let commands = &framework.options().commands;
-                match guild {
+                let registered = match guild {
                     Some(id) => {
                         poise::builtins::register_in_guild(
                             ctx,
                             commands,
                             serenity::GuildId::new(id),
                         )
-                        .await?
+                        .await
                     }
-                    None => poise::builtins::register_globally(ctx, commands).await?,
+                    None => poise::builtins::register_globally(ctx, commands).await,
+                };
+                if let Err(e) = registered {
+                    let reason = format!(
+                        "registering the slash commands failed: {}. Check DISCORD_TOKEN, and that \
+                         DISCORD_GUILD_ID (if set) is a server the bot was invited to with the \
+                         applications.commands scope",
+                        reply::describe(&e)
+                    );
+                    fatal_in_setup.raise(reason.clone());
+                    return Err(reason.into());
                 }
                 tokio::spawn(reply::timer_loop(
                     Arc::clone(&ctx.http),
@@ -134,7 +167,12 @@ pub async fn run(config: Config) -> Result<(), String> {
                 });
                 // Engine games left waiting for the bot's move when the last process stopped.
                 // The store holds only this process's guilds, so one scan finds them all.
-                for game in service.store().all_live_games()? {
+                let live = service.store().all_live_games().map_err(|e| {
+                    let reason = format!("reading the live games failed: {e}");
+                    fatal_in_setup.raise(reason.clone());
+                    reason
+                })?;
+                for game in live {
                     if game.settings.engine.is_some() {
                         opponent.spawn_turn(Arc::clone(&ctx.http), game.channel);
                     }
@@ -153,15 +191,21 @@ pub async fn run(config: Config) -> Result<(), String> {
             .proxy(base.trim_end_matches('/'))
             .ratelimiter_disabled(true);
     }
+    // GUILDS brings thread updates, channel deletions and server removals; nothing privileged.
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
         .framework(framework)
         .await
         .map_err(|e| format!("cannot start the Discord client: {e}"))?;
     let manager = Arc::clone(&client.shard_manager);
+    let fatal_watch = Arc::clone(&fatal);
     tokio::spawn(async move {
-        shutdown_signal().await;
-        tracing::info!("shutting down: closing the gateway and flushing the store");
+        tokio::select! {
+            _ = shutdown_signal() => {
+                tracing::info!("shutting down: closing the gateway and flushing the store");
+            }
+            _ = fatal_watch.raised.notified() => {}
+        }
         manager.shutdown_all().await;
     });
     let started = match config.shards {
@@ -170,6 +214,9 @@ pub async fn run(config: Config) -> Result<(), String> {
         Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
     };
     flush_on_exit.flush().map_err(|e| e.to_string())?;
+    if let Some(reason) = fatal.reason() {
+        return Err(reason);
+    }
     started.map_err(|e| format!("the Discord connection failed: {e}"))
 }
 

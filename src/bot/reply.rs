@@ -1,124 +1,413 @@
-//! Service outcomes as Discord messages: text with mentions, the board picture (alt text in the
-//! attachment description), and at the end of a game its GIF, PTN file and link.
+//! Service outcomes as Discord messages. Every message holds escaped text (a name is shown as
+//! typed and pings no one), at most 2000 characters, `allowed_mentions` listing exactly the users
+//! it means to ping, and buttons whose custom ids name the question and its version. A finished
+//! game takes two messages: the result with the final board (pinging both players), then its
+//! record (GIF, PTN file, link, ratings), which may take a while to draw.
 
-use crate::service::{Outcome, Service};
+use crate::service::{Answer, Outcome, Prompt, Service};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The buttons that go with an outcome.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Buttons {
-    None,
-    Challenge,
-    Undo,
-    Draw,
-    Rematch,
-}
+/// Discord's limit on a message's content (message resource, "Create Message": content is up to
+/// 2000 characters).
+pub const MAX_CONTENT: usize = 2000;
 
-pub struct Parts {
+/// One message to post.
+#[derive(Clone)]
+pub struct Post {
     pub content: String,
     pub files: Vec<serenity::CreateAttachment>,
     pub components: Vec<serenity::CreateActionRow>,
+    /// The users this message pings; no other mention is allowed to notify.
+    pub mentions: Vec<u64>,
 }
 
-fn button(id: &str, label: &str, style: serenity::ButtonStyle) -> serenity::CreateButton {
-    serenity::CreateButton::new(format!("bredon:{id}"))
-        .label(label)
-        .style(style)
+impl Post {
+    pub fn text(content: impl Into<String>) -> Post {
+        Post {
+            content: fit(content.into()),
+            files: Vec::new(),
+            components: Vec::new(),
+            mentions: Vec::new(),
+        }
+    }
+
+    pub fn allowed_mentions(&self) -> serenity::CreateAllowedMentions {
+        serenity::CreateAllowedMentions::new()
+            .users(self.mentions.iter().map(|&id| serenity::UserId::new(id)))
+    }
+
+    pub fn message(self) -> serenity::CreateMessage {
+        serenity::CreateMessage::new()
+            .allowed_mentions(self.allowed_mentions())
+            .content(self.content)
+            .add_files(self.files)
+            .components(self.components)
+    }
+
+    pub fn reply(self) -> poise::CreateReply {
+        let mut r = poise::CreateReply::default()
+            .allowed_mentions(self.allowed_mentions())
+            .content(self.content)
+            .components(self.components);
+        for f in self.files {
+            r = r.attachment(f);
+        }
+        r
+    }
+
+    pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
+        serenity::CreateInteractionResponseFollowup::new()
+            .allowed_mentions(self.allowed_mentions())
+            .content(self.content)
+            .add_files(self.files)
+            .components(self.components)
+    }
 }
 
-fn components(buttons: Buttons) -> Vec<serenity::CreateActionRow> {
-    use serenity::ButtonStyle::{Danger, Primary, Secondary, Success};
-    let row = match buttons {
-        Buttons::None => return Vec::new(),
-        Buttons::Challenge => vec![
-            button("accept", "Accept", Success),
-            button("decline", "Decline", Danger),
-            button("cancel", "Cancel", Secondary),
+/// Cuts `text` to Discord's 2000 characters (a last guard: callers page or shorten first).
+pub fn fit(mut text: String) -> String {
+    if text.chars().count() > MAX_CONTENT {
+        text = text.chars().take(MAX_CONTENT - 1).collect();
+        text.push('…');
+    }
+    text
+}
+
+/// Plain text made literal for Discord: markdown characters are escaped, line-start markers
+/// (`#`, `>`, `-`) too, and mention syntax is broken, so a name like `**<@&1>** @everyone` is
+/// shown as typed. Mentions are also refused by `allowed_mentions`; this keeps them from even
+/// looking like pings.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_start = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '<' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '#' | '>' | '-' if line_start => {
+                out.push('\\');
+                out.push(c);
+            }
+            '@' if rest.starts_with("everyone") || rest.starts_with("here") => {
+                out.push('@');
+                out.push('\u{200B}');
+            }
+            _ => out.push(c),
+        }
+        line_start = c == '\n' || (line_start && c == ' ');
+    }
+    out
+}
+
+/// The buttons that answer a prompt, each named by its custom id `bredon:<action>:<id>:<seq>`.
+fn answers(prompt: Prompt) -> &'static [(&'static str, Answer, &'static str)] {
+    match prompt {
+        Prompt::Challenge { .. } => &[
+            ("accept", Answer::Accept, "Accept"),
+            ("decline", Answer::Decline, "Decline"),
+            ("cancel", Answer::Cancel, "Cancel"),
         ],
-        Buttons::Undo => vec![
-            button("undo-yes", "Allow undo", Success),
-            button("undo-no", "Refuse", Danger),
+        Prompt::Undo { .. } => &[
+            ("undo-yes", Answer::Agree, "Allow undo"),
+            ("undo-no", Answer::Refuse, "Refuse undo"),
         ],
-        Buttons::Draw => vec![
-            button("draw-yes", "Accept draw", Success),
-            button("draw-no", "Decline", Danger),
+        Prompt::Draw { .. } => &[
+            ("draw-yes", Answer::Agree, "Accept draw"),
+            ("draw-no", Answer::Refuse, "Decline draw"),
         ],
-        Buttons::Rematch => vec![button("rematch", "Rematch", Primary)],
+        Prompt::Rematch { .. } => &[("rematch", Answer::Rematch, "Rematch")],
+    }
+}
+
+fn version(prompt: Prompt) -> (u64, u64) {
+    match prompt {
+        Prompt::Challenge { id } => (id, 0),
+        Prompt::Undo { game, seq } | Prompt::Draw { game, seq } => (game, seq),
+        Prompt::Rematch { game } => (game, 0),
+    }
+}
+
+fn custom_id(action: &str, prompt: Prompt) -> String {
+    let (id, seq) = version(prompt);
+    format!("bredon:{action}:{id}:{seq}")
+}
+
+/// The question and answer a button's custom id stands for; `None` for ids this version does not
+/// write (buttons posted by an older Bredon).
+pub fn parse_custom_id(custom_id: &str) -> Option<(Prompt, Answer)> {
+    let mut parts = custom_id.strip_prefix("bredon:")?.split(':');
+    let action = parts.next()?;
+    let id: u64 = parts.next()?.parse().ok()?;
+    let seq: u64 = parts.next()?.parse().ok()?;
+    if parts.next().is_some() {
+        return None;
+    }
+    let prompt = match action {
+        "accept" | "decline" | "cancel" => Prompt::Challenge { id },
+        "undo-yes" | "undo-no" => Prompt::Undo { game: id, seq },
+        "draw-yes" | "draw-no" => Prompt::Draw { game: id, seq },
+        "rematch" => Prompt::Rematch { game: id },
+        _ => return None,
     };
+    let answer = answers(prompt).iter().find(|(a, ..)| *a == action)?.1;
+    Some((prompt, answer))
+}
+
+/// What a pressed button says, for the line added under its message.
+pub fn label(prompt: Prompt, answer: Answer) -> &'static str {
+    answers(prompt)
+        .iter()
+        .find(|(_, a, _)| *a == answer)
+        .map_or("a button", |(.., l)| l)
+}
+
+/// The buttons for `prompt`; `disabled` once one of them was pressed.
+pub fn buttons(prompt: Prompt, disabled: bool) -> Vec<serenity::CreateActionRow> {
+    use serenity::ButtonStyle::{Danger, Primary, Secondary, Success};
+    let row = answers(prompt)
+        .iter()
+        .map(|(action, answer, label)| {
+            let style = match answer {
+                Answer::Accept | Answer::Agree => Success,
+                Answer::Decline | Answer::Refuse => Danger,
+                Answer::Cancel => Secondary,
+                Answer::Rematch => Primary,
+            };
+            serenity::CreateButton::new(custom_id(action, prompt))
+                .label(*label)
+                .style(style)
+                .disabled(disabled)
+        })
+        .collect();
     vec![serenity::CreateActionRow::Buttons(row)]
 }
 
-/// Builds the message; the pictures are drawn on a blocking thread, off the async workers.
-pub async fn parts(outcome: Outcome, buttons: Buttons) -> Parts {
-    let mut content = outcome.text.clone();
-    if let Some(f) = &outcome.finished {
-        for (player, rating, change) in &f.ratings {
-            content.push_str(&format!(
-                "\n{} is now rated {rating:.0} ({change:+.0}).",
-                player.name
-            ));
-        }
-        let [(a, pa), (b, pb)] = &f.series;
-        if pa + pb > 0 {
-            content.push_str(&format!("\nSeries: {} {pa} – {pb} {}.", a.name, b.name));
-        }
-        content.push_str(&format!("\nReplay: <{}>", f.link));
+/// `<@id> <@id>` for the users an outcome pings.
+fn mention_line(ids: &[u64]) -> String {
+    ids.iter()
+        .map(|id| format!("<@{id}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The announcement of an outcome: its text, the deadline, the pings, the board picture (drawn on
+/// a blocking thread) and the buttons of its question. A finished game's rematch button goes on
+/// its record instead.
+pub async fn announce(outcome: &Outcome) -> Post {
+    let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
+    let mut content = escape(&outcome.text);
+    if let Some(ms) = outcome.deadline_ms {
+        let secs = ms.div_euclid(1000);
+        content.push_str(&format!("\n⏳ Time runs out <t:{secs}:R> (<t:{secs}:f>)."));
     }
-    if !outcome.ping.is_empty() {
-        let mentions: Vec<String> = outcome
-            .ping
-            .iter()
-            .map(|p| format!("<@{}>", p.id))
-            .collect();
-        content.push_str(&format!("\n{}", mentions.join(" ")));
+    if !mentions.is_empty() {
+        content.push('\n');
+        content.push_str(&mention_line(&mentions));
     }
-    let buttons = if outcome.finished.is_some() {
-        Buttons::Rematch
-    } else {
-        buttons
+    let components = match outcome.prompt {
+        Some(p) if outcome.finished.is_none() => buttons(p, false),
+        _ => Vec::new(),
     };
+    let board = outcome.board.clone();
+    let files = tokio::task::spawn_blocking(move || {
+        board.map(|b| {
+            serenity::CreateAttachment::bytes(b.png(), "board.png").description(b.alt_text())
+        })
+    })
+    .await
+    .ok()
+    .flatten();
+    Post {
+        content: fit(content),
+        files: files.into_iter().collect(),
+        components,
+        mentions,
+    }
+}
+
+/// The line with a game's PTN Ninja link, if it fits in a message that already holds `used`
+/// characters; otherwise a sentence pointing at the attached PTN file.
+pub fn link_line(link: &str, used: usize) -> String {
+    let line = format!("Open in PTN Ninja: <{link}>");
+    if used + line.chars().count() <= MAX_CONTENT {
+        line
+    } else {
+        "This game is too long for a PTN Ninja link: open the attached game.ptn in PTN Ninja \
+         (Add game, then choose the file)."
+            .into()
+    }
+}
+
+/// The record of a finished game: the GIF of the whole game, the PTN file, the PTN Ninja link if
+/// it fits, ratings and series, and the rematch button. Pings no one.
+pub async fn record(outcome: &Outcome) -> Option<Post> {
+    let f = outcome.finished.clone()?;
+    let mut lines = Vec::new();
+    for (player, rating, change) in &f.ratings {
+        lines.push(format!(
+            "{} is now rated {rating:.0} ({change:+.0}).",
+            escape(&player.name)
+        ));
+    }
+    let [(a, pa), (b, pb)] = &f.series;
+    if pa + pb > 0 {
+        lines.push(format!(
+            "Series: {} {pa} – {pb} {}.",
+            escape(&a.name),
+            escape(&b.name)
+        ));
+    }
+    let mut content = lines.join("\n");
+    let used = content.chars().count() + 1;
+    content.push('\n');
+    content.push_str(&link_line(&f.link, used));
+    let board = outcome.board.clone();
+    let ptn = f.ptn.clone().into_bytes();
     let files = tokio::task::spawn_blocking(move || {
         let mut files = Vec::new();
-        if let Some(board) = &outcome.board {
-            files.push(
-                serenity::CreateAttachment::bytes(board.png(), "board.png")
-                    .description(board.alt_text()),
-            );
-            if outcome.finished.is_some() {
-                let names = [
-                    board.players[0].name.as_str(),
-                    board.players[1].name.as_str(),
-                ];
-                let theme = crate::render::Theme::named(&board.theme).unwrap_or_default();
-                files.push(serenity::CreateAttachment::bytes(
-                    crate::render::render_gif(&board.game, names, &theme),
-                    "game.gif",
-                ));
-            }
-        }
-        if let Some(f) = &outcome.finished {
+        if let Some(board) = board {
+            let names = [
+                board.players[0].name.as_str(),
+                board.players[1].name.as_str(),
+            ];
+            let theme = crate::render::Theme::named(&board.theme).unwrap_or_default();
             files.push(serenity::CreateAttachment::bytes(
-                f.ptn.clone().into_bytes(),
-                "game.ptn",
+                crate::render::render_gif(&board.game, names, &theme),
+                "game.gif",
             ));
         }
+        files.push(serenity::CreateAttachment::bytes(ptn, "game.ptn"));
         files
     })
     .await
     .unwrap_or_default();
-    Parts {
-        content,
+    Some(Post {
+        content: fit(content),
         files,
-        components: components(buttons),
-    }
+        components: outcome.prompt.map_or(Vec::new(), |p| buttons(p, false)),
+        mentions: Vec::new(),
+    })
 }
 
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// What Discord's answer to a request means for retrying it.
+pub enum Failure {
+    /// Worth another try: a 5xx, a 429, a broken connection.
+    Transient,
+    /// The channel is gone or closed to Bredon (403, 404): stop posting there.
+    Gone,
+    /// The request itself is wrong (other 4xx): retrying cannot help.
+    Refused,
+}
+
+pub fn classify(error: &serenity::Error) -> Failure {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            match r.status_code.as_u16() {
+                403 | 404 => Failure::Gone,
+                429 | 500..=599 => Failure::Transient,
+                _ => Failure::Refused,
+            }
+        }
+        serenity::Error::Http(serenity::HttpError::Request(_)) | serenity::Error::Io(_) => {
+            Failure::Transient
+        }
+        _ => Failure::Refused,
+    }
+}
+
+/// A Discord error with Discord's own explanation (status, code, message, field errors).
+pub fn describe(error: &serenity::Error) -> String {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            let mut text = format!(
+                "Discord answered {} to {} {}: {} (code {})",
+                r.status_code, r.method, r.url, r.error.message, r.error.code
+            );
+            for e in &r.error.errors {
+                text.push_str(&format!("; {}: {}", e.path, e.message));
+            }
+            text
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Tries before a post is given up; waits between them double from `RETRY_FIRST`.
+const TRIES: u32 = 5;
+const RETRY_FIRST: Duration = Duration::from_millis(250);
+
+/// Posts `post` in `channel`, retrying transient failures with backoff. The nonce makes Discord
+/// return the first message instead of creating a second when a retry follows a post whose answer
+/// was lost (message resource, "Create Message": `enforce_nonce`). A channel that is gone or
+/// closed to Bredon stops its game's timers, logged once. True if the post arrived.
+pub async fn deliver(
+    http: &serenity::Http,
+    service: &Arc<Service>,
+    channel: u64,
+    post: Post,
+    nonce: u64,
+) -> bool {
+    let mut wait = RETRY_FIRST;
+    for attempt in 1..=TRIES {
+        let message = post
+            .clone()
+            .message()
+            .nonce(serenity::Nonce::String(nonce.to_string()))
+            .enforce_nonce(true);
+        let error = match serenity::ChannelId::new(channel)
+            .send_message(http, message)
+            .await
+        {
+            Ok(_) => return true,
+            Err(e) => e,
+        };
+        match classify(&error) {
+            Failure::Transient if attempt < TRIES => {
+                tracing::info!(channel, attempt, error = %describe(&error), "post failed; retrying");
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            Failure::Gone => {
+                tracing::warn!(channel, error = %describe(&error), "channel gone or closed to Bredon; its game's timers stop");
+                let s = Arc::clone(service);
+                let _ = tokio::task::spawn_blocking(move || s.channel_gone(channel)).await;
+                return false;
+            }
+            _ => {
+                tracing::warn!(channel, error = %describe(&error), "post given up");
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// Posts an outcome in its channel: the announcement, then the record of a finished game. Each
+/// message has its own nonce, derived from `id`.
+pub async fn deliver_outcome(
+    http: &serenity::Http,
+    service: &Arc<Service>,
+    channel: u64,
+    outcome: &Outcome,
+    id: u64,
+) {
+    if deliver(http, service, channel, announce(outcome).await, id).await {
+        if let Some(record) = record(outcome).await {
+            deliver(http, service, channel, record, id.wrapping_add(1)).await;
+        }
+    }
 }
 
 /// Posts reminders, time-outs and expired challenges. Due times live in the store, so a restart
@@ -140,17 +429,57 @@ pub async fn timer_loop(http: Arc<serenity::Http>, service: Arc<Service>, every:
             }
         };
         for event in events {
-            let p = parts(event.outcome, Buttons::None).await;
-            let message = serenity::CreateMessage::new()
-                .content(p.content)
-                .add_files(p.files)
-                .components(p.components);
-            if let Err(e) = serenity::ChannelId::new(event.channel)
-                .send_message(&http, message)
-                .await
-            {
-                tracing::warn!(channel = event.channel, error = %e, "could not post a timer event");
+            let (http, service) = (Arc::clone(&http), Arc::clone(&service));
+            // Each channel on its own task: one slow retry never holds up the others.
+            tokio::spawn(async move {
+                deliver_outcome(&http, &service, event.channel, &event.outcome, event.id).await;
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_shows_names_as_typed_and_breaks_mentions() {
+        assert_eq!(escape("**bold** _x_"), "\\*\\*bold\\*\\* \\_x\\_");
+        assert_eq!(escape("<@&123> <#5>"), "\\<@&123> \\<#5>");
+        assert_eq!(escape("hi @everyone @here"), "hi @\u{200B}everyone @\u{200B}here");
+        assert_eq!(escape("# big\n> quote\n- item"), "\\# big\n\\> quote\n\\- item");
+        assert_eq!(
+            escape("alice played 2c3>11 (R-0)"),
+            "alice played 2c3>11 (R-0)",
+            "mid-line markers stay readable"
+        );
+    }
+
+    #[test]
+    fn custom_ids_round_trip_and_old_ones_are_unknown() {
+        for prompt in [
+            Prompt::Challenge { id: 7 },
+            Prompt::Undo { game: 3, seq: 9 },
+            Prompt::Draw { game: 3, seq: 10 },
+            Prompt::Rematch { game: u64::MAX },
+        ] {
+            for (action, answer, _) in answers(prompt) {
+                let id = custom_id(action, prompt);
+                assert!(id.len() <= 100, "Discord's custom_id limit: {id}");
+                assert_eq!(parse_custom_id(&id), Some((prompt, *answer)));
             }
         }
+        for old in ["bredon:accept", "bredon:undo-yes", "bredon:x:1:2", "other:accept:1:0"] {
+            assert_eq!(parse_custom_id(old), None, "{old}");
+        }
+    }
+
+    #[test]
+    fn long_text_is_cut_to_discords_limit() {
+        let long = "é".repeat(3000);
+        let cut = fit(long);
+        assert_eq!(cut.chars().count(), MAX_CONTENT);
+        assert!(cut.ends_with('…'));
+        assert_eq!(fit("short".into()), "short");
     }
 }

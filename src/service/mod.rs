@@ -84,10 +84,35 @@ pub struct Finished {
     pub series: [(PlayerRef, u32); 2],
 }
 
+/// A question an outcome leaves open: which record it is about and at which version, so that an
+/// answer to an older question (an old button) is refused instead of answering today's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Prompt {
+    /// The open challenge with this id: accept, decline or cancel.
+    Challenge { id: u64 },
+    /// An undo request stored as version `seq` of game `game`: agree or refuse.
+    Undo { game: u64, seq: u64 },
+    /// A draw offer stored as version `seq` of game `game`: agree or refuse.
+    Draw { game: u64, seq: u64 },
+    /// The finished game `game`: ask for a rematch.
+    Rematch { game: u64 },
+}
+
+/// An answer to a [`Prompt`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    Accept,
+    Decline,
+    Cancel,
+    Agree,
+    Refuse,
+    Rematch,
+}
+
 /// What to post after an action.
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
-    /// The announcement, in plain text with names.
+    /// The announcement, in plain text with names (no markup: adapters escape it).
     pub text: String,
     /// Users to mention (the player to move, the challenged player...).
     pub ping: Vec<PlayerRef>,
@@ -96,11 +121,17 @@ pub struct Outcome {
     /// "Tak!" / "Tinuë!" applies to this outcome.
     pub tak: bool,
     pub tinue: bool,
+    /// The question this outcome asks, if any (for buttons).
+    pub prompt: Option<Prompt>,
+    /// When the player to move loses on time (games with a time limit).
+    pub deadline_ms: Option<i64>,
 }
 
 /// Something the timer loop must post.
 #[derive(Clone, Debug)]
 pub struct TimerEvent {
+    /// Unique per event, so a post that is retried after a failure can be deduplicated.
+    pub id: u64,
     pub guild: u64,
     pub channel: u64,
     pub outcome: Outcome,
@@ -207,9 +238,11 @@ impl Service {
     }
 
     fn set_timers(game: &mut LiveGame, now_ms: i64) {
-        let secs = |s: Option<u64>| s.map(|s| now_ms + s as i64 * 1000);
-        game.reminder_due_ms = secs(game.settings.reminder_secs);
-        game.timeout_due_ms = secs(game.settings.time_limit_secs);
+        game.timeout_due_ms = game
+            .settings
+            .time_limit_secs
+            .map(|s| now_ms + s as i64 * 1000);
+        game.reminder_due_ms = next_reminder(game, now_ms);
     }
 
     // ---- Challenges -----------------------------------------------------------------------
@@ -266,6 +299,11 @@ impl Service {
 
     pub fn accept(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let c = self.current_challenge(ctx)?;
+        self.accept_challenge(ctx, c)
+    }
+
+    /// Accepts `c`; the change applies only while `c` is still the channel's challenge.
+    fn accept_challenge(&self, ctx: &Ctx, c: Challenge) -> Result<Outcome, Refusal> {
         if c.challenger.id == ctx.user.id {
             return refuse(
                 "you cannot accept your own challenge; wait for your opponent, or cancel it",
@@ -334,6 +372,7 @@ impl Service {
                 to_move.name
             ),
             ping: vec![to_move],
+            deadline_ms: game.timeout_due_ms,
             board: Some(Self::board(&game, g)),
             ..Outcome::default()
         })
@@ -341,6 +380,10 @@ impl Service {
 
     pub fn decline(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let c = self.current_challenge(ctx)?;
+        self.decline_challenge(ctx, c)
+    }
+
+    fn decline_challenge(&self, ctx: &Ctx, c: Challenge) -> Result<Outcome, Refusal> {
         match &c.opponent {
             None => {
                 return refuse("an open challenge cannot be declined; the challenger can cancel it")
@@ -370,6 +413,10 @@ impl Service {
 
     pub fn cancel(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let c = self.current_challenge(ctx)?;
+        self.cancel_challenge(ctx, c)
+    }
+
+    fn cancel_challenge(&self, ctx: &Ctx, c: Challenge) -> Result<Outcome, Refusal> {
         if c.challenger.id != ctx.user.id && !ctx.moderator {
             return refuse(format!(
                 "only {} (who made the challenge) or a moderator can cancel it",
@@ -470,11 +517,13 @@ impl Service {
             text.push_str(&finished.reason);
             outcome.finished = Some(finished);
             outcome.ping = game.players.to_vec();
+            outcome.prompt = Some(Prompt::Rematch { game: game.id });
         } else {
             self.update(&mut game)?;
             let next = game.players[g.position().to_move().index()].clone();
             text.push_str(&format!(" {} to move.", next.name));
             outcome.ping = vec![next];
+            outcome.deadline_ms = game.timeout_due_ms;
         }
         outcome.text = text;
         outcome.board = Some(Self::board(&game, g));
@@ -514,6 +563,7 @@ impl Service {
             }
             return Ok(Outcome {
                 text,
+                deadline_ms: game.timeout_due_ms,
                 board: Some(Self::board(&game, g)),
                 ..Outcome::default()
             });
@@ -535,6 +585,45 @@ impl Service {
             });
         }
         refuse("there is no game in this channel: start one with /challenge")
+    }
+
+    /// Answers the question `prompt` (a button under an older message, or a command), refusing
+    /// if that question is no longer the open one.
+    pub fn answer(&self, ctx: &Ctx, prompt: Prompt, answer: Answer) -> Result<Outcome, Refusal> {
+        let stale = || refuse("this request is no longer open; /board shows the game as it is now");
+        match (prompt, answer) {
+            (Prompt::Challenge { id }, Answer::Accept | Answer::Decline | Answer::Cancel) => {
+                let Some(c) = self.store.challenge(ctx.channel)?.filter(|c| c.id == id) else {
+                    return stale();
+                };
+                match answer {
+                    Answer::Accept => self.accept_challenge(ctx, c),
+                    Answer::Decline => self.decline_challenge(ctx, c),
+                    _ => self.cancel_challenge(ctx, c),
+                }
+            }
+            (Prompt::Undo { game, seq } | Prompt::Draw { game, seq }, Answer::Agree | Answer::Refuse) => {
+                let Some(live) = self
+                    .store
+                    .game(ctx.channel)?
+                    .filter(|g| g.id == game && g.seq == seq)
+                else {
+                    return stale();
+                };
+                let agree = answer == Answer::Agree;
+                match prompt {
+                    Prompt::Undo { .. } => self.answer_undo_in(ctx, live, agree),
+                    _ => self.answer_draw_in(ctx, live, agree),
+                }
+            }
+            (Prompt::Rematch { game }, Answer::Rematch) => {
+                match self.store.last_finished(ctx.channel)? {
+                    Some(last) if last.id == game => self.rematch(ctx),
+                    _ => stale(),
+                }
+            }
+            _ => refuse("that answer does not fit this request"),
+        }
     }
 
     // ---- Undo, draws, resignation, abort ----------------------------------------------------
@@ -569,13 +658,26 @@ impl Service {
                 ctx.user.name, other.name
             ),
             ping: vec![other],
+            prompt: Some(Prompt::Undo {
+                game: game.id,
+                seq: game.seq,
+            }),
             ..Outcome::default()
         })
     }
 
     /// The opponent's answer to an undo request.
     pub fn answer_undo(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
-        let mut game = self.live(ctx)?;
+        self.answer_undo_in(ctx, self.live(ctx)?, accept)
+    }
+
+    /// Answers the undo request of `game`, as read; the change applies only to that version.
+    fn answer_undo_in(
+        &self,
+        ctx: &Ctx,
+        mut game: LiveGame,
+        accept: bool,
+    ) -> Result<Outcome, Refusal> {
         Self::player_seat(&game, ctx)?;
         let requester = match game.undo_request {
             None => return refuse("nobody asked to undo; ask with /undo"),
@@ -603,6 +705,7 @@ impl Service {
         Ok(Outcome {
             text: format!("{text} {} to move.", next.name),
             ping: vec![next],
+            deadline_ms: game.timeout_due_ms,
             board: Some(Self::board(&game, g)),
             ..Outcome::default()
         })
@@ -627,12 +730,25 @@ impl Service {
                 ctx.user.name, other.name
             ),
             ping: vec![other],
+            prompt: Some(Prompt::Draw {
+                game: game.id,
+                seq: game.seq,
+            }),
             ..Outcome::default()
         })
     }
 
     pub fn answer_draw(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
-        let mut game = self.live(ctx)?;
+        self.answer_draw_in(ctx, self.live(ctx)?, accept)
+    }
+
+    /// Answers the draw offer of `game`, as read; the change applies only to that version.
+    fn answer_draw_in(
+        &self,
+        ctx: &Ctx,
+        mut game: LiveGame,
+        accept: bool,
+    ) -> Result<Outcome, Refusal> {
         Self::player_seat(&game, ctx)?;
         match game.draw_offer {
             None => return refuse("there is no draw offer to answer; offer one with /draw"),
@@ -690,6 +806,7 @@ impl Service {
         Ok(Outcome {
             text: finished.reason.clone(),
             ping: game.players.to_vec(),
+            prompt: Some(Prompt::Rematch { game: game.id }),
             board: Some(Self::board(&game, g)),
             finished: Some(finished),
             ..Outcome::default()
@@ -702,7 +819,7 @@ impl Service {
     /// state is stored before the event is returned.
     pub fn tick(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
         let mut events = Vec::new();
-        for (channel, kind, _) in self.store.due_timers(now_ms)? {
+        for (channel, kind, due) in self.store.due_timers(now_ms)? {
             let Some(mut game) = self.store.game(channel)? else {
                 continue;
             };
@@ -718,10 +835,7 @@ impl Service {
             };
             let outcome = match kind {
                 TimerKind::Reminder => {
-                    game.reminder_due_ms = game
-                        .settings
-                        .reminder_secs
-                        .map(|s| now_ms + s as i64 * 1000);
+                    game.reminder_due_ms = next_reminder(&game, now_ms);
                     if self.update(&mut game).is_err() {
                         continue; // a ply came in meanwhile: its timers stand
                     }
@@ -733,6 +847,7 @@ impl Service {
                             g.position().move_number()
                         ),
                         ping: vec![player],
+                        deadline_ms: game.timeout_due_ms,
                         board: Some(Self::board(&game, g)),
                         ..Outcome::default()
                     }
@@ -750,6 +865,7 @@ impl Service {
                 },
             };
             events.push(TimerEvent {
+                id: event_id(channel, kind as u64, due as u64),
                 guild: ctx.guild,
                 channel,
                 outcome,
@@ -763,6 +879,7 @@ impl Service {
             };
             if self.durable(&change).is_ok() {
                 events.push(TimerEvent {
+                    id: event_id(c.channel, 3, c.id),
                     guild: c.guild,
                     channel: c.channel,
                     outcome: Outcome {
@@ -774,6 +891,31 @@ impl Service {
             }
         }
         Ok(events)
+    }
+
+    /// Discord says the channel is gone or closed to Bredon (deleted, locked, no access): its
+    /// reminders and time-outs stop, so nothing keeps failing there. The game is kept; a ply
+    /// (which re-arms them) or a moderator's /abort still works. True if timers were stopped.
+    pub fn channel_gone(&self, channel: u64) -> Result<bool, Refusal> {
+        let Some(mut game) = self.store.game(channel)? else {
+            return Ok(false);
+        };
+        if game.reminder_due_ms.is_none() && game.timeout_due_ms.is_none() {
+            return Ok(false);
+        }
+        game.reminder_due_ms = None;
+        game.timeout_due_ms = None;
+        self.update(&mut game)?;
+        Ok(true)
+    }
+
+    /// Bredon was removed from a server: every game there stops its timers (the data stays).
+    pub fn guild_gone(&self, guild: u64) -> Result<usize, Refusal> {
+        let mut stopped = 0;
+        for game in self.store.live_games(guild)? {
+            stopped += usize::from(self.channel_gone(game.channel)?);
+        }
+        Ok(stopped)
     }
 
     // ---- Records ----------------------------------------------------------------------------
@@ -872,6 +1014,39 @@ impl Service {
     }
 }
 
+/// The last warning comes this long before a time-out (or a quarter of the limit, if shorter).
+const LAST_CALL_MS: i64 = 3_600_000;
+
+/// The next reminder after `now_ms`: after the game's reminder interval, and with a time limit
+/// also at half the limit and an hour before the time-out; never at or after the time-out, so a
+/// reminder never arrives together with it.
+fn next_reminder(game: &LiveGame, now_ms: i64) -> Option<i64> {
+    let regular = game
+        .settings
+        .reminder_secs
+        .map(|s| now_ms + s as i64 * 1000);
+    let Some(deadline) = game.timeout_due_ms else {
+        return regular;
+    };
+    let limit = deadline - game.last_ply_ms;
+    let last_call = deadline - LAST_CALL_MS.min(limit / 4);
+    [regular, Some(game.last_ply_ms + limit / 2), Some(last_call)]
+        .into_iter()
+        .flatten()
+        .filter(|&t| t > now_ms && t <= last_call)
+        .min()
+}
+
+/// An event's id from what makes it unique (FNV-1a over the parts).
+pub fn event_id(channel: u64, kind: u64, when: u64) -> u64 {
+    [channel, kind, when]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        })
+}
+
 fn name_of(players: &[PlayerRef; 2], id: u64) -> &str {
     players
         .iter()
@@ -921,6 +1096,7 @@ fn challenge_outcome(c: &Challenge) -> Outcome {
     Outcome {
         text,
         ping,
+        prompt: Some(Prompt::Challenge { id: c.id }),
         ..Outcome::default()
     }
 }

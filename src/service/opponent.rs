@@ -51,7 +51,7 @@ impl EngineOpponent {
         now_ms: i64,
     ) -> Result<Option<Outcome>, String> {
         let Some(game) = service.store().game(channel).map_err(|e| e.to_string())? else {
-            return Ok(None);
+            return self.accept_challenge(service, channel, now_ms);
         };
         let Some(level) = game.settings.engine.clone() else {
             return Ok(None);
@@ -91,6 +91,28 @@ impl EngineOpponent {
             .play(&ctx, &ply)
             .map(Some)
             .map_err(|r| format!("its ply {ply} was refused: {}", r.0))
+    }
+
+    /// A challenge addressed to Bredon (a rematch of an engine game) is accepted at once.
+    fn accept_challenge(
+        &self,
+        service: &Service,
+        channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<Outcome>, String> {
+        let challenge = service.store().challenge(channel).map_err(|e| e.to_string())?;
+        let Some(c) = challenge.filter(|c| c.opponent.as_ref().is_some_and(|o| o.id == self.me.id))
+        else {
+            return Ok(None);
+        };
+        let ctx = Ctx {
+            guild: c.guild,
+            channel,
+            user: self.me.clone(),
+            now_ms,
+            moderator: false,
+        };
+        service.accept(&ctx).map(Some).map_err(|r| r.0)
     }
 
     fn tei_ply(

@@ -52,7 +52,8 @@ const DAY: u64 = 24 * HOUR;
 pub fn parse_duration(text: &str) -> Result<u64, Refusal> {
     let bad = || {
         Refusal(format!(
-            "`{text}` is not a duration: write it like 30m, 12h, 1d or 2w"
+            "{} is not a duration: write it like 30m, 12h, 1d or 2w",
+            crate::tak::quote(text)
         ))
     };
     let t = text.trim().to_ascii_lowercase();
@@ -104,7 +105,8 @@ pub fn reminder(text: &str) -> Result<u64, Refusal> {
     let secs = parse_duration(text)?;
     if !(HOUR..=14 * DAY).contains(&secs) {
         return Err(Refusal(format!(
-            "a reminder of {text} is not allowed: choose 1h to 2w, or off"
+            "a reminder of {} is not allowed: choose 1h to 2w, or off",
+            crate::tak::quote(text)
         )));
     }
     Ok(secs)
@@ -114,7 +116,8 @@ fn time_limit(text: &str) -> Result<u64, Refusal> {
     let secs = parse_duration(text)?;
     if !(DAY..=14 * DAY).contains(&secs) {
         return Err(Refusal(format!(
-            "a time limit of {text} per move is not allowed: choose 1d to 2w"
+            "a time limit of {} per move is not allowed: choose 1d to 2w",
+            crate::tak::quote(text)
         )));
     }
     Ok(secs)

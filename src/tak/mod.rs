@@ -25,3 +25,11 @@ pub use ptn::{PtnFile, ReplayError};
 pub use setup::{Komi, Opening, Reserve, Setup};
 pub use square::{Bitboard, Dir, Square};
 pub use stack::Stack;
+
+/// Typed input as it is quoted back in a message: in backticks, cut after 24 characters, so a
+/// refusal stays short whatever was pasted.
+pub fn quote(text: &str) -> String {
+    let shown: String = text.chars().take(24).collect();
+    let more = if text.chars().count() > 24 { "…" } else { "" };
+    format!("`{}{more}`", shown.replace('`', "'"))
+}

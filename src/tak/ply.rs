@@ -185,14 +185,7 @@ pub struct PtnPly {
 }
 
 fn parse_ply(text: &str) -> Result<PtnPly, String> {
-    let shown = || {
-        let s: String = text.chars().take(24).collect();
-        if text.chars().count() > 24 {
-            format!("`{s}…`")
-        } else {
-            format!("`{s}`")
-        }
-    };
+    let shown = || super::quote(text);
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err("a ply is needed, like `a1`, `Sb2`, `Cc3` or `3c3>12`".into());

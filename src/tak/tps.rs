@@ -25,13 +25,19 @@ impl Position {
         let side = match side {
             "1" => 0,
             "2" => 1,
-            other => return Err(format!("TPS side to move is `{other}`: it must be 1 or 2")),
+            other => {
+                return Err(format!(
+                    "TPS side to move is {}: it must be 1 or 2",
+                    super::quote(other)
+                ))
+            }
         };
         let mv: u32 = match mv.parse() {
             Ok(n) if (1..=100_000).contains(&n) => n,
             _ => {
                 return Err(format!(
-                    "TPS move number is `{mv}`: it must be a whole number from 1"
+                    "TPS move number is {}: it must be a whole number from 1",
+                    super::quote(mv)
                 ))
             }
         };
@@ -58,8 +64,9 @@ impl Position {
                             Ok(k) if (1..=MAX_SIZE).contains(&k) => k,
                             _ => {
                                 return Err(format!(
-                                    "{}: `{cell}` should be x or x2..x{size}",
-                                    where_()
+                                    "{}: {} should be x or x2..x{size}",
+                                    where_(),
+                                    super::quote(cell)
                                 ))
                             }
                         }
