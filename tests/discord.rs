@@ -76,23 +76,31 @@ fn bob() -> TestUser {
     TestUser::new(222, "bob")
 }
 
-/// The response to the interaction with `token`: its callback, and if deferred, the follow-up.
+/// The response to the interaction with `token`: its callback; if that deferred (5), the edit of
+/// the "thinking" message; if it acknowledged a button (6), the first follow-up.
 async fn answer(fake: &FakeDiscord, from: usize, token: &str) -> Request {
     let cb = format!("/{token}/callback");
     let callback = fake
         .wait_request(from, &format!("callback for {token}"), |r| {
-            r.path.contains(&cb)
+            r.path.contains(&cb) && r.status < 300
         })
         .await;
-    if callback.json()["type"] == 5 {
-        let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
-        return fake
-            .wait_request(from, &format!("follow-up for {token}"), |r| {
-                r.path.contains(&hook) && r.method == "POST"
+    let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
+    match callback.json()["type"].as_u64() {
+        Some(5) => {
+            fake.wait_request(from, &format!("answer for {token}"), |r| {
+                r.path.contains(&hook) && matches!(r.method.as_str(), "POST" | "PATCH")
             })
-            .await;
+            .await
+        }
+        Some(6) => {
+            fake.wait_request(from, &format!("follow-up for {token}"), |r| {
+                r.path.ends_with(&hook) && r.method == "POST"
+            })
+            .await
+        }
+        _ => callback,
     }
-    callback
 }
 
 async fn run(
@@ -116,9 +124,17 @@ async fn ply(fake: &FakeDiscord, user: &TestUser, text: &str) -> Request {
     .await
 }
 
-async fn press(fake: &FakeDiscord, user: &TestUser, id: &str) -> Request {
+/// Presses the newest button whose action is `action` (like `bredon:accept`) in the channel.
+async fn press(fake: &FakeDiscord, user: &TestUser, action: &str) -> Request {
+    press_in(fake, CHANNEL, user, action).await
+}
+
+async fn press_in(fake: &FakeDiscord, channel: u64, user: &TestUser, action: &str) -> Request {
+    let id = fake
+        .button(channel, &format!("{action}:"))
+        .unwrap_or_else(|| panic!("no {action} button in {channel}"));
     let from = fake.requests().len();
-    let token = fake.press(user, CHANNEL, id);
+    let token = fake.press(user, channel, &id);
     answer(fake, from, &token).await
 }
 
@@ -219,15 +235,41 @@ async fn challenge_tak_and_road_win_with_pictures() {
         "the picture has alt text"
     );
     ply(&fake, &bob(), "d5").await;
+    let from = fake.requests().len();
     let win = ply(&fake, &alice(), "e3").await;
     assert!(
         win.content().contains("alice wins by road (R-0)"),
         "{}",
         win.content()
     );
-    assert!(win.content().contains("ptn.ninja"));
-    assert!(win.text().contains("game.gif") && win.text().contains("game.ptn"));
-    assert!(win.text().contains("bredon:rematch"));
+    assert_eq!(win.pngs().len(), 1, "the final board comes with the result");
+    let record = fake
+        .wait_request(from, "the game's record", |r| {
+            r.path.contains("/webhooks/") && r.text().contains("game.gif")
+        })
+        .await;
+    assert_eq!(record.status, 200);
+    let link = record
+        .content()
+        .split("<https://ptn.ninja/")
+        .nth(1)
+        .and_then(|l| l.split('>').next())
+        .map(String::from)
+        .unwrap_or_else(|| panic!("a link: {}", record.content()));
+    assert!(link.chars().all(|c| c.is_ascii_alphanumeric() || "$+-".contains(c)));
+    let unpacked = lz_str::decompress_from_encoded_uri_component(&link).unwrap();
+    let attached = record
+        .files()
+        .into_iter()
+        .find(|(name, _)| name == "game.ptn")
+        .unwrap()
+        .1;
+    assert_eq!(
+        String::from_utf16(&unpacked).unwrap().as_bytes(),
+        attached.as_slice(),
+        "PTN Ninja opens exactly the attached game"
+    );
+    assert!(record.text().contains("bredon:rematch:"));
     let errors = fake
         .requests()
         .iter()
@@ -311,7 +353,7 @@ async fn racing_plies_and_a_failing_rest_call_never_double_or_lose_a_ply() {
     assert_eq!(played, 1, "{} / {}", a.content(), b.content());
     assert!([&a, &b].iter().any(|r| r.is_ephemeral()));
     // Discord fails the reply to bob's ply: the ply stays played, once.
-    fake.fail_next("/webhooks/", 500);
+    fake.fail_next("/callback", 500);
     let from = fake.requests().len();
     fake.command(
         &bob(),
@@ -766,4 +808,481 @@ async fn records_and_settings_commands_answer_or_refuse() {
         "{}",
         r.content()
     );
+}
+
+// ---- The strict fake: what Discord documents ------------------------------------------------
+
+use fake_discord::perms;
+
+/// Runs `f` on the bot's store while the bot is not running (sled allows one process).
+fn with_service<T>(data: &std::path::Path, f: impl FnOnce(&bredon::service::Service) -> T) -> T {
+    let service = bredon::service::Service::new(bredon::store::Store::open(data).unwrap());
+    f(&service)
+}
+
+fn sctx(user: &TestUser, channel: u64) -> bredon::service::Ctx {
+    bredon::service::Ctx {
+        guild: fake_discord::GUILD_ID,
+        channel,
+        user: bredon::store::records::PlayerRef {
+            id: user.id,
+            name: user.name.clone(),
+        },
+        now_ms: now_ms(),
+        moderator: false,
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A stored game between alice (White) and bob in `channel`, `plies` plies long, still running.
+/// The plies are legal and chosen so that none ends the game (moves preferred over placements,
+/// so reserves last).
+fn stored_game(service: &bredon::service::Service, channel: u64, plies: usize) {
+    use bredon::tak::{Game, Position, Setup};
+    let options = bredon::service::ChallengeOptions {
+        opponent: Some(bredon::store::records::PlayerRef {
+            id: 222,
+            name: "bob".into(),
+        }),
+        seat: bredon::store::records::Seat::White,
+        size: Some(6),
+        ..Default::default()
+    };
+    service.challenge(&sctx(&alice(), channel), &options).unwrap();
+    service.accept(&sctx(&bob(), channel)).unwrap();
+    let mut game = Game::new(Position::new(Setup::new(6).unwrap()));
+    let mut seed: u64 = channel ^ 0x9E37_79B9_7F4A_7C15;
+    let mut texts = Vec::new();
+    while texts.len() < plies {
+        let mut legal = Vec::new();
+        game.position().generate_plies(&mut legal);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let start = (seed >> 33) as usize % legal.len();
+        let moves_first = legal.iter().cycle().skip(start).take(legal.len());
+        let mut candidates: Vec<_> = moves_first.copied().collect();
+        candidates.sort_by_key(|p| game.position().ptn(*p).len() < 3);
+        let ply = candidates
+            .into_iter()
+            .find(|&p| {
+                let mut trial = game.clone();
+                trial.play(p).is_ok() && trial.result().is_none()
+            })
+            .expect("a ply that keeps the game going");
+        texts.push(game.position().ptn(ply));
+        game.play(ply).unwrap();
+    }
+    let players = [alice(), bob()];
+    for (i, text) in texts.iter().enumerate() {
+        service
+            .play(&sctx(&players[i % 2], channel), text)
+            .unwrap_or_else(|e| panic!("ply {} {text}: {e}", i + 1));
+    }
+}
+
+/// Notifications that arrived since `from` (an index into `fake.notifications()`).
+fn notified_since(fake: &FakeDiscord, from: usize) -> Vec<u64> {
+    fake.notifications()
+        .into_iter()
+        .skip(from)
+        .map(|n| n.user)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_ply_notifies_the_next_player_and_nobody_else() {
+    let (fake, _data, _bot) = boot().await;
+    let seen = fake.notifications().len();
+    let r = run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "seat", "type": 4, "value": 0 },
+            { "name": "time", "type": 3, "value": "2d" }
+        ]),
+    )
+    .await;
+    assert_eq!(r.status, 204);
+    assert_eq!(notified_since(&fake, seen), vec![222], "the challenge pings bob");
+    let seen = fake.notifications().len();
+    press(&fake, &bob(), "bredon:accept").await;
+    assert_eq!(notified_since(&fake, seen), vec![111], "alice moves first");
+    let plies = [
+        "a1", "f6", "b2", "e5", "c3", "d4", "a6", "f1", "b5", "e2", "c4", "d3", "a2", "f5", "b1",
+        "e6", "c1", "d6", "a3", "f4",
+    ];
+    for (n, ply_text) in plies.iter().enumerate() {
+        let (mover, next) = if n % 2 == 0 {
+            (alice(), bob())
+        } else {
+            (bob(), alice())
+        };
+        let seen = fake.notifications().len();
+        let r = ply(&fake, &mover, ply_text).await;
+        assert_eq!(r.json()["type"], 4, "a new message, not an edit of a deferral");
+        assert_eq!(
+            notified_since(&fake, seen),
+            vec![next.id],
+            "after ply {} only {} is notified",
+            n + 1,
+            next.name
+        );
+        assert!(
+            r.content().contains("Time runs out <t:") && r.content().contains(":R>"),
+            "the deadline shows: {}",
+            r.content()
+        );
+    }
+    assert!(fake.other_pings().is_empty(), "{:?}", fake.other_pings());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_are_shown_as_typed_and_never_ping_roles_or_everyone() {
+    let (fake, _data, _bot) = boot().await;
+    let prankster = TestUser::new(444, "**<@&999>** @everyone");
+    let seen = fake.notifications().len();
+    let r = run(
+        &fake,
+        &prankster,
+        "challenge",
+        json!([{ "name": "opponent", "type": 6, "value": "222" }]),
+    )
+    .await;
+    assert!(
+        r.content()
+            .starts_with("\\*\\*\\<@&999>\\*\\* @\u{200B}everyone challenges bob"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(notified_since(&fake, seen), vec![222]);
+    assert!(fake.other_pings().is_empty(), "{:?}", fake.other_pings());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole_record() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    with_service(data.path(), |s| stored_game(s, CHANNEL, 300));
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let offer = run(&fake, &alice(), "draw", json!([])).await;
+    assert!(offer.content().contains("alice offers a draw"), "{}", offer.content());
+    let button = fake.button(CHANNEL, "bredon:draw-yes:").unwrap();
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let token = fake.press(&bob(), CHANNEL, &button);
+    let ack = fake
+        .wait_request(from, "the acknowledgement", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(ack.status, 204, "acknowledged within Discord's 3 seconds");
+    assert_eq!(ack.json()["type"], 6);
+    let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
+    let result = fake
+        .wait_request(from, "the result", |r| r.path.ends_with(&hook) && r.method == "POST")
+        .await;
+    assert_eq!(result.status, 200);
+    assert!(
+        result.content().contains("Drawn by agreement"),
+        "{}",
+        result.content()
+    );
+    assert_eq!(result.pngs().len(), 1, "the final board");
+    let record = fake
+        .wait_request(from, "the record", |r| {
+            r.path.ends_with(&hook) && r.text().contains("game.gif")
+        })
+        .await;
+    assert_eq!(record.status, 200, "{}", record.text().len());
+    let files: Vec<String> = record.files().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(files, vec!["game.gif", "game.ptn"]);
+    let ptn = String::from_utf8(record.files()[1].1.clone()).unwrap();
+    assert!(ptn.contains("150. ") && ptn.contains("1/2-1/2"), "300 plies and the result");
+    let mut notified = notified_since(&fake, seen);
+    notified.sort();
+    assert_eq!(notified, vec![111, 222], "both players hear of the result");
+    // The pressed message says who pressed what, and its buttons are disabled.
+    let pressed = fake
+        .messages()
+        .into_iter()
+        .find(|m| m.components.to_string().contains(&button))
+        .unwrap();
+    assert!(pressed.content.contains("bob pressed Accept draw"), "{}", pressed.content);
+    assert!(pressed.components.to_string().contains("\"disabled\":true"));
+    assert_eq!(
+        fake.requests().iter().filter(|r| r.status >= 400).count(),
+        0,
+        "no request broke a limit"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_games_and_long_lists_stay_within_discords_limits() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    with_service(data.path(), |s| {
+        stored_game(s, CHANNEL, 400);
+        for i in 0..100 {
+            stored_game(s, 888_000 + i, 2);
+        }
+    });
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let games = run(&fake, &carol(), "games", json!([])).await;
+    assert_eq!(games.status, 204);
+    assert!(
+        games.content().contains("Page 1 of 6 (101 games)"),
+        "{}",
+        games.content()
+    );
+    let last = run(&fake, &carol(), "games", json!([{ "name": "page", "type": 4, "value": 6 }])).await;
+    assert_eq!(last.content().lines().count(), 2, "{}", last.content());
+    let ptn = run(&fake, &carol(), "ptn", json!([])).await;
+    assert_eq!(ptn.status, 204);
+    assert_eq!(ptn.files()[0].0, "game.ptn");
+    assert!(
+        ptn.content().contains("too long for a PTN Ninja link")
+            && String::from_utf8_lossy(&ptn.files()[0].1).contains("200. "),
+        "the whole game is attached instead: {}",
+        ptn.content()
+    );
+    // The end of the 400-ply game: result, board, GIF, PTN, link.
+    let from = fake.requests().len();
+    let resigned = run(&fake, &bob(), "resign", json!([])).await;
+    assert_eq!(resigned.status, 204);
+    assert!(resigned.content().contains("bob resigns"), "{}", resigned.content());
+    let record = fake
+        .wait_request(from, "the record", |r| r.text().contains("game.gif"))
+        .await;
+    assert_eq!(record.status, 200);
+    assert!(record.content().contains("too long for a PTN Ninja link"));
+    assert!(record.files().iter().any(|(name, _)| name == "game.ptn"));
+    // A refusal quotes only a little of what was typed.
+    let pasted = "c3".repeat(3000);
+    let r = ply(&fake, &alice(), &pasted).await;
+    assert_eq!(r.status, 204);
+    assert!(r.is_ephemeral() && r.content().chars().count() < 300, "{}", r.content());
+    assert_eq!(
+        fake.requests().iter().filter(|r| r.status >= 400).count(),
+        0,
+        "no request broke a limit"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_command_registration_stops_the_bot_with_discords_reason() {
+    let fake = FakeDiscord::start().await;
+    fake.fail_registration(403);
+    let data = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", &fake.api_base)
+        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
+        .env("BREDON_DATA", data.path())
+        .env("RUST_LOG", "off")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the bot stayed up without its commands");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("registering the slash commands failed")
+            && stderr.contains("Missing Access")
+            && stderr.contains("50001"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::ATTACH_FILES);
+    let r = ply(&fake, &alice(), "a1").await;
+    assert!(
+        r.is_ephemeral()
+            && r.content().contains("missing the Attach Files permission")
+            && r.content().contains("nothing was changed"),
+        "{}",
+        r.content()
+    );
+    fake.set_bot_permissions(CHANNEL, perms::INVITE);
+    let board = run(&fake, &carol(), "board", json!([])).await;
+    assert!(
+        board.content().contains("move 1. alice to move"),
+        "the ply was not played: {}",
+        board.content()
+    );
+    let r = ply(&fake, &alice(), "a1").await;
+    assert!(r.content().contains("alice played a1"), "{}", r.content());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
+    let (fake, _data, _bot) = boot().await;
+    run(&fake, &alice(), "challenge", json!([
+        { "name": "opponent", "type": 6, "value": "222" },
+        { "name": "seat", "type": 4, "value": 0 },
+        { "name": "thread", "type": 5, "value": true }
+    ]))
+    .await;
+    let thread = *fake.threads().last().expect("a thread for the game");
+    assert_eq!(fake.auto_archive_minutes(thread), 10080, "listed for a week");
+    press_in(&fake, thread, &bob(), "bredon:accept").await;
+    let from = fake.requests().len();
+    let token = fake.command(&alice(), thread, "move", json!([{ "name": "ply", "type": 3, "value": "a1" }]));
+    let r = answer(&fake, from, &token).await;
+    assert!(r.content().contains("alice played a1"), "{}", r.content());
+    // A week without a ply: Discord archives the thread; Bredon opens it again.
+    fake.advance(Duration::from_secs(8 * 24 * 3600));
+    fake.wait_until("the thread to be unarchived", Duration::from_secs(10), |f| {
+        !f.thread_archived(thread)
+    })
+    .await;
+    let from = fake.requests().len();
+    let token = fake.command(&bob(), thread, "move", json!([{ "name": "ply", "type": 3, "value": "f6" }]));
+    let r = answer(&fake, from, &token).await;
+    assert!(r.content().contains("bob played f6"), "{}", r.content());
+    // A moderator locks it: Bredon leaves it closed.
+    fake.lock_thread(thread);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(fake.thread_archived(thread), "a locked thread stays archived");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    with_service(data.path(), |s| {
+        let options = bredon::service::ChallengeOptions {
+            opponent: Some(bredon::store::records::PlayerRef {
+                id: 222,
+                name: "bob".into(),
+            }),
+            reminder: Some("1h".into()),
+            seat: bredon::store::records::Seat::White,
+            ..Default::default()
+        };
+        let mut long_ago = sctx(&alice(), CHANNEL);
+        long_ago.now_ms = 0;
+        s.challenge(&long_ago, &options).unwrap();
+        s.accept(&bredon::service::Ctx {
+            user: bredon::store::records::PlayerRef {
+                id: 222,
+                name: "bob".into(),
+            },
+            ..long_ago
+        })
+        .unwrap();
+    });
+    let posts = format!("/channels/{CHANNEL}/messages");
+    // Discord creates the message, but its answer is lost: Bredon must not post it twice.
+    fake.lose_next_answer(&posts, 500);
+    let _bot = start_bot(&fake, data.path(), 0.2);
+    connected(&fake, 1).await;
+    fake.wait_until("the retry", Duration::from_secs(20), |f| {
+        f.requests().iter().filter(|r| r.path.contains(&posts)).count() >= 2
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let reminders: Vec<_> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == CHANNEL && m.content.contains("it is your move"))
+        .collect();
+    assert_eq!(reminders.len(), 1, "{reminders:?}");
+    assert_eq!(notified_since(&fake, 0), vec![111], "alice is reminded once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    run(&fake, &alice(), "undo", json!([])).await;
+    let first = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
+    let r = press(&fake, &bob(), "bredon:undo-no").await;
+    assert!(r.content().contains("bob declined the undo"), "{}", r.content());
+    run(&fake, &alice(), "undo", json!([])).await;
+    let second = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
+    assert_ne!(first, second, "each request has its own buttons");
+    let from = fake.requests().len();
+    let token = fake.press(&bob(), CHANNEL, &first);
+    let r = answer(&fake, from, &token).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("no longer open"),
+        "{}",
+        r.content()
+    );
+    // Buttons posted by an older Bredon, and commands it no longer has.
+    let from = fake.requests().len();
+    let token = fake.press(&bob(), CHANNEL, "bredon:undo-yes");
+    let r = answer(&fake, from, &token).await;
+    assert!(r.is_ephemeral() && r.content().contains("older version"), "{}", r.content());
+    let r = run(&fake, &bob(), "oldcommand", json!([])).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("no /oldcommand command"),
+        "{}",
+        r.content()
+    );
+    let r = run(&fake, &bob(), "move", json!([{ "name": "ply", "type": 4, "value": 5 }])).await;
+    assert!(r.is_ephemeral(), "{}", r.content());
+    assert!(r.content().contains("reload Discord"), "{}", r.content());
+    // The undo that is open still works.
+    let r = press(&fake, &bob(), "bredon:undo-yes").await;
+    assert!(r.content().contains("bob agreed: a1 taken back"), "{}", r.content());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleted_channels_and_a_removed_server_stop_the_timers_and_keep_the_games() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let other = CHANNEL + 7;
+    with_service(data.path(), |s| {
+        stored_game(s, CHANNEL, 2);
+        stored_game(s, other, 2);
+    });
+    let mut bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    fake.delete_channel(CHANNEL);
+    fake.remove_from_guild();
+    // Nothing is posted for these events; give the bot time to store them (tests run in
+    // parallel on two cores), then stop it cleanly.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(Command::new("kill")
+        .args(["-TERM", &bot.child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let _ = bot.child.wait();
+    let store = bredon::store::Store::open(data.path()).unwrap();
+    for channel in [CHANNEL, other] {
+        let game = store.game(channel).unwrap().expect("the game is kept");
+        assert_eq!(game.plies.len(), 2);
+        assert_eq!(game.reminder_due_ms, None, "no reminder into a gone channel");
+    }
 }

@@ -1,6 +1,6 @@
 //! The game service through its public API, on a real sled store in a temporary folder.
 
-use bredon::service::{ChallengeOptions, Ctx, Outcome, Service};
+use bredon::service::{Answer, ChallengeOptions, Ctx, Outcome, Service};
 use bredon::store::records::{PlayerRef, Seat};
 use bredon::store::Store;
 use bredon::tak::{Color, GameResult, Opening};
@@ -334,7 +334,9 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
             && f.ptn.contains("[Komi \"2\"]")
             && f.ptn.contains("[Opening \"swap\"]")
     );
-    assert!(f.link.starts_with("https://ptn.ninja/%5BSite"));
+    let packed = f.link.strip_prefix("https://ptn.ninja/").unwrap();
+    let unpacked = lz_str::decompress_from_encoded_uri_component(packed).unwrap();
+    assert_eq!(String::from_utf16(&unpacked).unwrap(), f.ptn);
     assert!(w.service.store().game(CHANNEL).unwrap().is_none());
     // Ratings moved for a rated game: the winner up, the loser down.
     assert_eq!(f.ratings.len(), 2);
@@ -541,6 +543,107 @@ fn reminders_fire_once_and_time_outs_end_the_game_after_a_restart() {
     );
     assert!(service.store().game(CHANNEL).unwrap().is_none());
     assert!(service.tick(48 * HOUR).unwrap().is_empty());
+}
+
+#[test]
+fn with_a_time_limit_reminders_come_at_half_time_and_an_hour_before_never_with_the_time_out() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            reminder: Some("1w".into()),
+            time_limit: Some("2d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    let start = w.service.view(&ctx("carol", 0)).unwrap();
+    assert_eq!(start.deadline_ms, Some(48 * HOUR), "the deadline is shown");
+    assert!(w.service.tick(24 * HOUR - 1).unwrap().is_empty());
+    let half = w.service.tick(24 * HOUR).unwrap();
+    assert_eq!(half.len(), 1, "a reminder at half the limit, before the weekly one");
+    assert_eq!(half[0].outcome.deadline_ms, Some(48 * HOUR));
+    let last_call = w.service.tick(47 * HOUR).unwrap();
+    assert_eq!(last_call.len(), 1, "a last reminder an hour before the time-out");
+    assert!(last_call[0].outcome.finished.is_none());
+    assert_ne!(half[0].id, last_call[0].id, "each post has its own id");
+    let end = w.service.tick(48 * HOUR).unwrap();
+    assert_eq!(end.len(), 1);
+    assert!(end[0].outcome.finished.is_some(), "then only the time-out");
+}
+
+#[test]
+fn a_late_tick_posts_the_time_out_without_the_reminder_it_missed() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            time_limit: Some("1d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    assert_eq!(w.service.tick(12 * HOUR).unwrap().len(), 1, "half time");
+    // The bot was down from 13 h to 30 h: the 23 h reminder is overtaken by the time-out.
+    let events = w.service.tick(30 * HOUR).unwrap();
+    let texts: Vec<&str> = events.iter().map(|e| e.outcome.text.as_str()).collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].contains("ran out of time"), "{texts:?}");
+}
+
+#[test]
+fn answers_to_an_older_question_are_refused() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    play(&w, "alice", "a1");
+    let first = w.service.request_undo(&ctx("alice", 0)).unwrap();
+    let asked = first.prompt.expect("an undo request asks bob");
+    w.service
+        .answer(&ctx("bob", 0), asked, Answer::Refuse)
+        .unwrap();
+    let second = w.service.request_undo(&ctx("alice", 0)).unwrap().prompt.unwrap();
+    assert_ne!(asked, second, "a new request is a new version");
+    let stale = refusal(w.service.answer(&ctx("bob", 0), asked, Answer::Agree));
+    assert!(stale.contains("no longer open"), "{stale}");
+    w.service
+        .answer(&ctx("bob", 0), second, Answer::Agree)
+        .unwrap();
+    assert!(w.service.store().game(CHANNEL).unwrap().unwrap().plies.is_empty());
+    // A challenge button of a cancelled challenge does not accept the next one.
+    let w = world();
+    let old = w
+        .service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap()
+        .prompt
+        .unwrap();
+    w.service.cancel(&ctx("alice", 0)).unwrap();
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    let stale = refusal(w.service.answer(&ctx("bob", 0), old, Answer::Accept));
+    assert!(stale.contains("no longer open"), "{stale}");
+}
+
+#[test]
+fn a_gone_channel_stops_its_timers_and_keeps_its_game() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            reminder: Some("1h".into()),
+            time_limit: Some("1d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    assert!(w.service.channel_gone(CHANNEL).unwrap());
+    assert!(w.service.tick(100 * HOUR).unwrap().is_empty(), "no posts into the void");
+    assert!(w.service.store().game(CHANNEL).unwrap().is_some(), "the game is kept");
+    play(&w, "alice", "a1");
+    assert_eq!(
+        w.service.tick(1000 + 12 * HOUR).unwrap().len(),
+        1,
+        "a ply there re-arms the timers"
+    );
+    assert_eq!(w.service.guild_gone(GUILD).unwrap(), 1);
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod opponent;
 mod options;
 
 pub use opponent::EngineOpponent;
-pub use options::{parse_duration, ChallengeOptions};
+pub use options::{describe_secs, parse_duration, ChallengeOptions};
 
 use crate::render::Theme;
 use crate::store::records::*;
@@ -834,6 +834,10 @@ impl Service {
                 moderator: false,
             };
             let outcome = match kind {
+                // A reminder overtaken by the time-out (the bot was down) is not posted.
+                TimerKind::Reminder if game.timeout_due_ms.is_some_and(|t| t <= now_ms) => {
+                    continue
+                }
                 TimerKind::Reminder => {
                     game.reminder_due_ms = next_reminder(&game, now_ms);
                     if self.update(&mut game).is_err() {

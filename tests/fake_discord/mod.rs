@@ -1,14 +1,39 @@
-//! A fake Discord on 127.0.0.1 for end-to-end tests of the bot: a REST server that records every
-//! request (JSON and multipart) and a WebSocket gateway that greets, takes IDENTIFY, sends READY
-//! and then whatever dispatches the test pushes. Payloads are complete objects: serenity drops
-//! what it cannot parse without a word, so `payloads_deserialize` checks each with serenity.
+//! A fake Discord on 127.0.0.1 for end-to-end tests of the bot: a REST server and a WebSocket
+//! gateway, as strict as Discord's documentation. Every rule below cites the page it comes from
+//! (paths under https://discord.com/developers/docs/):
+//!
+//! - interactions/receiving-and-responding: the first response within 3 s, else 404 Unknown
+//!   interaction (10062); one response per interaction (40060); follow-ups and edits for 15
+//!   minutes (401 Invalid Webhook Token, 50027, after that); the first follow-up after a deferred
+//!   response (type 5) edits the "thinking" message instead of creating one; UPDATE_MESSAGE (7) and
+//!   DEFERRED_UPDATE_MESSAGE (6) only for components; at most 25 autocomplete choices.
+//! - resources/message ("Create Message", "Allowed Mentions Object"): content up to 2000
+//!   characters, an attachment description up to 1024, files up to `attachment_size_limit`;
+//!   `allowed_mentions` decides who is notified (absent: every mentioned user, role and
+//!   @everyone); `enforce_nonce` returns the earlier message for a repeated nonce. Only a new
+//!   message notifies: edits never do, nor ephemeral messages; a backslash-escaped mention is text.
+//! - interactions/message-components: at most 5 rows of 5 buttons, custom ids up to 100
+//!   characters, labels up to 80.
+//! - topics/permissions: posting needs View Channel (50001 Missing Access) and Send Messages, or
+//!   Send Messages in Threads in a thread; files need Attach Files, also on follow-ups and edits
+//!   (change log, 2023); starting a thread needs Create Public Threads (403, 50013 otherwise).
+//! - topics/threads: a thread archives after `auto_archive_duration` minutes without activity
+//!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
+//!   unless it is locked, and in a locked thread only Manage Threads may post; the thread's
+//!   creator may unarchive it by editing `archived`.
+//! - topics/opcodes-and-status-codes: a deleted channel answers 404 Unknown Channel (10003);
+//!   events/gateway-events: GUILD_DELETE without `unavailable` means the bot was removed.
+//!
+//! Time runs on a virtual clock the test can move forward (`advance`). Payloads are complete
+//! objects: serenity drops what it cannot parse without a word, so `payloads_deserialize` checks
+//! each with serenity's own types.
 
 #![allow(dead_code)]
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -20,6 +45,28 @@ use tokio_tungstenite::tungstenite::Message;
 pub const APP_ID: u64 = 900_000_000_000_000_001;
 pub const BOT_ID: u64 = 900_000_000_000_000_002;
 pub const GUILD_ID: u64 = 900_000_000_000_000_003;
+
+/// Permission bits (topics/permissions).
+pub mod perms {
+    pub const ADMINISTRATOR: u64 = 1 << 3;
+    pub const MANAGE_MESSAGES: u64 = 1 << 13;
+    pub const VIEW_CHANNEL: u64 = 1 << 10;
+    pub const SEND_MESSAGES: u64 = 1 << 11;
+    pub const ATTACH_FILES: u64 = 1 << 15;
+    pub const MANAGE_THREADS: u64 = 1 << 34;
+    pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
+    pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+    /// What Bredon's invite link asks for (README, "Invite link").
+    pub const INVITE: u64 = VIEW_CHANNEL
+        | SEND_MESSAGES
+        | ATTACH_FILES
+        | CREATE_PUBLIC_THREADS
+        | SEND_MESSAGES_IN_THREADS;
+}
+
+const DEADLINE_MS: i64 = 3_000;
+const TOKEN_LIFETIME_MS: i64 = 15 * 60_000;
+const ATTACHMENT_SIZE_LIMIT: usize = 25 * 1024 * 1024;
 
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -40,58 +87,171 @@ impl Request {
     /// The JSON payload: the body itself, or the `payload_json` part of a multipart body.
     pub fn json(&self) -> Value {
         if self.content_type.starts_with("multipart/") {
-            let text = self.text();
-            let start = text
-                .find("name=\"payload_json\"")
-                .and_then(|i| text[i..].find("\r\n\r\n").map(|j| i + j + 4));
-            if let Some(start) = start {
-                let end = text[start..]
-                    .find("\r\n--")
-                    .map_or(text.len(), |e| start + e);
-                return serde_json::from_str(&text[start..end]).unwrap_or(Value::Null);
-            }
-            return Value::Null;
+            return parts(self)
+                .into_iter()
+                .find(|p| p.name == "payload_json")
+                .and_then(|p| serde_json::from_slice(&p.body).ok())
+                .unwrap_or(Value::Null);
         }
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
     }
 
+    /// The files of a multipart body: (file name, bytes).
+    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
+        parts(self)
+            .into_iter()
+            .filter_map(|p| p.filename.map(|f| (f, p.body)))
+            .collect()
+    }
+
     /// PNG files in a multipart body.
     pub fn pngs(&self) -> Vec<Vec<u8>> {
-        let mut out = Vec::new();
-        let sig = b"\x89PNG\r\n\x1a\n";
-        let mut i = 0;
-        while let Some(pos) = find(&self.body[i..], sig) {
-            let start = i + pos;
-            let end = find(&self.body[start..], b"IEND")
-                .map_or(self.body.len(), |e| (start + e + 8).min(self.body.len()));
-            out.push(self.body[start..end].to_vec());
-            i = end;
-        }
-        out
+        self.files()
+            .into_iter()
+            .filter(|(_, b)| b.starts_with(b"\x89PNG"))
+            .map(|(_, b)| b)
+            .collect()
     }
 
     pub fn is_ephemeral(&self) -> bool {
-        let j = self.json();
-        let flags = j["data"]["flags"]
-            .as_u64()
-            .or_else(|| j["flags"].as_u64())
-            .unwrap_or(0);
-        flags & 64 != 0
+        flags(&message_payload(&self.json())) & 64 != 0
     }
 
     /// The message text, for callbacks (`data.content`) and messages (`content`).
     pub fn content(&self) -> String {
-        let j = self.json();
-        j["data"]["content"]
+        message_payload(&self.json())["content"]
             .as_str()
-            .or_else(|| j["content"].as_str())
             .unwrap_or("")
             .to_string()
     }
 }
 
+/// The message inside a request's JSON: `data` of a callback, else the JSON itself.
+fn message_payload(j: &Value) -> Value {
+    if j.get("type").is_some() && j.get("data").is_some() {
+        j["data"].clone()
+    } else {
+        j.clone()
+    }
+}
+
+fn flags(payload: &Value) -> u64 {
+    payload["flags"].as_u64().unwrap_or(0)
+}
+
+struct Part {
+    name: String,
+    filename: Option<String>,
+    body: Vec<u8>,
+}
+
+/// The parts of a multipart/form-data body.
+fn parts(r: &Request) -> Vec<Part> {
+    let Some(boundary) = r
+        .content_type
+        .split(';')
+        .find_map(|p| p.trim().strip_prefix("boundary="))
+    else {
+        return Vec::new();
+    };
+    let delimiter = format!("--{}", boundary.trim_matches('"'));
+    let mut out = Vec::new();
+    let body = &r.body;
+    let mut starts: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while let Some(p) = find(&body[i..], delimiter.as_bytes()) {
+        starts.push(i + p);
+        i += p + delimiter.len();
+    }
+    for w in starts.windows(2) {
+        let part = &body[w[0] + delimiter.len()..w[1]];
+        let Some(split) = find(part, b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&part[..split]).to_string();
+        let mut content = &part[split + 4..];
+        if content.ends_with(b"\r\n") {
+            content = &content[..content.len() - 2];
+        }
+        let attr = |key: &str| {
+            let k = format!("{key}=\"");
+            head.find(&k).and_then(|s| {
+                let rest = &head[s + k.len()..];
+                rest.find('"').map(|e| rest[..e].to_string())
+            })
+        };
+        out.push(Part {
+            name: attr(" name").or_else(|| attr("name")).unwrap_or_default(),
+            filename: attr("filename"),
+            body: content.to_vec(),
+        });
+    }
+    out
+}
+
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A message as Discord holds it.
+#[derive(Clone, Debug)]
+pub struct Msg {
+    pub id: u64,
+    pub channel: u64,
+    pub content: String,
+    pub ephemeral: bool,
+    pub files: Vec<String>,
+    pub components: Value,
+    pub edits: u32,
+    pub deleted: bool,
+    nonce: Option<String>,
+}
+
+/// A user notified by a new message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notification {
+    pub user: u64,
+    pub message: u64,
+    pub channel: u64,
+}
+
+struct Interaction {
+    kind: u8,
+    channel: u64,
+    created_ms: i64,
+    responded: Option<u8>,
+    /// The message the interaction's `@original` is: its response, or the pressed message.
+    original: Option<u64>,
+    /// A deferred response's "thinking" message, not yet edited.
+    thinking: bool,
+    attachment_size_limit: usize,
+}
+
+struct Channel {
+    /// 0 text, 11 public thread.
+    kind: u8,
+    parent: Option<u64>,
+    bot_permissions: u64,
+    deleted: bool,
+    archived: bool,
+    locked: bool,
+    auto_archive_minutes: i64,
+    last_activity_ms: i64,
+}
+
+impl Channel {
+    fn text() -> Channel {
+        Channel {
+            kind: 0,
+            parent: None,
+            bot_permissions: perms::INVITE,
+            deleted: false,
+            archived: false,
+            locked: false,
+            auto_archive_minutes: 0,
+            last_activity_ms: 0,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -99,14 +259,51 @@ struct State {
     requests: Mutex<Vec<Request>>,
     /// (path, arrival) of every request carrying a PNG, kept apart so waiting on uploads is cheap.
     uploads: Mutex<Vec<(String, Instant)>>,
-    /// (path fragment, status): the next matching request gets this status.
+    /// (path fragment, status): the next matching request gets this status, with no effect.
     failures: Mutex<VecDeque<(String, u16)>>,
+    /// (path fragment, status): the next matching request takes effect, but its answer is this
+    /// status (a response lost on the way back).
+    lost_answers: Mutex<VecDeque<(String, u16)>>,
     gateway: Mutex<Option<mpsc::UnboundedSender<Message>>>,
     identifies: AtomicU64,
     resumes: AtomicU64,
     seq: AtomicU64,
     ids: AtomicU64,
     ws_url: Mutex<String>,
+    started: Mutex<Option<Instant>>,
+    offset_ms: AtomicI64,
+    interactions: Mutex<HashMap<String, Interaction>>,
+    messages: Mutex<Vec<Msg>>,
+    notifications: Mutex<Vec<Notification>>,
+    /// Role ids and `@everyone`/`@here` that were pinged (never wanted).
+    other_pings: Mutex<Vec<String>>,
+    channels: Mutex<HashMap<u64, Channel>>,
+    /// The status of the command registration request (200 unless a test says otherwise).
+    registration_status: AtomicU64,
+}
+
+impl State {
+    fn now_ms(&self) -> i64 {
+        let started = self.started.lock().unwrap().unwrap_or_else(Instant::now);
+        started.elapsed().as_millis() as i64 + self.offset_ms.load(Ordering::SeqCst)
+    }
+
+    fn next_id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::SeqCst)
+    }
+
+    fn dispatch(&self, event: &str, data: Value) {
+        let s = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let frame = json!({ "op": 0, "t": event, "s": s, "d": data });
+        if let Some(gw) = self.gateway.lock().unwrap().as_ref() {
+            let _ = gw.send(Message::Text(frame.to_string()));
+        }
+    }
+
+    fn with_channel<T>(&self, id: u64, f: impl FnOnce(&mut Channel) -> T) -> T {
+        let mut channels = self.channels.lock().unwrap();
+        f(channels.entry(id).or_insert_with(Channel::text))
+    }
 }
 
 #[derive(Clone)]
@@ -115,12 +312,32 @@ pub struct FakeDiscord {
     state: Arc<State>,
 }
 
+/// An answer Discord would give: status and JSON body.
+type Answer = (u16, Option<Value>);
+
+fn error(status: u16, code: u64, message: &str) -> Answer {
+    (status, Some(json!({ "message": message, "code": code })))
+}
+
+fn form_error(path: &str, code: &str, message: &str) -> Answer {
+    let mut errors = json!({ "_errors": [{ "code": code, "message": message }] });
+    for key in path.rsplit('.') {
+        errors = json!({ key: errors });
+    }
+    (
+        400,
+        Some(json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors })),
+    )
+}
+
 impl FakeDiscord {
     pub async fn start() -> FakeDiscord {
         let http = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let ws = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let state = Arc::new(State::default());
         state.ids.store(1_000_000, Ordering::SeqCst);
+        state.registration_status.store(200, Ordering::SeqCst);
+        *state.started.lock().unwrap() = Some(Instant::now());
         *state.ws_url.lock().unwrap() = format!("ws://{}", ws.local_addr().unwrap());
         let api_base = format!("http://{}", http.local_addr().unwrap());
         let s = Arc::clone(&state);
@@ -159,13 +376,135 @@ impl FakeDiscord {
         self.state.resumes.load(Ordering::SeqCst)
     }
 
-    /// The next request whose path contains `fragment` is answered with `status`.
+    /// Every message created so far (including ephemeral ones), in order.
+    pub fn messages(&self) -> Vec<Msg> {
+        self.state.messages.lock().unwrap().clone()
+    }
+
+    pub fn message(&self, id: u64) -> Option<Msg> {
+        self.messages().into_iter().find(|m| m.id == id)
+    }
+
+    /// Users notified so far, in order.
+    pub fn notifications(&self) -> Vec<Notification> {
+        self.state.notifications.lock().unwrap().clone()
+    }
+
+    /// Roles, @everyone or @here pinged so far.
+    pub fn other_pings(&self) -> Vec<String> {
+        self.state.other_pings.lock().unwrap().clone()
+    }
+
+    /// The next request whose path contains `fragment` is answered with `status` and has no effect.
     pub fn fail_next(&self, fragment: &str, status: u16) {
         self.state
             .failures
             .lock()
             .unwrap()
             .push_back((fragment.to_string(), status));
+    }
+
+    /// The next request whose path contains `fragment` takes effect, but is answered with `status`,
+    /// as when Discord's answer is lost on the way back.
+    pub fn lose_next_answer(&self, fragment: &str, status: u16) {
+        self.state
+            .lost_answers
+            .lock()
+            .unwrap()
+            .push_back((fragment.to_string(), status));
+    }
+
+    /// Registering commands answers `status` (with Discord's error body).
+    pub fn fail_registration(&self, status: u16) {
+        self.state
+            .registration_status
+            .store(status as u64, Ordering::SeqCst);
+    }
+
+    /// What Bredon may do in `channel` (it has `perms::INVITE` everywhere unless said here).
+    pub fn set_bot_permissions(&self, channel: u64, bits: u64) {
+        self.state
+            .with_channel(channel, |c| c.bot_permissions = bits);
+    }
+
+    /// Moves the virtual clock on: threads idle for their auto-archive duration archive.
+    pub fn advance(&self, by: Duration) {
+        self.state
+            .offset_ms
+            .fetch_add(by.as_millis() as i64, Ordering::SeqCst);
+        let now = self.state.now_ms();
+        let mut archived = Vec::new();
+        {
+            let mut channels = self.state.channels.lock().unwrap();
+            for (id, c) in channels.iter_mut() {
+                let idle = now - c.last_activity_ms;
+                if c.kind == 11
+                    && !c.archived
+                    && !c.deleted
+                    && idle >= c.auto_archive_minutes * 60_000
+                {
+                    c.archived = true;
+                    archived.push((*id, thread_of(*id, c)));
+                }
+            }
+        }
+        for (_, thread) in archived {
+            self.state.dispatch("THREAD_UPDATE", thread);
+        }
+    }
+
+    pub fn thread_archived(&self, id: u64) -> bool {
+        self.state.with_channel(id, |c| c.archived)
+    }
+
+    /// The thread's auto-archive duration in minutes (0 for channels that are no threads).
+    pub fn auto_archive_minutes(&self, id: u64) -> i64 {
+        self.state.with_channel(id, |c| c.auto_archive_minutes)
+    }
+
+    /// The threads created so far.
+    pub fn threads(&self) -> Vec<u64> {
+        let channels = self.state.channels.lock().unwrap();
+        let mut ids: Vec<u64> = channels
+            .iter()
+            .filter(|(_, c)| c.kind == 11)
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    /// A moderator locks and archives a thread.
+    pub fn lock_thread(&self, id: u64) {
+        let thread = self.state.with_channel(id, |c| {
+            c.locked = true;
+            c.archived = true;
+            thread_of(id, c)
+        });
+        self.state.dispatch("THREAD_UPDATE", thread);
+    }
+
+    /// A moderator deletes a channel (or thread).
+    pub fn delete_channel(&self, id: u64) {
+        let (kind, parent) = self.state.with_channel(id, |c| {
+            c.deleted = true;
+            (c.kind, c.parent)
+        });
+        if kind == 11 {
+            self.state.dispatch(
+                "THREAD_DELETE",
+                json!({ "id": id.to_string(), "guild_id": GUILD_ID.to_string(),
+                        "parent_id": parent.unwrap_or(0).to_string(), "type": 11 }),
+            );
+        } else {
+            self.state.dispatch("CHANNEL_DELETE", text_channel_json(id));
+        }
+    }
+
+    /// The bot is removed from the test server.
+    pub fn remove_from_guild(&self) {
+        self.state
+            .dispatch("GUILD_DELETE", json!({ "id": GUILD_ID.to_string() }));
     }
 
     pub async fn wait_until(
@@ -194,7 +533,7 @@ impl FakeDiscord {
                 return r;
             }
             assert!(
-                started.elapsed() < Duration::from_secs(20),
+                started.elapsed() < Duration::from_secs(30),
                 "timed out waiting for {what}; saw {:#?}",
                 self.requests()
                     .iter()
@@ -206,19 +545,10 @@ impl FakeDiscord {
         }
     }
 
-    fn next_id(&self) -> u64 {
-        self.state.ids.fetch_add(1, Ordering::SeqCst)
-    }
-
     /// Sends a dispatch event to the connected bot.
     pub fn dispatch(&self, event: &str, data: Value) {
-        let s = self.state.seq.fetch_add(1, Ordering::SeqCst) + 1;
-        let frame = json!({ "op": 0, "t": event, "s": s, "d": data });
-        let gw = self.state.gateway.lock().unwrap();
-        gw.as_ref()
-            .expect("the bot is connected")
-            .send(Message::Text(frame.to_string()))
-            .unwrap();
+        assert!(self.connected(), "the bot is connected");
+        self.state.dispatch(event, data);
     }
 
     /// Closes the gateway connection with `code` (4000: the bot resumes).
@@ -235,10 +565,47 @@ impl FakeDiscord {
         self.state.gateway.lock().unwrap().is_some()
     }
 
+    /// Registers an interaction and sends it; returns its token.
+    fn interact(
+        &self,
+        kind: u8,
+        user: &TestUser,
+        channel: u64,
+        data: Value,
+        msg: Option<Value>,
+    ) -> String {
+        let (archived, deleted) = self.state.with_channel(channel, |c| (c.archived, c.deleted));
+        assert!(
+            !archived,
+            "Discord does not let users use commands in an archived thread (topics/threads)"
+        );
+        assert!(!deleted, "channel {channel} was deleted");
+        let token = format!("tok{}", self.state.next_id());
+        let original = msg.as_ref().and_then(|m| m["id"].as_str()?.parse().ok());
+        self.state.interactions.lock().unwrap().insert(
+            token.clone(),
+            Interaction {
+                kind,
+                channel,
+                created_ms: self.state.now_ms(),
+                responded: None,
+                original,
+                thinking: false,
+                attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+            },
+        );
+        let channel_json = self.state.with_channel(channel, |c| partial_channel(channel, c));
+        let app_permissions = self.state.with_channel(channel, |c| c.bot_permissions);
+        let mut payload = interaction(self.state.next_id(), kind, &token, user, channel, data, msg);
+        payload["channel"] = channel_json;
+        payload["app_permissions"] = json!(app_permissions.to_string());
+        self.dispatch("INTERACTION_CREATE", payload);
+        token
+    }
+
     /// Sends a slash command; returns its interaction token.
-    /// User options (type 6) are resolved as Discord does, from `names` (id → name).
+    /// User options (type 6) are resolved as Discord does, from `test_name`.
     pub fn command(&self, user: &TestUser, channel: u64, name: &str, options: Value) -> String {
-        let token = format!("tok{}", self.next_id());
         let mut users = serde_json::Map::new();
         let mut members = serde_json::Map::new();
         for o in options
@@ -252,50 +619,70 @@ impl FakeDiscord {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
             let u = TestUser::new(id, &test_name(id));
-            users.insert(id.to_string(), user_json(id, &u.name, false));
+            users.insert(id.to_string(), user_json(id, &u.name, id == BOT_ID));
             let mut m = member_json(&u);
             m.as_object_mut().unwrap().remove("user");
             members.insert(id.to_string(), m);
         }
         let data = json!({ "id": "1", "name": name, "type": 1, "options": options, "resolved": { "users": users, "members": members } });
-        let data = interaction(self.next_id(), 2, &token, user, channel, data, None);
-        self.dispatch("INTERACTION_CREATE", data);
-        token
+        self.interact(2, user, channel, data, None)
     }
 
     /// Autocomplete for `/move ply:` with `typed` so far.
     pub fn autocomplete(&self, user: &TestUser, channel: u64, typed: &str) -> String {
-        let token = format!("tok{}", self.next_id());
         let options = json!([{ "name": "ply", "type": 3, "value": typed, "focused": true }]);
-        let data = interaction(
-            self.next_id(),
+        self.interact(
             4,
-            &token,
             user,
             channel,
             json!({ "id": "1", "name": "move", "type": 1, "options": options }),
             None,
-        );
-        self.dispatch("INTERACTION_CREATE", data);
-        token
+        )
     }
 
-    /// Presses a button with `custom_id`.
+    /// Presses the button `custom_id` on the newest message in `channel` that has it (or on a
+    /// stand-in message, for buttons Bredon never posted).
     pub fn press(&self, user: &TestUser, channel: u64, custom_id: &str) -> String {
-        let token = format!("tok{}", self.next_id());
-        let msg = message(self.next_id(), channel, "a challenge");
-        let data = interaction(
-            self.next_id(),
+        let found = self.messages().into_iter().rev().find(|m| {
+            m.channel == channel && !m.deleted && m.components.to_string().contains(custom_id)
+        });
+        let msg = match found {
+            Some(m) => {
+                let mut v = message(m.id, channel, &m.content);
+                v["components"] = m.components.clone();
+                v
+            }
+            None => message(self.state.next_id(), channel, "an old message"),
+        };
+        self.interact(
             3,
-            &token,
             user,
             channel,
             json!({ "custom_id": custom_id, "component_type": 2 }),
             Some(msg),
-        );
-        self.dispatch("INTERACTION_CREATE", data);
-        token
+        )
     }
+
+    /// The newest message (by id order) with a button whose custom id starts with `prefix`.
+    pub fn button(&self, channel: u64, prefix: &str) -> Option<String> {
+        self.messages()
+            .into_iter()
+            .rev()
+            .filter(|m| m.channel == channel && !m.deleted)
+            .flat_map(|m| custom_ids(&m.components))
+            .find(|id| id.starts_with(prefix))
+    }
+}
+
+/// Every custom id in a message's components.
+pub fn custom_ids(components: &Value) -> Vec<String> {
+    components
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["custom_id"].as_str().map(String::from))
+        .collect()
 }
 
 /// The names of the tests' users, by id.
@@ -304,6 +691,7 @@ pub fn test_name(id: u64) -> String {
         111 => "alice".into(),
         222 => "bob".into(),
         333 => "carol".into(),
+        BOT_ID => "Bredon".into(),
         _ => format!("user{id}"),
     }
 }
@@ -321,8 +709,8 @@ impl TestUser {
         TestUser {
             id,
             name: name.into(),
-            permissions: 0x0000_0000_0004_0800,
-        } // send messages, embed/attach
+            permissions: perms::VIEW_CHANNEL | perms::SEND_MESSAGES | perms::ATTACH_FILES,
+        }
     }
 }
 
@@ -360,16 +748,41 @@ pub fn interaction(
     let mut v = json!({
         "id": id.to_string(), "application_id": APP_ID.to_string(), "type": kind, "data": data,
         "guild_id": GUILD_ID.to_string(), "channel_id": channel.to_string(),
-        "channel": { "id": channel.to_string(), "type": 0, "name": "tak", "permissions": "2147483647" },
+        "channel": { "id": channel.to_string(), "type": 0, "name": "tak", "permissions": perms::INVITE.to_string() },
         "member": member_json(user), "token": token, "version": 1,
-        "app_permissions": "2147483647", "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+        "app_permissions": perms::INVITE.to_string(), "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
         "authorizing_integration_owners": { "0": GUILD_ID.to_string() }, "context": 0,
-        "attachment_size_limit": 26214400
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT
     });
     if let Some(m) = msg {
         v["message"] = m;
     }
     v
+}
+
+fn partial_channel(id: u64, c: &Channel) -> Value {
+    let mut v = json!({ "id": id.to_string(), "type": c.kind, "name": "tak", "permissions": c.bot_permissions.to_string() });
+    if c.kind == 11 {
+        v["parent_id"] = json!(c.parent.unwrap_or(0).to_string());
+        v["thread_metadata"] = thread_metadata(c);
+    }
+    v
+}
+
+fn thread_metadata(c: &Channel) -> Value {
+    json!({ "archived": c.archived, "auto_archive_duration": c.auto_archive_minutes,
+            "archive_timestamp": "2026-11-22T00:00:00.000000+00:00", "locked": c.locked })
+}
+
+fn thread_of(id: u64, c: &Channel) -> Value {
+    let mut v = thread_json(id, c.parent.unwrap_or(0));
+    v["thread_metadata"] = thread_metadata(c);
+    v
+}
+
+pub fn text_channel_json(id: u64) -> Value {
+    json!({ "id": id.to_string(), "type": 0, "guild_id": GUILD_ID.to_string(), "name": "tak",
+        "position": 0, "permission_overwrites": [], "nsfw": false, "rate_limit_per_user": 0 })
 }
 
 pub fn ready(ws_url: &str) -> Value {
@@ -445,10 +858,10 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
         if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
             return;
         }
-        let mut parts = line.split_whitespace();
+        let mut words = line.split_whitespace();
         let (method, path) = (
-            parts.next().unwrap_or("").to_string(),
-            parts.next().unwrap_or("").to_string(),
+            words.next().unwrap_or("").to_string(),
+            words.next().unwrap_or("").to_string(),
         );
         let (mut length, mut chunked, mut content_type) = (0usize, false, String::new());
         loop {
@@ -489,25 +902,31 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
                 return;
             }
         }
-        let (status, response) = route(&state, &method, &path);
-        if find(&body, b"\x89PNG").is_some() {
-            state
-                .uploads
-                .lock()
-                .unwrap()
-                .push((path.clone(), Instant::now()));
-        }
-        state.requests.lock().unwrap().push(Request {
+        let mut request = Request {
             method,
             path,
             content_type,
             body,
-            status,
+            status: 0,
             at: Instant::now(),
-        });
+        };
+        let (status, response) = route(&state, &request);
+        request.status = status;
+        if find(&request.body, b"\x89PNG").is_some() {
+            state
+                .uploads
+                .lock()
+                .unwrap()
+                .push((request.path.clone(), Instant::now()));
+        }
+        state.requests.lock().unwrap().push(request);
         let reason = match status {
             200 => "OK",
             204 => "No Content",
+            400 => "Bad Request",
+            401 => "Unauthorized",
+            403 => "Forbidden",
+            413 => "Payload Too Large",
             429 => "Too Many Requests",
             500 => "Internal Server Error",
             _ => "Not Found",
@@ -527,27 +946,37 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
     }
 }
 
-fn route(state: &State, method: &str, path: &str) -> (u16, Option<Value>) {
-    let path = path.split('?').next().unwrap_or(path);
-    {
-        let mut failures = state.failures.lock().unwrap();
-        if let Some(i) = failures
-            .iter()
-            .position(|(frag, _)| path.contains(frag.as_str()))
-        {
-            let (_, status) = failures.remove(i).unwrap();
-            let body = if status == 429 {
-                json!({ "message": "You are being rate limited.", "retry_after": 0.0, "global": false })
-            } else {
-                json!({ "message": "Internal Server Error", "code": 0 })
-            };
-            return (status, Some(body));
-        }
+fn take_matching(queue: &Mutex<VecDeque<(String, u16)>>, path: &str) -> Option<u16> {
+    let mut q = queue.lock().unwrap();
+    let i = q.iter().position(|(frag, _)| path.contains(frag.as_str()))?;
+    q.remove(i).map(|(_, status)| status)
+}
+
+fn route(state: &State, r: &Request) -> Answer {
+    let path = r.path.split('?').next().unwrap_or(&r.path);
+    if let Some(status) = take_matching(&state.failures, path) {
+        return if status == 429 {
+            (
+                429,
+                Some(
+                    json!({ "message": "You are being rate limited.", "retry_after": 0.0, "global": false }),
+                ),
+            )
+        } else {
+            error(status, 0, "Internal Server Error")
+        };
     }
-    let id = state.ids.fetch_add(1, Ordering::SeqCst);
+    let answer = handle(state, r, path);
+    match take_matching(&state.lost_answers, path) {
+        Some(status) => error(status, 0, "Internal Server Error"),
+        None => answer,
+    }
+}
+
+fn handle(state: &State, r: &Request, path: &str) -> Answer {
     let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
     let ws = state.ws_url.lock().unwrap().clone();
-    match (method, segments.as_slice()) {
+    match (r.method.as_str(), segments.as_slice()) {
         ("GET", ["gateway"]) => (200, Some(json!({ "url": ws }))),
         ("GET", ["gateway", "bot"]) => (
             200,
@@ -557,17 +986,465 @@ fn route(state: &State, method: &str, path: &str) -> (u16, Option<Value>) {
         ),
         ("GET", ["users", "@me"]) => (200, Some(ready(&ws)["user"].clone())),
         ("PUT", ["applications", _, "commands"])
-        | ("PUT", ["applications", _, "guilds", _, "commands"]) => (200, Some(json!([]))),
-        ("POST", ["interactions", _, _, "callback"]) => (204, None),
-        ("POST", ["webhooks", _, _])
-        | ("PATCH", ["webhooks", _, _, "messages", _])
-        | ("GET", ["webhooks", _, _, "messages", _]) => (200, Some(message(id, 1, ""))),
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            match state.registration_status.load(Ordering::SeqCst) as u16 {
+                200 => (200, Some(json!([]))),
+                status => error(status, 50001, "Missing Access"),
+            }
+        }
+        ("POST", ["interactions", _, token, "callback"]) => callback(state, r, token),
+        ("POST", ["webhooks", _, token]) => followup(state, r, token),
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            edit_original(state, r, token)
+        }
+        ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
+            let mut ixns = state.interactions.lock().unwrap();
+            let Some(ixn) = ixns.get_mut(*token) else {
+                return error(404, 10015, "Unknown Webhook");
+            };
+            ixn.thinking = false;
+            if let Some(id) = ixn.original.take() {
+                for m in state.messages.lock().unwrap().iter_mut().filter(|m| m.id == id) {
+                    m.deleted = true;
+                }
+            }
+            (204, None)
+        }
         ("POST", ["channels", channel, "messages"]) => {
-            (200, Some(message(id, channel.parse().unwrap_or(1), "")))
+            channel_message(state, r, channel.parse().unwrap_or(0))
         }
         ("POST", ["channels", channel, "threads"]) => {
-            (200, Some(thread_json(id, channel.parse().unwrap_or(0))))
+            start_thread(state, r, channel.parse().unwrap_or(0))
         }
-        _ => (404, Some(json!({ "message": "Unknown route", "code": 0 }))),
+        ("PATCH", [channel]) | ("PATCH", ["channels", channel]) => {
+            edit_channel(state, r, channel.parse().unwrap_or(0))
+        }
+        _ => error(404, 0, "Unknown route"),
+    }
+}
+
+/// Checks a message against Discord's limits.
+fn check_message(payload: &Value, files: &[(String, Vec<u8>)], size_limit: usize) -> Option<Answer> {
+    if let Some(content) = payload["content"].as_str() {
+        if content.chars().count() > 2000 {
+            return Some(form_error(
+                "content",
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 2000 or fewer in length.",
+            ));
+        }
+    }
+    for (i, a) in payload["attachments"].as_array().into_iter().flatten().enumerate() {
+        if a["description"].as_str().is_some_and(|d| d.chars().count() > 1024) {
+            return Some(form_error(
+                &format!("attachments.{i}.description"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 1024 or fewer in length.",
+            ));
+        }
+    }
+    if files.iter().any(|(_, b)| b.len() > size_limit) {
+        return Some(error(413, 40005, "Request entity too large"));
+    }
+    let rows = payload["components"].as_array().cloned().unwrap_or_default();
+    if rows.len() > 5 {
+        return Some(form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."));
+    }
+    for row in &rows {
+        let buttons = row["components"].as_array().cloned().unwrap_or_default();
+        if buttons.len() > 5 {
+            return Some(form_error("components.0.components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."));
+        }
+        for b in buttons {
+            if b["custom_id"].as_str().is_some_and(|c| c.len() > 100)
+                || b["label"].as_str().is_some_and(|l| l.chars().count() > 80)
+            {
+                return Some(form_error("components.0.components.0", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."));
+            }
+        }
+    }
+    None
+}
+
+/// Mentions in content that Discord would render: `<@id>`, `<@!id>`, `<@&id>`, @everyone and
+/// @here, except after a backslash.
+fn mentions(content: &str) -> (Vec<u64>, Vec<u64>, bool) {
+    let (mut users, mut roles, mut everyone) = (Vec::new(), Vec::new(), false);
+    let bytes = content.as_bytes();
+    for (i, _) in content.match_indices("<@") {
+        if i > 0 && bytes[i - 1] == b'\\' {
+            continue;
+        }
+        let rest = &content[i + 2..];
+        let (role, rest) = match rest.strip_prefix('&') {
+            Some(r) => (true, r),
+            None => (false, rest.strip_prefix('!').unwrap_or(rest)),
+        };
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if rest[digits.len()..].starts_with('>') {
+            if let Ok(id) = digits.parse() {
+                if role {
+                    roles.push(id);
+                } else {
+                    users.push(id);
+                }
+            }
+        }
+    }
+    for word in ["@everyone", "@here"] {
+        for (i, _) in content.match_indices(word) {
+            if i == 0 || bytes[i - 1] != b'\\' {
+                everyone = true;
+            }
+        }
+    }
+    (users, roles, everyone)
+}
+
+/// A new message: stored, and everyone its allowed mentions reach is notified (ephemeral
+/// messages notify no one).
+fn create_message(state: &State, channel: u64, payload: &Value, files: &[(String, Vec<u8>)]) -> Msg {
+    let content = payload["content"].as_str().unwrap_or("").to_string();
+    let ephemeral = flags(payload) & 64 != 0;
+    let msg = Msg {
+        id: state.next_id(),
+        channel,
+        content: content.clone(),
+        ephemeral,
+        files: files.iter().map(|(n, _)| n.clone()).collect(),
+        components: payload["components"].clone(),
+        edits: 0,
+        deleted: false,
+        nonce: payload["nonce"].as_str().map(String::from),
+    };
+    state.messages.lock().unwrap().push(msg.clone());
+    if !ephemeral {
+        let allowed = &payload["allowed_mentions"];
+        let parse: Vec<&str> = if allowed.is_object() {
+            allowed["parse"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str())
+                .collect()
+        } else {
+            vec!["users", "roles", "everyone"]
+        };
+        let listed = |key: &str, id: u64| {
+            allowed[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|v| v.as_str() == Some(&id.to_string()))
+        };
+        let (users, roles, everyone) = mentions(&content);
+        let mut notified = state.notifications.lock().unwrap();
+        for u in users {
+            if (parse.contains(&"users") || listed("users", u))
+                && !notified.iter().any(|n| n.message == msg.id && n.user == u)
+            {
+                notified.push(Notification {
+                    user: u,
+                    message: msg.id,
+                    channel,
+                });
+            }
+        }
+        let mut others = state.other_pings.lock().unwrap();
+        for role in roles {
+            if parse.contains(&"roles") || listed("roles", role) {
+                others.push(format!("role {role}"));
+            }
+        }
+        if everyone && parse.contains(&"everyone") {
+            others.push("@everyone".into());
+        }
+    }
+    msg
+}
+
+/// A message the bot adds to a thread: refused in a locked thread, and it unarchives it.
+fn thread_activity(state: &State, channel: u64) -> Option<Answer> {
+    let (update, refused) = state.with_channel(channel, |c| {
+        if c.kind != 11 {
+            return (None, false);
+        }
+        if c.locked && c.bot_permissions & perms::MANAGE_THREADS == 0 {
+            return (None, true);
+        }
+        c.last_activity_ms = state.now_ms();
+        if c.archived {
+            c.archived = false;
+            return (Some(thread_of(channel, c)), false);
+        }
+        (None, false)
+    });
+    if refused {
+        return Some(error(403, 50013, "Missing Permissions"));
+    }
+    if let Some(thread) = update {
+        state.dispatch("THREAD_UPDATE", thread);
+    }
+    None
+}
+
+/// What the bot may not do in `channel` to post a message (with files or not).
+fn post_refused(state: &State, channel: u64, with_files: bool) -> Option<Answer> {
+    let (kind, have, deleted) = state.with_channel(channel, |c| (c.kind, c.bot_permissions, c.deleted));
+    if deleted {
+        return Some(error(404, 10003, "Unknown Channel"));
+    }
+    if have & perms::ADMINISTRATOR != 0 {
+        return None;
+    }
+    if have & perms::VIEW_CHANNEL == 0 {
+        return Some(error(403, 50001, "Missing Access"));
+    }
+    let send = if kind == 11 {
+        perms::SEND_MESSAGES_IN_THREADS
+    } else {
+        perms::SEND_MESSAGES
+    };
+    if have & send == 0 || (with_files && have & perms::ATTACH_FILES == 0) {
+        return Some(error(403, 50013, "Missing Permissions"));
+    }
+    None
+}
+
+fn callback(state: &State, r: &Request, token: &str) -> Answer {
+    let body = r.json();
+    let kind = body["type"].as_u64().unwrap_or(0) as u8;
+    let data = body["data"].clone();
+    let now = state.now_ms();
+    let (ixn_kind, channel, size_limit, pressed) = {
+        let mut ixns = state.interactions.lock().unwrap();
+        let Some(ixn) = ixns.get_mut(token) else {
+            return error(404, 10062, "Unknown interaction");
+        };
+        if ixn.responded.is_some() {
+            return error(400, 40060, "Interaction has already been acknowledged.");
+        }
+        if now - ixn.created_ms > DEADLINE_MS {
+            return error(404, 10062, "Unknown interaction");
+        }
+        let allowed = match ixn.kind {
+            2 => matches!(kind, 4 | 5 | 9),
+            3 => matches!(kind, 4 | 5 | 6 | 7 | 9),
+            4 => kind == 8,
+            _ => false,
+        };
+        if !allowed {
+            return form_error("type", "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type for this interaction");
+        }
+        (ixn.kind, ixn.channel, ixn.attachment_size_limit, ixn.original)
+    };
+    let files = r.files();
+    if matches!(kind, 4 | 7) {
+        if let Some(refused) = check_message(&data, &files, size_limit) {
+            return refused;
+        }
+    }
+    if kind == 8 && data["choices"].as_array().is_some_and(|c| c.len() > 25) {
+        return form_error("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.");
+    }
+    let mut original = pressed;
+    let mut thinking = false;
+    match kind {
+        4 => {
+            if flags(&data) & 64 == 0 {
+                if let Some(refused) = thread_activity(state, channel) {
+                    return refused;
+                }
+            }
+            original = Some(create_message(state, channel, &data, &files).id);
+        }
+        5 => {
+            let thinking_msg = json!({ "content": "", "flags": flags(&data) });
+            original = Some(create_message(state, channel, &thinking_msg, &[]).id);
+            thinking = true;
+        }
+        7 => edit_message(state, pressed, &data, &files),
+        _ => {}
+    }
+    let _ = ixn_kind;
+    let mut ixns = state.interactions.lock().unwrap();
+    let ixn = ixns.get_mut(token).expect("checked above");
+    ixn.responded = Some(kind);
+    ixn.original = original;
+    ixn.thinking = thinking;
+    (204, None)
+}
+
+fn edit_message(state: &State, id: Option<u64>, payload: &Value, files: &[(String, Vec<u8>)]) {
+    let Some(id) = id else { return };
+    for m in state.messages.lock().unwrap().iter_mut().filter(|m| m.id == id) {
+        if let Some(c) = payload["content"].as_str() {
+            m.content = c.to_string();
+        }
+        if !payload["components"].is_null() {
+            m.components = payload["components"].clone();
+        }
+        if payload["attachments"].is_array() {
+            m.files = files.iter().map(|(n, _)| n.clone()).collect();
+        }
+        m.edits += 1;
+    }
+}
+
+/// The interaction behind a webhook token, if its token still works.
+fn live_token(state: &State, token: &str) -> Result<(u64, Option<u64>, bool, usize), Answer> {
+    let ixns = state.interactions.lock().unwrap();
+    let Some(ixn) = ixns.get(token) else {
+        return Err(error(404, 10015, "Unknown Webhook"));
+    };
+    if ixn.responded.is_none() {
+        return Err(error(404, 10015, "Unknown Webhook"));
+    }
+    if state.now_ms() - ixn.created_ms > TOKEN_LIFETIME_MS {
+        return Err(error(401, 50027, "Invalid Webhook Token"));
+    }
+    Ok((ixn.channel, ixn.original, ixn.thinking, ixn.attachment_size_limit))
+}
+
+fn files_refused(state: &State, channel: u64, files: &[(String, Vec<u8>)]) -> Option<Answer> {
+    let have = state.with_channel(channel, |c| c.bot_permissions);
+    (!files.is_empty() && have & (perms::ATTACH_FILES | perms::ADMINISTRATOR) == 0)
+        .then(|| error(403, 50013, "Missing Permissions"))
+}
+
+fn followup(state: &State, r: &Request, token: &str) -> Answer {
+    let (channel, original, thinking, size_limit) = match live_token(state, token) {
+        Ok(t) => t,
+        Err(answer) => return answer,
+    };
+    let payload = r.json();
+    let files = r.files();
+    if let Some(refused) = files_refused(state, channel, &files) {
+        return refused;
+    }
+    if let Some(refused) = check_message(&payload, &files, size_limit) {
+        return refused;
+    }
+    if thinking {
+        // Directly after a deferred response, a follow-up edits the "thinking" message (and
+        // keeps its ephemeral state): no new message, no notification.
+        edit_message(state, original, &payload, &files);
+        state
+            .interactions
+            .lock()
+            .unwrap()
+            .get_mut(token)
+            .expect("live")
+            .thinking = false;
+        return (200, Some(message(original.unwrap_or(0), channel, "")));
+    }
+    if flags(&payload) & 64 == 0 {
+        if let Some(refused) = thread_activity(state, channel) {
+            return refused;
+        }
+    }
+    let msg = create_message(state, channel, &payload, &files);
+    (200, Some(message(msg.id, channel, &msg.content)))
+}
+
+fn edit_original(state: &State, r: &Request, token: &str) -> Answer {
+    let (channel, original, _, size_limit) = match live_token(state, token) {
+        Ok(t) => t,
+        Err(answer) => return answer,
+    };
+    let payload = r.json();
+    let files = r.files();
+    if let Some(refused) = files_refused(state, channel, &files) {
+        return refused;
+    }
+    if let Some(refused) = check_message(&payload, &files, size_limit) {
+        return refused;
+    }
+    edit_message(state, original, &payload, &files);
+    state
+        .interactions
+        .lock()
+        .unwrap()
+        .get_mut(token)
+        .expect("live")
+        .thinking = false;
+    (200, Some(message(original.unwrap_or(0), channel, "")))
+}
+
+fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
+    let payload = r.json();
+    let files = r.files();
+    if let Some(refused) = post_refused(state, channel, !files.is_empty()) {
+        return refused;
+    }
+    if let Some(refused) = check_message(&payload, &files, ATTACHMENT_SIZE_LIMIT) {
+        return refused;
+    }
+    if payload["enforce_nonce"] == true {
+        if let Some(nonce) = payload["nonce"].as_str() {
+            let earlier = state
+                .messages
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|m| m.channel == channel && m.nonce.as_deref() == Some(nonce))
+                .cloned();
+            if let Some(m) = earlier {
+                return (200, Some(message(m.id, channel, &m.content)));
+            }
+        }
+    }
+    if let Some(refused) = thread_activity(state, channel) {
+        return refused;
+    }
+    let msg = create_message(state, channel, &payload, &files);
+    (200, Some(message(msg.id, channel, &msg.content)))
+}
+
+fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
+    let (have, deleted) = state.with_channel(parent, |c| (c.bot_permissions, c.deleted));
+    if deleted {
+        return error(404, 10003, "Unknown Channel");
+    }
+    if have & perms::ADMINISTRATOR == 0 && have & perms::CREATE_PUBLIC_THREADS == 0 {
+        return error(403, 50013, "Missing Permissions");
+    }
+    let body = r.json();
+    let id = state.next_id();
+    let thread = Channel {
+        kind: 11,
+        parent: Some(parent),
+        bot_permissions: have,
+        deleted: false,
+        archived: false,
+        locked: false,
+        // Without a duration, a thread takes the channel's default: a day.
+        auto_archive_minutes: body["auto_archive_duration"].as_i64().unwrap_or(1440),
+        last_activity_ms: state.now_ms(),
+    };
+    let json = thread_of(id, &thread);
+    state.channels.lock().unwrap().insert(id, thread);
+    (200, Some(json))
+}
+
+fn edit_channel(state: &State, r: &Request, id: u64) -> Answer {
+    let body = r.json();
+    let answer = state.with_channel(id, |c| {
+        if c.deleted {
+            return Err(error(404, 10003, "Unknown Channel"));
+        }
+        // The bot created every thread here, so it may unarchive one (topics/threads).
+        if body["archived"] == false && c.kind == 11 {
+            c.archived = false;
+            c.last_activity_ms = state.now_ms();
+        }
+        Ok(thread_of(id, c))
+    });
+    match answer {
+        Ok(thread) => {
+            state.dispatch("THREAD_UPDATE", thread.clone());
+            (200, Some(thread))
+        }
+        Err(e) => e,
     }
 }
