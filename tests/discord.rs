@@ -256,7 +256,9 @@ async fn challenge_tak_and_road_win_with_pictures() {
         .and_then(|l| l.split('>').next())
         .map(String::from)
         .unwrap_or_else(|| panic!("a link: {}", record.content()));
-    assert!(link.chars().all(|c| c.is_ascii_alphanumeric() || "$+-".contains(c)));
+    assert!(link
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "$+-".contains(c)));
     let unpacked = lz_str::decompress_from_encoded_uri_component(&link).unwrap();
     let attached = record
         .files()
@@ -613,7 +615,7 @@ async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn challenging_bredon_starts_a_game_against_its_engine() {
+async fn challenging_bredon_starts_a_game_against_its_engine_and_a_rematch() {
     let (fake, _data, _bot) = boot().await;
     let bot_id = fake_discord::BOT_ID.to_string();
     let r = run(
@@ -670,6 +672,62 @@ async fn challenging_bredon_starts_a_game_against_its_engine() {
         "{}",
         first.content()
     );
+    // A rematch against Bredon: Bredon accepts it itself, seats swapped (so it moves first).
+    let from = fake.requests().len();
+    run(&fake, &alice(), "resign", json!([])).await;
+    fake.wait_until(
+        "the record with its rematch button",
+        Duration::from_secs(20),
+        |f| f.button(CHANNEL, "bredon:rematch:").is_some(),
+    )
+    .await;
+    let r = press(&fake, &alice(), "bredon:rematch").await;
+    assert!(
+        r.content().contains("alice challenges Bredon"),
+        "{}",
+        r.content()
+    );
+    let accepted = fake
+        .wait_request(from, "Bredon accepting", |r| {
+            r.path.contains(&posts) && r.content().contains("Bredon (White) vs alice (Black)")
+        })
+        .await;
+    assert_eq!(accepted.status, 200);
+    fake.wait_request(from, "Bredon's first ply of the rematch", |r| {
+        r.path.contains(&posts) && r.content().contains("Bredon played")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_game_can_have_its_own_thread() {
+    let (fake, _data, _bot) = boot().await;
+    let r = run(
+        &fake,
+        &carol(),
+        "challenge",
+        json!([
+            { "name": "level", "type": 4, "value": 0 },
+            { "name": "seat", "type": 4, "value": 1 },
+            { "name": "size", "type": 4, "value": 4 },
+            { "name": "thread", "type": 5, "value": true }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("Game started in <#"),
+        "{}",
+        r.content()
+    );
+    let thread = *fake.threads().last().expect("a thread");
+    let from = 0;
+    let first = fake
+        .wait_request(from, "Bredon's first ply in the thread", |r| {
+            r.path.contains(&format!("/channels/{thread}/messages"))
+                && r.content().contains("Bredon played")
+        })
+        .await;
+    assert!(first.content().contains("<@333>"), "{}", first.content());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -854,7 +912,9 @@ fn stored_game(service: &bredon::service::Service, channel: u64, plies: usize) {
         size: Some(6),
         ..Default::default()
     };
-    service.challenge(&sctx(&alice(), channel), &options).unwrap();
+    service
+        .challenge(&sctx(&alice(), channel), &options)
+        .unwrap();
     service.accept(&sctx(&bob(), channel)).unwrap();
     let mut game = Game::new(Position::new(Setup::new(6).unwrap()));
     let mut seed: u64 = channel ^ 0x9E37_79B9_7F4A_7C15;
@@ -912,7 +972,11 @@ async fn every_ply_notifies_the_next_player_and_nobody_else() {
     )
     .await;
     assert_eq!(r.status, 204);
-    assert_eq!(notified_since(&fake, seen), vec![222], "the challenge pings bob");
+    assert_eq!(
+        notified_since(&fake, seen),
+        vec![222],
+        "the challenge pings bob"
+    );
     let seen = fake.notifications().len();
     press(&fake, &bob(), "bredon:accept").await;
     assert_eq!(notified_since(&fake, seen), vec![111], "alice moves first");
@@ -928,7 +992,11 @@ async fn every_ply_notifies_the_next_player_and_nobody_else() {
         };
         let seen = fake.notifications().len();
         let r = ply(&fake, &mover, ply_text).await;
-        assert_eq!(r.json()["type"], 4, "a new message, not an edit of a deferral");
+        assert_eq!(
+            r.json()["type"],
+            4,
+            "a new message, not an edit of a deferral"
+        );
         assert_eq!(
             notified_since(&fake, seen),
             vec![next.id],
@@ -975,7 +1043,11 @@ async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole
     let _bot = start_bot(&fake, data.path(), 30.0);
     connected(&fake, 1).await;
     let offer = run(&fake, &alice(), "draw", json!([])).await;
-    assert!(offer.content().contains("alice offers a draw"), "{}", offer.content());
+    assert!(
+        offer.content().contains("alice offers a draw"),
+        "{}",
+        offer.content()
+    );
     let button = fake.button(CHANNEL, "bredon:draw-yes:").unwrap();
     let from = fake.requests().len();
     let seen = fake.notifications().len();
@@ -989,7 +1061,9 @@ async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole
     assert_eq!(ack.json()["type"], 6);
     let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
     let result = fake
-        .wait_request(from, "the result", |r| r.path.ends_with(&hook) && r.method == "POST")
+        .wait_request(from, "the result", |r| {
+            r.path.ends_with(&hook) && r.method == "POST"
+        })
         .await;
     assert_eq!(result.status, 200);
     assert!(
@@ -1007,7 +1081,10 @@ async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole
     let files: Vec<String> = record.files().into_iter().map(|(n, _)| n).collect();
     assert_eq!(files, vec!["game.gif", "game.ptn"]);
     let ptn = String::from_utf8(record.files()[1].1.clone()).unwrap();
-    assert!(ptn.contains("150. ") && ptn.contains("1/2-1/2"), "300 plies and the result");
+    assert!(
+        ptn.contains("150. ") && ptn.contains("1/2-1/2"),
+        "300 plies and the result"
+    );
     let mut notified = notified_since(&fake, seen);
     notified.sort();
     assert_eq!(notified, vec![111, 222], "both players hear of the result");
@@ -1017,7 +1094,11 @@ async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole
         .into_iter()
         .find(|m| m.components.to_string().contains(&button))
         .unwrap();
-    assert!(pressed.content.contains("bob pressed Accept draw"), "{}", pressed.content);
+    assert!(
+        pressed.content.contains("bob pressed Accept draw"),
+        "{}",
+        pressed.content
+    );
     assert!(pressed.components.to_string().contains("\"disabled\":true"));
     assert_eq!(
         fake.requests().iter().filter(|r| r.status >= 400).count(),
@@ -1045,7 +1126,13 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
         "{}",
         games.content()
     );
-    let last = run(&fake, &carol(), "games", json!([{ "name": "page", "type": 4, "value": 6 }])).await;
+    let last = run(
+        &fake,
+        &carol(),
+        "games",
+        json!([{ "name": "page", "type": 4, "value": 6 }]),
+    )
+    .await;
     assert_eq!(last.content().lines().count(), 2, "{}", last.content());
     let ptn = run(&fake, &carol(), "ptn", json!([])).await;
     assert_eq!(ptn.status, 204);
@@ -1060,7 +1147,11 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
     let from = fake.requests().len();
     let resigned = run(&fake, &bob(), "resign", json!([])).await;
     assert_eq!(resigned.status, 204);
-    assert!(resigned.content().contains("bob resigns"), "{}", resigned.content());
+    assert!(
+        resigned.content().contains("bob resigns"),
+        "{}",
+        resigned.content()
+    );
     let record = fake
         .wait_request(from, "the record", |r| r.text().contains("game.gif"))
         .await;
@@ -1071,7 +1162,11 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
     let pasted = "c3".repeat(3000);
     let r = ply(&fake, &alice(), &pasted).await;
     assert_eq!(r.status, 204);
-    assert!(r.is_ephemeral() && r.content().chars().count() < 300, "{}", r.content());
+    assert!(
+        r.is_ephemeral() && r.content().chars().count() < 300,
+        "{}",
+        r.content()
+    );
     assert_eq!(
         fake.requests().iter().filter(|r| r.status >= 400).count(),
         0,
@@ -1144,33 +1239,57 @@ async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
     let (fake, _data, _bot) = boot().await;
-    run(&fake, &alice(), "challenge", json!([
-        { "name": "opponent", "type": 6, "value": "222" },
-        { "name": "seat", "type": 4, "value": 0 },
-        { "name": "thread", "type": 5, "value": true }
-    ]))
+    run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "seat", "type": 4, "value": 0 },
+            { "name": "thread", "type": 5, "value": true }
+        ]),
+    )
     .await;
     let thread = *fake.threads().last().expect("a thread for the game");
-    assert_eq!(fake.auto_archive_minutes(thread), 10080, "listed for a week");
+    assert_eq!(
+        fake.auto_archive_minutes(thread),
+        10080,
+        "listed for a week"
+    );
     press_in(&fake, thread, &bob(), "bredon:accept").await;
     let from = fake.requests().len();
-    let token = fake.command(&alice(), thread, "move", json!([{ "name": "ply", "type": 3, "value": "a1" }]));
+    let token = fake.command(
+        &alice(),
+        thread,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "a1" }]),
+    );
     let r = answer(&fake, from, &token).await;
     assert!(r.content().contains("alice played a1"), "{}", r.content());
     // A week without a ply: Discord archives the thread; Bredon opens it again.
     fake.advance(Duration::from_secs(8 * 24 * 3600));
-    fake.wait_until("the thread to be unarchived", Duration::from_secs(10), |f| {
-        !f.thread_archived(thread)
-    })
+    fake.wait_until(
+        "the thread to be unarchived",
+        Duration::from_secs(10),
+        |f| !f.thread_archived(thread),
+    )
     .await;
     let from = fake.requests().len();
-    let token = fake.command(&bob(), thread, "move", json!([{ "name": "ply", "type": 3, "value": "f6" }]));
+    let token = fake.command(
+        &bob(),
+        thread,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "f6" }]),
+    );
     let r = answer(&fake, from, &token).await;
     assert!(r.content().contains("bob played f6"), "{}", r.content());
     // A moderator locks it: Bredon leaves it closed.
     fake.lock_thread(thread);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(fake.thread_archived(thread), "a locked thread stays archived");
+    assert!(
+        fake.thread_archived(thread),
+        "a locked thread stays archived"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1205,7 +1324,11 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
     let _bot = start_bot(&fake, data.path(), 0.2);
     connected(&fake, 1).await;
     fake.wait_until("the retry", Duration::from_secs(20), |f| {
-        f.requests().iter().filter(|r| r.path.contains(&posts)).count() >= 2
+        f.requests()
+            .iter()
+            .filter(|r| r.path.contains(&posts))
+            .count()
+            >= 2
     })
     .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -1215,7 +1338,11 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
         .filter(|m| m.channel == CHANNEL && m.content.contains("it is your move"))
         .collect();
     assert_eq!(reminders.len(), 1, "{reminders:?}");
-    assert_eq!(notified_since(&fake, 0), vec![111], "alice is reminded once");
+    assert_eq!(
+        notified_since(&fake, 0),
+        vec![111],
+        "alice is reminded once"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1226,7 +1353,11 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
     run(&fake, &alice(), "undo", json!([])).await;
     let first = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
     let r = press(&fake, &bob(), "bredon:undo-no").await;
-    assert!(r.content().contains("bob declined the undo"), "{}", r.content());
+    assert!(
+        r.content().contains("bob declined the undo"),
+        "{}",
+        r.content()
+    );
     run(&fake, &alice(), "undo", json!([])).await;
     let second = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
     assert_ne!(first, second, "each request has its own buttons");
@@ -1242,19 +1373,33 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
     let from = fake.requests().len();
     let token = fake.press(&bob(), CHANNEL, "bredon:undo-yes");
     let r = answer(&fake, from, &token).await;
-    assert!(r.is_ephemeral() && r.content().contains("older version"), "{}", r.content());
+    assert!(
+        r.is_ephemeral() && r.content().contains("older version"),
+        "{}",
+        r.content()
+    );
     let r = run(&fake, &bob(), "oldcommand", json!([])).await;
     assert!(
         r.is_ephemeral() && r.content().contains("no /oldcommand command"),
         "{}",
         r.content()
     );
-    let r = run(&fake, &bob(), "move", json!([{ "name": "ply", "type": 4, "value": 5 }])).await;
+    let r = run(
+        &fake,
+        &bob(),
+        "move",
+        json!([{ "name": "ply", "type": 4, "value": 5 }]),
+    )
+    .await;
     assert!(r.is_ephemeral(), "{}", r.content());
     assert!(r.content().contains("reload Discord"), "{}", r.content());
     // The undo that is open still works.
     let r = press(&fake, &bob(), "bredon:undo-yes").await;
-    assert!(r.content().contains("bob agreed: a1 taken back"), "{}", r.content());
+    assert!(
+        r.content().contains("bob agreed: a1 taken back"),
+        "{}",
+        r.content()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1283,6 +1428,138 @@ async fn deleted_channels_and_a_removed_server_stop_the_timers_and_keep_the_game
     for channel in [CHANNEL, other] {
         let game = store.game(channel).unwrap().expect("the game is kept");
         assert_eq!(game.plies.len(), 2);
-        assert_eq!(game.reminder_due_ms, None, "no reminder into a gone channel");
+        assert_eq!(
+            game.reminder_due_ms, None,
+            "no reminder into a gone channel"
+        );
     }
+}
+
+/// The fake's own rules, checked with serenity's HTTP client: limits and the token lifetime.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_refuses_what_discord_refuses() {
+    use poise::serenity_prelude as serenity;
+    let fake = FakeDiscord::start().await;
+    let http = serenity::HttpBuilder::new("fake-token")
+        .proxy(fake.api_base.as_str())
+        .ratelimiter_disabled(true)
+        .build();
+    let channel = serenity::ChannelId::new(CHANNEL);
+    let code = |e: serenity::Error| match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            (r.status_code.as_u16(), r.error.code)
+        }
+        other => panic!("{other}"),
+    };
+    let alt =
+        serenity::CreateAttachment::bytes(vec![1, 2, 3], "a.png").description("d".repeat(1025));
+    let described = serenity::CreateMessage::new().add_file(alt);
+    assert_eq!(
+        code(channel.send_message(&http, described).await.unwrap_err()),
+        (400, 50035)
+    );
+    fake.set_bot_permissions(CHANNEL, perms::VIEW_CHANNEL | perms::SEND_MESSAGES);
+    let file = serenity::CreateMessage::new()
+        .add_file(serenity::CreateAttachment::bytes(vec![1], "a.png"));
+    assert_eq!(
+        code(channel.send_message(&http, file).await.unwrap_err()),
+        (403, 50013)
+    );
+    fake.set_bot_permissions(CHANNEL, perms::SEND_MESSAGES);
+    let plain = || serenity::CreateMessage::new().content("hi");
+    assert_eq!(
+        code(channel.send_message(&http, plain()).await.unwrap_err()),
+        (403, 50001)
+    );
+    fake.delete_channel(CHANNEL);
+    assert_eq!(
+        code(channel.send_message(&http, plain()).await.unwrap_err()),
+        (404, 10003)
+    );
+    // A mention that allowed_mentions does not allow reaches no one.
+    let other = serenity::ChannelId::new(CHANNEL + 1);
+    let quiet = plain().content("<@111> <@222>").allowed_mentions(
+        serenity::CreateAllowedMentions::new().users([serenity::UserId::new(222)]),
+    );
+    other.send_message(&http, quiet).await.unwrap();
+    assert_eq!(notified_since(&fake, 0), vec![222]);
+}
+
+/// An interaction's rules: 3 s to answer it once, 15 minutes for follow-ups, and the first
+/// follow-up after a deferral edits the "thinking" message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_keeps_discords_interaction_deadlines() {
+    use poise::serenity_prelude as serenity;
+    let (fake, _data, _bot) = boot().await;
+    let http = serenity::HttpBuilder::new("fake-token")
+        .proxy(fake.api_base.as_str())
+        .ratelimiter_disabled(true)
+        .application_id(serenity::ApplicationId::new(fake_discord::APP_ID))
+        .build();
+    // A command the bot does not know answers itself; use its token after the bot answered.
+    let from = fake.requests().len();
+    let token = fake.command(&carol(), CHANNEL, "help", json!([]));
+    answer(&fake, from, &token).await;
+    let followup =
+        |text: &str| serenity::CreateInteractionResponseFollowup::new().content(text.to_string());
+    let seen = fake.messages().len();
+    http.create_followup_message(&token, &followup("<@111> one"), vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.messages().len(),
+        seen + 1,
+        "a follow-up is a new message"
+    );
+    assert_eq!(notified_since(&fake, 0), vec![111]);
+    fake.advance(Duration::from_secs(16 * 60));
+    let late = http
+        .create_followup_message(&token, &followup("late"), vec![])
+        .await
+        .unwrap_err();
+    assert!(late.to_string().contains("Invalid Webhook Token"), "{late}");
+    // Deferred, then a follow-up: an edit, which notifies no one.
+    let from = fake.requests().len();
+    let token = fake.command(
+        &carol(),
+        CHANNEL,
+        "challenge",
+        json!([{ "name": "thread", "type": 5, "value": true }]),
+    );
+    answer(&fake, from, &token).await;
+    let thread_answer = fake
+        .messages()
+        .into_iter()
+        .rev()
+        .find(|m| m.content.contains("Challenge posted in"))
+        .expect("the edited thinking message");
+    assert_eq!(
+        thread_answer.edits, 1,
+        "the deferral's message was edited, not a new one"
+    );
+    // One response, within 3 s.
+    let respond = |id: u64, token: String| {
+        let http = &http;
+        async move {
+            let reply = serenity::CreateInteractionResponse::Message(
+                serenity::CreateInteractionResponseMessage::new().content("ok"),
+            );
+            http.create_interaction_response(
+                serenity::InteractionId::new(id),
+                &token,
+                &reply,
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())
+        }
+    };
+    let (id, token) = fake.unsent_command(&carol(), CHANNEL);
+    respond(id, token.clone()).await.unwrap();
+    let twice = respond(id, token).await.unwrap_err();
+    assert!(twice.contains("already been acknowledged"), "{twice}");
+    let (id, token) = fake.unsent_command(&carol(), CHANNEL);
+    fake.advance(Duration::from_secs(4));
+    let late = respond(id, token).await.unwrap_err();
+    assert!(late.contains("Unknown interaction"), "{late}");
 }

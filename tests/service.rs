@@ -560,10 +560,18 @@ fn with_a_time_limit_reminders_come_at_half_time_and_an_hour_before_never_with_t
     assert_eq!(start.deadline_ms, Some(48 * HOUR), "the deadline is shown");
     assert!(w.service.tick(24 * HOUR - 1).unwrap().is_empty());
     let half = w.service.tick(24 * HOUR).unwrap();
-    assert_eq!(half.len(), 1, "a reminder at half the limit, before the weekly one");
+    assert_eq!(
+        half.len(),
+        1,
+        "a reminder at half the limit, before the weekly one"
+    );
     assert_eq!(half[0].outcome.deadline_ms, Some(48 * HOUR));
     let last_call = w.service.tick(47 * HOUR).unwrap();
-    assert_eq!(last_call.len(), 1, "a last reminder an hour before the time-out");
+    assert_eq!(
+        last_call.len(),
+        1,
+        "a last reminder an hour before the time-out"
+    );
     assert!(last_call[0].outcome.finished.is_none());
     assert_ne!(half[0].id, last_call[0].id, "each post has its own id");
     let end = w.service.tick(48 * HOUR).unwrap();
@@ -599,14 +607,26 @@ fn answers_to_an_older_question_are_refused() {
     w.service
         .answer(&ctx("bob", 0), asked, Answer::Refuse)
         .unwrap();
-    let second = w.service.request_undo(&ctx("alice", 0)).unwrap().prompt.unwrap();
+    let second = w
+        .service
+        .request_undo(&ctx("alice", 0))
+        .unwrap()
+        .prompt
+        .unwrap();
     assert_ne!(asked, second, "a new request is a new version");
     let stale = refusal(w.service.answer(&ctx("bob", 0), asked, Answer::Agree));
     assert!(stale.contains("no longer open"), "{stale}");
     w.service
         .answer(&ctx("bob", 0), second, Answer::Agree)
         .unwrap();
-    assert!(w.service.store().game(CHANNEL).unwrap().unwrap().plies.is_empty());
+    assert!(w
+        .service
+        .store()
+        .game(CHANNEL)
+        .unwrap()
+        .unwrap()
+        .plies
+        .is_empty());
     // A challenge button of a cancelled challenge does not accept the next one.
     let w = world();
     let old = w
@@ -635,8 +655,14 @@ fn a_gone_channel_stops_its_timers_and_keeps_its_game() {
         },
     );
     assert!(w.service.channel_gone(CHANNEL).unwrap());
-    assert!(w.service.tick(100 * HOUR).unwrap().is_empty(), "no posts into the void");
-    assert!(w.service.store().game(CHANNEL).unwrap().is_some(), "the game is kept");
+    assert!(
+        w.service.tick(100 * HOUR).unwrap().is_empty(),
+        "no posts into the void"
+    );
+    assert!(
+        w.service.store().game(CHANNEL).unwrap().is_some(),
+        "the game is kept"
+    );
     play(&w, "alice", "a1");
     assert_eq!(
         w.service.tick(1000 + 12 * HOUR).unwrap().len(),

@@ -90,7 +90,11 @@ async fn blocking<T: Send + 'static>(
     let s = Arc::clone(service);
     tokio::task::spawn_blocking(move || f(&s))
         .await
-        .unwrap_or_else(|e| Err(Refusal(format!("Bredon failed inside ({e}); look at /board"))))
+        .unwrap_or_else(|e| {
+            Err(Refusal(format!(
+                "Bredon failed inside ({e}); look at /board"
+            )))
+        })
 }
 
 fn refusal_text(refusal: &Refusal) -> String {
@@ -161,7 +165,9 @@ fn missing_permissions(
 }
 
 fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
-    interaction(ctx).and_then(|i| i.channel.as_ref()).map(|c| c.kind)
+    interaction(ctx)
+        .and_then(|i| i.channel.as_ref())
+        .map(|c| c.kind)
 }
 
 fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
@@ -211,7 +217,11 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             (work.await, true)
         }
     };
-    let done = done.unwrap_or_else(|e| Err(Refusal(format!("Bredon failed inside ({e}); look at /board"))));
+    let done = done.unwrap_or_else(|e| {
+        Err(Refusal(format!(
+            "Bredon failed inside ({e}); look at /board"
+        )))
+    });
     let Some(interaction) = interaction(ctx) else {
         return Ok(());
     };
@@ -402,7 +412,8 @@ async fn challenge_in_thread(
     // Check first, so a refused challenge leaves no empty thread behind.
     let guild = service_ctx(ctx).guild;
     let checked = blocking(&ctx.data().service, move |s| {
-        s.settings(guild).and_then(|d| check.settings(&d).map(|_| ()))
+        s.settings(guild)
+            .and_then(|d| check.settings(&d).map(|_| ()))
     })
     .await;
     if let Err(refusal) = checked {
@@ -434,7 +445,11 @@ async fn challenge_in_thread(
             let started = outcome.board.is_some();
             let post = reply::announce(&outcome).await;
             thread.id.send_message(http, post.message()).await?;
-            let what = if started { "Game started" } else { "Challenge posted" };
+            let what = if started {
+                "Game started"
+            } else {
+                "Challenge posted"
+            };
             interaction
                 .edit_response(
                     http,
@@ -572,8 +587,10 @@ async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
         Err(r) => refuse(ctx, r).await,
         Ok((text, link)) => {
             let mut post = Post::text(reply::link_line(&link, 0));
-            post.files
-                .push(serenity::CreateAttachment::bytes(text.into_bytes(), "game.ptn"));
+            post.files.push(serenity::CreateAttachment::bytes(
+                text.into_bytes(),
+                "game.ptn",
+            ));
             ctx.send(post.reply()).await?;
             Ok(())
         }
@@ -937,7 +954,10 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
         return;
     }
     if meta.locked {
-        tracing::info!(channel, "game thread locked by a moderator; posting there stops");
+        tracing::info!(
+            channel,
+            "game thread locked by a moderator; posting there stops"
+        );
         gone(data, channel).await;
         return;
     }
@@ -955,11 +975,12 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
 
 /// An autocomplete request carries a focused option.
 fn is_autocomplete(interaction: &serenity::CommandInteraction) -> bool {
-    interaction
-        .data
-        .options
-        .iter()
-        .any(|o| matches!(o.value, serenity::CommandDataOptionValue::Autocomplete { .. }))
+    interaction.data.options.iter().any(|o| {
+        matches!(
+            o.value,
+            serenity::CommandDataOptionValue::Autocomplete { .. }
+        )
+    })
 }
 
 /// Buttons whose ids an older Bredon wrote no longer say which request they answer.
@@ -1082,15 +1103,20 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 ctx.command().name,
                 escape(&crate::tak::quote(&error.to_string()))
             );
-            let _ = ctx
-                .send(Post::text(text).reply().ephemeral(true))
-                .await;
+            let _ = ctx.send(Post::text(text).reply().ephemeral(true)).await;
         }
         poise::FrameworkError::CommandStructureMismatch {
             ctx, description, ..
         } => {
-            tracing::info!(command = ctx.command.name, description, "outdated command options");
-            let text = format!("✋ The options of /{} have changed. {outdated}.", ctx.command.name);
+            tracing::info!(
+                command = ctx.command.name,
+                description,
+                "outdated command options"
+            );
+            let text = format!(
+                "✋ The options of /{} have changed. {outdated}.",
+                ctx.command.name
+            );
             let _ = poise::Context::Application(ctx)
                 .send(Post::text(text).reply().ephemeral(true))
                 .await;
@@ -1131,7 +1157,9 @@ mod tests {
         assert!(!is_moderator(Some(serenity::Permissions::SEND_MESSAGES)));
         assert!(is_moderator(Some(serenity::Permissions::MANAGE_MESSAGES)));
         assert!(is_moderator(Some(serenity::Permissions::ADMINISTRATOR)));
-        assert!(!is_server_manager(Some(serenity::Permissions::MANAGE_MESSAGES)));
+        assert!(!is_server_manager(Some(
+            serenity::Permissions::MANAGE_MESSAGES
+        )));
         assert!(is_server_manager(Some(serenity::Permissions::MANAGE_GUILD)));
     }
 
@@ -1140,7 +1168,11 @@ mod tests {
         type P = serenity::Permissions;
         let post = P::VIEW_CHANNEL | P::SEND_MESSAGES | P::ATTACH_FILES;
         assert_eq!(missing_permissions(Some(post), false, false), None);
-        assert_eq!(missing_permissions(None, false, false), None, "unknown: not refused");
+        assert_eq!(
+            missing_permissions(None, false, false),
+            None,
+            "unknown: not refused"
+        );
         let why = missing_permissions(Some(P::VIEW_CHANNEL | P::SEND_MESSAGES), false, false)
             .unwrap()
             .0;
@@ -1152,6 +1184,9 @@ mod tests {
             why.contains("Send Messages in Threads, Create Public Threads permissions"),
             "{why}"
         );
-        assert_eq!(missing_permissions(Some(P::ADMINISTRATOR), true, true), None);
+        assert_eq!(
+            missing_permissions(Some(P::ADMINISTRATOR), true, true),
+            None
+        );
     }
 }

@@ -100,7 +100,10 @@ impl Fatal {
     }
 
     fn reason(&self) -> Option<String> {
-        self.reason.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 

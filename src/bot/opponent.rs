@@ -32,7 +32,14 @@ impl Opponent {
                     tracing::warn!(channel, %why, "engine turn failed");
                     let text = format!("✋ Bredon's engine failed ({why}). The game is kept; the engine restarts and moves on the next action here.");
                     let post = reply::Post::text(reply::escape(&text));
-                    reply::deliver(&http, &self.service, channel, post, event_id(channel, 5, now as u64)).await;
+                    reply::deliver(
+                        &http,
+                        &self.service,
+                        channel,
+                        post,
+                        event_id(channel, 5, now as u64),
+                    )
+                    .await;
                     return;
                 }
                 Err(e) => {

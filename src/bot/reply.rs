@@ -446,8 +446,14 @@ mod tests {
     fn escaping_shows_names_as_typed_and_breaks_mentions() {
         assert_eq!(escape("**bold** _x_"), "\\*\\*bold\\*\\* \\_x\\_");
         assert_eq!(escape("<@&123> <#5>"), "\\<@&123> \\<#5>");
-        assert_eq!(escape("hi @everyone @here"), "hi @\u{200B}everyone @\u{200B}here");
-        assert_eq!(escape("# big\n> quote\n- item"), "\\# big\n\\> quote\n\\- item");
+        assert_eq!(
+            escape("hi @everyone @here"),
+            "hi @\u{200B}everyone @\u{200B}here"
+        );
+        assert_eq!(
+            escape("# big\n> quote\n- item"),
+            "\\# big\n\\> quote\n\\- item"
+        );
         assert_eq!(
             escape("alice played 2c3>11 (R-0)"),
             "alice played 2c3>11 (R-0)",
@@ -469,7 +475,12 @@ mod tests {
                 assert_eq!(parse_custom_id(&id), Some((prompt, *answer)));
             }
         }
-        for old in ["bredon:accept", "bredon:undo-yes", "bredon:x:1:2", "other:accept:1:0"] {
+        for old in [
+            "bredon:accept",
+            "bredon:undo-yes",
+            "bredon:x:1:2",
+            "other:accept:1:0",
+        ] {
             assert_eq!(parse_custom_id(old), None, "{old}");
         }
     }

@@ -346,7 +346,8 @@ impl Session {
     fn show(&mut self, o: &Outcome) {
         println!("{}", o.text);
         if let Some(deadline) = o.deadline_ms {
-            let left = crate::service::describe_secs(((deadline - self.now()).max(0) / 1000) as u64);
+            let left =
+                crate::service::describe_secs(((deadline - self.now()).max(0) / 1000) as u64);
             println!("  time runs out in {left}");
         }
         if !o.ping.is_empty() {

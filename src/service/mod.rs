@@ -602,7 +602,10 @@ impl Service {
                     _ => self.cancel_challenge(ctx, c),
                 }
             }
-            (Prompt::Undo { game, seq } | Prompt::Draw { game, seq }, Answer::Agree | Answer::Refuse) => {
+            (
+                Prompt::Undo { game, seq } | Prompt::Draw { game, seq },
+                Answer::Agree | Answer::Refuse,
+            ) => {
                 let Some(live) = self
                     .store
                     .game(ctx.channel)?
@@ -835,9 +838,7 @@ impl Service {
             };
             let outcome = match kind {
                 // A reminder overtaken by the time-out (the bot was down) is not posted.
-                TimerKind::Reminder if game.timeout_due_ms.is_some_and(|t| t <= now_ms) => {
-                    continue
-                }
+                TimerKind::Reminder if game.timeout_due_ms.is_some_and(|t| t <= now_ms) => continue,
                 TimerKind::Reminder => {
                     game.reminder_due_ms = next_reminder(&game, now_ms);
                     if self.update(&mut game).is_err() {

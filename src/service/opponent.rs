@@ -100,7 +100,10 @@ impl EngineOpponent {
         channel: u64,
         now_ms: i64,
     ) -> Result<Option<Outcome>, String> {
-        let challenge = service.store().challenge(channel).map_err(|e| e.to_string())?;
+        let challenge = service
+            .store()
+            .challenge(channel)
+            .map_err(|e| e.to_string())?;
         let Some(c) = challenge.filter(|c| c.opponent.as_ref().is_some_and(|o| o.id == self.me.id))
         else {
             return Ok(None);

@@ -65,7 +65,10 @@ impl Komi {
     pub fn parse(text: &str) -> Result<Komi, String> {
         let t = text.trim();
         let err = || {
-            format!("komi {} is not a number in half steps from -4.5 to 4.5 (like 0, 2, 2.5 or -1.5)", super::quote(t))
+            format!(
+                "komi {} is not a number in half steps from -4.5 to 4.5 (like 0, 2, 2.5 or -1.5)",
+                super::quote(t)
+            )
         };
         let (negative, digits) = match t.strip_prefix('-') {
             Some(rest) => (true, rest),

@@ -565,7 +565,7 @@ impl FakeDiscord {
         self.state.gateway.lock().unwrap().is_some()
     }
 
-    /// Registers an interaction and sends it; returns its token.
+    /// Sends an interaction to the bot; returns its token.
     fn interact(
         &self,
         kind: u8,
@@ -574,7 +574,31 @@ impl FakeDiscord {
         data: Value,
         msg: Option<Value>,
     ) -> String {
-        let (archived, deleted) = self.state.with_channel(channel, |c| (c.archived, c.deleted));
+        let (token, payload) = self.register(kind, user, channel, data, msg);
+        self.dispatch("INTERACTION_CREATE", payload);
+        token
+    }
+
+    /// A slash command that Discord knows of but never sends to the bot: for checking the rules
+    /// of responses directly. Returns its id and token.
+    pub fn unsent_command(&self, user: &TestUser, channel: u64) -> (u64, String) {
+        let data = json!({ "id": "1", "name": "board", "type": 1, "options": [] });
+        let (token, payload) = self.register(2, user, channel, data, None);
+        (payload["id"].as_str().unwrap().parse().unwrap(), token)
+    }
+
+    /// Registers an interaction as Discord would create it: its token and payload.
+    fn register(
+        &self,
+        kind: u8,
+        user: &TestUser,
+        channel: u64,
+        data: Value,
+        msg: Option<Value>,
+    ) -> (String, Value) {
+        let (archived, deleted) = self
+            .state
+            .with_channel(channel, |c| (c.archived, c.deleted));
         assert!(
             !archived,
             "Discord does not let users use commands in an archived thread (topics/threads)"
@@ -594,13 +618,14 @@ impl FakeDiscord {
                 attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
             },
         );
-        let channel_json = self.state.with_channel(channel, |c| partial_channel(channel, c));
+        let channel_json = self
+            .state
+            .with_channel(channel, |c| partial_channel(channel, c));
         let app_permissions = self.state.with_channel(channel, |c| c.bot_permissions);
         let mut payload = interaction(self.state.next_id(), kind, &token, user, channel, data, msg);
         payload["channel"] = channel_json;
         payload["app_permissions"] = json!(app_permissions.to_string());
-        self.dispatch("INTERACTION_CREATE", payload);
-        token
+        (token, payload)
     }
 
     /// Sends a slash command; returns its interaction token.
@@ -948,7 +973,9 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
 
 fn take_matching(queue: &Mutex<VecDeque<(String, u16)>>, path: &str) -> Option<u16> {
     let mut q = queue.lock().unwrap();
-    let i = q.iter().position(|(frag, _)| path.contains(frag.as_str()))?;
+    let i = q
+        .iter()
+        .position(|(frag, _)| path.contains(frag.as_str()))?;
     q.remove(i).map(|(_, status)| status)
 }
 
@@ -1004,7 +1031,13 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
             };
             ixn.thinking = false;
             if let Some(id) = ixn.original.take() {
-                for m in state.messages.lock().unwrap().iter_mut().filter(|m| m.id == id) {
+                for m in state
+                    .messages
+                    .lock()
+                    .unwrap()
+                    .iter_mut()
+                    .filter(|m| m.id == id)
+                {
                     m.deleted = true;
                 }
             }
@@ -1024,7 +1057,11 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
 }
 
 /// Checks a message against Discord's limits.
-fn check_message(payload: &Value, files: &[(String, Vec<u8>)], size_limit: usize) -> Option<Answer> {
+fn check_message(
+    payload: &Value,
+    files: &[(String, Vec<u8>)],
+    size_limit: usize,
+) -> Option<Answer> {
     if let Some(content) = payload["content"].as_str() {
         if content.chars().count() > 2000 {
             return Some(form_error(
@@ -1034,8 +1071,16 @@ fn check_message(payload: &Value, files: &[(String, Vec<u8>)], size_limit: usize
             ));
         }
     }
-    for (i, a) in payload["attachments"].as_array().into_iter().flatten().enumerate() {
-        if a["description"].as_str().is_some_and(|d| d.chars().count() > 1024) {
+    for (i, a) in payload["attachments"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if a["description"]
+            .as_str()
+            .is_some_and(|d| d.chars().count() > 1024)
+        {
             return Some(form_error(
                 &format!("attachments.{i}.description"),
                 "BASE_TYPE_MAX_LENGTH",
@@ -1046,20 +1091,35 @@ fn check_message(payload: &Value, files: &[(String, Vec<u8>)], size_limit: usize
     if files.iter().any(|(_, b)| b.len() > size_limit) {
         return Some(error(413, 40005, "Request entity too large"));
     }
-    let rows = payload["components"].as_array().cloned().unwrap_or_default();
+    let rows = payload["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     if rows.len() > 5 {
-        return Some(form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."));
+        return Some(form_error(
+            "components",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 5 or fewer in length.",
+        ));
     }
     for row in &rows {
         let buttons = row["components"].as_array().cloned().unwrap_or_default();
         if buttons.len() > 5 {
-            return Some(form_error("components.0.components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."));
+            return Some(form_error(
+                "components.0.components",
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 5 or fewer in length.",
+            ));
         }
         for b in buttons {
             if b["custom_id"].as_str().is_some_and(|c| c.len() > 100)
                 || b["label"].as_str().is_some_and(|l| l.chars().count() > 80)
             {
-                return Some(form_error("components.0.components.0", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."));
+                return Some(form_error(
+                    "components.0.components.0",
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                ));
             }
         }
     }
@@ -1103,7 +1163,12 @@ fn mentions(content: &str) -> (Vec<u64>, Vec<u64>, bool) {
 
 /// A new message: stored, and everyone its allowed mentions reach is notified (ephemeral
 /// messages notify no one).
-fn create_message(state: &State, channel: u64, payload: &Value, files: &[(String, Vec<u8>)]) -> Msg {
+fn create_message(
+    state: &State,
+    channel: u64,
+    payload: &Value,
+    files: &[(String, Vec<u8>)],
+) -> Msg {
     let content = payload["content"].as_str().unwrap_or("").to_string();
     let ephemeral = flags(payload) & 64 != 0;
     let msg = Msg {
@@ -1190,7 +1255,8 @@ fn thread_activity(state: &State, channel: u64) -> Option<Answer> {
 
 /// What the bot may not do in `channel` to post a message (with files or not).
 fn post_refused(state: &State, channel: u64, with_files: bool) -> Option<Answer> {
-    let (kind, have, deleted) = state.with_channel(channel, |c| (c.kind, c.bot_permissions, c.deleted));
+    let (kind, have, deleted) =
+        state.with_channel(channel, |c| (c.kind, c.bot_permissions, c.deleted));
     if deleted {
         return Some(error(404, 10003, "Unknown Channel"));
     }
@@ -1234,9 +1300,18 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
             _ => false,
         };
         if !allowed {
-            return form_error("type", "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type for this interaction");
+            return form_error(
+                "type",
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                "Invalid response type for this interaction",
+            );
         }
-        (ixn.kind, ixn.channel, ixn.attachment_size_limit, ixn.original)
+        (
+            ixn.kind,
+            ixn.channel,
+            ixn.attachment_size_limit,
+            ixn.original,
+        )
     };
     let files = r.files();
     if matches!(kind, 4 | 7) {
@@ -1245,7 +1320,11 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
         }
     }
     if kind == 8 && data["choices"].as_array().is_some_and(|c| c.len() > 25) {
-        return form_error("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.");
+        return form_error(
+            "data.choices",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
+        );
     }
     let mut original = pressed;
     let mut thinking = false;
@@ -1277,7 +1356,13 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
 
 fn edit_message(state: &State, id: Option<u64>, payload: &Value, files: &[(String, Vec<u8>)]) {
     let Some(id) = id else { return };
-    for m in state.messages.lock().unwrap().iter_mut().filter(|m| m.id == id) {
+    for m in state
+        .messages
+        .lock()
+        .unwrap()
+        .iter_mut()
+        .filter(|m| m.id == id)
+    {
         if let Some(c) = payload["content"].as_str() {
             m.content = c.to_string();
         }
@@ -1303,7 +1388,12 @@ fn live_token(state: &State, token: &str) -> Result<(u64, Option<u64>, bool, usi
     if state.now_ms() - ixn.created_ms > TOKEN_LIFETIME_MS {
         return Err(error(401, 50027, "Invalid Webhook Token"));
     }
-    Ok((ixn.channel, ixn.original, ixn.thinking, ixn.attachment_size_limit))
+    Ok((
+        ixn.channel,
+        ixn.original,
+        ixn.thinking,
+        ixn.attachment_size_limit,
+    ))
 }
 
 fn files_refused(state: &State, channel: u64, files: &[(String, Vec<u8>)]) -> Option<Answer> {
