@@ -902,16 +902,23 @@ impl Service {
     /// reminders and time-outs stop, so nothing keeps failing there. The game is kept; a ply
     /// (which re-arms them) or a moderator's /abort still works. True if timers were stopped.
     pub fn channel_gone(&self, channel: u64) -> Result<bool, Refusal> {
-        let Some(mut game) = self.store.game(channel)? else {
-            return Ok(false);
-        };
-        if game.reminder_due_ms.is_none() && game.timeout_due_ms.is_none() {
-            return Ok(false);
+        // Several events may report the same channel at once: a lost race is read again.
+        let mut tries = 0;
+        loop {
+            let Some(mut game) = self.store.game(channel)? else {
+                return Ok(false);
+            };
+            if game.reminder_due_ms.is_none() && game.timeout_due_ms.is_none() {
+                return Ok(false);
+            }
+            game.reminder_due_ms = None;
+            game.timeout_due_ms = None;
+            match self.update(&mut game) {
+                Ok(()) => return Ok(true),
+                Err(_) if tries < 3 => tries += 1,
+                Err(e) => return Err(e),
+            }
         }
-        game.reminder_due_ms = None;
-        game.timeout_due_ms = None;
-        self.update(&mut game)?;
-        Ok(true)
     }
 
     /// Bredon was removed from a server: every game there stops its timers (the data stays).
