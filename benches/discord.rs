@@ -1,5 +1,6 @@
 //! Latency of the whole bot: from INTERACTION_CREATE sent by a fake Discord to the board PNG
-//! arriving at its REST server, with 100 games played at once. Not a test: it prints numbers.
+//! arriving at its REST server (as the first response, a new message that notifies the player to
+//! move), with 100 games played at once, in bursts and paced. Not a test: it prints numbers.
 //! Run: cargo bench --bench discord
 
 #[path = "../tests/fake_discord/mod.rs"]
@@ -11,7 +12,15 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 const GAMES: u64 = 100;
-const PLIES: [&str; 8] = ["a1", "f6", "b2", "e5", "c3", "d4", "a6", "f1"];
+const PLIES: [&str; 12] = [
+    "a1", "f6", "b2", "e5", "c3", "d4", "a6", "f1", "b5", "e2", "c4", "d3",
+];
+/// The pace of each round of plies: four rounds at once, four at 5 ms, four at 40 ms.
+const LOADS: [(&str, Option<u64>); 3] = [
+    ("burst: 100 plies at once", None),
+    ("paced: a ply every 5 ms", Some(5)),
+    ("paced: a ply every 40 ms", Some(40)),
+];
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -43,29 +52,24 @@ async fn run() {
         let from = fake.requests().len();
         let options = json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "size", "type": 4, "value": 6 }, { "name": "seat", "type": 4, "value": 0 }]);
         let t = fake.command(&alice, channel(i), "challenge", options);
-        fake.wait_request(from, "challenge", |r| {
-            r.path.contains(&t)
-                && r.pngs().is_empty()
-                && r.method == "POST"
-                && r.path.contains("/webhooks/")
+        fake.wait_request(from, "challenge", |r| r.path.contains(&t))
+            .await;
+        let accept = fake.button(channel(i), "bredon:accept:").unwrap();
+        let from = fake.requests().len();
+        let t = fake.press(&bob, channel(i), &accept);
+        // Acknowledged, then the game's first board as a follow-up.
+        fake.wait_request(from, "accept", |r| {
+            r.method == "POST" && r.path.contains(&t) && r.path.contains("/webhooks/")
         })
         .await;
-        let from = fake.requests().len();
-        let t = fake.press(&bob, channel(i), "bredon:accept");
-        fake.wait_request(from, "accept", |r| r.path.contains(&t))
-            .await;
     }
-    // A burst: all 100 games send a ply at the same instant; then paced: one ply every 5 ms.
-    let mut burst = Vec::new();
-    let mut paced = Vec::new();
+    let mut latencies: Vec<Vec<Duration>> = vec![Vec::new(); LOADS.len()];
     for (n, ply) in PLIES.iter().enumerate() {
         let user = if n % 2 == 0 { &alice } else { &bob };
-        let pace = if n < PLIES.len() / 2 {
-            None
-        } else {
-            Some(Duration::from_millis(5))
-        };
+        let load = n * LOADS.len() / PLIES.len();
+        let pace = LOADS[load].1.map(Duration::from_millis);
         let seen = fake.uploads().len();
+        let notified = fake.notifications().len();
         let mut sent: HashMap<String, Instant> = HashMap::new();
         for i in 0..GAMES {
             let options = json!([{ "name": "ply", "type": 3, "value": ply }]);
@@ -79,23 +83,22 @@ async fn run() {
         while fake.uploads().len() < seen + GAMES as usize && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
+        assert_eq!(
+            fake.notifications().len() - notified,
+            GAMES as usize,
+            "every ply notified the player to move"
+        );
         for (path, at) in fake.uploads().into_iter().skip(seen) {
             if let Some((_, sent_at)) = sent.iter().find(|(t, _)| path.contains(t.as_str())) {
-                let d = at.duration_since(*sent_at);
-                if pace.is_some() {
-                    paced.push(d)
-                } else {
-                    burst.push(d)
-                }
+                latencies[load].push(at.duration_since(*sent_at));
             }
         }
     }
     let _ = bot.kill();
+    let notifications = fake.notifications().len();
+    println!("{notifications} notifications in all (every ply pings the player to move)");
     let _ = bot.wait();
-    for (name, mut latencies) in [
-        ("burst: 100 plies at once", burst),
-        ("paced: a ply every 5 ms", paced),
-    ] {
+    for ((name, _), mut latencies) in LOADS.into_iter().zip(latencies) {
         latencies.sort();
         let pick = |p: f64| {
             latencies[((latencies.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3
@@ -109,7 +112,7 @@ async fn run() {
         );
         assert_eq!(
             latencies.len() as u64,
-            GAMES * PLIES.len() as u64 / 2,
+            GAMES * PLIES.len() as u64 / LOADS.len() as u64,
             "every ply got its picture"
         );
     }

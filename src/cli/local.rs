@@ -346,9 +346,12 @@ impl Session {
     fn show(&mut self, o: &Outcome) {
         println!("{}", o.text);
         if let Some(deadline) = o.deadline_ms {
-            let left =
-                crate::service::describe_secs(((deadline - self.now()).max(0) / 1000) as u64);
-            println!("  time runs out in {left}");
+            let minutes = ((deadline - self.now()).max(0) + 30_000) / 60_000;
+            println!(
+                "  time runs out in {} h {:02} min",
+                minutes / 60,
+                minutes % 60
+            );
         }
         if !o.ping.is_empty() {
             let names: Vec<&str> = o.ping.iter().map(|p| p.name.as_str()).collect();

@@ -7,7 +7,7 @@ mod opponent;
 mod options;
 
 pub use opponent::EngineOpponent;
-pub use options::{describe_secs, parse_duration, ChallengeOptions};
+pub use options::{parse_duration, ChallengeOptions};
 
 use crate::render::Theme;
 use crate::store::records::*;
