@@ -121,3 +121,67 @@ fn an_illegal_ply_exits_1_with_its_number_and_reason() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot read no-such-file.ptn"));
 }
+
+#[test]
+fn replay_reads_every_game_of_a_file_or_the_one_asked_for() {
+    let o = bredon(&["replay", "tests/data/wild/tournament.ptn"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let games: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games[1].trim_end().ends_with("0-1"), "{out}");
+    let o = bredon(&[
+        "replay",
+        "--game",
+        "2",
+        "--json",
+        "tests/data/wild/tournament.ptn",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["size"], 6);
+    let o = bredon(&["replay", "--game", "3", "tests/data/wild/tournament.ptn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("this file holds 2 games; pick 1 to 2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn replay_warns_on_stderr_about_what_it_passed_over() {
+    let o = bredon(&["replay", "tests/data/wild/puzzle.ptn"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: the file says the result is R-0"));
+    assert!(stdout(&o).ends_with("\n*\n"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    // Many games of JSON: far more than a pipe holds, so the writer meets the closed pipe.
+    let game = std::fs::read_to_string("tests/data/road-win.ptn").unwrap();
+    let many = vec![game; 400].join("\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .args(["replay", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(many.as_bytes())
+        .unwrap();
+    let mut first = [0u8; 1];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+    assert_ne!(o.status.code(), Some(101), "no panic");
+}

@@ -26,13 +26,13 @@ fn tps_errors_name_the_row_square_or_field() {
         ("", "TPS is empty"),
         ("x5/x5/x5/x5/x5 1", "3 fields"),
         ("x5/x5/x5/x5/x5 3 1", "side to move is `3`"),
-        ("x5/x5/x5/x5/x5 1 0", "move number is `0`"),
+        ("x5/x5/x5/x5/x5 1 -1", "move number is `-1`"),
         ("x5/x5/x5/x5 1 1", "a 4x4 board needs 4"),
         ("x5/x5/x4/x5/x5 1 1", "row 3 (rank 3) has 4 squares"),
         ("x5/x5/x5/x5/x4,1,1 1 1", "row 5 (rank 1) has 6 squares"),
         (
             "x5/x5/x2,13X,x2/x5/x5 1 1",
-            "row 3 (rank 3), square c3: `13X` is not a stack",
+            "row 3 (rank 3), square c3: `13x` is not a stack",
         ),
         ("x2/x2 1 1", "boards go from 3x3"),
         ("x5/x5/x5/x5/x,x9 1 1", "`x9` should be"),
@@ -82,8 +82,9 @@ fn an_illegal_ply_is_reported_with_its_number() {
 
 #[test]
 fn a_written_result_must_match_the_position() {
-    let err = Game::from_ptn("[Size \"3\"] 1. a1 c3 R-0").unwrap_err();
-    assert!(err.reason.contains("says the result is R-0"), "{err}");
+    // White's road on file c: the file's result contradicts it.
+    let err = Game::from_ptn("[Size \"3\"] 1. a1 c1 2. c2 a2 3. c3 0-R").unwrap_err();
+    assert!(err.reason.contains("says the result is 0-R"), "{err}");
     let g = Game::from_ptn("[Size \"3\"] 1. a1 c3 0-1").unwrap();
     assert_eq!(
         g.result(),
@@ -102,7 +103,7 @@ fn ptn_headers_are_checked() {
         ("[Size \"9\"] 1. a1", "sizes go from 3 to 8"),
         ("[Size \"five\"]", "not a number"),
         ("[Size 5]", "value in quotes"),
-        ("[Size \"5\"] [Komi \"7\"]", "komi"),
+        ("[Size \"5\"] [Komi \"21\"]", "komi"),
         (
             "[Size \"5\"] [Opening \"reverse\"]",
             "use `swap` or `no-swap`",
@@ -159,7 +160,8 @@ fn custom_reserves_and_no_swap_survive_a_round_trip() {
     assert_eq!(back.position(), game.position());
     assert_eq!(
         PtnFile::parse(&text).unwrap().tag("Player1"),
-        Some("a \"quoted\" name")
+        Some("a ''quoted'' name"),
+        "written as PTN Ninja writes quotes"
     );
 }
 
@@ -239,4 +241,158 @@ proptest! {
     fn ptn_parser_never_panics_on_anything(text in "\\PC{0,80}") {
         let _ = Game::from_ptn(&text);
     }
+}
+
+// ---- PTN and TPS as the community writes them (tests/data/wild: samples written for Bredon) --
+
+fn wild(name: &str) -> String {
+    std::fs::read_to_string(format!("tests/data/wild/{name}")).unwrap()
+}
+
+#[test]
+fn a_star_result_is_a_game_still_running() {
+    let file = PtnFile::parse(&wild("unfinished-star.ptn")).unwrap();
+    assert_eq!(file.result, None);
+    let game = file.replay().unwrap();
+    assert_eq!(game.plies().len(), 5);
+    assert_eq!(game.result(), None);
+    // What `bredon replay` prints for a running game reads back.
+    assert!(Game::from_ptn("[Size \"3\"] 1. a1 c3 *").is_ok());
+}
+
+#[test]
+fn squares_and_piece_letters_are_read_in_either_case() {
+    let game = Game::from_ptn(&wild("upper-case.ptn")).unwrap();
+    let plies: Vec<&str> = game.plies().iter().map(|p| p.ptn.as_str()).collect();
+    assert_eq!(
+        plies,
+        ["b1", "a5", "Sd3", "Sc2", "Cc3", "Cb4", "a2", "e1", "a2+", "e1<"]
+    );
+    for (typed, canonical) in [
+        ("cc3", "Cc3"),
+        ("C3", "c3"),
+        ("fA1", "a1"),
+        ("2A3>11", "2a3>11"),
+    ] {
+        let ply = Ply::parse(typed).unwrap().ply;
+        let p = Position::from_tps("x5/x5/x5/x5/x5 1 3").unwrap();
+        assert_eq!(p.ptn(ply), canonical, "{typed}");
+    }
+    assert!(
+        Ply::parse("c3>").is_ok(),
+        "a move from file c is no capstone"
+    );
+    assert!(Ply::parse("Sa9").unwrap_err().contains("piece letter"));
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let text = wild("bom.ptn");
+    assert!(text.starts_with('\u{feff}'));
+    assert_eq!(Game::from_ptn(&text).unwrap().plies().len(), 4);
+}
+
+#[test]
+fn variations_are_skipped_and_the_main_line_is_read() {
+    for name in ["branches.ptn", "branches-old.ptn"] {
+        let file = PtnFile::parse(&wild(name)).unwrap();
+        assert!(file.variations, "{name}");
+        let (game, warnings) = file.replay_with_warnings().unwrap();
+        let main: Vec<&str> = game.plies().iter().map(|p| p.ptn.as_str()).collect();
+        assert_eq!(main[..6], ["a1", "e5", "c3", "c4", "d3", "b3"], "{name}");
+        assert!(warnings[0].contains("variations"), "{warnings:?}");
+    }
+}
+
+#[test]
+fn a_file_with_several_games_is_read_game_by_game() {
+    let games = PtnFile::parse_all(&wild("tournament.ptn")).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Player1"), Some("alice"));
+    assert_eq!(
+        games[0].result, None,
+        "the second game's result stays its own"
+    );
+    assert_eq!(games[1].tag("Player1"), Some("carol"));
+    assert_eq!(games[1].tag("Size"), Some("6"));
+    assert_eq!(games[1].replay().unwrap().result().unwrap().ptn(), "0-1");
+    let err = Game::from_ptn(&wild("tournament.ptn")).unwrap_err();
+    assert!(err.reason.contains("this file holds 2 games"), "{err}");
+}
+
+#[test]
+fn a_result_the_moves_do_not_reach_loads_with_a_warning() {
+    let (game, warnings) = PtnFile::parse(&wild("puzzle.ptn"))
+        .unwrap()
+        .replay_with_warnings()
+        .unwrap();
+    assert_eq!(game.result(), None, "loaded as still running");
+    assert!(
+        warnings[0].contains("says the result is R-0, but the moves end before it"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn komi_goes_from_minus_to_plus_twenty_and_a_half() {
+    let game = Game::from_ptn(&wild("big-komi.ptn")).unwrap();
+    assert_eq!(game.start().setup().komi.halves(), 41);
+    assert_eq!(Komi::parse("-20.5").unwrap().halves(), -41);
+    let err = Komi::parse("21").unwrap_err();
+    assert!(err.contains("-20.5 to 20.5"), "{err}");
+}
+
+#[test]
+fn a_size_bredon_cannot_play_is_named_before_the_plies() {
+    let err = Game::from_ptn(&wild("nine.ptn")).unwrap_err().to_string();
+    assert!(err.contains("the Size tag says 9"), "{err}");
+    assert!(!err.contains("ply 1"), "{err}");
+}
+
+/// PTN Ninja's tag pattern (`\[(\S+)\s*"([^"]*)"\]`) and its player format (`^[^"{}]+$`).
+fn ptn_ninja_reads_tags(ptn: &str) -> bool {
+    ptn.lines().filter(|l| l.starts_with('[')).all(|line| {
+        let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+            return false;
+        };
+        let Some((key, value)) = inner.split_once(' ') else {
+            return false;
+        };
+        let Some(value) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else {
+            return false;
+        };
+        let player = key.starts_with("Player");
+        !value.contains('"') && !(player && (value.contains('{') || value.contains('}')))
+    })
+}
+
+#[test]
+fn names_are_written_so_ptn_ninja_can_read_them() {
+    let mut game = Game::new(Position::new(Setup::new(3).unwrap()));
+    game.play(Ply::parse("a1").unwrap().ply).unwrap();
+    let ptn = game.to_ptn(&[
+        ("Player1", "Dwayne \"The Rock\" {J}".to_string()),
+        ("Player2", "back\\slash".to_string()),
+    ]);
+    assert!(
+        ptn.contains("[Player1 \"Dwayne ''The Rock'' (J)\"]"),
+        "{ptn}"
+    );
+    assert!(ptn_ninja_reads_tags(&ptn), "{ptn}");
+    let back = PtnFile::parse(&ptn).unwrap();
+    assert_eq!(back.tag("Player1"), Some("Dwayne ''The Rock'' (J)"));
+    assert_eq!(back.replay().unwrap().plies().len(), 1);
+}
+
+#[test]
+fn tps_variants_of_other_tools_are_read() {
+    let canonical = Position::from_tps("x4,1/x5/x2,1C,x2/x5/2S,x4 2 3").unwrap();
+    for variant in [
+        "x4,1-x5-x2,1C,x2-x5-2S,x4 2 3",
+        "X4,1/X5/X2,1c,X2/X5/2s,X4 2 3",
+    ] {
+        assert_eq!(Position::from_tps(variant).unwrap(), canonical, "{variant}");
+    }
+    let zero = Position::from_tps("x5/x5/x5/x5/x5 1 0").unwrap();
+    assert_eq!(zero.move_number(), 1);
 }

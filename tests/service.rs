@@ -209,10 +209,10 @@ fn challenge_options_are_validated_with_clear_answers() {
         ),
         (
             ChallengeOptions {
-                komi: Some("5".into()),
+                komi: Some("21".into()),
                 ..opts(None, Seat::White)
             },
-            "-4.5 to 4.5",
+            "-20.5 to 20.5",
         ),
         (
             ChallengeOptions {

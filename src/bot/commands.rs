@@ -326,7 +326,7 @@ async fn challenge(
     #[min = 3]
     #[max = 8]
     size: Option<u8>,
-    #[description = "Komi for Black, -4.5 to 4.5 in half steps"] komi: Option<String>,
+    #[description = "Komi for Black, -20.5 to 20.5 in half steps"] komi: Option<String>,
     #[description = "Your seat"] seat: Option<SeatChoice>,
     #[description = "Opening"] opening: Option<OpeningChoice>,
     #[description = "Time limit per move: 1d .. 2w"] time: Option<String>,

@@ -45,7 +45,11 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Command::Run(RunArgs::default())) {
+    let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
+    if !matches!(command, Command::Run(_)) {
+        quiet_on_closed_pipe();
+    }
+    let result = match command {
         Command::Run(args) => run_bot(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
@@ -61,6 +65,17 @@ pub fn main() -> ExitCode {
             eprintln!("bredon: {}", failure.message);
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// A command whose reader goes away (`bredon replay - | head -1`) ends quietly, as Unix tools
+/// do, instead of panicking on its next line: Rust ignores SIGPIPE, so the default comes back.
+/// The bot keeps ignoring it (a closed log pipe must not stop it).
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -10,7 +10,7 @@ pub struct Args {
     /// Start from this position instead of the empty board.
     #[arg(long)]
     tps: Option<String>,
-    /// Komi in half steps from -4.5 to 4.5.
+    /// Komi in half steps from -20.5 to 20.5.
     #[arg(long, default_value = "0", allow_hyphen_values = true)]
     komi: String,
     /// Count up to this depth.

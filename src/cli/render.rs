@@ -15,7 +15,7 @@ pub struct Args {
     /// dark (default), light or colorblind.
     #[arg(long, default_value = "dark")]
     theme: String,
-    /// Komi in half steps from -4.5 to 4.5.
+    /// Komi in half steps from -20.5 to 20.5.
     #[arg(long, default_value = "0", allow_hyphen_values = true)]
     komi: String,
     #[arg(long, default_value = "Player 1")]

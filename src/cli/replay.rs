@@ -1,5 +1,5 @@
 use super::Failure;
-use crate::tak::Game;
+use crate::tak::{Game, PtnFile};
 use std::io::Read;
 
 #[derive(clap::Args)]
@@ -7,10 +7,16 @@ pub struct Args {
     /// Print one JSON object with the position and Tak flag after every ply.
     #[arg(long)]
     json: bool,
+    /// In a file with several games, replay only game N (1 = the first).
+    #[arg(long, value_name = "N")]
+    game: Option<usize>,
     /// The PTN file, or `-` for standard input.
     file: String,
 }
 
+/// Replays each game of the file (or the one `--game` picks): its final TPS and result, or its
+/// JSON, one per game. What was passed over (variations, a result the moves do not reach) is
+/// said on stderr.
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = if args.file == "-" {
         let mut s = String::new();
@@ -22,14 +28,52 @@ pub fn run(args: Args) -> Result<(), Failure> {
         std::fs::read_to_string(&args.file)
             .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", args.file)))?
     };
-    let game = Game::from_ptn(&text).map_err(|e| Failure::new(1, e.to_string()))?;
-    if args.json {
-        println!("{}", replay_json(&game));
-    } else {
-        println!("{}", game.position().to_tps());
-        println!("{}", game.result().map_or("*", |r| r.ptn()));
+    let files = PtnFile::parse_all(&text).map_err(|e| Failure::new(1, e.to_string()))?;
+    let picked: Vec<(usize, PtnFile)> = match args.game {
+        None => files.into_iter().enumerate().collect(),
+        Some(n) if (1..=files.len()).contains(&n) => {
+            vec![(n - 1, files.into_iter().nth(n - 1).expect("in range"))]
+        }
+        Some(n) => {
+            return Err(Failure::new(
+                2,
+                format!(
+                    "--game {n}: this file holds {} game{}; pick 1 to {}",
+                    files.len(),
+                    if files.len() == 1 { "" } else { "s" },
+                    files.len()
+                ),
+            ))
+        }
+    };
+    let several = picked.len() > 1;
+    for (i, file) in picked {
+        let which = if several {
+            format!("game {}: ", i + 1)
+        } else {
+            String::new()
+        };
+        let (game, warnings) = file
+            .replay_with_warnings()
+            .map_err(|e| Failure::new(1, format!("{which}{e}")))?;
+        for w in warnings {
+            eprintln!("bredon: warning: {which}{w}");
+        }
+        print_game(&game, args.json, several && i > 0);
     }
     Ok(())
+}
+
+fn print_game(game: &Game, json: bool, blank_line_before: bool) {
+    if json {
+        println!("{}", replay_json(game));
+        return;
+    }
+    if blank_line_before {
+        println!();
+    }
+    println!("{}", game.position().to_tps());
+    println!("{}", game.result().map_or("*", |r| r.ptn()));
 }
 
 /// The JSON of DESIGN.md: size, komi, result, final TPS, and each ply with the TPS after it.

@@ -217,27 +217,36 @@ fn parse_ply(text: &str) -> Result<PtnPly, String> {
     if !body.is_ascii() {
         return bad("it has characters PTN does not use");
     }
-    // Placement: [FSC]?square
-    let (role, rest) = match bytes.first() {
-        Some(b'F') => (Some(Role::Flat), &body[1..]),
-        Some(b'S') => (Some(Role::Wall), &body[1..]),
-        Some(b'C') => (Some(Role::Cap), &body[1..]),
-        _ => (None, body),
+    // Placement: [FSC]?square. Letters of either case are read (files like `B1`, `SD3` and
+    // `sc2` exist, and phones capitalise): a piece letter is only ever followed by a square, so
+    // `c3` is a flat, `cc3` or `Cc3` a capstone, and `c3>` a move.
+    let square_at = |text: &str| Square::parse(&text.to_ascii_lowercase());
+    let piece = |b: u8| match b.to_ascii_uppercase() {
+        b'F' => Some(Role::Flat),
+        b'S' => Some(Role::Wall),
+        b'C' => Some(Role::Cap),
+        _ => None,
     };
-    if let Some(square) = Square::parse(rest) {
+    let placement = square_at(body)
+        .map(|square| (Role::Flat, square))
+        .or_else(|| {
+            let role = piece(*bytes.first()?)?;
+            Some((role, square_at(&body[1..])?))
+        });
+    if let Some((role, square)) = placement {
         if crush {
             return bad("`*` only follows a move that flattens a wall");
         }
         return Ok(PtnPly {
-            ply: Ply::Place {
-                square,
-                role: role.unwrap_or(Role::Flat),
-            },
+            ply: Ply::Place { square, role },
             crush: false,
             tak_marks,
         });
     }
-    if role.is_some() {
+    let letter_then_letter = bytes.get(1).is_some_and(u8::is_ascii_alphabetic);
+    if matches!(bytes.first(), Some(b'S' | b's'))
+        || (matches!(bytes.first(), Some(b'F' | b'C')) && letter_then_letter)
+    {
         return bad("a piece letter F, S or C must be followed by a square from a1 to h8");
     }
     // Movement: [count]square dir [drops]
@@ -248,7 +257,7 @@ fn parse_ply(text: &str) -> Result<PtnPly, String> {
     if rest.len() < 3 {
         return bad("it is neither a square nor a move");
     }
-    let Some(from) = Square::parse(&rest[..2]) else {
+    let Some(from) = square_at(&rest[..2]) else {
         return bad("the square must be a file a..h and a rank 1..8");
     };
     let Some(dir) = Dir::from_symbol(rest.as_bytes()[2] as char) else {

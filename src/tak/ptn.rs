@@ -11,10 +11,15 @@ use std::fmt;
 #[derive(Clone, Debug, Default)]
 pub struct PtnFile {
     pub tags: Vec<(String, String)>,
-    /// Each ply's text as written, parsed.
+    /// Each ply's text as written, parsed: the main line.
     pub plies: Vec<(String, PtnPly)>,
-    /// The result token at the end of the movetext (or the Result tag).
+    /// The result token at the end of the movetext (or the Result tag); `*` (a game still
+    /// running) is no result.
     pub result: Option<String>,
+    /// Variations (PTN Ninja's branches) after the main line were skipped.
+    pub variations: bool,
+    /// Movetext seen (a ply, a move number or a result): tags after it start another game.
+    movetext: bool,
 }
 
 /// A ply that cannot be read or played, by its number in the game (1 = first ply).
@@ -43,6 +48,9 @@ impl std::error::Error for ReplayError {}
 
 const RESULTS: [&str; 8] = ["R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0"];
 
+/// The result of a game still running (PGN's and Tiltak's `*`).
+const UNFINISHED: &str = "*";
+
 fn header_error(reason: String) -> ReplayError {
     ReplayError {
         ply_number: 0,
@@ -52,8 +60,25 @@ fn header_error(reason: String) -> ReplayError {
 }
 
 impl PtnFile {
-    /// Reads the structure of a PTN file; a ply that is not PTN is an error naming its number.
+    /// Reads the structure of a file holding one PTN game; a file with several games is refused
+    /// with their count.
     pub fn parse(text: &str) -> Result<PtnFile, ReplayError> {
+        let mut games = PtnFile::parse_all(text)?;
+        if games.len() > 1 {
+            return Err(header_error(format!(
+                "this file holds {} games; give one game at a time (bredon replay reads them \
+                 all, or one with --game N)",
+                games.len()
+            )));
+        }
+        Ok(games.pop().unwrap_or_default())
+    }
+
+    /// Reads every game of a PTN file (tournament files hold several, each starting with its
+    /// tags). A ply that is not PTN is an error naming its number.
+    pub fn parse_all(text: &str) -> Result<Vec<PtnFile>, ReplayError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut games = Vec::new();
         let mut file = PtnFile::default();
         let mut chars = text.char_indices().peekable();
         while let Some(&(start, c)) = chars.peek() {
@@ -64,6 +89,9 @@ impl PtnFile {
                 '[' => {
                     let end = find_closing(text, start, ']', true)
                         .ok_or_else(|| header_error("a tag `[` is never closed with `]`".into()))?;
+                    if file.movetext {
+                        games.push(std::mem::take(&mut file).finish());
+                    }
                     file.tags.push(parse_tag(&text[start + 1..end])?);
                     while chars.peek().is_some_and(|&(i, _)| i <= end) {
                         chars.next();
@@ -86,20 +114,41 @@ impl PtnFile {
                         }
                         chars.next();
                     }
+                    file.movetext = true;
                     file.token(&text[start..end])?;
                 }
             }
         }
-        if file.result.is_none() {
-            file.result = file
+        if !file.tags.is_empty() || file.movetext || games.is_empty() {
+            games.push(file.finish());
+        }
+        Ok(games)
+    }
+
+    fn finish(mut self) -> PtnFile {
+        if self.result.is_none() {
+            self.result = self
                 .tag("Result")
                 .filter(|r| RESULTS.contains(r))
                 .map(str::to_string);
         }
-        Ok(file)
+        self
+    }
+
+    /// The move number and side (0 White, 1 Black) the movetext starts at: 1 White, or the
+    /// TPS tag's.
+    fn first_move(&self) -> (u32, u32) {
+        let tps = self.tag("TPS").unwrap_or("");
+        let mut fields = tps.split_whitespace().skip(1);
+        let side = u32::from(fields.next() == Some("2"));
+        let number = fields.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+        (number.max(1), side)
     }
 
     fn token(&mut self, token: &str) -> Result<(), ReplayError> {
+        if self.variations {
+            return Ok(());
+        }
         let number = self.plies.len() + 1;
         if let Some(r) = &self.result {
             return Err(ReplayError {
@@ -112,15 +161,30 @@ impl PtnFile {
             self.result = Some(token.to_string());
             return Ok(());
         }
-        // A move number (`12.`), possibly glued to the ply that follows (`12.a1`).
-        let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-        let rest = if digits > 0 && token[digits..].starts_with('.') {
-            token[digits..].trim_start_matches('.')
-        } else {
-            token
-        };
+        if token == UNFINISHED {
+            return Ok(());
+        }
+        // A move number (`12.`), possibly glued to the ply that follows (`12.a1`). PTN Ninja
+        // writes branches after the main line, each starting at an earlier move number (after a
+        // `{branch}` line, or as `48.48.` in its older form): the main line ends there.
+        let (move_number, groups, rest) = move_number(token);
+        if groups > 1 {
+            self.variations = true;
+            return Ok(());
+        }
+        if let Some(n) = move_number {
+            let (first, side) = self.first_move();
+            let current = first + (side + self.plies.len() as u32) / 2;
+            if n < current {
+                self.variations = true;
+                return Ok(());
+            }
+        }
         if rest.is_empty() || rest == "--" || rest == "..." {
             return Ok(());
+        }
+        if self.plies.is_empty() {
+            self.check_size()?;
         }
         let ply = Ply::parse(rest).map_err(|reason| ReplayError {
             ply_number: number,
@@ -129,6 +193,22 @@ impl PtnFile {
         })?;
         self.plies.push((rest.to_string(), ply));
         Ok(())
+    }
+
+    /// A Size tag Bredon cannot play is the file's first problem, before its plies.
+    fn check_size(&self) -> Result<(), ReplayError> {
+        let Some(size) = self.tag("Size") else {
+            return Ok(());
+        };
+        let n: usize = size.trim().parse().map_err(|_| {
+            header_error(format!(
+                "the Size tag {} is not a number from 3 to 8",
+                super::quote(size)
+            ))
+        })?;
+        Setup::new(n)
+            .map(|_| ())
+            .map_err(|e| header_error(format!("the Size tag says {n}: {e}")))
     }
 
     /// The value of a tag, by case-insensitive name.
@@ -183,8 +263,16 @@ impl PtnFile {
     }
 
     /// Replays every ply; the first illegal one is an error with its number and the reason.
-    /// A result written in the file must agree with the final position.
+    /// A result written in the file must agree with the final position (one the moves do not
+    /// reach is dropped, see `replay_with_warnings`).
     pub fn replay(&self) -> Result<Game, ReplayError> {
+        self.replay_with_warnings().map(|(game, _)| game)
+    }
+
+    /// Replays the game, with what was passed over: a road or flat result the moves end before
+    /// (puzzle files keep the original game's result; the game loads as still running), and
+    /// skipped variations.
+    pub fn replay_with_warnings(&self) -> Result<(Game, Vec<String>), ReplayError> {
         let setup = self.setup()?;
         let start = match self.tag("TPS").filter(|t| !t.trim().is_empty()) {
             Some(tps) => Position::from_tps_with(tps, setup).map_err(header_error)?,
@@ -198,16 +286,44 @@ impl PtnFile {
                 reason: e.to_string(),
             })?;
         }
-        if let Some(written) = &self.result {
-            check_result(&mut game, written)?;
+        let mut warnings = Vec::new();
+        if self.variations {
+            warnings.push("the file has variations; only its main line was read".to_string());
         }
-        Ok(game)
+        if let Some(written) = &self.result {
+            if let Some(warning) = check_result(&mut game, written)? {
+                warnings.push(warning);
+            }
+        }
+        Ok((game, warnings))
+    }
+}
+
+/// A move number at the start of a token: (its number, how many numbered groups it has —
+/// `48.48.` has two —, and the rest of the token).
+fn move_number(token: &str) -> (Option<u32>, usize, &str) {
+    let mut rest = token;
+    let mut groups = 0;
+    let mut last = None;
+    loop {
+        let digits = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || *b == b'-')
+            .count();
+        let dots = rest[digits..].bytes().take_while(|&b| b == b'.').count();
+        if digits == 0 || dots == 0 || rest[..digits].starts_with('-') {
+            return (last, groups, rest);
+        }
+        last = rest[..digits].parse().ok();
+        groups += 1;
+        rest = &rest[digits + dots..];
     }
 }
 
 /// Agrees a written result with the position: road and flat results must be what the rules give;
 /// a decision (resignation, time, agreed draw, abandonment) is recorded on a game still running.
-fn check_result(game: &mut Game, written: &str) -> Result<(), ReplayError> {
+/// A road or flat result the moves do not reach is passed over with a warning.
+fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, ReplayError> {
     let mismatch = |found: &str| {
         header_error(format!(
             "the file says the result is {written}, but the final position gives {found}"
@@ -216,7 +332,7 @@ fn check_result(game: &mut Game, written: &str) -> Result<(), ReplayError> {
     if let Some(r) = game.result() {
         let same_draw = written == "1/2-1/2" && r.ptn() == "1/2-1/2";
         return if r.ptn() == written || same_draw {
-            Ok(())
+            Ok(None)
         } else {
             Err(mismatch(r.ptn()))
         };
@@ -232,12 +348,14 @@ fn check_result(game: &mut Game, written: &str) -> Result<(), ReplayError> {
         "1/2-1/2" => GameResult::DrawAgreed,
         "0-0" => GameResult::Abandoned,
         _ => {
-            return Err(mismatch(
-                "no road and no flat count (the game is still running)",
-            ))
+            return Ok(Some(format!(
+                "the file says the result is {written}, but the moves end before it; the game \
+                 is loaded as still running"
+            )))
         }
     };
     game.decide(decided)
+        .map(|_| None)
         .map_err(|e| header_error(e.to_string()))
 }
 
@@ -284,6 +402,18 @@ fn parse_tag(inner: &str) -> Result<(String, String), ReplayError> {
     ))
 }
 
+/// A tag value PTN Ninja can read: its tag pattern has no escapes and its player tags refuse
+/// `"`, `{` and `}`, so `"` becomes `''` (as PTN Ninja itself writes it) and braces become
+/// parentheses; line breaks become spaces and backslashes slashes.
+fn tag_value(value: &str) -> String {
+    value
+        .replace('"', "''")
+        .replace('\\', "/")
+        .replace('{', "(")
+        .replace('}', ")")
+        .replace(['\n', '\r'], " ")
+}
+
 impl Game {
     /// Reads and replays a PTN file.
     pub fn from_ptn(text: &str) -> Result<Game, ReplayError> {
@@ -297,8 +427,7 @@ impl Game {
         let setup = start.setup();
         let mut out = String::new();
         let mut tag = |name: &str, value: &str| {
-            let v = value.replace('\\', "\\\\").replace('"', "\\\"");
-            out.push_str(&format!("[{name} \"{v}\"]\n"));
+            out.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
         };
         for (name, value) in tags {
             tag(name, value);

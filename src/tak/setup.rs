@@ -44,14 +44,15 @@ impl Reserve {
 pub struct Komi(i8);
 
 impl Komi {
-    pub const MAX_HALVES: i8 = 9;
+    /// ±20.5, the range the community's Discord bot allows.
+    pub const MAX_HALVES: i8 = 41;
 
     pub fn from_halves(halves: i8) -> Result<Komi, String> {
         if (-Self::MAX_HALVES..=Self::MAX_HALVES).contains(&halves) {
             Ok(Komi(halves))
         } else {
             Err(format!(
-                "komi {} is out of range: it goes in half steps from -4.5 to 4.5",
+                "komi {} is out of range: it goes in half steps from -20.5 to 20.5",
                 Komi(halves)
             ))
         }
@@ -66,7 +67,7 @@ impl Komi {
         let t = text.trim();
         let err = || {
             format!(
-                "komi {} is not a number in half steps from -4.5 to 4.5 (like 0, 2, 2.5 or -1.5)",
+                "komi {} is not a number in half steps from -20.5 to 20.5 (like 0, 2, 2.5 or -1.5)",
                 super::quote(t)
             )
         };
@@ -237,12 +238,15 @@ mod tests {
             ("-1.5", -3),
             ("4.5", 9),
             ("-4.5", -9),
+            ("5", 10),
+            ("20.5", 41),
+            ("-20.5", -41),
             ("0.50", 1),
             ("+1", 2),
         ] {
             assert_eq!(Komi::parse(text).unwrap().halves(), halves, "{text}");
         }
-        for text in ["5", "-5", "1.25", "abc", "", "1.", "0.7", "-", "99999"] {
+        for text in ["21", "-21", "1.25", "abc", "", "1.", "0.7", "-", "99999"] {
             assert!(Komi::parse(text).is_err(), "{text}");
         }
         assert_eq!(Komi::parse("-0.5").unwrap().to_string(), "-0.5");

@@ -12,8 +12,11 @@ impl Position {
         Position::from_tps_with(tps, Setup::new(size)?)
     }
 
-    /// Reads a TPS for a game of `setup` (its size must match the TPS).
+    /// Reads a TPS for a game of `setup` (its size must match the TPS). The variants other tools
+    /// write are read too: `-` between rows (TPS-Ninja's file names), `c`/`s` and `X` in either
+    /// case, and move number 0 (as 1).
     pub fn from_tps_with(tps: &str, setup: Setup) -> Result<Position, String> {
+        let tps = normalize(tps);
         let fields: Vec<&str> = tps.split_whitespace().collect();
         let [rows, side, mv] = fields[..] else {
             return Err(format!(
@@ -33,6 +36,7 @@ impl Position {
             }
         };
         let mv: u32 = match mv.parse() {
+            Ok(0) => 1,
             Ok(n) if (1..=100_000).contains(&n) => n,
             _ => {
                 return Err(format!(
@@ -168,7 +172,25 @@ fn empty_run(n: usize) -> String {
 }
 
 /// The board size a TPS describes (its number of rows), checked to be 3..=8.
+/// A TPS in its canonical spelling: rows split by `/`, `x` lower case, `S` and `C` upper case.
+fn normalize(tps: &str) -> String {
+    let tps = tps.trim_start_matches('\u{feff}').trim();
+    let (rows, rest) = tps.split_once(char::is_whitespace).unwrap_or((tps, ""));
+    let rows: String = rows
+        .chars()
+        .map(|c| match c {
+            '-' => '/',
+            'X' => 'x',
+            's' => 'S',
+            'c' => 'C',
+            other => other,
+        })
+        .collect();
+    format!("{rows} {rest}")
+}
+
 pub fn tps_size(tps: &str) -> Result<usize, String> {
+    let tps = normalize(tps);
     let rows = tps
         .split_whitespace()
         .next()
