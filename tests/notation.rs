@@ -187,7 +187,8 @@ proptest! {
     #[test]
     fn any_game_written_as_ptn_reads_back_the_same(size in 3usize..=8, choices in prop::collection::vec(any::<u16>(), 0..90)) {
         let game = random_game(size, &choices);
-        let text = game.to_ptn(&[("Player1", "p1".into()), ("Player2", "p2".into())]);
+        let text = game.to_ptn(&[("Player1", "p \"1\"".into()), ("Player2", "{p2}".into())]);
+        prop_assert!(ptn_ninja_reads_tags(&text), "{}", text);
         let back = Game::from_ptn(&text).unwrap();
         prop_assert_eq!(back.plies().len(), game.plies().len());
         let mut replay = game.start().clone();
@@ -362,7 +363,20 @@ fn ptn_ninja_reads_tags(ptn: &str) -> bool {
             return false;
         };
         let player = key.starts_with("Player");
-        !value.contains('"') && !(player && (value.contains('{') || value.contains('}')))
+        let format_ok = match key {
+            "Size" => matches!(value, "3" | "4" | "5" | "6" | "7" | "8"),
+            "Komi" => {
+                let v = value.strip_prefix('-').unwrap_or(value);
+                let whole = v.strip_suffix(".5").unwrap_or(v);
+                whole.bytes().all(|b| b.is_ascii_digit())
+            }
+            "Opening" => value == "swap" || value == "no-swap",
+            "Result" => ["R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"].contains(&value),
+            _ => true,
+        };
+        format_ok
+            && !value.contains('"')
+            && !(player && (value.contains('{') || value.contains('}')))
     })
 }
 
@@ -382,6 +396,17 @@ fn names_are_written_so_ptn_ninja_can_read_them() {
     let back = PtnFile::parse(&ptn).unwrap();
     assert_eq!(back.tag("Player1"), Some("Dwayne ''The Rock'' (J)"));
     assert_eq!(back.replay().unwrap().plies().len(), 1);
+    // An abandoned game: `0-0` only in the movetext (PTN Ninja's Result tag has no `0-0`).
+    game.decide(GameResult::Abandoned).unwrap();
+    let ptn = game.to_ptn(&[]);
+    assert!(
+        ptn_ninja_reads_tags(&ptn) && ptn.trim_end().ends_with("0-0"),
+        "{ptn}"
+    );
+    assert_eq!(
+        Game::from_ptn(&ptn).unwrap().result(),
+        Some(GameResult::Abandoned)
+    );
 }
 
 #[test]

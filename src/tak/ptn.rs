@@ -445,7 +445,8 @@ impl Game {
         if *start != Position::new(*setup) {
             tag("TPS", &start.to_tps());
         }
-        if let Some(r) = self.result() {
+        // PTN Ninja's Result tag format has no `0-0`: an abandoned game says so in its movetext.
+        if let Some(r) = self.result().filter(|r| *r != GameResult::Abandoned) {
             tag("Result", r.ptn());
         }
         out.push('\n');
