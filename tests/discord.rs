@@ -3,6 +3,7 @@
 //! restart mid-game, a reminder, failing REST calls and a dropped gateway.
 
 mod fake_discord;
+mod support;
 
 use fake_discord::{FakeDiscord, Request, TestUser};
 use serde_json::json;
@@ -899,10 +900,7 @@ fn now_ms() -> i64 {
 }
 
 /// A stored game between alice (White) and bob in `channel`, `plies` plies long, still running.
-/// The plies are legal and chosen so that none ends the game (moves preferred over placements,
-/// so reserves last).
 fn stored_game(service: &bredon::service::Service, channel: u64, plies: usize) {
-    use bredon::tak::{Game, Position, Setup};
     let options = bredon::service::ChallengeOptions {
         opponent: Some(bredon::store::records::PlayerRef {
             id: 222,
@@ -916,34 +914,12 @@ fn stored_game(service: &bredon::service::Service, channel: u64, plies: usize) {
         .challenge(&sctx(&alice(), channel), &options)
         .unwrap();
     service.accept(&sctx(&bob(), channel)).unwrap();
-    let mut game = Game::new(Position::new(Setup::new(6).unwrap()));
-    let mut seed: u64 = channel ^ 0x9E37_79B9_7F4A_7C15;
-    let mut texts = Vec::new();
-    while texts.len() < plies {
-        let mut legal = Vec::new();
-        game.position().generate_plies(&mut legal);
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let start = (seed >> 33) as usize % legal.len();
-        let moves_first = legal.iter().cycle().skip(start).take(legal.len());
-        let mut candidates: Vec<_> = moves_first.copied().collect();
-        candidates.sort_by_key(|p| game.position().ptn(*p).len() < 3);
-        let ply = candidates
-            .into_iter()
-            .find(|&p| {
-                let mut trial = game.clone();
-                trial.play(p).is_ok() && trial.result().is_none()
-            })
-            .expect("a ply that keeps the game going");
-        texts.push(game.position().ptn(ply));
-        game.play(ply).unwrap();
-    }
+    let game = support::long_game(6, plies, channel);
     let players = [alice(), bob()];
-    for (i, text) in texts.iter().enumerate() {
+    for (i, played) in game.plies().iter().enumerate() {
         service
-            .play(&sctx(&players[i % 2], channel), text)
-            .unwrap_or_else(|e| panic!("ply {} {text}: {e}", i + 1));
+            .play(&sctx(&players[i % 2], channel), &played.ptn)
+            .unwrap_or_else(|e| panic!("ply {} {}: {e}", i + 1, played.ptn));
     }
 }
 

@@ -1,5 +1,7 @@
 //! The pictures: checked by sampling pixels where pieces, highlights and marks must be.
 
+mod support;
+
 use bredon::render::{alt_text, encode_png, render, render_gif, square_geometry, Scene, Theme};
 use bredon::tak::{Game, Ply, Position, Square};
 use image::{Rgb, RgbImage};
@@ -272,6 +274,45 @@ fn a_game_gif_has_a_frame_per_position() {
     assert_eq!(frames.len(), game.plies().len() + 1);
     let (last, first) = (frames.last().unwrap().delay(), frames[0].delay());
     assert!(last > first, "the last frame is held");
+}
+
+#[test]
+fn a_long_games_gif_keeps_to_its_budget_and_ends_on_the_final_position() {
+    use image::AnimationDecoder;
+    let game = support::long_game(6, 300, 7);
+    let gif = render_gif(&game, ["alice", "bob"], &Theme::default());
+    assert!(gif.len() <= 8 * 1024 * 1024, "{} bytes", gif.len());
+    let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
+    let frames = decoder.into_frames().collect_frames().unwrap();
+    assert!(
+        frames.len() < 301,
+        "positions are skipped: {}",
+        frames.len()
+    );
+    let ms: u32 = frames
+        .iter()
+        .map(|f| {
+            let (n, d) = f.delay().numer_denom_ms();
+            n / d
+        })
+        .sum();
+    assert!(ms <= 60_000, "{ms} ms of playback");
+    // The last frame is the final position: the same picture at the GIF's width.
+    let mut small = Theme::default();
+    small.width = frames[0].buffer().width();
+    let scene = Scene::of_game(&game, ["alice", "bob"]);
+    let expected = render(&scene, &small);
+    let last = frames.last().unwrap().buffer();
+    let same = expected
+        .pixels()
+        .zip(last.pixels())
+        .filter(|(a, b)| a.0.iter().zip(&b.0[..3]).all(|(x, y)| x.abs_diff(*y) < 48))
+        .count();
+    let share = same as f64 / expected.pixels().len() as f64;
+    assert!(
+        share > 0.95,
+        "the last frame shows the final position ({share:.3})"
+    );
 }
 
 #[test]

@@ -250,7 +250,7 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             if !pings.is_empty() {
                 let line: Vec<String> = pings.iter().map(|id| format!("<@{id}>")).collect();
                 let ping = Post {
-                    content: format!("{}: your turn here.", line.join(" ")),
+                    content: format!("{}: see Bredon's answer above.", line.join(" ")),
                     files: Vec::new(),
                     components: Vec::new(),
                     mentions: pings,
