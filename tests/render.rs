@@ -298,8 +298,10 @@ fn a_long_games_gif_keeps_to_its_budget_and_ends_on_the_final_position() {
         .sum();
     assert!(ms <= 60_000, "{ms} ms of playback");
     // The last frame is the final position: the same picture at the GIF's width.
-    let mut small = Theme::default();
-    small.width = frames[0].buffer().width();
+    let small = Theme {
+        width: frames[0].buffer().width(),
+        ..Theme::default()
+    };
     let scene = Scene::of_game(&game, ["alice", "bob"]);
     let expected = render(&scene, &small);
     let last = frames.last().unwrap().buffer();
