@@ -24,7 +24,17 @@ impl Drop for Bot {
 }
 
 fn start_bot(fake: &FakeDiscord, data: &std::path::Path, tick_secs: f64) -> Bot {
+    start_bot_with(fake, data, tick_secs, &[])
+}
+
+fn start_bot_with(
+    fake: &FakeDiscord,
+    data: &std::path::Path,
+    tick_secs: f64,
+    env: &[(&str, &str)],
+) -> Bot {
     let child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .envs(env.iter().copied())
         .arg("run")
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_API_BASE", &fake.api_base)
@@ -1538,4 +1548,55 @@ async fn the_fake_keeps_discords_interaction_deadlines() {
     fake.advance(Duration::from_secs(4));
     let late = respond(id, token).await.unwrap_err();
     assert!(late.contains("Unknown interaction"), "{late}");
+}
+
+/// When an answer is slow, Bredon defers; the edit of the "thinking" message notifies no one,
+/// so the ping follows as a new message, and a refusal goes out ephemeral.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_still_notifies_the_player_to_move() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot_with(&fake, data.path(), 30.0, &[("BREDON_DEFER_MS", "0")]);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+    let seen = fake.notifications().len();
+    let from = fake.requests().len();
+    let token = fake.command(
+        &alice(),
+        CHANNEL,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "a1" }]),
+    );
+    let edit = answer(&fake, from, &token).await;
+    assert_eq!(edit.method, "PATCH", "the thinking message is edited");
+    assert!(
+        edit.content().contains("alice played a1"),
+        "{}",
+        edit.content()
+    );
+    assert_eq!(edit.pngs().len(), 1);
+    fake.wait_until("the ping", Duration::from_secs(10), |f| {
+        f.notifications().len() > seen
+    })
+    .await;
+    assert_eq!(notified_since(&fake, seen), vec![222]);
+    let from = fake.requests().len();
+    let token = fake.command(
+        &carol(),
+        CHANNEL,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "e5" }]),
+    );
+    let refused = answer(&fake, from, &token).await;
+    assert!(
+        refused.is_ephemeral() && refused.content().contains("you are not playing"),
+        "{} {}",
+        refused.method,
+        refused.content()
+    );
+    assert_eq!(
+        notified_since(&fake, seen),
+        vec![222],
+        "nobody else was pinged"
+    );
 }

@@ -10,7 +10,6 @@ use crate::store::records::{PlayerRef, Seat};
 use crate::tak::{Opening, Ply};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
-use std::time::Duration;
 
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
@@ -177,10 +176,6 @@ fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
 
 // ---- Answering ----------------------------------------------------------------------------
 
-/// If the answer is not ready by then, Bredon defers (Discord wants the first response within
-/// 3 s of the interaction: interactions/receiving-and-responding).
-const DEFER_AFTER: Duration = Duration::from_millis(1500);
-
 type Work = tokio::task::JoinHandle<Result<(Outcome, Post), Refusal>>;
 
 /// Runs a service action (after checking Bredon may post here) and answers it.
@@ -207,10 +202,13 @@ async fn act(
 }
 
 /// Answers with the work's outcome as a new message, so its pings notify. Work that takes longer
-/// than `DEFER_AFTER` is deferred; then the "thinking" message is edited into the outcome and the
-/// pings follow as a new message (an edit notifies no one). A finished game's record follows.
+/// than `Data::defer_after` (1.5 s; Discord wants the first response within 3 s:
+/// interactions/receiving-and-responding) is deferred; then the "thinking" message is edited into
+/// the outcome and the pings follow as a new message (an edit notifies no one). A finished game's
+/// record follows.
 async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
-    let (done, deferred) = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
+    let defer_after = ctx.data().defer_after;
+    let (done, deferred) = match tokio::time::timeout(defer_after, &mut work).await {
         Ok(done) => (done, false),
         Err(_) => {
             ctx.defer().await?;

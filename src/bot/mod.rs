@@ -20,6 +20,8 @@ pub struct Data {
     pub service: Arc<Service>,
     /// Bredon itself as a player (engine games).
     pub opponent: Arc<opponent::Opponent>,
+    /// An answer not ready after this long is deferred.
+    pub defer_after: Duration,
 }
 
 /// Which shards this process runs.
@@ -83,6 +85,8 @@ pub struct Config {
     pub shards: Shards,
     /// How often reminders and time-outs are checked.
     pub tick: Duration,
+    /// An answer not ready after this long is deferred (Discord's deadline is 3 s).
+    pub defer_after: Duration,
 }
 
 /// Why the bot had to stop during start-up; set once, read after the gateway closed.
@@ -119,6 +123,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let service = Arc::new(Service::new(store));
     let guild = config.guild;
     let tick = config.tick;
+    let defer_after = config.defer_after;
     let timer_service = Arc::clone(&service);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -183,6 +188,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                 Ok(Data {
                     service: Arc::clone(&service),
                     opponent,
+                    defer_after,
                 })
             })
         })

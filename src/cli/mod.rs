@@ -147,6 +147,12 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .ok()
         .and_then(|t| t.parse::<f64>().ok())
         .unwrap_or(30.0);
+    // Discord wants a first response within 3 s; past this, Bredon defers (tests force 0).
+    let defer_ms = std::env::var("BREDON_DEFER_MS")
+        .ok()
+        .and_then(|t| t.parse::<u64>().ok())
+        .unwrap_or(1500)
+        .min(2500);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
@@ -163,6 +169,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         data: data_dir(),
         shards,
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
+        defer_after: std::time::Duration::from_millis(defer_ms),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
