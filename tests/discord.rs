@@ -1600,3 +1600,68 @@ async fn a_deferred_answer_still_notifies_the_player_to_move() {
         "nobody else was pinged"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn buttons_under_every_board_work_for_the_players_on_the_newest_board() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    let r = ply(&fake, &alice(), "a1").await;
+    for action in [
+        "board-undo",
+        "board-draw",
+        "board-resign",
+        "board-moves",
+        "board-refresh",
+    ] {
+        assert!(r.text().contains(&format!("bredon:{action}:")), "{action}");
+    }
+    let old_board = fake.button(CHANNEL, "bredon:board-undo:").unwrap();
+    let refused = press(&fake, &carol(), "bredon:board-refresh").await;
+    assert!(
+        refused.is_ephemeral() && refused.content().contains("you are not playing"),
+        "{}",
+        refused.content()
+    );
+    let moves = press(&fake, &bob(), "bredon:board-moves").await;
+    assert!(
+        moves.is_ephemeral() && moves.content().contains("legal plies:\n**a2**"),
+        "{}",
+        moves.content()
+    );
+    // Resigning asks first; the question dies with its board.
+    let ask = press(&fake, &bob(), "bredon:board-resign").await;
+    assert!(ask.is_ephemeral() && ask.content().contains("Resign this game?"));
+    ply(&fake, &bob(), "e5").await;
+    let stale = press(&fake, &bob(), "bredon:resign-yes").await;
+    assert!(
+        stale.content().contains("no longer the latest"),
+        "{}",
+        stale.content()
+    );
+    let from = fake.requests().len();
+    let token = fake.press(&alice(), CHANNEL, &old_board);
+    let stale = answer(&fake, from, &token).await;
+    assert!(stale.is_ephemeral() && stale.content().contains("no longer the latest"));
+    // The newest board's buttons work.
+    let seen = fake.notifications().len();
+    let offer = press(&fake, &alice(), "bredon:board-draw").await;
+    assert!(
+        offer.content().contains("alice offers a draw"),
+        "{}",
+        offer.content()
+    );
+    assert_eq!(notified_since(&fake, seen), vec![222]);
+    let again = press(&fake, &bob(), "bredon:board-refresh").await;
+    assert!(
+        again.content().contains("alice offers a draw") && again.pngs().len() == 1,
+        "{}",
+        again.content()
+    );
+    press(&fake, &alice(), "bredon:board-resign").await;
+    let resigned = press(&fake, &alice(), "bredon:resign-yes").await;
+    assert!(
+        resigned.content().contains("alice resigns"),
+        "{}",
+        resigned.content()
+    );
+}

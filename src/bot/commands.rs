@@ -5,7 +5,7 @@
 
 use super::reply::{self, escape, Post};
 use super::{Context, Data, Error};
-use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
+use crate::service::{Answer, ChallengeOptions, Ctx, Outcome, Prompt, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::tak::{Opening, Ply};
 use poise::serenity_prelude as serenity;
@@ -1015,16 +1015,13 @@ async fn on_press(
             .await?;
         return Ok(());
     }
+    if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves) = (prompt, answer) {
+        return answer_privately(ctx, press, data, prompt, answer).await;
+    }
     press
         .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
         .await?;
-    let sctx = Ctx {
-        guild: press.guild_id.map_or(0, |g| g.get()),
-        channel: press.channel_id.get(),
-        user: player_ref(&press.user, press.member.as_ref()),
-        now_ms: reply::now_ms(),
-        moderator: is_moderator(press.member.as_ref().and_then(|m| m.permissions)),
-    };
+    let sctx = press_ctx(press);
     let who = sctx.user.name.clone();
     let outcome = match blocking(&data.service, move |s| s.answer(&sctx, prompt, answer)).await {
         Ok(outcome) => outcome,
@@ -1037,21 +1034,24 @@ async fn on_press(
             return Ok(());
         }
     };
-    let pressed = format!(
-        "{}\n*{} pressed {}.*",
-        press.message.content,
-        escape(&who),
-        reply::label(prompt, answer)
-    );
-    press
-        .edit_response(
-            ctx,
-            serenity::EditInteractionResponse::new()
-                .content(reply::fit(pressed))
-                .components(reply::buttons(prompt, true))
-                .allowed_mentions(serenity::CreateAllowedMentions::new()),
-        )
-        .await?;
+    // A question's buttons are spent once answered; a board keeps its buttons until it is old.
+    if !matches!(prompt, Prompt::Board { .. }) {
+        let pressed = format!(
+            "{}\n*{} pressed {}.*",
+            press.message.content,
+            escape(&who),
+            reply::label(prompt, answer)
+        );
+        press
+            .edit_response(
+                ctx,
+                serenity::EditInteractionResponse::new()
+                    .content(reply::fit(pressed))
+                    .components(reply::buttons(prompt, true))
+                    .allowed_mentions(serenity::CreateAllowedMentions::new()),
+            )
+            .await?;
+    }
     press
         .create_followup(ctx, reply::announce(&outcome).await.followup())
         .await?;
@@ -1061,6 +1061,73 @@ async fn on_press(
     data.opponent
         .spawn_turn(Arc::clone(&ctx.http), press.channel_id.get());
     Ok(())
+}
+
+fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {
+    Ctx {
+        guild: press.guild_id.map_or(0, |g| g.get()),
+        channel: press.channel_id.get(),
+        user: player_ref(&press.user, press.member.as_ref()),
+        now_ms: reply::now_ms(),
+        moderator: is_moderator(press.member.as_ref().and_then(|m| m.permissions)),
+    }
+}
+
+/// Board buttons whose answer is for the presser alone: the legal plies, or "really resign?".
+async fn answer_privately(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    data: &Data,
+    prompt: Prompt,
+    answer: Answer,
+) -> Result<(), Error> {
+    let sctx = press_ctx(press);
+    let checked = blocking(&data.service, move |s| {
+        s.check_board(&sctx, prompt)?;
+        match answer {
+            Answer::Moves => s.legal_plies(sctx.channel).map(Some),
+            _ => Ok(None),
+        }
+    })
+    .await;
+    let message = serenity::CreateInteractionResponseMessage::new()
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    let message = match (checked, prompt) {
+        (Err(refusal), _) => message.content(refusal_text(&refusal)),
+        (Ok(Some(plies)), _) => message.content(reply::fit(plies_by_square(&plies))),
+        (Ok(None), Prompt::Board { game, position }) => message
+            .content("Resign this game? Your opponent wins; this cannot be taken back.")
+            .components(reply::buttons(Prompt::Resign { game, position }, false)),
+        (Ok(None), _) => message.content("✋ that button does not belong to a board"),
+    };
+    press
+        .create_response(ctx, serenity::CreateInteractionResponse::Message(message))
+        .await?;
+    Ok(())
+}
+
+/// Legal plies grouped by the square they place on or move from, one line a square.
+fn plies_by_square(plies: &[String]) -> String {
+    let mut squares: Vec<(String, Vec<&str>)> = Vec::new();
+    for ply in plies {
+        let square: String = ply
+            .trim_start_matches(['S', 'C'])
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .chars()
+            .take(2)
+            .collect();
+        match squares.iter_mut().find(|(s, _)| *s == square) {
+            Some((_, list)) => list.push(ply),
+            None => squares.push((square, vec![ply])),
+        }
+    }
+    squares.sort_by(|a, b| a.0.cmp(&b.0));
+    let lines: Vec<String> = squares
+        .iter()
+        .map(|(square, list)| format!("**{square}**: {}", list.join(" ")))
+        .collect();
+    format!("{} legal plies:\n{}", plies.len(), lines.join("\n"))
 }
 
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
@@ -1159,6 +1226,18 @@ mod tests {
             serenity::Permissions::MANAGE_MESSAGES
         )));
         assert!(is_server_manager(Some(serenity::Permissions::MANAGE_GUILD)));
+    }
+
+    #[test]
+    fn legal_plies_are_grouped_by_square() {
+        let plies: Vec<String> = ["a1", "Sa1", "b2", "a1>", "2b2<11", "Cb2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            plies_by_square(&plies),
+            "6 legal plies:\n**a1**: a1 Sa1 a1>\n**b2**: b2 2b2<11 Cb2"
+        );
     }
 
     #[test]

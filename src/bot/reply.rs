@@ -122,6 +122,14 @@ fn answers(prompt: Prompt) -> &'static [(&'static str, Answer, &'static str)] {
             ("draw-no", Answer::Refuse, "Decline draw"),
         ],
         Prompt::Rematch { .. } => &[("rematch", Answer::Rematch, "Rematch")],
+        Prompt::Board { .. } => &[
+            ("board-undo", Answer::Undo, "Undo"),
+            ("board-draw", Answer::Draw, "Offer draw"),
+            ("board-resign", Answer::Resign, "Resign"),
+            ("board-moves", Answer::Moves, "Legal moves"),
+            ("board-refresh", Answer::Refresh, "Refresh"),
+        ],
+        Prompt::Resign { .. } => &[("resign-yes", Answer::Agree, "Yes, resign")],
     }
 }
 
@@ -130,6 +138,7 @@ fn version(prompt: Prompt) -> (u64, u64) {
         Prompt::Challenge { id } => (id, 0),
         Prompt::Undo { game, seq } | Prompt::Draw { game, seq } => (game, seq),
         Prompt::Rematch { game } => (game, 0),
+        Prompt::Board { game, position } | Prompt::Resign { game, position } => (game, position),
     }
 }
 
@@ -153,6 +162,14 @@ pub fn parse_custom_id(custom_id: &str) -> Option<(Prompt, Answer)> {
         "undo-yes" | "undo-no" => Prompt::Undo { game: id, seq },
         "draw-yes" | "draw-no" => Prompt::Draw { game: id, seq },
         "rematch" => Prompt::Rematch { game: id },
+        "resign-yes" => Prompt::Resign {
+            game: id,
+            position: seq,
+        },
+        a if a.starts_with("board-") => Prompt::Board {
+            game: id,
+            position: seq,
+        },
         _ => return None,
     };
     let answer = answers(prompt).iter().find(|(a, ..)| *a == action)?.1;
@@ -173,11 +190,12 @@ pub fn buttons(prompt: Prompt, disabled: bool) -> Vec<serenity::CreateActionRow>
     let row = answers(prompt)
         .iter()
         .map(|(action, answer, label)| {
-            let style = match answer {
-                Answer::Accept | Answer::Agree => Success,
-                Answer::Decline | Answer::Refuse => Danger,
-                Answer::Cancel => Secondary,
-                Answer::Rematch => Primary,
+            let style = match (prompt, answer) {
+                (Prompt::Resign { .. }, _) | (_, Answer::Resign) => Danger,
+                (_, Answer::Accept | Answer::Agree) => Success,
+                (_, Answer::Decline | Answer::Refuse) => Danger,
+                (_, Answer::Rematch) => Primary,
+                _ => Secondary,
             };
             serenity::CreateButton::new(custom_id(action, prompt))
                 .label(*label)
@@ -468,6 +486,14 @@ mod tests {
             Prompt::Undo { game: 3, seq: 9 },
             Prompt::Draw { game: 3, seq: 10 },
             Prompt::Rematch { game: u64::MAX },
+            Prompt::Board {
+                game: 5,
+                position: u64::MAX,
+            },
+            Prompt::Resign {
+                game: 5,
+                position: 1,
+            },
         ] {
             for (action, answer, _) in answers(prompt) {
                 let id = custom_id(action, prompt);

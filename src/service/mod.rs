@@ -96,6 +96,11 @@ pub enum Prompt {
     Draw { game: u64, seq: u64 },
     /// The finished game `game`: ask for a rematch.
     Rematch { game: u64 },
+    /// The board of game `game` after the plies whose fingerprint is `position`: undo, offer a
+    /// draw, resign, list the legal plies, show it again. Any ply or undo makes it an old board.
+    Board { game: u64, position: u64 },
+    /// "Do you really resign?" on that board.
+    Resign { game: u64, position: u64 },
 }
 
 /// An answer to a [`Prompt`].
@@ -107,6 +112,12 @@ pub enum Answer {
     Agree,
     Refuse,
     Rematch,
+    /// Board buttons.
+    Undo,
+    Draw,
+    Resign,
+    Moves,
+    Refresh,
 }
 
 /// What to post after an action.
@@ -373,6 +384,7 @@ impl Service {
             ),
             ping: vec![to_move],
             deadline_ms: game.timeout_due_ms,
+            prompt: Self::board_prompt(&game),
             board: Some(Self::board(&game, g)),
             ..Outcome::default()
         })
@@ -524,6 +536,7 @@ impl Service {
             text.push_str(&format!(" {} to move.", next.name));
             outcome.ping = vec![next];
             outcome.deadline_ms = game.timeout_due_ms;
+            outcome.prompt = Self::board_prompt(&game);
         }
         outcome.text = text;
         outcome.board = Some(Self::board(&game, g));
@@ -564,6 +577,7 @@ impl Service {
             return Ok(Outcome {
                 text,
                 deadline_ms: game.timeout_due_ms,
+                prompt: Self::board_prompt(&game),
                 board: Some(Self::board(&game, g)),
                 ..Outcome::default()
             });
@@ -625,8 +639,46 @@ impl Service {
                     _ => stale(),
                 }
             }
+            (Prompt::Board { .. }, Answer::Undo) => {
+                self.check_board(ctx, prompt)?;
+                self.request_undo(ctx)
+            }
+            (Prompt::Board { .. }, Answer::Draw) => {
+                self.check_board(ctx, prompt)?;
+                self.offer_draw(ctx)
+            }
+            (Prompt::Board { .. }, Answer::Refresh) => {
+                self.check_board(ctx, prompt)?;
+                self.view(ctx)
+            }
+            (Prompt::Resign { game, position }, Answer::Agree) => {
+                self.check_board(ctx, Prompt::Board { game, position })?;
+                self.resign(ctx)
+            }
             _ => refuse("that answer does not fit this request"),
         }
+    }
+
+    /// Refuses a button of an older board, or one pressed by someone not playing.
+    pub fn check_board(&self, ctx: &Ctx, prompt: Prompt) -> Result<(), Refusal> {
+        let Prompt::Board { game, position } = prompt else {
+            return refuse("that button does not belong to a board");
+        };
+        let live = self.store.game(ctx.channel)?;
+        let Some(live) = live.filter(|g| g.id == game && fingerprint(&g.plies) == position) else {
+            return refuse(
+                "this board is no longer the latest; use the buttons under the newest board, or /board",
+            );
+        };
+        Self::player_seat(&live, ctx).map(|_| ())
+    }
+
+    /// The buttons of a live game's board.
+    fn board_prompt(game: &LiveGame) -> Option<Prompt> {
+        Some(Prompt::Board {
+            game: game.id,
+            position: fingerprint(&game.plies),
+        })
     }
 
     // ---- Undo, draws, resignation, abort ----------------------------------------------------
@@ -709,6 +761,7 @@ impl Service {
             text: format!("{text} {} to move.", next.name),
             ping: vec![next],
             deadline_ms: game.timeout_due_ms,
+            prompt: Self::board_prompt(&game),
             board: Some(Self::board(&game, g)),
             ..Outcome::default()
         })
@@ -853,6 +906,7 @@ impl Service {
                         ),
                         ping: vec![player],
                         deadline_ms: game.timeout_due_ms,
+                        prompt: Self::board_prompt(&game),
                         board: Some(Self::board(&game, g)),
                         ..Outcome::default()
                     }
@@ -1047,6 +1101,16 @@ fn next_reminder(game: &LiveGame, now_ms: i64) -> Option<i64> {
         .flatten()
         .filter(|&t| t > now_ms && t <= last_call)
         .min()
+}
+
+/// A fingerprint of a game's plies: boards of different positions (or histories) differ.
+pub fn fingerprint(plies: &[String]) -> u64 {
+    plies
+        .iter()
+        .flat_map(|p| p.bytes().chain([b' ']))
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        })
 }
 
 /// An event's id from what makes it unique (FNV-1a over the parts).
