@@ -185,3 +185,50 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
     );
     assert_ne!(o.status.code(), Some(101), "no panic");
 }
+
+/// `bredon local` with these lines on stdin, in a fresh folder: its output.
+fn local(lines: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .arg("local")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    stdout(&child.wait_with_output().unwrap())
+}
+
+#[test]
+fn local_play_reads_plies_in_either_case_and_says_why_a_ply_is_wrong() {
+    let out = local(
+        "alice challenge bob size=5 seat=white time=1d\nbob accept\nalice A1\nbob 2a3>1\nbob E5\nalice sb2\nquit\n",
+    );
+    assert!(out.contains("alice played a1."), "{out}");
+    assert!(
+        out.contains("`2a3>1`: the drops add up to 1 but 2 pieces are carried"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bob played e5.") && out.contains("alice played Sb2."),
+        "{out}"
+    );
+    assert!(out.contains("time runs out in 24 h 00 min"), "{out}");
+}
+
+#[test]
+fn local_wait_fires_the_timers_that_fell_due() {
+    let out = local("alice challenge bob size=5 seat=white time=1d\nbob accept\nwait 13h\nquit\n");
+    let (_, after_wait) = out.split_once("(the clock moves on 13h)").unwrap();
+    assert!(
+        after_wait.contains("alice, it is your move")
+            && after_wait.contains("time runs out in 11 h 00 min"),
+        "the half-time reminder fires during the wait: {out}"
+    );
+}

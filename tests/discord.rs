@@ -335,6 +335,13 @@ async fn refusals_are_ephemeral_and_autocomplete_lists_legal_plies() {
         .collect();
     assert_eq!(choices.len(), 5, "{choices:?}");
     assert!(choices.iter().all(|c| c.starts_with('c')), "{choices:?}");
+    let names: Vec<&str> = j["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"c1 — flat on c1"), "{names:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -835,11 +842,12 @@ async fn records_and_settings_commands_answer_or_refuse() {
         "{}",
         r.content()
     );
+    assert!(r.is_ephemeral(), "records are private unless asked");
     let r = run(
         &fake,
         &carol(),
         "stats",
-        json!([{ "name": "user", "type": 6, "value": "222" }]),
+        json!([{ "name": "user", "type": 6, "value": "222" }, { "name": "public", "type": 5, "value": true }]),
     )
     .await;
     assert!(
@@ -847,6 +855,7 @@ async fn records_and_settings_commands_answer_or_refuse() {
         "{}",
         r.content()
     );
+    assert!(!r.is_ephemeral(), "public:true shows it to the channel");
     let r = run(
         &fake,
         &alice(),
@@ -1664,4 +1673,20 @@ async fn buttons_under_every_board_work_for_the_players_on_the_newest_board() {
         "{}",
         resigned.content()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plies_are_read_in_either_case_as_phones_capitalise_them() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    for (user, typed, played) in [
+        (alice(), "A1", "alice played a1."),
+        (bob(), "E5", "bob played e5."),
+        (alice(), "sb2", "alice played Sb2."),
+        (bob(), "cc3", "bob played Cc3."),
+        (alice(), "E5-", "alice played e5-."),
+    ] {
+        let r = ply(&fake, &user, typed).await;
+        assert!(r.content().contains(played), "{typed}: {}", r.content());
+    }
 }

@@ -817,3 +817,38 @@ fn results_name_the_players_even_when_a_name_contains_a_colour() {
         o.text
     );
 }
+
+#[test]
+fn ply_choices_say_what_they_do_and_mark_wins_and_tak() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    for (who, ply) in &ROAD[..8] {
+        play(&w, who, ply);
+    }
+    let labels = w
+        .service
+        .label_plies(
+            CHANNEL,
+            &["d3".into(), "Sd3".into(), "a3>".into(), "Cb2".into()],
+        )
+        .unwrap();
+    assert_eq!(
+        labels,
+        [
+            "d3 — flat on d3 (Tak!)",
+            "Sd3 — wall on d3",
+            "a3> — one from a3 right",
+            "Cb2 — capstone on b2"
+        ]
+    );
+    for (who, ply) in &ROAD[8..10] {
+        play(&w, who, ply);
+    }
+    let labels = w.service.label_plies(CHANNEL, &["e3".into()]).unwrap();
+    assert_eq!(labels, ["e3 — flat on e3 (wins!)"]);
+    let spread = bredon::tak::Ply::parse("3c3>12").unwrap().ply;
+    assert_eq!(
+        bredon::service::describe_ply(spread),
+        "three from c3 right, dropping 1, 2"
+    );
+}

@@ -463,13 +463,22 @@ async fn challenge_in_thread(
     }
 }
 
-async fn autocomplete_ply(ctx: Context<'_>, partial: &str) -> Vec<String> {
+/// The legal plies that match what was typed, each with a label that says what it does and
+/// marks the ones that win, make Tak or are Tinuë.
+async fn autocomplete_ply(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
     let channel = ctx.channel_id().get();
     let typed = partial.trim().to_string();
-    let plies = blocking(&ctx.data().service, move |s| s.legal_plies(channel))
-        .await
-        .unwrap_or_default();
-    rank_plies(plies, &typed)
+    blocking(&ctx.data().service, move |s| {
+        let plies = rank_plies(s.legal_plies(channel)?, &typed);
+        let labels = s.label_plies(channel, &plies)?;
+        Ok(labels
+            .into_iter()
+            .zip(plies)
+            .map(|(label, ply)| serenity::AutocompleteChoice::new(label, ply))
+            .collect())
+    })
+    .await
+    .unwrap_or_default()
 }
 
 /// Up to 25 legal plies matching what was typed: the exact ply first, then plies on or from the
@@ -613,14 +622,15 @@ async fn say(
     }
 }
 
-/// Someone's finished games in this server.
+/// Someone's finished games in this server (only you see the answer, unless public).
 #[poise::command(slash_command, guild_only)]
 async fn history(
     ctx: Context<'_>,
     #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
     let who = user.as_ref().map(|u| player_ref(u, None));
-    say(ctx, false, move |s, c| {
+    say(ctx, !public.unwrap_or(false), move |s, c| {
         let who = who.unwrap_or_else(|| c.user.clone());
         let games = s.history(c, who.id)?;
         if games.is_empty() {
@@ -713,14 +723,15 @@ fn short(name: &str) -> String {
     s
 }
 
-/// A player's results and rating in this server.
+/// A player's results and rating in this server (only you see the answer, unless public).
 #[poise::command(slash_command, guild_only)]
 async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (default: yours)"] user: Option<serenity::User>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
     let who = user.as_ref().map(|u| player_ref(u, None));
-    say(ctx, false, move |s, c| {
+    say(ctx, !public.unwrap_or(false), move |s, c| {
         let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()))?;
         let p = &st.player;
         let rank = st
@@ -739,10 +750,13 @@ async fn stats(
     .await
 }
 
-/// The best rated players in this server.
+/// The best rated players in this server (only you see the answer, unless public).
 #[poise::command(slash_command, guild_only)]
-async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
-    say(ctx, false, |s, c| {
+async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
+) -> Result<(), Error> {
+    say(ctx, !public.unwrap_or(false), |s, c| {
         let list = s.leaderboard(c)?;
         if list.is_empty() {
             return Err(Refusal(

@@ -155,6 +155,9 @@ impl Session {
                 Some(Ok(secs)) => {
                     self.offset_ms += secs as i64 * 1000;
                     println!("(the clock moves on {})", words[1]);
+                    // What fell due while waiting fires now, at the time it is now.
+                    self.fire_timers();
+                    self.bredon_turns();
                 }
                 Some(Err(e)) => println!("{e}"),
                 None => println!("how long? `wait 25h`"),
@@ -332,8 +335,9 @@ impl Session {
                 );
                 return Ok(None);
             }
-            // `alice c3`: a ply without the word `move`.
-            ply if crate::tak::Ply::parse(ply).is_ok() => sv.play(&ctx, ply)?,
+            // `alice c3`: a ply without the word `move`; something shaped like a ply that is
+            // not one (`2a3>1`) gets the ply's refusal, which says what is wrong.
+            ply if looks_like_ply(ply) => sv.play(&ctx, ply)?,
             other => {
                 return Err(Refusal(format!(
                     "`{other}` is not a command; type `help` for the list"
@@ -378,6 +382,18 @@ impl Session {
             println!("  PTN Ninja: {}", f.link);
         }
     }
+}
+
+/// A word that starts like a ply: a count, a square, or a piece letter and a square.
+fn looks_like_ply(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let square = |i: usize| {
+        matches!(b.get(i), Some(b'a'..=b'h')) && matches!(b.get(i + 1), Some(b'1'..=b'8'))
+    };
+    matches!(b.first(), Some(b'1'..=b'8'))
+        || square(0)
+        || (matches!(b.first(), Some(b'f' | b's' | b'c')) && square(1))
 }
 
 fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {

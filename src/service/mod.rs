@@ -554,6 +554,39 @@ impl Service {
         Ok(plies.into_iter().map(|p| g.position().ptn(p)).collect())
     }
 
+    /// Labels for plies offered as choices: what each does in words, and whether it wins,
+    /// makes Tak or Tinuë ("2c3>11 — two from c3 right, dropping 1, 1 (Tak!)"), at most 100
+    /// characters (Discord's limit for a choice's name).
+    pub fn label_plies(&self, channel: u64, plies: &[String]) -> Result<Vec<String>, Refusal> {
+        let Some(game) = self.store.game(channel)? else {
+            return Ok(plies.to_vec());
+        };
+        let g = Self::rebuild(&game)?;
+        let mover = g.position().to_move();
+        Ok(plies
+            .iter()
+            .map(|text| {
+                let Ok(parsed) = Ply::parse(text) else {
+                    return text.clone();
+                };
+                let mut trial = g.clone();
+                let mark = match trial.play_ptn(&parsed) {
+                    Err(_) => "",
+                    Ok(played) if played.tinue => " (Tinuë!)",
+                    Ok(played) if played.tak => " (Tak!)",
+                    Ok(_) => match trial.result().map(|r| r.winner()) {
+                        Some(Some(w)) if w == mover => " (wins!)",
+                        Some(Some(_)) => " (loses the game)",
+                        Some(None) => " (draws)",
+                        None => "",
+                    },
+                };
+                let label = format!("{text} — {}{mark}", describe_ply(parsed.ply));
+                label.chars().take(100).collect()
+            })
+            .collect())
+    }
+
     pub fn view(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         if let Some(game) = self.store.game(ctx.channel)? {
             let g = Self::rebuild(&game)?;
@@ -1101,6 +1134,38 @@ fn next_reminder(game: &LiveGame, now_ms: i64) -> Option<i64> {
         .flatten()
         .filter(|&t| t > now_ms && t <= last_call)
         .min()
+}
+
+/// A ply in words: "wall on c3", "two from c3 right, dropping 1, 1".
+pub fn describe_ply(ply: Ply) -> String {
+    const NUMBERS: [&str; 9] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+    ];
+    match ply {
+        Ply::Place { square, role } => {
+            let piece = match role {
+                crate::tak::Role::Flat => "flat",
+                crate::tak::Role::Wall => "wall",
+                crate::tak::Role::Cap => "capstone",
+            };
+            format!("{piece} on {square}")
+        }
+        Ply::Spread { from, dir, drops } => {
+            let way = match dir {
+                crate::tak::Dir::North => "up",
+                crate::tak::Dir::South => "down",
+                crate::tak::Dir::East => "right",
+                crate::tak::Dir::West => "left",
+            };
+            let carry = NUMBERS[drops.carry() as usize];
+            let counts: Vec<String> = drops.counts().map(|n| n.to_string()).collect();
+            if counts.len() > 1 {
+                format!("{carry} from {from} {way}, dropping {}", counts.join(", "))
+            } else {
+                format!("{carry} from {from} {way}")
+            }
+        }
+    }
 }
 
 /// A fingerprint of a game's plies: boards of different positions (or histories) differ.
