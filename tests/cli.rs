@@ -188,7 +188,10 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
 
 /// `bredon local` with these lines on stdin, in a fresh folder: its output.
 fn local(lines: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
+    local_in(&tempfile::tempdir().unwrap(), lines)
+}
+
+fn local_in(dir: &tempfile::TempDir, lines: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
         .arg("local")
         .current_dir(dir.path())
@@ -220,6 +223,25 @@ fn local_play_reads_plies_in_either_case_and_says_why_a_ply_is_wrong() {
         "{out}"
     );
     assert!(out.contains("time runs out in 24 h 00 min"), "{out}");
+}
+
+#[test]
+fn a_local_game_leaves_its_gif_and_ptn() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = local_in(
+        &dir,
+        "alice challenge bob size=3 seat=white\nbob accept\nalice a1\nbob resign\nquit\n",
+    );
+    let file = |ext: &str| {
+        let path = out
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{ext}: ")))
+            .unwrap_or_else(|| panic!("no {ext} in {out}"));
+        std::fs::read(dir.path().join(path)).unwrap()
+    };
+    assert!(file("gif").starts_with(b"GIF89a"));
+    let ptn = String::from_utf8(file("ptn")).unwrap();
+    assert!(ptn.contains("1. a1") && ptn.contains("1-0"), "{ptn}");
 }
 
 #[test]

@@ -1690,3 +1690,59 @@ async fn plies_are_read_in_either_case_as_phones_capitalise_them() {
         assert!(r.content().contains(played), "{typed}: {}", r.content());
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_can_be_challenged_from_their_menu_and_options_offer_presets() {
+    let (fake, _data, _bot) = boot().await;
+    let registration = fake
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "PUT")
+        .unwrap();
+    let menu = registration
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Challenge to Tak")
+        .cloned()
+        .expect("a user context-menu command");
+    assert_eq!(menu["type"], 2);
+    let seen = fake.notifications().len();
+    let from = fake.requests().len();
+    let token = fake.user_command(&alice(), CHANNEL, "Challenge to Tak", 222);
+    let r = answer(&fake, from, &token).await;
+    assert!(
+        r.content().contains("alice challenges bob"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(notified_since(&fake, seen), vec![222]);
+    // Free-text options suggest presets, and keep what was typed.
+    let from = fake.requests().len();
+    let token = fake.autocomplete_option(&alice(), CHANNEL, "challenge", "komi", "2");
+    let cb = fake
+        .wait_request(from, "komi presets", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    let values: Vec<String> = cb.json()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(values, ["2", "2.5"]);
+    let from = fake.requests().len();
+    let token = fake.autocomplete_option(&alice(), CHANNEL, "challenge", "time", "36h");
+    let cb = fake
+        .wait_request(from, "time presets", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(
+        cb.json()["data"]["choices"][0]["value"],
+        "36h",
+        "what was typed comes first"
+    );
+}

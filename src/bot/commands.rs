@@ -14,6 +14,7 @@ use std::sync::Arc;
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
         challenge(),
+        challenge_member(),
         accept(),
         decline(),
         cancel(),
@@ -324,11 +325,17 @@ async fn challenge(
     #[min = 3]
     #[max = 8]
     size: Option<u8>,
-    #[description = "Komi for Black, -20.5 to 20.5 in half steps"] komi: Option<String>,
+    #[description = "Komi for Black, -20.5 to 20.5 in half steps"]
+    #[autocomplete = "autocomplete_komi"]
+    komi: Option<String>,
     #[description = "Your seat"] seat: Option<SeatChoice>,
     #[description = "Opening"] opening: Option<OpeningChoice>,
-    #[description = "Time limit per move: 1d .. 2w"] time: Option<String>,
-    #[description = "Remind the player to move after: 1h .. 2w, or off"] reminder: Option<String>,
+    #[description = "Time limit per move: 1d .. 2w"]
+    #[autocomplete = "autocomplete_time"]
+    time: Option<String>,
+    #[description = "Remind the player to move after: 1h .. 2w, or off"]
+    #[autocomplete = "autocomplete_reminder"]
+    reminder: Option<String>,
     #[description = "Rated game"] rated: Option<bool>,
     #[description = "Start from this position (TPS)"] tps: Option<String>,
     #[description = "Board theme"] theme: Option<ThemeChoice>,
@@ -337,24 +344,7 @@ async fn challenge(
         LevelChoice,
     >,
 ) -> Result<(), Error> {
-    let me = ctx.data().opponent.engine.me.clone();
-    let against_engine = level.is_some() || opponent.as_ref().is_some_and(|u| u.id.get() == me.id);
-    if !against_engine && opponent.as_ref().is_some_and(|u| u.bot) {
-        let why =
-            "other bots cannot play: challenge a person, Bredon itself, or leave the opponent out";
-        return refuse(ctx, Refusal(why.into())).await;
-    }
-    let engine = against_engine.then_some(match level {
-        Some(LevelChoice::Easy) => "easy",
-        Some(LevelChoice::Hard) => "hard",
-        _ => "medium",
-    });
     let options = ChallengeOptions {
-        opponent: if against_engine {
-            Some(me.clone())
-        } else {
-            opponent.as_ref().map(|u| player_ref(u, None))
-        },
         size: size.map(usize::from),
         komi,
         seat: match seat {
@@ -366,14 +356,51 @@ async fn challenge(
             Some(OpeningChoice::NoSwap) => Opening::NoSwap,
             _ => Opening::Swap,
         },
-        reserves: None,
         tps,
         rated: rated.unwrap_or(false),
         reminder,
         time_limit: time,
         theme: theme.map(|t| t.name().to_string()),
-        engine: engine.map(String::from),
+        ..ChallengeOptions::default()
     };
+    issue_challenge(ctx, opponent.as_ref(), level, options, thread == Some(true)).await
+}
+
+/// Right-click a member → Apps → "Challenge to Tak": a challenge with the server's defaults.
+#[poise::command(context_menu_command = "Challenge to Tak", guild_only)]
+async fn challenge_member(ctx: Context<'_>, member: serenity::User) -> Result<(), Error> {
+    issue_challenge(ctx, Some(&member), None, ChallengeOptions::default(), false).await
+}
+
+/// A challenge to `opponent` (or an open one), or a game against Bredon's engine when Bredon is
+/// the opponent or a level is given.
+async fn issue_challenge(
+    ctx: Context<'_>,
+    opponent: Option<&serenity::User>,
+    level: Option<LevelChoice>,
+    mut options: ChallengeOptions,
+    thread: bool,
+) -> Result<(), Error> {
+    let me = ctx.data().opponent.engine.me.clone();
+    let against_engine = level.is_some() || opponent.is_some_and(|u| u.id.get() == me.id);
+    if !against_engine && opponent.is_some_and(|u| u.bot) {
+        let why =
+            "other bots cannot play: challenge a person, Bredon itself, or leave the opponent out";
+        return refuse(ctx, Refusal(why.into())).await;
+    }
+    options.opponent = if against_engine {
+        Some(me.clone())
+    } else {
+        opponent.map(|u| player_ref(u, None))
+    };
+    options.engine = against_engine.then(|| {
+        match level {
+            Some(LevelChoice::Easy) => "easy",
+            Some(LevelChoice::Hard) => "hard",
+            _ => "medium",
+        }
+        .to_string()
+    });
     let check = options.clone();
     // Against Bredon, it accepts at once; if it has White, its first ply follows.
     let start = move |s: &Service, c: &Ctx| -> Result<Outcome, Refusal> {
@@ -386,11 +413,11 @@ async fn challenge(
         }
         Ok(outcome)
     };
-    if thread == Some(true) {
+    if thread {
         let name = format!(
             "Tak: {} vs {}",
             ctx.author().name,
-            opponent.as_ref().map_or("anyone", |u| u.name.as_str())
+            opponent.map_or("anyone", |u| u.name.as_str())
         );
         return challenge_in_thread(ctx, name, check, start).await;
     }
@@ -461,6 +488,60 @@ async fn challenge_in_thread(
             Ok(())
         }
     }
+}
+
+/// Presets offered while typing a free-text option: (value, label). Anything else may be typed.
+const KOMI_PRESETS: [(&str, &str); 6] = [
+    ("0", "0 (none)"),
+    ("1", "1"),
+    ("1.5", "1.5"),
+    ("2", "2 (usual on 6x6)"),
+    ("2.5", "2.5"),
+    ("3", "3"),
+];
+const TIME_PRESETS: [(&str, &str); 5] = [
+    ("1d", "1 day per move"),
+    ("2d", "2 days per move"),
+    ("3d", "3 days per move"),
+    ("1w", "1 week per move"),
+    ("2w", "2 weeks per move"),
+];
+const REMINDER_PRESETS: [(&str, &str); 5] = [
+    ("12h", "after 12 hours"),
+    ("1d", "after 1 day"),
+    ("2d", "after 2 days"),
+    ("1w", "after 1 week"),
+    ("off", "no reminders"),
+];
+
+/// The presets that start with what was typed, and what was typed itself when it is no preset.
+fn presets(presets: &[(&str, &str)], partial: &str) -> Vec<serenity::AutocompleteChoice> {
+    let typed = partial.trim();
+    let mut choices: Vec<serenity::AutocompleteChoice> = presets
+        .iter()
+        .filter(|(value, _)| value.starts_with(typed))
+        .map(|(value, label)| serenity::AutocompleteChoice::new(*label, *value))
+        .collect();
+    if !typed.is_empty() && !presets.iter().any(|(value, _)| *value == typed) {
+        let own: String = typed.chars().take(100).collect();
+        choices.insert(0, serenity::AutocompleteChoice::new(own.clone(), own));
+    }
+    choices
+}
+
+async fn autocomplete_komi(_ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+    presets(&KOMI_PRESETS, partial)
+}
+
+async fn autocomplete_time(_ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+    presets(&TIME_PRESETS, partial)
+}
+
+async fn autocomplete_reminder(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> Vec<serenity::AutocompleteChoice> {
+    presets(&REMINDER_PRESETS, partial)
 }
 
 /// The legal plies that match what was typed, each with a label that says what it does and
@@ -793,7 +874,9 @@ async fn settings(
     #[min = 3]
     #[max = 8]
     size: Option<u8>,
-    #[description = "Default reminder: 1h .. 2w, or off"] reminder: Option<String>,
+    #[description = "Default reminder: 1h .. 2w, or off"]
+    #[autocomplete = "autocomplete_reminder"]
+    reminder: Option<String>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {

@@ -371,6 +371,25 @@ impl Session {
                 Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
             }
         }
+        if let (Some(f), Some(board)) = (&o.finished, &o.board) {
+            // The record a Discord channel gets: the whole game as GIF and PTN.
+            let stem = self
+                .out
+                .join(format!("{}-{:03}-game", self.channel, self.pictures));
+            let names = [
+                board.players[0].name.as_str(),
+                board.players[1].name.as_str(),
+            ];
+            let theme = crate::render::Theme::named(&board.theme).unwrap_or_default();
+            let gif = crate::render::render_gif(&board.game, names, &theme);
+            for (ext, bytes) in [("gif", gif), ("ptn", f.ptn.clone().into_bytes())] {
+                let path = stem.with_extension(ext);
+                match std::fs::write(&path, bytes) {
+                    Ok(()) => println!("  {ext}: {}", path.display()),
+                    Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
+                }
+            }
+        }
         if let Some(f) = &o.finished {
             for (p, rating, change) in &f.ratings {
                 println!("  {} is now rated {rating:.0} ({change:+.0})", p.name);

@@ -655,14 +655,37 @@ impl FakeDiscord {
 
     /// Autocomplete for `/move ply:` with `typed` so far.
     pub fn autocomplete(&self, user: &TestUser, channel: u64, typed: &str) -> String {
-        let options = json!([{ "name": "ply", "type": 3, "value": typed, "focused": true }]);
+        self.autocomplete_option(user, channel, "move", "ply", typed)
+    }
+
+    /// Autocomplete for `/command option:` with `typed` so far.
+    pub fn autocomplete_option(
+        &self,
+        user: &TestUser,
+        channel: u64,
+        command: &str,
+        option: &str,
+        typed: &str,
+    ) -> String {
+        let options = json!([{ "name": option, "type": 3, "value": typed, "focused": true }]);
         self.interact(
             4,
             user,
             channel,
-            json!({ "id": "1", "name": "move", "type": 1, "options": options }),
+            json!({ "id": "1", "name": command, "type": 1, "options": options }),
             None,
         )
+    }
+
+    /// A user context-menu command (type 2) on `target`.
+    pub fn user_command(&self, user: &TestUser, channel: u64, name: &str, target: u64) -> String {
+        let t = TestUser::new(target, &test_name(target));
+        let mut member = member_json(&t);
+        member.as_object_mut().unwrap().remove("user");
+        let data = json!({ "id": "2", "name": name, "type": 2, "target_id": target.to_string(),
+            "resolved": { "users": { target.to_string(): user_json(target, &t.name, target == BOT_ID) },
+                          "members": { target.to_string(): member } } });
+        self.interact(2, user, channel, data, None)
     }
 
     /// Presses the button `custom_id` on the newest message in `channel` that has it (or on a
