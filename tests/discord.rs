@@ -1746,3 +1746,56 @@ async fn a_member_can_be_challenged_from_their_menu_and_options_offer_presets() 
         "what was typed comes first"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_in_a_busy_channel_gets_a_thread_and_blind_games_show_no_board() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    let r = run(
+        &fake,
+        &carol(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "111" },
+            { "name": "seat", "type": 4, "value": 0 },
+            { "name": "blind", "type": 5, "value": true }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("This channel already has a game, so this one starts in a new thread: Challenge posted in <#"),
+        "{}",
+        r.content()
+    );
+    let thread = *fake.threads().last().unwrap();
+    let accepted = press_in(&fake, thread, &alice(), "bredon:accept").await;
+    assert!(
+        accepted
+            .content()
+            .contains("carol (White) vs alice (Black)"),
+        "{}",
+        accepted.content()
+    );
+    assert!(accepted.pngs().is_empty(), "a blind game shows no board");
+    let from = fake.requests().len();
+    let token = fake.command(
+        &carol(),
+        thread,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "a1" }]),
+    );
+    let r = answer(&fake, from, &token).await;
+    assert!(
+        r.content().contains("carol played a1.") && r.pngs().is_empty(),
+        "{}",
+        r.content()
+    );
+    let from = fake.requests().len();
+    let token = fake.command(&alice(), thread, "board", json!([]));
+    let r = answer(&fake, from, &token).await;
+    assert!(
+        r.content().contains("the plies so far: 1. a1"),
+        "{}",
+        r.content()
+    );
+}

@@ -852,3 +852,50 @@ fn ply_choices_say_what_they_do_and_mark_wins_and_tak() {
         "three from c3 right, dropping 1, 2"
     );
 }
+
+#[test]
+fn a_blind_game_shows_only_plies_until_it_ends() {
+    let w = world();
+    let o = w
+        .service
+        .challenge(
+            &ctx("alice", 0),
+            &ChallengeOptions {
+                blind: true,
+                ..opts(Some("bob"), Seat::White)
+            },
+        )
+        .unwrap();
+    assert!(
+        o.text.contains("blind: no picture until the end"),
+        "{}",
+        o.text
+    );
+    let start = w.service.accept(&ctx("bob", 0)).unwrap();
+    assert!(start.board.is_none(), "no picture at the start");
+    for (who, ply) in &ROAD[..4] {
+        let o = play(&w, who, ply);
+        assert!(o.board.is_none(), "no picture after {ply}");
+        assert!(o.text.contains(&format!("played {ply}")), "the ply is said");
+    }
+    let view = w.service.view(&ctx("carol", 0)).unwrap();
+    assert!(view.board.is_none());
+    assert!(
+        view.text.contains("the plies so far: 1. e1 a1 2. a3 a5"),
+        "{}",
+        view.text
+    );
+    assert!(refusal_of(w.service.legal_plies(CHANNEL)).contains("blind game"));
+    for (who, ply) in &ROAD[4..] {
+        play(&w, who, ply);
+    }
+    let end = w.service.view(&ctx("carol", 0)).unwrap();
+    assert!(
+        end.board.is_some(),
+        "the last board is shown once the game is over"
+    );
+}
+
+fn refusal_of<T: std::fmt::Debug>(r: Result<T, bredon::service::Refusal>) -> String {
+    r.expect_err("should be refused").0
+}

@@ -340,6 +340,7 @@ async fn challenge(
     #[description = "Start from this position (TPS)"] tps: Option<String>,
     #[description = "Board theme"] theme: Option<ThemeChoice>,
     #[description = "Open a thread for the game"] thread: Option<bool>,
+    #[description = "Blind game: no picture until the end, only the plies"] blind: Option<bool>,
     #[description = "Play against Bredon at this level (or pick Bredon as opponent)"] level: Option<
         LevelChoice,
     >,
@@ -361,6 +362,7 @@ async fn challenge(
         reminder,
         time_limit: time,
         theme: theme.map(|t| t.name().to_string()),
+        blind: blind.unwrap_or(false),
         ..ChallengeOptions::default()
     };
     issue_challenge(ctx, opponent.as_ref(), level, options, thread == Some(true)).await
@@ -413,23 +415,37 @@ async fn issue_challenge(
         }
         Ok(outcome)
     };
-    if thread {
+    // A channel holds one game: a challenge made where a game runs goes to a new thread.
+    let channel = ctx.channel_id().get();
+    let busy = blocking(&ctx.data().service, move |s| {
+        Ok(s.store().game(channel)?.is_some())
+    })
+    .await
+    .unwrap_or(false);
+    if thread || busy {
         let name = format!(
             "Tak: {} vs {}",
             ctx.author().name,
             opponent.map_or("anyone", |u| u.name.as_str())
         );
-        return challenge_in_thread(ctx, name, check, start).await;
+        let why = if busy && !thread {
+            "This channel already has a game, so this one starts in a new thread: "
+        } else {
+            ""
+        };
+        return challenge_in_thread(ctx, name, check, start, why).await;
     }
     act(ctx, start).await
 }
 
-/// A challenge (or an engine game) in a new public thread that stays listed for a week.
+/// A challenge (or an engine game) in a new public thread that stays listed for a week; `why`
+/// starts the answer that points at the thread.
 async fn challenge_in_thread(
     ctx: Context<'_>,
     name: String,
     check: ChallengeOptions,
     start: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
+    why: &str,
 ) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, true) {
         return refuse(ctx, refusal).await;
@@ -479,7 +495,7 @@ async fn challenge_in_thread(
                 .edit_response(
                     http,
                     serenity::EditInteractionResponse::new()
-                        .content(format!("{what} in <#{}>.", thread.id)),
+                        .content(format!("{why}{what} in <#{}>.", thread.id)),
                 )
                 .await?;
             ctx.data()

@@ -27,7 +27,7 @@ pub struct Args {
 const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   challenge [OPPONENT|bredon] [level=easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
-            [rated] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind]
+            [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind]
             [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"]
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
@@ -442,6 +442,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
             }
             "opening" => o.opening = Opening::parse(value).map_err(Refusal)?,
             "rated" => o.rated = value.is_empty() || value == "yes" || value == "true",
+            "blind" => o.blind = value.is_empty() || value == "yes" || value == "true",
             "time" => o.time_limit = Some(value.into()),
             "reminder" => o.reminder = Some(value.into()),
             "theme" => o.theme = Some(value.into()),

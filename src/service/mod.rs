@@ -248,6 +248,11 @@ impl Service {
         }
     }
 
+    /// The board a running game shows: none in a blind game, whose players follow the plies.
+    fn shown(game: &LiveGame, g: Game) -> Option<Board> {
+        (!game.settings.blind).then(|| Self::board(game, g))
+    }
+
     fn set_timers(game: &mut LiveGame, now_ms: i64) {
         game.timeout_due_ms = game
             .settings
@@ -385,7 +390,7 @@ impl Service {
             ping: vec![to_move],
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
-            board: Some(Self::board(&game, g)),
+            board: Self::shown(&game, g),
             ..Outcome::default()
         })
     }
@@ -539,7 +544,10 @@ impl Service {
             outcome.prompt = Self::board_prompt(&game);
         }
         outcome.text = text;
-        outcome.board = Some(Self::board(&game, g));
+        outcome.board = match outcome.finished {
+            Some(_) => Some(Self::board(&game, g)),
+            None => Self::shown(&game, g),
+        };
         Ok(outcome)
     }
 
@@ -548,6 +556,9 @@ impl Service {
         let Some(game) = self.store.game(channel)? else {
             return Ok(Vec::new());
         };
+        if game.settings.blind {
+            return refuse("this is a blind game: the legal plies would give the board away");
+        }
         let g = Self::rebuild(&game)?;
         let mut plies = Vec::new();
         g.position().generate_plies(&mut plies);
@@ -607,11 +618,25 @@ impl Service {
             if let Some(u) = game.draw_offer {
                 text.push_str(&format!(" {} offers a draw.", name_of(&game.players, u)));
             }
+            if game.settings.blind {
+                let ptn = g.to_ptn(&[]);
+                let movetext = ptn
+                    .split_once("\n\n")
+                    .map_or(String::new(), |(_, m)| m.trim().replace('\n', " "));
+                text.push_str(&format!(
+                    " A blind game, so no picture; the plies so far: {}",
+                    if movetext.is_empty() {
+                        "none"
+                    } else {
+                        &movetext
+                    }
+                ));
+            }
             return Ok(Outcome {
                 text,
                 deadline_ms: game.timeout_due_ms,
                 prompt: Self::board_prompt(&game),
-                board: Some(Self::board(&game, g)),
+                board: Self::shown(&game, g),
                 ..Outcome::default()
             });
         }
@@ -795,7 +820,7 @@ impl Service {
             ping: vec![next],
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
-            board: Some(Self::board(&game, g)),
+            board: Self::shown(&game, g),
             ..Outcome::default()
         })
     }
@@ -940,7 +965,7 @@ impl Service {
                         ping: vec![player],
                         deadline_ms: game.timeout_due_ms,
                         prompt: Self::board_prompt(&game),
-                        board: Some(Self::board(&game, g)),
+                        board: Self::shown(&game, g),
                         ..Outcome::default()
                     }
                 }
@@ -1214,6 +1239,9 @@ fn challenge_outcome(c: &Challenge) -> Outcome {
     }
     if s.tps.is_some() {
         details.push("from a position".into());
+    }
+    if s.blind {
+        details.push("blind: no picture until the end".into());
     }
     let (text, ping) = match &c.opponent {
         Some(o) => (

@@ -24,6 +24,8 @@ pub struct ChallengeOptions {
     pub theme: Option<String>,
     /// The opponent is the bot's engine at this level.
     pub engine: Option<String>,
+    /// No picture while the game runs, only the plies.
+    pub blind: bool,
 }
 
 impl Default for ChallengeOptions {
@@ -41,6 +43,7 @@ impl Default for ChallengeOptions {
             time_limit: None,
             theme: None,
             engine: None,
+            blind: false,
         }
     }
 }
@@ -196,6 +199,7 @@ impl ChallengeOptions {
             time_limit_secs,
             theme,
             engine: self.engine.clone(),
+            blind: self.blind,
         })
     }
 }

@@ -43,6 +43,10 @@ pub struct GameSettings {
     /// before engines existed read as `None`.
     #[serde(default)]
     pub engine: Option<String>,
+    /// A blind game: no picture while it runs, only the plies (records before blind games
+    /// existed read as `false`).
+    #[serde(default)]
+    pub blind: bool,
 }
 
 impl GameSettings {
