@@ -364,7 +364,7 @@ fn the_render_command_refuses_bad_input_without_panicking() {
             "no theme `neon`",
         ),
         (
-            vec!["render", "--tps", "x3/x3/x3 1 1", "--komi", "9", "-o", out],
+            vec!["render", "--tps", "x3/x3/x3 1 1", "--komi", "21", "-o", out],
             "komi",
         ),
         (
