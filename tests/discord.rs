@@ -1799,3 +1799,40 @@ async fn a_challenge_in_a_busy_channel_gets_a_thread_and_blind_games_show_no_boa
         r.content()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_button_opens_a_form_whose_ply_is_played() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    let button = fake.button(CHANNEL, "bredon:board-move:").unwrap();
+    let from = fake.requests().len();
+    let token = fake.press(&alice(), CHANNEL, &button);
+    let form = fake
+        .wait_request(from, "the form", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(form.json()["type"], 9, "a modal");
+    let modal_id = form.json()["data"]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let input = form.json()["data"]["components"][0]["components"][0].clone();
+    assert_eq!(input["custom_id"], "ply");
+    let seen = fake.notifications().len();
+    let from = fake.requests().len();
+    let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "A1");
+    let r = answer(&fake, from, &token).await;
+    assert!(r.content().contains("alice played a1."), "{}", r.content());
+    assert_eq!(r.pngs().len(), 1);
+    assert_eq!(notified_since(&fake, seen), vec![222]);
+    // The form of an older board does not play on the new one.
+    let from = fake.requests().len();
+    let token = fake.submit_modal(&bob(), CHANNEL, &modal_id, "ply", "e5");
+    let r = answer(&fake, from, &token).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("no longer the latest"),
+        "{}",
+        r.content()
+    );
+}

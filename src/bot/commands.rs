@@ -1015,6 +1015,9 @@ pub async fn on_event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(press),
         } => on_press(ctx, press, data).await,
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Modal(submit),
+        } => on_move_modal(ctx, submit, data).await,
         serenity::FullEvent::ThreadUpdate { new, .. } => {
             on_thread_update(ctx, new, data).await;
             Ok(())
@@ -1128,7 +1131,8 @@ async fn on_press(
             .await?;
         return Ok(());
     }
-    if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves) = (prompt, answer) {
+    if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves | Answer::Move) = (prompt, answer)
+    {
         return answer_privately(ctx, press, data, prompt, answer).await;
     }
     press
@@ -1186,7 +1190,8 @@ fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {
     }
 }
 
-/// Board buttons whose answer is for the presser alone: the legal plies, or "really resign?".
+/// Board buttons whose answer is for the presser alone: the legal plies, "really resign?", or a
+/// form to type a ply in.
 async fn answer_privately(
     ctx: &serenity::Context,
     press: &serenity::ComponentInteraction,
@@ -1203,6 +1208,21 @@ async fn answer_privately(
         }
     })
     .await;
+    if let (Ok(_), Answer::Move) = (&checked, answer) {
+        let input = serenity::CreateInputText::new(
+            serenity::InputTextStyle::Short,
+            "Your ply (PTN)",
+            "ply",
+        )
+        .placeholder("c3, Sd4, Cb2, 3c3>12")
+        .max_length(32);
+        let modal = serenity::CreateModal::new(reply::move_id(prompt), "Your move")
+            .components(vec![serenity::CreateActionRow::InputText(input)]);
+        press
+            .create_response(ctx, serenity::CreateInteractionResponse::Modal(modal))
+            .await?;
+        return Ok(());
+    }
     let message = serenity::CreateInteractionResponseMessage::new()
         .ephemeral(true)
         .allowed_mentions(serenity::CreateAllowedMentions::new());
@@ -1217,6 +1237,80 @@ async fn answer_privately(
     press
         .create_response(ctx, serenity::CreateInteractionResponse::Message(message))
         .await?;
+    Ok(())
+}
+
+/// A ply typed in the Move form: played on the board the form was opened from, and answered like
+/// `/move`, with a new message that pings the player to move.
+async fn on_move_modal(
+    ctx: &serenity::Context,
+    submit: &serenity::ModalInteraction,
+    data: &Data,
+) -> Result<(), Error> {
+    let typed = submit
+        .data
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .find_map(|c| match c {
+            serenity::ActionRowComponent::InputText(t) if t.custom_id == "ply" => t.value.clone(),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let prompt = reply::parse_custom_id(&submit.data.custom_id)
+        .map(|(prompt, _)| prompt)
+        .filter(|p| matches!(p, Prompt::Board { .. }));
+    let in_thread = is_thread(submit.channel.as_ref().map(|c| c.kind));
+    let refused = match prompt {
+        None => Some(Refusal(OLD_BUTTON.into())),
+        Some(_) => missing_permissions(submit.app_permissions, in_thread, false),
+    };
+    let ephemeral = |refusal: &Refusal| {
+        serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(refusal_text(refusal))
+                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .ephemeral(true),
+        )
+    };
+    if let Some(refusal) = refused {
+        submit.create_response(ctx, ephemeral(&refusal)).await?;
+        return Ok(());
+    }
+    let prompt = prompt.expect("checked above");
+    let sctx = Ctx {
+        guild: submit.guild_id.map_or(0, |g| g.get()),
+        channel: submit.channel_id.get(),
+        user: player_ref(&submit.user, submit.member.as_ref()),
+        now_ms: reply::now_ms(),
+        moderator: false,
+    };
+    let played = blocking(&data.service, move |s| {
+        s.check_board(&sctx, prompt)?;
+        s.play(&sctx, &typed)
+    })
+    .await;
+    let outcome = match played {
+        Err(refusal) => {
+            submit.create_response(ctx, ephemeral(&refusal)).await?;
+            return Ok(());
+        }
+        Ok(outcome) => outcome,
+    };
+    let post = reply::announce(&outcome).await;
+    let response = serenity::CreateInteractionResponseMessage::new()
+        .allowed_mentions(post.allowed_mentions())
+        .content(post.content)
+        .add_files(post.files)
+        .components(post.components);
+    submit
+        .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
+        .await?;
+    if let Some(record) = reply::record(&outcome).await {
+        submit.create_followup(ctx, record.followup()).await?;
+    }
+    data.opponent
+        .spawn_turn(Arc::clone(&ctx.http), submit.channel_id.get());
     Ok(())
 }
 

@@ -123,6 +123,7 @@ fn answers(prompt: Prompt) -> &'static [(&'static str, Answer, &'static str)] {
         ],
         Prompt::Rematch { .. } => &[("rematch", Answer::Rematch, "Rematch")],
         Prompt::Board { .. } => &[
+            ("board-move", Answer::Move, "Move"),
             ("board-undo", Answer::Undo, "Undo"),
             ("board-draw", Answer::Draw, "Offer draw"),
             ("board-resign", Answer::Resign, "Resign"),
@@ -192,7 +193,7 @@ pub fn buttons(prompt: Prompt, disabled: bool) -> Vec<serenity::CreateActionRow>
         .map(|(action, answer, label)| {
             let style = match (prompt, answer) {
                 (Prompt::Resign { .. }, _) | (_, Answer::Resign) => Danger,
-                (_, Answer::Accept | Answer::Agree) => Success,
+                (_, Answer::Accept | Answer::Agree | Answer::Move) => Success,
                 (_, Answer::Decline | Answer::Refuse) => Danger,
                 (_, Answer::Rematch) => Primary,
                 _ => Secondary,
@@ -202,8 +203,16 @@ pub fn buttons(prompt: Prompt, disabled: bool) -> Vec<serenity::CreateActionRow>
                 .style(style)
                 .disabled(disabled)
         })
-        .collect();
-    vec![serenity::CreateActionRow::Buttons(row)]
+        .collect::<Vec<_>>();
+    // Discord puts at most 5 buttons in a row (interactions/message-components).
+    row.chunks(5)
+        .map(|r| serenity::CreateActionRow::Buttons(r.to_vec()))
+        .collect()
+}
+
+/// The custom id of a board's Move button, which is also its modal's.
+pub fn move_id(prompt: Prompt) -> String {
+    custom_id("board-move", prompt)
 }
 
 /// `<@id> <@id>` for the users an outcome pings.

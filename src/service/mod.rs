@@ -113,6 +113,7 @@ pub enum Answer {
     Refuse,
     Rematch,
     /// Board buttons.
+    Move,
     Undo,
     Draw,
     Resign,

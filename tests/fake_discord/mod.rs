@@ -711,6 +711,21 @@ impl FakeDiscord {
         )
     }
 
+    /// Submits the modal `custom_id` with `value` in its text input `input`.
+    pub fn submit_modal(
+        &self,
+        user: &TestUser,
+        channel: u64,
+        custom_id: &str,
+        input: &str,
+        value: &str,
+    ) -> String {
+        let data = json!({ "custom_id": custom_id, "components": [{ "type": 1, "components": [
+            { "type": 4, "custom_id": input, "value": value }
+        ] }] });
+        self.interact(5, user, channel, data, None)
+    }
+
     /// The newest message (by id order) with a button whose custom id starts with `prefix`.
     pub fn button(&self, channel: u64, prefix: &str) -> Option<String> {
         self.messages()
@@ -1320,6 +1335,7 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
             2 => matches!(kind, 4 | 5 | 9),
             3 => matches!(kind, 4 | 5 | 6 | 7 | 9),
             4 => kind == 8,
+            5 => matches!(kind, 4 | 5 | 6 | 7),
             _ => false,
         };
         if !allowed {
