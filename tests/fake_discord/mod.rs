@@ -1335,7 +1335,7 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
             2 => matches!(kind, 4 | 5 | 9),
             3 => matches!(kind, 4 | 5 | 6 | 7 | 9),
             4 => kind == 8,
-            5 => matches!(kind, 4 | 5 | 6 | 7),
+            5 => (4..=7).contains(&kind),
             _ => false,
         };
         if !allowed {
