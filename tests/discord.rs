@@ -1117,7 +1117,7 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
     let games = run(&fake, &carol(), "games", json!([])).await;
     assert_eq!(games.status, 204);
     assert!(
-        games.content().contains("Page 1 of 6 (101 games)"),
+        games.content().contains("Page 1 of 13 (101 games)"),
         "{}",
         games.content()
     );
@@ -1125,10 +1125,10 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
         &fake,
         &carol(),
         "games",
-        json!([{ "name": "page", "type": 4, "value": 6 }]),
+        json!([{ "name": "page", "type": 4, "value": 13 }]),
     )
     .await;
-    assert_eq!(last.content().lines().count(), 2, "{}", last.content());
+    assert_eq!(last.content().lines().count(), 6, "{}", last.content());
     let ptn = run(&fake, &carol(), "ptn", json!([])).await;
     assert_eq!(ptn.status, 204);
     assert_eq!(ptn.files()[0].0, "game.ptn");
@@ -1834,5 +1834,80 @@ async fn the_move_button_opens_a_form_whose_ply_is_played() {
         r.is_ephemeral() && r.content().contains("no longer the latest"),
         "{}",
         r.content()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
+    let (fake, _data, _bot) = boot().await;
+    let r = run(
+        &fake,
+        &bob(),
+        "notify",
+        json!([{ "name": "dm", "type": 5, "value": true }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("Direct messages when it is your move: on"),
+        "{}",
+        r.content()
+    );
+    start_game(&fake).await;
+    let before = fake.direct_messages(222).len();
+    ply(&fake, &alice(), "a1").await;
+    fake.wait_until("bob's direct message", Duration::from_secs(10), |f| {
+        f.direct_messages(222).len() > before
+    })
+    .await;
+    let dm = fake.direct_messages(222).pop().unwrap();
+    assert!(
+        dm.content.contains(&format!(
+            "It is your move in <#{CHANNEL}>: https://discord.com/channels/"
+        )),
+        "{}",
+        dm.content
+    );
+    assert!(
+        fake.direct_messages(111).is_empty(),
+        "alice did not ask for DMs"
+    );
+    let mine = run(&fake, &bob(), "mygames", json!([])).await;
+    assert!(mine.is_ephemeral());
+    assert!(
+        mine.content()
+            .contains("vs alice, ply 1 · **your move** · last ply <t:")
+            && mine
+                .content()
+                .contains("[board](https://discord.com/channels/"),
+        "{}",
+        mine.content()
+    );
+    let theirs = run(&fake, &alice(), "mygames", json!([])).await;
+    assert!(
+        theirs.content().contains("bob to move"),
+        "{}",
+        theirs.content()
+    );
+    let none = run(&fake, &carol(), "mygames", json!([])).await;
+    assert!(none
+        .content()
+        .contains("you are not playing in this server"));
+    // Off again: the next turn brings no direct message.
+    run(
+        &fake,
+        &bob(),
+        "notify",
+        json!([{ "name": "dm", "type": 5, "value": false }]),
+    )
+    .await;
+    ply(&fake, &bob(), "e5").await;
+    ply(&fake, &alice(), "c3").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        fake.direct_messages(222).len(),
+        before + 1,
+        "no DM after dm:false"
     );
 }

@@ -899,3 +899,40 @@ fn a_blind_game_shows_only_plies_until_it_ends() {
 fn refusal_of<T: std::fmt::Debug>(r: Result<T, bredon::service::Refusal>) -> String {
     r.expect_err("should be refused").0
 }
+
+#[test]
+fn a_players_reminder_wish_overrides_the_games() {
+    let w = world();
+    w.service
+        .set_prefs(user("bob").id, None, Some("1h"))
+        .unwrap();
+    started(
+        &w,
+        ChallengeOptions {
+            reminder: Some("1d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    play(&w, "alice", "a1");
+    assert!(w.service.tick(1000 + HOUR - 1).unwrap().is_empty());
+    let events = w.service.tick(1000 + HOUR).unwrap();
+    assert!(
+        events[0].outcome.text.contains("bob, it is your move"),
+        "bob's hour"
+    );
+    w.service
+        .set_prefs(user("alice").id, Some(true), Some("off"))
+        .unwrap();
+    let o = play(&w, "bob", "e5");
+    assert_eq!(o.direct.len(), 1, "alice asked for a direct message");
+    assert!(
+        w.service.tick(1000 + 30 * 24 * HOUR).unwrap().is_empty(),
+        "alice turned reminders off"
+    );
+    let err = refusal_of(
+        w.service
+            .set_prefs(user("bob").id, None, Some("5m"))
+            .map(|_| ()),
+    );
+    assert!(err.contains("1h to 2w"), "{err}");
+}

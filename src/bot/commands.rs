@@ -27,6 +27,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         ptn(),
         history(),
         games(),
+        mygames(),
+        notify(),
         stats(),
         leaderboard(),
         settings(),
@@ -207,6 +209,11 @@ async fn act(
 /// interactions/receiving-and-responding) is deferred; then the "thinking" message is edited into
 /// the outcome and the pings follow as a new message (an edit notifies no one). A finished game's
 /// record follows.
+/// Whether anything needs the id of an outcome's message: a live board (jump links) or a DM.
+fn wants_message_id(outcome: &Outcome) -> bool {
+    matches!(outcome.prompt, Some(Prompt::Board { .. })) || !outcome.direct.is_empty()
+}
+
 async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
     let defer_after = ctx.data().defer_after;
     let (done, deferred) = match tokio::time::timeout(defer_after, &mut work).await {
@@ -225,6 +232,7 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
         return Ok(());
     };
     let http = &ctx.serenity_context().http;
+    let channel = ctx.channel_id().get();
     let outcome = match (done, deferred) {
         (Err(refusal), false) => return refuse(ctx, refusal).await,
         (Err(refusal), true) => {
@@ -233,7 +241,13 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             return refuse(ctx, refusal).await;
         }
         (Ok((outcome, post)), false) => {
-            ctx.send(post.reply()).await?;
+            let handle = ctx.send(post.reply()).await?;
+            // The response's id (for jump links and DMs) costs one more request: only if used.
+            let message = match wants_message_id(&outcome) {
+                true => handle.message().await.ok().map(|m| m.id.get()),
+                false => None,
+            };
+            reply::after_post(http, &ctx.data().service, channel, &outcome, message).await;
             outcome
         }
         (Ok((outcome, post)), true) => {
@@ -245,7 +259,9 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             for file in post.files {
                 edit = edit.new_attachment(file);
             }
-            interaction.edit_response(http, edit).await?;
+            let edited = interaction.edit_response(http, edit).await?;
+            let message = Some(edited.id.get());
+            reply::after_post(http, &ctx.data().service, channel, &outcome, message).await;
             if !pings.is_empty() {
                 let line: Vec<String> = pings.iter().map(|id| format!("<@{id}>")).collect();
                 let ping = Post {
@@ -485,7 +501,9 @@ async fn challenge_in_thread(
         Ok(outcome) => {
             let started = outcome.board.is_some();
             let post = reply::announce(&outcome).await;
-            thread.id.send_message(http, post.message()).await?;
+            let posted = thread.id.send_message(http, post.message()).await?;
+            let (channel, message) = (thread.id.get(), Some(posted.id.get()));
+            reply::after_post(http, &ctx.data().service, channel, &outcome, message).await;
             let what = if started {
                 "Game started"
             } else {
@@ -758,11 +776,11 @@ async fn history(
     .await
 }
 
-/// Live games listed per page of `/games`: 20 lines of at most ~90 characters stay far below
-/// Discord's 2000.
-const GAMES_PER_PAGE: usize = 20;
+/// Games per page of `/games` and `/mygames`: a line is at most ~210 characters (two names cut
+/// to 24, a jump link), so 8 stay well below Discord's 2000.
+const GAMES_PER_PAGE: usize = 8;
 
-/// Games being played in this server.
+/// Games being played in this server, the longest waiting first.
 #[poise::command(slash_command, guild_only)]
 async fn games(
     ctx: Context<'_>,
@@ -770,13 +788,33 @@ async fn games(
     #[min = 1]
     page: Option<u32>,
 ) -> Result<(), Error> {
+    list_games(ctx, page, false).await
+}
+
+/// Your games in this server: whose turn, since when, the deadline, and a link to the board.
+#[poise::command(slash_command, guild_only)]
+async fn mygames(
+    ctx: Context<'_>,
+    #[description = "Page of the list"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    list_games(ctx, page, true).await
+}
+
+/// `/games` (public, everyone's) or `/mygames` (private, the user's).
+async fn list_games(ctx: Context<'_>, page: Option<u32>, mine: bool) -> Result<(), Error> {
     let page = page.unwrap_or(1).max(1) as usize;
-    say(ctx, false, move |s, c| {
-        let list = s.live_games(c)?;
+    let command = if mine { "mygames" } else { "games" };
+    say(ctx, mine, move |s, c| {
+        let list = s.summaries(c, mine.then_some(c.user.id))?;
         if list.is_empty() {
-            return Err(Refusal(
-                "no games are running in this server: start one with /challenge".into(),
-            ));
+            let none = if mine {
+                "you are not playing in this server: start a game with /challenge"
+            } else {
+                "no games are running in this server: start one with /challenge"
+            };
+            return Err(Refusal(none.into()));
         }
         let pages = list.len().div_ceil(GAMES_PER_PAGE);
         if page > pages {
@@ -788,25 +826,88 @@ async fn games(
             .iter()
             .skip((page - 1) * GAMES_PER_PAGE)
             .take(GAMES_PER_PAGE)
-            .map(|g| {
-                let size = g.settings.size;
-                format!(
-                    "<#{}>: {} vs {}, {size}x{size}, ply {}",
-                    g.channel,
-                    escape(&short(&g.players[0].name)),
-                    escape(&short(&g.players[1].name)),
-                    g.plies.len()
-                )
-            })
+            .map(|g| game_line(g, c, mine))
             .collect();
         if pages > 1 {
             lines.push(format!(
-                "Page {page} of {pages} ({} games); more with /games page:{}",
+                "Page {page} of {pages} ({} games); more with /{command} page:{}",
                 list.len(),
                 page % pages + 1
             ));
         }
         Ok(lines.join("\n"))
+    })
+    .await
+}
+
+/// One game in a list: channel, players, whose turn, the last ply, the deadline, the board.
+fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
+    let name = |p: &PlayerRef| escape(&short(&p.name));
+    let who = if mine {
+        let other = g
+            .players
+            .iter()
+            .find(|p| p.id != c.user.id)
+            .unwrap_or(&g.players[0]);
+        format!("vs {}", name(other))
+    } else {
+        format!(
+            "{} vs {}, {}x{}",
+            name(&g.players[0]),
+            name(&g.players[1]),
+            g.size,
+            g.size
+        )
+    };
+    let turn = if mine && g.to_move.id == c.user.id {
+        "**your move**".to_string()
+    } else {
+        format!("{} to move", name(&g.to_move))
+    };
+    let mut line = format!(
+        "<#{}>: {who}, ply {} · {turn} · last ply <t:{}:R>",
+        g.channel,
+        g.plies,
+        g.last_ply_ms.div_euclid(1000)
+    );
+    if let Some(deadline) = g.deadline_ms {
+        line.push_str(&format!(
+            " · time runs out <t:{}:R>",
+            deadline.div_euclid(1000)
+        ));
+    }
+    if g.board_message.is_some() {
+        let link = reply::jump_link(c.guild, g.channel, g.board_message);
+        line.push_str(&format!(" · [board]({link})"));
+    }
+    line
+}
+
+/// Your notifications: a direct message when it is your move, and how often to remind you.
+#[poise::command(slash_command)]
+async fn notify(
+    ctx: Context<'_>,
+    #[description = "A direct message when it becomes your move"] dm: Option<bool>,
+    #[description = "Remind me after: 1h .. 2w, off, or game (as each game says)"]
+    #[autocomplete = "autocomplete_reminder"]
+    reminder: Option<String>,
+) -> Result<(), Error> {
+    say(ctx, true, move |s, c| {
+        let prefs = s.set_prefs(c.user.id, dm, reminder.as_deref())?;
+        let reminder = match prefs.reminder {
+            crate::store::records::ReminderPref::Game => "as each game says".to_string(),
+            crate::store::records::ReminderPref::Off => "never".to_string(),
+            crate::store::records::ReminderPref::Every(secs) => {
+                format!(
+                    "after {} without a ply",
+                    crate::service::describe_secs(secs)
+                )
+            }
+        };
+        Ok(format!(
+            "Direct messages when it is your move: {}. Reminders: {reminder}.",
+            if prefs.dm { "on" } else { "off" }
+        ))
     })
     .await
 }
@@ -1169,9 +1270,18 @@ async fn on_press(
             )
             .await?;
     }
-    press
+    let posted = press
         .create_followup(ctx, reply::announce(&outcome).await.followup())
         .await?;
+    let channel = press.channel_id.get();
+    reply::after_post(
+        &ctx.http,
+        &data.service,
+        channel,
+        &outcome,
+        Some(posted.id.get()),
+    )
+    .await;
     if let Some(record) = reply::record(&outcome).await {
         press.create_followup(ctx, record.followup()).await?;
     }
@@ -1306,6 +1416,12 @@ async fn on_move_modal(
     submit
         .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
         .await?;
+    let message = match wants_message_id(&outcome) {
+        true => submit.get_response(ctx).await.ok().map(|m| m.id.get()),
+        false => None,
+    };
+    let channel = submit.channel_id.get();
+    reply::after_post(&ctx.http, &data.service, channel, &outcome, message).await;
     if let Some(record) = reply::record(&outcome).await {
         submit.create_followup(ctx, record.followup()).await?;
     }

@@ -322,6 +322,55 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     })
 }
 
+/// A link that opens a message (or, without one, a mention of the channel).
+pub fn jump_link(guild: u64, channel: u64, message: Option<u64>) -> String {
+    match message {
+        Some(m) => format!("https://discord.com/channels/{guild}/{channel}/{m}"),
+        None => format!("<#{channel}>"),
+    }
+}
+
+/// After an outcome was posted in `channel` as `message`: remember the message if it shows a
+/// live game's board (for the jump links of /games and /mygames), and send the direct messages
+/// players asked for (`/notify dm:on`). A closed DM is logged and passed over.
+pub async fn after_post(
+    http: &serenity::Http,
+    service: &Arc<Service>,
+    channel: u64,
+    outcome: &Outcome,
+    message: Option<u64>,
+) {
+    let shows_board = matches!(outcome.prompt, Some(Prompt::Board { .. }));
+    let direct = outcome.direct.clone();
+    let s = Arc::clone(service);
+    let guild = tokio::task::spawn_blocking(move || {
+        if let (true, Some(id)) = (shows_board, message) {
+            s.board_posted(channel, id)?;
+        }
+        Ok::<_, crate::service::Refusal>(s.store().game(channel)?.map_or(0, |g| g.guild))
+    })
+    .await;
+    let guild = match guild {
+        Ok(Ok(guild)) => guild,
+        _ => return,
+    };
+    for player in direct {
+        let text = format!(
+            "It is your move in <#{channel}>: {}",
+            jump_link(guild, channel, message)
+        );
+        let sent = async {
+            let dm = serenity::UserId::new(player.id)
+                .create_dm_channel(http)
+                .await?;
+            dm.id.send_message(http, Post::text(text).message()).await
+        };
+        if let Err(e) = sent.await {
+            tracing::info!(user = player.id, error = %describe(&e), "no direct message");
+        }
+    }
+}
+
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -378,14 +427,14 @@ const RETRY_FIRST: Duration = Duration::from_millis(250);
 /// Posts `post` in `channel`, retrying transient failures with backoff. The nonce makes Discord
 /// return the first message instead of creating a second when a retry follows a post whose answer
 /// was lost (message resource, "Create Message": `enforce_nonce`). A channel that is gone or
-/// closed to Bredon stops its game's timers, logged once. True if the post arrived.
+/// closed to Bredon stops its game's timers, logged once. The message, if the post arrived.
 pub async fn deliver(
     http: &serenity::Http,
     service: &Arc<Service>,
     channel: u64,
     post: Post,
     nonce: u64,
-) -> bool {
+) -> Option<u64> {
     let mut wait = RETRY_FIRST;
     for attempt in 1..=TRIES {
         let message = post
@@ -397,7 +446,7 @@ pub async fn deliver(
             .send_message(http, message)
             .await
         {
-            Ok(_) => return true,
+            Ok(message) => return Some(message.id.get()),
             Err(e) => e,
         };
         match classify(&error) {
@@ -410,15 +459,15 @@ pub async fn deliver(
                 tracing::warn!(channel, error = %describe(&error), "channel gone or closed to Bredon; its game's timers stop");
                 let s = Arc::clone(service);
                 let _ = tokio::task::spawn_blocking(move || s.channel_gone(channel)).await;
-                return false;
+                return None;
             }
             _ => {
                 tracing::warn!(channel, error = %describe(&error), "post given up");
-                return false;
+                return None;
             }
         }
     }
-    false
+    None
 }
 
 /// Posts an outcome in its channel: the announcement, then the record of a finished game. Each
@@ -430,10 +479,12 @@ pub async fn deliver_outcome(
     outcome: &Outcome,
     id: u64,
 ) {
-    if deliver(http, service, channel, announce(outcome).await, id).await {
-        if let Some(record) = record(outcome).await {
-            deliver(http, service, channel, record, id.wrapping_add(1)).await;
-        }
+    let Some(message) = deliver(http, service, channel, announce(outcome).await, id).await else {
+        return;
+    };
+    after_post(http, service, channel, outcome, Some(message)).await;
+    if let Some(record) = record(outcome).await {
+        deliver(http, service, channel, record, id.wrapping_add(1)).await;
     }
 }
 

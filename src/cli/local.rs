@@ -32,7 +32,8 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
-  board | ptn | history [NAME] | stats [NAME] | leaderboard | games | moves
+  board | ptn | history [NAME] | stats [NAME] | leaderboard | games | mygames | moves
+  notify [dm=on|off] [reminder=12h|off|game]
   settings [theme=..] [size=..] [reminder=..]
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
 `help`, `quit`.";
@@ -58,6 +59,8 @@ struct Session {
     out: PathBuf,
     moderators: Vec<String>,
     channel: String,
+    /// Every channel name used, to name channels in game lists.
+    channels: Vec<String>,
     offset_ms: i64,
     pictures: u32,
 }
@@ -72,6 +75,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         out: args.out,
         moderators: args.moderators.iter().map(|m| m.to_lowercase()).collect(),
         channel: "local".into(),
+        channels: vec!["local".into()],
         offset_ms: 0,
         pictures: 0,
     };
@@ -148,7 +152,10 @@ impl Session {
             "quit" | "exit" => return false,
             "help" => println!("{HELP}"),
             "channel" => match words.get(1) {
-                Some(name) => self.channel = name.trim_start_matches('#').to_string(),
+                Some(name) => {
+                    self.channel = name.trim_start_matches('#').to_string();
+                    self.channels.push(self.channel.clone());
+                }
                 None => println!("which channel? `channel NAME`"),
             },
             "wait" => match words.get(1).map(|w| crate::service::parse_duration(w)) {
@@ -307,17 +314,34 @@ impl Session {
                 }
                 return Ok(None);
             }
-            "games" => {
-                for g in sv.live_games(&ctx)? {
+            "games" | "mygames" => {
+                let mine = (cmd == "mygames").then_some(ctx.user.id);
+                let list = sv.summaries(&ctx, mine)?;
+                if list.is_empty() {
+                    println!("no games");
+                }
+                for g in list {
+                    let idle = (self.now() - g.last_ply_ms) / 60_000;
                     println!(
-                        "{} vs {} ({}x{}, {} plies)",
+                        "  #{}: {} vs {} ({}x{}, ply {}), {} to move, last ply {} h {:02} min ago",
+                        channel_name(g.channel, &self.channels),
                         g.players[0].name,
                         g.players[1].name,
-                        g.settings.size,
-                        g.settings.size,
-                        g.plies.len()
+                        g.size,
+                        g.size,
+                        g.plies,
+                        g.to_move.name,
+                        idle / 60,
+                        idle % 60
                     );
                 }
+                return Ok(None);
+            }
+            "notify" => {
+                let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
+                let dm = get("dm").map(|v| matches!(v, "on" | "yes" | "true"));
+                let p = sv.set_prefs(ctx.user.id, dm, get("reminder"))?;
+                println!("notifications: dm {}, reminder {:?}", p.dm, p.reminder);
                 return Ok(None);
             }
             "settings" => {
@@ -401,6 +425,15 @@ impl Session {
             println!("  PTN Ninja: {}", f.link);
         }
     }
+}
+
+/// A channel's name from its id (local channels are named; their ids are hashes of the names).
+fn channel_name(id: u64, names: &[String]) -> String {
+    names
+        .iter()
+        .find(|n| user(n).id == id)
+        .cloned()
+        .unwrap_or_else(|| id.to_string())
 }
 
 /// A word that starts like a ply: a count, a square, or a piece letter and a square.

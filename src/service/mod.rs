@@ -7,7 +7,7 @@ mod opponent;
 mod options;
 
 pub use opponent::EngineOpponent;
-pub use options::{parse_duration, ChallengeOptions};
+pub use options::{describe_secs, parse_duration, ChallengeOptions};
 
 use crate::render::Theme;
 use crate::store::records::*;
@@ -137,6 +137,8 @@ pub struct Outcome {
     pub prompt: Option<Prompt>,
     /// When the player to move loses on time (games with a time limit).
     pub deadline_ms: Option<i64>,
+    /// Players who asked for a direct message when it becomes their move (`/notify dm:on`).
+    pub direct: Vec<PlayerRef>,
 }
 
 /// Something the timer loop must post.
@@ -147,6 +149,20 @@ pub struct TimerEvent {
     pub guild: u64,
     pub channel: u64,
     pub outcome: Outcome,
+}
+
+/// A live game as `/games` and `/mygames` list it.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub channel: u64,
+    pub players: [PlayerRef; 2],
+    pub size: usize,
+    pub plies: usize,
+    pub to_move: PlayerRef,
+    pub last_ply_ms: i64,
+    pub deadline_ms: Option<i64>,
+    /// The newest message showing its board, if Bredon knows it.
+    pub board_message: Option<u64>,
 }
 
 /// What `/stats` shows.
@@ -254,12 +270,61 @@ impl Service {
         (!game.settings.blind).then(|| Self::board(game, g))
     }
 
-    fn set_timers(game: &mut LiveGame, now_ms: i64) {
+    /// Arms the time-out and the first reminder for the player to move (`to_move`), whose own
+    /// reminder wish overrides the game's.
+    fn set_timers(&self, game: &mut LiveGame, to_move: u64, now_ms: i64) -> Result<(), Refusal> {
         game.timeout_due_ms = game
             .settings
             .time_limit_secs
             .map(|s| now_ms + s as i64 * 1000);
-        game.reminder_due_ms = next_reminder(game, now_ms);
+        game.reminder_due_ms = next_reminder(game, self.reminder_interval(game, to_move)?, now_ms);
+        Ok(())
+    }
+
+    /// How often `player` is reminded in `game`.
+    fn reminder_interval(&self, game: &LiveGame, player: u64) -> Result<Option<u64>, Refusal> {
+        Ok(self
+            .store
+            .prefs(player)?
+            .reminder
+            .interval(game.settings.reminder_secs))
+    }
+
+    /// The player to move, in a list if they asked for direct messages.
+    fn wants_direct(&self, player: &PlayerRef) -> Result<Vec<PlayerRef>, Refusal> {
+        Ok(if self.store.prefs(player.id)?.dm {
+            vec![player.clone()]
+        } else {
+            Vec::new()
+        })
+    }
+
+    /// Changes a player's notification wishes: `dm` on or off, `reminder` `game` (as the game
+    /// says), `off`, or an interval (1h .. 2w).
+    pub fn set_prefs(
+        &self,
+        user: u64,
+        dm: Option<bool>,
+        reminder: Option<&str>,
+    ) -> Result<PlayerPrefs, Refusal> {
+        let mut prefs = self.store.prefs(user)?;
+        if let Some(dm) = dm {
+            prefs.dm = dm;
+        }
+        if let Some(text) = reminder {
+            prefs.reminder = match text.trim() {
+                "game" | "default" => ReminderPref::Game,
+                "off" | "none" => ReminderPref::Off,
+                other => ReminderPref::Every(options::reminder(other)?),
+            };
+        }
+        self.store.put_prefs(user, &prefs)?;
+        self.store.flush()?;
+        Ok(prefs)
+    }
+
+    pub fn prefs(&self, user: u64) -> Result<PlayerPrefs, Refusal> {
+        Ok(self.store.prefs(user)?)
     }
 
     // ---- Challenges -----------------------------------------------------------------------
@@ -368,8 +433,9 @@ impl Service {
             timeout_due_ms: None,
             series,
         };
-        Self::set_timers(&mut game, ctx.now_ms);
         let g = Self::rebuild(&game)?;
+        let first = game.players[g.position().to_move().index()].id;
+        self.set_timers(&mut game, first, ctx.now_ms)?;
         self.durable(&Change {
             channel: ctx.channel,
             expect_seq: None,
@@ -388,6 +454,7 @@ impl Service {
                 game.settings.komi,
                 to_move.name
             ),
+            direct: self.wants_direct(&to_move)?,
             ping: vec![to_move],
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
@@ -516,7 +583,8 @@ impl Service {
         game.last_ply_ms = ctx.now_ms;
         game.undo_request = None;
         game.draw_offer = None;
-        Self::set_timers(&mut game, ctx.now_ms);
+        let next = game.players[g.position().to_move().index()].id;
+        self.set_timers(&mut game, next, ctx.now_ms)?;
         let mover = game.players[seat.index()].clone();
         let mut text = format!("{} played {}.", mover.name, played.ptn);
         let mut outcome = Outcome {
@@ -540,6 +608,7 @@ impl Service {
             self.update(&mut game)?;
             let next = game.players[g.position().to_move().index()].clone();
             text.push_str(&format!(" {} to move.", next.name));
+            outcome.direct = self.wants_direct(&next)?;
             outcome.ping = vec![next];
             outcome.deadline_ms = game.timeout_due_ms;
             outcome.prompt = Self::board_prompt(&game);
@@ -809,7 +878,8 @@ impl Service {
                 g.undo();
             }
             let undone = game.plies.split_off(game.plies.len() - count).join(" ");
-            Self::set_timers(&mut game, ctx.now_ms);
+            let next = game.players[g.position().to_move().index()].id;
+            self.set_timers(&mut game, next, ctx.now_ms)?;
             format!("{} agreed: {undone} taken back.", ctx.user.name)
         } else {
             format!("{} declined the undo.", ctx.user.name)
@@ -818,6 +888,7 @@ impl Service {
         let next = game.players[g.position().to_move().index()].clone();
         Ok(Outcome {
             text: format!("{text} {} to move.", next.name),
+            direct: self.wants_direct(&next)?,
             ping: vec![next],
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
@@ -952,7 +1023,8 @@ impl Service {
                 // A reminder overtaken by the time-out (the bot was down) is not posted.
                 TimerKind::Reminder if game.timeout_due_ms.is_some_and(|t| t <= now_ms) => continue,
                 TimerKind::Reminder => {
-                    game.reminder_due_ms = next_reminder(&game, now_ms);
+                    let interval = self.reminder_interval(&game, player.id)?;
+                    game.reminder_due_ms = next_reminder(&game, interval, now_ms);
                     if self.update(&mut game).is_err() {
                         continue; // a ply came in meanwhile: its timers stand
                     }
@@ -963,6 +1035,7 @@ impl Service {
                             player.name,
                             g.position().move_number()
                         ),
+                        direct: self.wants_direct(&player)?,
                         ping: vec![player],
                         deadline_ms: game.timeout_due_ms,
                         prompt: Self::board_prompt(&game),
@@ -1104,6 +1177,36 @@ impl Service {
         Ok(self.store.live_games(ctx.guild)?)
     }
 
+    /// The server's live games (`player`'s only, if given), most urgent first: the oldest last
+    /// ply first.
+    pub fn summaries(&self, ctx: &Ctx, player: Option<u64>) -> Result<Vec<Summary>, Refusal> {
+        let mut out = Vec::new();
+        for game in self.store.live_games(ctx.guild)? {
+            if player.is_some_and(|p| game.players.iter().all(|q| q.id != p)) {
+                continue;
+            }
+            let g = Self::rebuild(&game)?;
+            out.push(Summary {
+                channel: game.channel,
+                size: game.settings.size,
+                plies: game.plies.len(),
+                to_move: game.players[g.position().to_move().index()].clone(),
+                last_ply_ms: game.last_ply_ms,
+                deadline_ms: game.timeout_due_ms,
+                board_message: self.store.board_message(game.channel)?,
+                players: game.players,
+            });
+        }
+        out.sort_by_key(|s| (s.last_ply_ms, s.channel));
+        Ok(out)
+    }
+
+    /// Remembers the newest message showing the board of `channel`'s game (for jump links).
+    /// Not flushed: losing it in a crash only loses a link.
+    pub fn board_posted(&self, channel: u64, message: u64) -> Result<(), Refusal> {
+        Ok(self.store.put_board_message(channel, message)?)
+    }
+
     pub fn settings(&self, guild: u64) -> Result<GuildSettings, Refusal> {
         Ok(self.store.settings(guild)?)
     }
@@ -1142,14 +1245,11 @@ impl Service {
 /// The last warning comes this long before a time-out (or a quarter of the limit, if shorter).
 const LAST_CALL_MS: i64 = 3_600_000;
 
-/// The next reminder after `now_ms`: after the game's reminder interval, and with a time limit
+/// The next reminder after `now_ms`: after the reminder `interval`, and with a time limit
 /// also at half the limit and an hour before the time-out; never at or after the time-out, so a
 /// reminder never arrives together with it.
-fn next_reminder(game: &LiveGame, now_ms: i64) -> Option<i64> {
-    let regular = game
-        .settings
-        .reminder_secs
-        .map(|s| now_ms + s as i64 * 1000);
+fn next_reminder(game: &LiveGame, interval: Option<u64>, now_ms: i64) -> Option<i64> {
+    let regular = interval.map(|s| now_ms + s as i64 * 1000);
     let Some(deadline) = game.timeout_due_ms else {
         return regular;
     };

@@ -4,7 +4,8 @@
 //! Trees (keys are big-endian so they sort): `games` channel → live game; `challenges` channel →
 //! challenge; `archive` game id → finished game; `last` channel → id of its last finished game;
 //! `history` user ++ game id → guild; `players` guild ++ user → player; `timers` due ms ++ channel
-//! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings.
+//! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings;
+//! `boards` channel → the newest message showing its board; `prefs` user → notification wishes.
 
 pub mod records;
 
@@ -108,6 +109,10 @@ pub struct Store {
     players: sled::Tree,
     timers: sled::Tree,
     settings: sled::Tree,
+    /// channel → id of the newest message showing its game's board (for jump links).
+    boards: sled::Tree,
+    /// user → notification wishes.
+    prefs: sled::Tree,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -195,6 +200,8 @@ impl Store {
             players: tree("players")?,
             timers: tree("timers")?,
             settings: tree("settings")?,
+            boards: tree("boards")?,
+            prefs: tree("prefs")?,
             db,
         })
     }
@@ -297,6 +304,34 @@ impl Store {
     pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
         self.settings
             .insert(guild.to_be_bytes(), encode(settings))?;
+        Ok(())
+    }
+
+    /// The newest message showing the board of the game in `channel`.
+    pub fn board_message(&self, channel: u64) -> Result<Option<u64>, StoreError> {
+        self.boards
+            .get(channel.to_be_bytes())?
+            .map(|b| decode("boards", &b))
+            .transpose()
+    }
+
+    pub fn put_board_message(&self, channel: u64, message: u64) -> Result<(), StoreError> {
+        self.boards
+            .insert(channel.to_be_bytes(), encode(&message))?;
+        Ok(())
+    }
+
+    pub fn prefs(&self, user: u64) -> Result<PlayerPrefs, StoreError> {
+        Ok(self
+            .prefs
+            .get(user.to_be_bytes())?
+            .map(|b| decode("prefs", &b))
+            .transpose()?
+            .unwrap_or_default())
+    }
+
+    pub fn put_prefs(&self, user: u64, prefs: &PlayerPrefs) -> Result<(), StoreError> {
+        self.prefs.insert(user.to_be_bytes(), encode(prefs))?;
         Ok(())
     }
 

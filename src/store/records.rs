@@ -161,3 +161,33 @@ impl Default for GuildSettings {
         }
     }
 }
+
+/// A player's wishes about notifications, kept across servers.
+#[derive(Clone, Default, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PlayerPrefs {
+    /// A direct message "your move in #channel" whenever it becomes this player's turn.
+    pub dm: bool,
+    pub reminder: ReminderPref,
+}
+
+/// How often a player wants to be reminded of a move.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum ReminderPref {
+    /// As the game says (its challenge, or the server's default).
+    #[default]
+    Game,
+    Off,
+    /// After this many seconds without a ply.
+    Every(u64),
+}
+
+impl ReminderPref {
+    /// The interval for a game whose own interval is `game`.
+    pub fn interval(self, game: Option<u64>) -> Option<u64> {
+        match self {
+            ReminderPref::Game => game,
+            ReminderPref::Off => None,
+            ReminderPref::Every(secs) => Some(secs),
+        }
+    }
+}

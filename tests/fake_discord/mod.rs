@@ -278,6 +278,8 @@ struct State {
     /// Role ids and `@everyone`/`@here` that were pinged (never wanted).
     other_pings: Mutex<Vec<String>>,
     channels: Mutex<HashMap<u64, Channel>>,
+    /// (user, DM channel).
+    dms: Mutex<Vec<(u64, u64)>>,
     /// The status of the command registration request (200 unless a test says otherwise).
     registration_status: AtomicU64,
 }
@@ -298,6 +300,17 @@ impl State {
         if let Some(gw) = self.gateway.lock().unwrap().as_ref() {
             let _ = gw.send(Message::Text(frame.to_string()));
         }
+    }
+
+    /// The DM channel with `user` (created on first use); every message there notifies them.
+    fn dm_channel(&self, user: u64) -> u64 {
+        let mut dms = self.dms.lock().unwrap();
+        if let Some((_, id)) = dms.iter().find(|(u, _)| *u == user) {
+            return *id;
+        }
+        let id = self.next_id();
+        dms.push((user, id));
+        id
     }
 
     fn with_channel<T>(&self, id: u64, f: impl FnOnce(&mut Channel) -> T) -> T {
@@ -388,6 +401,22 @@ impl FakeDiscord {
     /// Users notified so far, in order.
     pub fn notifications(&self) -> Vec<Notification> {
         self.state.notifications.lock().unwrap().clone()
+    }
+
+    /// Messages sent to `user` in their DM channel.
+    pub fn direct_messages(&self, user: u64) -> Vec<Msg> {
+        let dm = self
+            .state
+            .dms
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(u, _)| *u == user)
+            .map(|(_, c)| *c);
+        self.messages()
+            .into_iter()
+            .filter(|m| Some(m.channel) == dm)
+            .collect()
     }
 
     /// Roles, @everyone or @here pinged so far.
@@ -1061,6 +1090,38 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         ("POST", ["webhooks", _, token]) => followup(state, r, token),
         ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
             edit_original(state, r, token)
+        }
+        ("GET", ["webhooks", _, token, "messages", "@original"]) => {
+            match live_token(state, token) {
+                Ok((channel, Some(original), _, _)) => {
+                    let content = state
+                        .messages
+                        .lock()
+                        .unwrap()
+                        .iter()
+                        .find(|m| m.id == original)
+                        .map(|m| m.content.clone())
+                        .unwrap_or_default();
+                    (200, Some(message(original, channel, &content)))
+                }
+                Ok(_) => error(404, 10008, "Unknown Message"),
+                Err(answer) => answer,
+            }
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            // A DM channel with the recipient (resources/user, "Create DM").
+            let recipient: u64 = r.json()["recipient_id"]
+                .as_str()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let id = state.dm_channel(recipient);
+            (
+                200,
+                Some(
+                    json!({ "id": id.to_string(), "type": 1, "last_message_id": null,
+                    "recipients": [user_json(recipient, &test_name(recipient), false)] }),
+                ),
+            )
         }
         ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
             let mut ixns = state.interactions.lock().unwrap();
