@@ -1371,10 +1371,6 @@ async fn on_move_modal(
         .map(|(prompt, _)| prompt)
         .filter(|p| matches!(p, Prompt::Board { .. }));
     let in_thread = is_thread(submit.channel.as_ref().map(|c| c.kind));
-    let refused = match prompt {
-        None => Some(Refusal(OLD_BUTTON.into())),
-        Some(_) => missing_permissions(submit.app_permissions, in_thread, false),
-    };
     let ephemeral = |refusal: &Refusal| {
         serenity::CreateInteractionResponse::Message(
             serenity::CreateInteractionResponseMessage::new()
@@ -1383,11 +1379,15 @@ async fn on_move_modal(
                 .ephemeral(true),
         )
     };
-    if let Some(refusal) = refused {
+    let refused = match prompt {
+        None => Some(Refusal(OLD_BUTTON.into())),
+        Some(_) => missing_permissions(submit.app_permissions, in_thread, false),
+    };
+    let (Some(prompt), None) = (prompt, &refused) else {
+        let refusal = refused.unwrap_or_else(|| Refusal(OLD_BUTTON.into()));
         submit.create_response(ctx, ephemeral(&refusal)).await?;
         return Ok(());
-    }
-    let prompt = prompt.expect("checked above");
+    };
     let sctx = Ctx {
         guild: submit.guild_id.map_or(0, |g| g.get()),
         channel: submit.channel_id.get(),

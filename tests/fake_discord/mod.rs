@@ -1502,63 +1502,67 @@ fn files_refused(state: &State, channel: u64, files: &[(String, Vec<u8>)]) -> Op
         .then(|| error(403, 50013, "Missing Permissions"))
 }
 
-fn followup(state: &State, r: &Request, token: &str) -> Answer {
-    let (channel, original, thinking, size_limit) = match live_token(state, token) {
-        Ok(t) => t,
-        Err(answer) => return answer,
-    };
-    let payload = r.json();
-    let files = r.files();
+/// A webhook message request (follow-up or edit), checked: the token still works, files are
+/// allowed in the channel, and the message keeps Discord's limits.
+struct WebhookMessage {
+    channel: u64,
+    original: Option<u64>,
+    thinking: bool,
+    payload: Value,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+fn webhook_message(state: &State, r: &Request, token: &str) -> Result<WebhookMessage, Answer> {
+    let (channel, original, thinking, size_limit) = live_token(state, token)?;
+    let (payload, files) = (r.json(), r.files());
     if let Some(refused) = files_refused(state, channel, &files) {
-        return refused;
+        return Err(refused);
     }
     if let Some(refused) = check_message(&payload, &files, size_limit) {
-        return refused;
+        return Err(refused);
     }
-    if thinking {
+    Ok(WebhookMessage {
+        channel,
+        original,
+        thinking,
+        payload,
+        files,
+    })
+}
+
+/// Edits the interaction's `@original`; a deferral's "thinking" message is thinking no more.
+fn edit_original_message(state: &State, token: &str, m: &WebhookMessage) -> Answer {
+    edit_message(state, m.original, &m.payload, &m.files);
+    if let Some(ixn) = state.interactions.lock().unwrap().get_mut(token) {
+        ixn.thinking = false;
+    }
+    (200, Some(message(m.original.unwrap_or(0), m.channel, "")))
+}
+
+fn followup(state: &State, r: &Request, token: &str) -> Answer {
+    let m = match webhook_message(state, r, token) {
+        Ok(m) => m,
+        Err(answer) => return answer,
+    };
+    if m.thinking {
         // Directly after a deferred response, a follow-up edits the "thinking" message (and
         // keeps its ephemeral state): no new message, no notification.
-        edit_message(state, original, &payload, &files);
-        state
-            .interactions
-            .lock()
-            .unwrap()
-            .get_mut(token)
-            .expect("live")
-            .thinking = false;
-        return (200, Some(message(original.unwrap_or(0), channel, "")));
+        return edit_original_message(state, token, &m);
     }
-    if flags(&payload) & 64 == 0 {
-        if let Some(refused) = thread_activity(state, channel) {
+    if flags(&m.payload) & 64 == 0 {
+        if let Some(refused) = thread_activity(state, m.channel) {
             return refused;
         }
     }
-    let msg = create_message(state, channel, &payload, &files);
-    (200, Some(message(msg.id, channel, &msg.content)))
+    let msg = create_message(state, m.channel, &m.payload, &m.files);
+    (200, Some(message(msg.id, m.channel, &msg.content)))
 }
 
 fn edit_original(state: &State, r: &Request, token: &str) -> Answer {
-    let (channel, original, _, size_limit) = match live_token(state, token) {
-        Ok(t) => t,
-        Err(answer) => return answer,
-    };
-    let payload = r.json();
-    let files = r.files();
-    if let Some(refused) = files_refused(state, channel, &files) {
-        return refused;
+    match webhook_message(state, r, token) {
+        Ok(m) => edit_original_message(state, token, &m),
+        Err(answer) => answer,
     }
-    if let Some(refused) = check_message(&payload, &files, size_limit) {
-        return refused;
-    }
-    edit_message(state, original, &payload, &files);
-    state
-        .interactions
-        .lock()
-        .unwrap()
-        .get_mut(token)
-        .expect("live")
-        .thinking = false;
-    (200, Some(message(original.unwrap_or(0), channel, "")))
 }
 
 fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
