@@ -3,7 +3,7 @@
 mod support;
 
 use bredon::render::{alt_text, encode_png, render, render_gif, square_geometry, Scene, Theme};
-use bredon::tak::{Game, Ply, Position, Square};
+use bredon::tak::{Color, Game, GameResult, Ply, Position, Square};
 use image::{Rgb, RgbImage};
 
 fn sq(s: &str) -> Square {
@@ -185,6 +185,47 @@ fn tak_is_marked_in_the_header_only_when_it_applies() {
     assert!(header(&tak) > 200);
     let (quiet, _) = draw("x5/x5/1,1,x3/x5/2,2,2,x2 2 5", Some("b3"), &theme);
     assert_eq!(header(&quiet), 0);
+}
+
+#[test]
+fn after_tak_the_squares_that_complete_the_road_are_framed() {
+    let theme = Theme::default();
+    let (img, _) = draw("x5/x5/1,1,1,1,x/x5/2,2,2,x2 2 5", Some("d3"), &theme);
+    // The frame runs along the inside of the square's edge, clear of any piece.
+    let edge = |square: &str| at(&img, &theme, 5, square, -0.46, 0.0);
+    assert!(close(edge("e3"), theme.tak_fill.0), "e3 completes the road");
+    for quiet in ["e1", "e2", "e4", "d1"] {
+        assert!(!close(edge(quiet), theme.tak_fill.0), "{quiet}");
+    }
+    let (quiet, _) = draw("x5/x5/1,1,x3/x5/2,2,2,x2 2 5", Some("b3"), &theme);
+    assert!(!close(
+        at(&quiet, &theme, 5, "e3", -0.46, 0.0),
+        theme.tak_fill.0
+    ));
+}
+
+#[test]
+fn a_draw_has_its_own_banner_colour() {
+    let theme = Theme::default();
+    let p = Position::from_tps("x5/x5/1,1,x3/x5/2,2,2,x2 2 5").unwrap();
+    let banner = |result| {
+        let scene = Scene {
+            result: Some(result),
+            ..scene_for(&p, None)
+        };
+        let img = render(&scene, &theme);
+        (
+            count(&img, 0, 800, 100, 148, theme.result_fill.0),
+            count(&img, 0, 800, 100, 148, theme.draw_fill.0),
+        )
+    };
+    let (win, _) = banner(GameResult::Resignation {
+        winner: Color::White,
+    });
+    assert!(win > 500, "a win is green");
+    let (green, grey) = banner(GameResult::DrawAgreed);
+    assert!(green == 0 && grey > 500, "a draw is not: {green} {grey}");
+    assert_ne!(theme.draw_fill, theme.result_fill);
 }
 
 #[test]

@@ -73,6 +73,7 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
     match scene.result {
         Some(GameResult::Road { winner, .. }) => road(img, scene, theme, l, winner),
         Some(GameResult::Flats { .. }) => flat_marks(img, scene, theme, l),
+        None if scene.tak => threats(img, scene, theme, l),
         _ => {}
     }
     if let Some(Ply::Spread { from, dir, drops }) = scene.last {
@@ -89,6 +90,40 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
         let h = scene.position.stack(sq).height();
         if h >= 2 {
             badge(img, theme, l, sq, h);
+        }
+    }
+}
+
+/// After Tak!, a frame on each square where a ply would complete the road: the square placed on,
+/// or the last square a spread drops on.
+fn threats(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+    let mover = scene.position.to_move().opponent();
+    let mut wins = Vec::new();
+    scene.position.road_wins(mover, &mut wins);
+    let mut targets = Bitboard::EMPTY;
+    for ply in wins {
+        let target = match ply {
+            Ply::Place { square, .. } => Some(square),
+            Ply::Spread { from, dir, drops } => {
+                (0..drops.squares()).try_fold(from, |sq, _| sq.step(dir, l.size))
+            }
+        };
+        if let Some(sq) = target {
+            targets |= sq.bit();
+        }
+    }
+    let border = (5.0 * l.k).round().max(2.0) as i32;
+    let inset = (3.0 * l.k).round() as i32;
+    for sq in targets.squares() {
+        let (x0, y0, x1, y1) = square_box(l, sq);
+        let (x0, y0, x1, y1) = (x0 + inset, y0 + inset, x1 - inset, y1 - inset);
+        for (a, b, c, d) in [
+            (x0, y0, x1, y0 + border),
+            (x0, y1 - border, x1, y1),
+            (x0, y0, x0 + border, y1),
+            (x1 - border, y0, x1, y1),
+        ] {
+            paint::fill_rect(img, a, b, c, d, theme.tak_fill.0, 1.0);
         }
     }
 }

@@ -289,7 +289,13 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
                 r.ptn(),
                 r.describe_with(komi, [&scene.name(Color::White), &scene.name(Color::Black)])
             ),
-            Some((theme.result_fill.0, theme.result_text.0)),
+            Some((
+                match r.winner() {
+                    Some(_) => theme.result_fill.0,
+                    None => theme.draw_fill.0,
+                },
+                theme.result_text.0,
+            )),
         )),
         None => {
             pills.push((format!("Move {} · flats {count}", p.move_number()), None));

@@ -56,8 +56,10 @@ pub struct Theme {
     pub road: Color,
     pub tak_fill: Color,
     pub tak_text: Color,
+    /// The result banner of a win, and of a draw (or a game without result), told apart.
     pub result_fill: Color,
     pub result_text: Color,
+    pub draw_fill: Color,
     /// Flat width as a fraction of a square.
     pub flat_size: f32,
     /// Capstone radius as a fraction of a square.
