@@ -263,9 +263,11 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             let message = Some(edited.id.get());
             reply::after_post(http, &ctx.data().service, channel, &outcome, message).await;
             if !pings.is_empty() {
-                let line: Vec<String> = pings.iter().map(|id| format!("<@{id}>")).collect();
                 let ping = Post {
-                    content: format!("{}: see Bredon's answer above.", line.join(" ")),
+                    content: format!(
+                        "{}: see Bredon's answer above.",
+                        reply::mention_line(&pings)
+                    ),
                     files: Vec::new(),
                     components: Vec::new(),
                     mentions: pings,
@@ -1211,25 +1213,15 @@ async fn on_press(
     press: &serenity::ComponentInteraction,
     data: &Data,
 ) -> Result<(), Error> {
-    let ephemeral = |text: String| {
-        serenity::CreateInteractionResponse::Message(
-            serenity::CreateInteractionResponseMessage::new()
-                .content(reply::fit(text))
-                .allowed_mentions(serenity::CreateAllowedMentions::new())
-                .ephemeral(true),
-        )
-    };
     let Some((prompt, answer)) = reply::parse_custom_id(&press.data.custom_id) else {
         press
-            .create_response(ctx, ephemeral(format!("✋ {OLD_BUTTON}")))
+            .create_response(ctx, ephemeral(&Refusal(OLD_BUTTON.into())))
             .await?;
         return Ok(());
     };
     let in_thread = is_thread(press.channel.as_ref().map(|c| c.kind));
     if let Some(refusal) = missing_permissions(press.app_permissions, in_thread, false) {
-        press
-            .create_response(ctx, ephemeral(refusal_text(&refusal)))
-            .await?;
+        press.create_response(ctx, ephemeral(&refusal)).await?;
         return Ok(());
     }
     if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves | Answer::Move) = (prompt, answer)
@@ -1291,13 +1283,38 @@ async fn on_press(
 }
 
 fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {
+    interaction_ctx(
+        press.guild_id,
+        press.channel_id,
+        &press.user,
+        press.member.as_ref(),
+    )
+}
+
+/// The service context of an interaction outside poise (a button press, a form).
+fn interaction_ctx(
+    guild: Option<serenity::GuildId>,
+    channel: serenity::ChannelId,
+    user: &serenity::User,
+    member: Option<&serenity::Member>,
+) -> Ctx {
     Ctx {
-        guild: press.guild_id.map_or(0, |g| g.get()),
-        channel: press.channel_id.get(),
-        user: player_ref(&press.user, press.member.as_ref()),
+        guild: guild.map_or(0, |g| g.get()),
+        channel: channel.get(),
+        user: player_ref(user, member),
         now_ms: reply::now_ms(),
-        moderator: is_moderator(press.member.as_ref().and_then(|m| m.permissions)),
+        moderator: is_moderator(member.and_then(|m| m.permissions)),
     }
+}
+
+/// A private answer: a refusal only the presser sees.
+fn ephemeral(refusal: &Refusal) -> serenity::CreateInteractionResponse {
+    serenity::CreateInteractionResponse::Message(
+        serenity::CreateInteractionResponseMessage::new()
+            .content(refusal_text(refusal))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .ephemeral(true),
+    )
 }
 
 /// Board buttons whose answer is for the presser alone: the legal plies, "really resign?", or a
@@ -1371,14 +1388,6 @@ async fn on_move_modal(
         .map(|(prompt, _)| prompt)
         .filter(|p| matches!(p, Prompt::Board { .. }));
     let in_thread = is_thread(submit.channel.as_ref().map(|c| c.kind));
-    let ephemeral = |refusal: &Refusal| {
-        serenity::CreateInteractionResponse::Message(
-            serenity::CreateInteractionResponseMessage::new()
-                .content(refusal_text(refusal))
-                .allowed_mentions(serenity::CreateAllowedMentions::new())
-                .ephemeral(true),
-        )
-    };
     let refused = match prompt {
         None => Some(Refusal(OLD_BUTTON.into())),
         Some(_) => missing_permissions(submit.app_permissions, in_thread, false),
@@ -1388,13 +1397,12 @@ async fn on_move_modal(
         submit.create_response(ctx, ephemeral(&refusal)).await?;
         return Ok(());
     };
-    let sctx = Ctx {
-        guild: submit.guild_id.map_or(0, |g| g.get()),
-        channel: submit.channel_id.get(),
-        user: player_ref(&submit.user, submit.member.as_ref()),
-        now_ms: reply::now_ms(),
-        moderator: false,
-    };
+    let sctx = interaction_ctx(
+        submit.guild_id,
+        submit.channel_id,
+        &submit.user,
+        submit.member.as_ref(),
+    );
     let played = blocking(&data.service, move |s| {
         s.check_board(&sctx, prompt)?;
         s.play(&sctx, &typed)

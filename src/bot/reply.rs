@@ -216,7 +216,7 @@ pub fn move_id(prompt: Prompt) -> String {
 }
 
 /// `<@id> <@id>` for the users an outcome pings.
-fn mention_line(ids: &[u64]) -> String {
+pub fn mention_line(ids: &[u64]) -> String {
     ids.iter()
         .map(|id| format!("<@{id}>"))
         .collect::<Vec<_>>()
@@ -342,12 +342,22 @@ pub async fn after_post(
 ) {
     let shows_board = matches!(outcome.prompt, Some(Prompt::Board { .. }));
     let direct = outcome.direct.clone();
+    if direct.is_empty() && !(shows_board && message.is_some()) {
+        return;
+    }
     let s = Arc::clone(service);
+    let wants_dm = !direct.is_empty();
     let guild = tokio::task::spawn_blocking(move || {
         if let (true, Some(id)) = (shows_board, message) {
             s.board_posted(channel, id)?;
         }
-        Ok::<_, crate::service::Refusal>(s.store().game(channel)?.map_or(0, |g| g.guild))
+        // The server is needed only for the DM's jump link.
+        let game = if wants_dm {
+            s.store().game(channel)?
+        } else {
+            None
+        };
+        Ok::<_, crate::service::Refusal>(game.map_or(0, |g| g.guild))
     })
     .await;
     let guild = match guild {

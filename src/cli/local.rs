@@ -40,12 +40,7 @@ Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fir
 
 fn user(name: &str) -> PlayerRef {
     // A stable id per name (FNV-1a), so games and stats follow a name across sessions.
-    let id = name
-        .to_lowercase()
-        .bytes()
-        .fold(0xcbf29ce484222325u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100000001b3)
-        });
+    let id = crate::service::fnv1a(name.to_lowercase().bytes());
     PlayerRef {
         id,
         name: name.to_string(),

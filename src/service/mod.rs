@@ -1294,24 +1294,21 @@ pub fn describe_ply(ply: Ply) -> String {
     }
 }
 
-/// A fingerprint of a game's plies: boards of different positions (or histories) differ.
-pub fn fingerprint(plies: &[String]) -> u64 {
-    plies
-        .iter()
-        .flat_map(|p| p.bytes().chain([b' ']))
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        })
+/// FNV-1a: a small, stable hash for ids and fingerprints (not for security).
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
-/// An event's id from what makes it unique (FNV-1a over the parts).
+/// A fingerprint of a game's plies: boards of different positions (or histories) differ.
+pub fn fingerprint(plies: &[String]) -> u64 {
+    fnv1a(plies.iter().flat_map(|p| p.bytes().chain([b' '])))
+}
+
+/// An event's id from what makes it unique.
 pub fn event_id(channel: u64, kind: u64, when: u64) -> u64 {
-    [channel, kind, when]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        })
+    fnv1a([channel, kind, when].iter().flat_map(|v| v.to_le_bytes()))
 }
 
 fn name_of(players: &[PlayerRef; 2], id: u64) -> &str {
