@@ -9,3 +9,4 @@ pub mod render;
 pub mod service;
 pub mod store;
 pub mod tak;
+pub mod takat;

@@ -405,7 +405,7 @@ fn parse_tag(inner: &str) -> Result<(String, String), ReplayError> {
 /// A tag value PTN Ninja can read: its tag pattern has no escapes and its player tags refuse
 /// `"`, `{` and `}`, so `"` becomes `''` (as PTN Ninja itself writes it) and braces become
 /// parentheses; line breaks become spaces and backslashes slashes.
-fn tag_value(value: &str) -> String {
+pub fn tag_value(value: &str) -> String {
     value
         .replace('"', "''")
         .replace('\\', "/")
