@@ -22,8 +22,16 @@ struct Search {
 }
 
 /// The best ply for the side to move within `budget` nodes and `max_depth` plies, or `None` if
-/// the game is over. `seed` breaks ties between equal plies so games vary.
-pub fn search(p: &Position, max_depth: u32, budget: u64, seed: u64) -> Option<Found> {
+/// the game is over. `seed` breaks ties between equal plies so games vary. `seen` are the
+/// positions of the game so far: a ply that returns to one scores no better than a draw, so a
+/// player that is ahead does not wander into a repetition.
+pub fn search(
+    p: &Position,
+    seen: &[Position],
+    max_depth: u32,
+    budget: u64,
+    seed: u64,
+) -> Option<Found> {
     if p.end().is_some() {
         return None;
     }
@@ -46,7 +54,10 @@ pub fn search(p: &Position, max_depth: u32, budget: u64, seed: u64) -> Option<Fo
         for &ply in &plies {
             let mut q = *p;
             q.apply(ply);
-            let score = -s.negamax(&q, depth - 1, -WIN - 1, -alpha, 1);
+            let mut score = -s.negamax(&q, depth - 1, -WIN - 1, -alpha, 1);
+            if score > 0 && seen.iter().any(|old| old.repeats(&q)) {
+                score = 0;
+            }
             if s.nodes > s.budget && best.is_some() {
                 complete = false;
                 break;
@@ -98,14 +109,15 @@ impl Search {
     }
 }
 
-/// The side to move's view: White gains from tall stacks (squared, so one tall stack beats two
+/// The side to move's view: White gains from tall stacks (steeply, so one tall stack beats two
 /// short ones) and both gain from having more plies than the opponent.
 fn evaluate(p: &Position) -> i32 {
     let board = p.board();
+    // What a stack of each height is worth to White: only tall ones threaten six.
+    const TALL: [i32; 7] = [0, 0, 2, 6, 20, 60, 0];
     let mut white = 0;
     for c in 0..board.len() as u8 {
-        let h = p.stack(c).height() as i32;
-        white += h * h * 6;
+        white += TALL[p.stack(c).height() as usize];
     }
     let mut plies = Vec::new();
     p.legal_plies(&mut plies);
@@ -133,12 +145,49 @@ mod tests {
 
     #[test]
     fn finds_a_stack_of_six_in_one() {
-        // c1 holds five; White's lone piece on c2 (height 1) cannot climb onto 5, but the top of
-        // the 5-stack on b2... build: b1 = 11111 (five White), a1 = 2 on a stack of 4 so height 5.
-        let p = Position::from_text("2222,2/11111,x,2/x,x 1 - 5").unwrap();
-        let found = search(&p, 4, 50_000, 7).unwrap();
-        let mut q = p;
-        q.play(found.ply).unwrap();
-        assert_eq!(q.sixes(), 1, "{} should make six", p.name(found.ply));
+        // b1 is five high; White's two on top of b2 (four high) may climb onto it.
+        let p = Position::from_text("x,x/11112,2211,x/x,x 1 - 5").unwrap();
+        let found = search(&p, &[], 4, 50_000, 7).unwrap();
+        assert_eq!(p.name(found.ply), "b2-b1");
+        assert!(found.score > WIN - 100);
+    }
+
+    /// A random player: xorshift over the legal plies.
+    fn random_ply(p: &Position, state: &mut u64) -> Ply {
+        let mut plies = Vec::new();
+        p.legal_plies(&mut plies);
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        plies[(*state % plies.len() as u64) as usize]
+    }
+
+    #[test]
+    fn beats_random_play_with_either_colour() {
+        for seed in 1..=20u64 {
+            for engine in [Color::White, Color::Black] {
+                let mut g = super::super::Game::new(Position::new(7).unwrap());
+                let mut state = seed * 7919;
+                let mut seen = Vec::new();
+                while g.result().is_none() && g.ply_count() < 400 {
+                    let p = *g.position();
+                    seen.push(p);
+                    let ply = if p.to_move() == engine {
+                        search(&p, &seen, 4, 20_000, seed).unwrap().ply
+                    } else {
+                        random_ply(&p, &mut state)
+                    };
+                    g.play(ply).unwrap();
+                }
+                let winner = g.result().and_then(|r| r.winner());
+                assert_eq!(
+                    winner,
+                    Some(engine),
+                    "seed {seed}, engine {engine:?}: {:?}\n{}",
+                    g.result(),
+                    g.to_record(&[])
+                );
+            }
+        }
     }
 }
