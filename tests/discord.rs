@@ -825,7 +825,7 @@ async fn records_and_settings_commands_answer_or_refuse() {
     start_game(&fake).await;
     let r = run(&fake, &carol(), "games", json!([])).await;
     assert!(
-        !r.is_ephemeral() && r.content().contains("alice vs bob, 5x5, ply 0"),
+        !r.is_ephemeral() && r.content().contains("alice vs bob, Tak on 5x5, ply 0"),
         "{}",
         r.content()
     );
@@ -851,7 +851,9 @@ async fn records_and_settings_commands_answer_or_refuse() {
     )
     .await;
     assert!(
-        r.content().contains("bob: 0 wins, 1 losses, 0 draws") && r.content().contains("unrated"),
+        r.content()
+            .contains("bob in Tak: 0 wins, 1 losses, 0 draws")
+            && r.content().contains("unrated"),
         "{}",
         r.content()
     );

@@ -1,5 +1,6 @@
 //! The game service through its public API, on a real sled store in a temporary folder.
 
+use bredon::game::{Ending, Kind};
 use bredon::service::{Answer, ChallengeOptions, Ctx, Outcome, Service};
 use bredon::store::records::{PlayerRef, Seat};
 use bredon::store::Store;
@@ -311,10 +312,10 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
     let f = last.finished.expect("the road ends the game");
     assert_eq!(
         f.result,
-        GameResult::Road {
+        Ending::Tak(GameResult::Road {
             winner: Color::White,
             double: false
-        }
+        })
     );
     assert!(
         last.text.contains("alice wins by road (R-0)"),
@@ -334,7 +335,12 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
             && f.ptn.contains("[Komi \"2\"]")
             && f.ptn.contains("[Opening \"swap\"]")
     );
-    let packed = f.link.strip_prefix("https://ptn.ninja/").unwrap();
+    let packed = f
+        .link
+        .as_deref()
+        .unwrap()
+        .strip_prefix("https://ptn.ninja/")
+        .unwrap();
     let unpacked = lz_str::decompress_from_encoded_uri_component(packed).unwrap();
     assert_eq!(String::from_utf16(&unpacked).unwrap(), f.ptn);
     assert!(w.service.store().game(CHANNEL).unwrap().is_none());
@@ -346,12 +352,15 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
     assert_eq!(f.series[0].1, 25 + 15 + 1);
     let history = w.service.history(&ctx("alice", 0), user("bob").id).unwrap();
     assert_eq!(history.len(), 1);
-    let stats = w.service.stats(&ctx("bob", 0), &user("alice")).unwrap();
+    let stats = w
+        .service
+        .stats(&ctx("bob", 0), &user("alice"), Kind::Tak)
+        .unwrap();
     assert_eq!(
         (stats.player.wins, stats.player.losses, stats.rank),
         (1, 0, Some(1))
     );
-    let board = w.service.leaderboard(&ctx("bob", 0)).unwrap();
+    let board = w.service.leaderboard(&ctx("bob", 0), Kind::Tak).unwrap();
     assert_eq!(
         board
             .iter()
@@ -365,8 +374,13 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
         .view(&ctx("carol", 0))
         .unwrap()
         .text
-        .contains("The last one: White wins by road"));
-    assert!(w.service.ptn(&ctx("carol", 0)).unwrap().0.contains("R-0"));
+        .contains("The last one: alice wins by road"));
+    assert!(w
+        .service
+        .ptn(&ctx("carol", 0))
+        .unwrap()
+        .text
+        .contains("R-0"));
     assert!(refusal(w.service.play(&ctx("bob", 0), "a2")).contains("no game in this channel"));
 }
 
@@ -377,12 +391,19 @@ fn unrated_games_keep_stats_but_not_ratings() {
     for (who, ply) in ROAD {
         play(&w, who, ply);
     }
-    let stats = w.service.stats(&ctx("bob", 0), &user("bob")).unwrap();
+    let stats = w
+        .service
+        .stats(&ctx("bob", 0), &user("bob"), Kind::Tak)
+        .unwrap();
     assert_eq!(
         (stats.player.losses, stats.player.rated_games, stats.rank),
         (1, 0, None)
     );
-    assert!(w.service.leaderboard(&ctx("bob", 0)).unwrap().is_empty());
+    assert!(w
+        .service
+        .leaderboard(&ctx("bob", 0), Kind::Tak)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -453,7 +474,10 @@ fn draw_offers_are_accepted_declined_or_lapse_on_a_ply() {
     );
     w.service.offer_draw(&ctx("bob", 0)).unwrap();
     let o = w.service.answer_draw(&ctx("alice", 0), true).unwrap();
-    assert_eq!(o.finished.unwrap().result, GameResult::DrawAgreed);
+    assert_eq!(
+        o.finished.unwrap().result,
+        Ending::Tak(GameResult::DrawAgreed)
+    );
     assert!(o.text.contains("Drawn by agreement (1/2-1/2)"));
 }
 
@@ -463,15 +487,17 @@ fn resignation_and_moderator_abort() {
     started(&w, opts(Some("bob"), Seat::White));
     assert!(refusal(w.service.resign(&ctx("carol", 0))).contains("not playing"));
     let o = w.service.resign(&ctx("bob", 0)).unwrap();
-    assert_eq!(o.finished.unwrap().result.ptn(), "1-0");
+    assert_eq!(o.finished.unwrap().result.code(), "1-0");
     assert!(o.text.contains("bob resigns; alice wins (1-0)"));
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));
     assert!(refusal(w.service.abort(&ctx("alice", 0))).contains("only a server moderator"));
     let o = w.service.abort(&ctx("mod", 0)).unwrap();
-    assert_eq!(o.finished.unwrap().result.ptn(), "0-0");
+    assert_eq!(o.finished.unwrap().result.code(), "0-0");
     assert!(
-        w.service.stats(&ctx("alice", 0), &user("alice")).is_err(),
+        w.service
+            .stats(&ctx("alice", 0), &user("alice"), Kind::Tak)
+            .is_err(),
         "an aborted game does not count"
     );
 }
@@ -735,16 +761,77 @@ fn records_of_another_schema_version_are_refused() {
         let db = sled::open(dir.path()).unwrap();
         let games = db.open_tree("games").unwrap();
         games
-            .insert(CHANNEL.to_be_bytes(), br#"{"v":2,"data":{}}"#.to_vec())
+            .insert(CHANNEL.to_be_bytes(), br#"{"v":3,"data":{}}"#.to_vec())
             .unwrap();
         db.flush().unwrap();
     }
     let service = Service::new(Store::open(dir.path()).unwrap());
     let r = refusal(service.play(&ctx("alice", 0), "a1"));
     assert!(
-        r.contains("schema version 2, but this build reads version 1"),
+        r.contains("schema version 3, but this build reads versions 1 to 2"),
         "{r}"
     );
+}
+
+/// Records as Bredon wrote them before Takat (schema version 1, no game kind anywhere) still
+/// load as Tak games: a live game that plays on, its archived predecessor, and a rating.
+#[test]
+fn version_one_records_load_as_tak() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = r#"{"size":5,"komi":4,"opening":"Swap","reserves":null,"tps":null,"rated":true,"reminder_secs":86400,"time_limit_secs":null,"theme":"dark","engine":null,"blind":false}"#;
+    let (a, b) = (user("alice").id, user("bob").id);
+    let players = format!(r#"[{{"id":{a},"name":"alice"}},{{"id":{b},"name":"bob"}}]"#);
+    let series = format!(r#"{{"id":7,"games":1,"points":[[{a},0],[{b},30]]}}"#);
+    let live = format!(
+        r#"{{"v":1,"data":{{"id":9,"seq":2,"guild":{GUILD},"channel":{CHANNEL},"players":{players},"settings":{settings},"plies":["a1","e5"],"started_ms":0,"last_ply_ms":0,"undo_request":null,"draw_offer":null,"reminder_due_ms":null,"timeout_due_ms":null,"series":{series}}}}}"#
+    );
+    let archived = format!(
+        r#"{{"v":1,"data":{{"id":8,"guild":{GUILD},"channel":{CHANNEL},"players":{players},"settings":{settings},"plies":["a1"],"result":{{"Resignation":{{"winner":"Black"}}}},"ptn":"[Size \"5\"]\n\n1. a1 0-1\n","started_ms":0,"finished_ms":0,"rating_changes":[-20.5,20.5],"series":{series}}}}}"#
+    );
+    let player = format!(
+        r#"{{"v":1,"data":{{"guild":{GUILD},"user":{{"id":{b},"name":"bob"}},"rating":1620.5,"deviation":290.0,"volatility":0.06,"rated_games":1,"wins":1,"losses":0,"draws":0}}}}"#
+    );
+    {
+        let db = sled::open(dir.path()).unwrap();
+        db.open_tree("games")
+            .unwrap()
+            .insert(CHANNEL.to_be_bytes(), live.as_bytes())
+            .unwrap();
+        db.open_tree("archive")
+            .unwrap()
+            .insert(8u64.to_be_bytes(), archived.as_bytes())
+            .unwrap();
+        let mut key = GUILD.to_be_bytes().to_vec();
+        key.extend(b.to_be_bytes());
+        db.open_tree("players")
+            .unwrap()
+            .insert(key, player.as_bytes())
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    let old = store.archived(8).unwrap().expect("the archived game reads");
+    assert_eq!(old.settings.game, Kind::Tak);
+    assert_eq!(
+        old.result,
+        Ending::Tak(GameResult::Resignation {
+            winner: Color::Black
+        })
+    );
+    let service = Service::new(store);
+    let rated = service
+        .stats(&ctx("alice", 0), &user("bob"), Kind::Tak)
+        .expect("the rating reads");
+    assert_eq!(rated.player.rating, 1620.5);
+    assert!(service
+        .stats(&ctx("alice", 0), &user("bob"), Kind::Takat)
+        .is_err());
+    let live = service.store().game(CHANNEL).unwrap().unwrap();
+    assert_eq!((live.settings.game, live.settings.size), (Kind::Tak, 5));
+    let o = service
+        .play(&ctx("alice", 0), "b2")
+        .expect("the old game plays on");
+    assert!(o.text.contains("alice played b2"), "{}", o.text);
 }
 
 #[test]

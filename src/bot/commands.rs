@@ -5,6 +5,7 @@
 
 use super::reply::{self, escape, Post};
 use super::{Context, Data, Error};
+use crate::game::Kind;
 use crate::service::{Answer, ChallengeOptions, Ctx, Outcome, Prompt, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::tak::{Opening, Ply};
@@ -303,6 +304,23 @@ pub enum SeatChoice {
     Random,
 }
 
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum GameChoice {
+    #[name = "Tak"]
+    Tak,
+    #[name = "Takat (hexagonal stacking game)"]
+    Takat,
+}
+
+impl GameChoice {
+    fn kind(choice: Option<GameChoice>) -> Kind {
+        match choice {
+            Some(GameChoice::Takat) => Kind::Takat,
+            Some(GameChoice::Tak) | None => Kind::Tak,
+        }
+    }
+}
+
 #[derive(Debug, poise::ChoiceParameter)]
 pub enum OpeningChoice {
     #[name = "swap (rulebook)"]
@@ -331,7 +349,7 @@ impl ThemeChoice {
     }
 }
 
-/// Challenge someone (or anyone) to a game of Tak in this channel.
+/// Challenge someone (or anyone) to a game of Tak (or Takat) in this channel.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 async fn challenge(
@@ -339,9 +357,10 @@ async fn challenge(
     #[description = "Who to play; leave out for an open challenge"] opponent: Option<
         serenity::User,
     >,
-    #[description = "Board size"]
+    #[description = "Which game (default Tak)"] game: Option<GameChoice>,
+    #[description = "Board size: 3-8 for Tak; 7 or 19 circles for Takat"]
     #[min = 3]
-    #[max = 8]
+    #[max = 19]
     size: Option<u8>,
     #[description = "Komi for Black, -20.5 to 20.5 in half steps"]
     #[autocomplete = "autocomplete_komi"]
@@ -355,7 +374,9 @@ async fn challenge(
     #[autocomplete = "autocomplete_reminder"]
     reminder: Option<String>,
     #[description = "Rated game"] rated: Option<bool>,
-    #[description = "Start from this position (TPS)"] tps: Option<String>,
+    #[description = "Start from this position (TPS, or a Takat position string)"] tps: Option<
+        String,
+    >,
     #[description = "Board theme"] theme: Option<ThemeChoice>,
     #[description = "Open a thread for the game"] thread: Option<bool>,
     #[description = "Blind game: no picture until the end, only the plies"] blind: Option<bool>,
@@ -364,6 +385,7 @@ async fn challenge(
     >,
 ) -> Result<(), Error> {
     let options = ChallengeOptions {
+        game: GameChoice::kind(game),
         size: size.map(usize::from),
         komi,
         seat: match seat {
@@ -709,11 +731,14 @@ async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
     let sctx = service_ctx(ctx);
     match blocking(&ctx.data().service, move |s| s.ptn(&sctx)).await {
         Err(r) => refuse(ctx, r).await,
-        Ok((text, link)) => {
-            let mut post = Post::text(reply::link_line(&link, 0));
+        Ok(record) => {
+            let mut post = Post::text(match &record.link {
+                Some(link) => reply::link_line(link, 0),
+                None => "The game record:".into(),
+            });
             post.files.push(serenity::CreateAttachment::bytes(
-                text.into_bytes(),
-                "game.ptn",
+                record.text.into_bytes(),
+                record.file,
             ));
             ctx.send(post.reply()).await?;
             Ok(())
@@ -760,11 +785,13 @@ async fn history(
         let lines: Vec<String> = games
             .iter()
             .map(|g| {
-                let (size, ptn) = (g.settings.size, g.result.ptn());
                 format!(
-                    "{} vs {}, {size}x{size}: **{ptn}** ({} plies)",
+                    "{} vs {}, {} on {}: **{}** ({} plies)",
                     name(&g.players[0]),
                     name(&g.players[1]),
+                    g.settings.game.name(),
+                    g.settings.game.board(g.settings.size),
+                    g.result.code(),
                     g.plies.len()
                 )
             })
@@ -854,11 +881,11 @@ fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
         format!("vs {}", name(other))
     } else {
         format!(
-            "{} vs {}, {}x{}",
+            "{} vs {}, {} on {}",
             name(&g.players[0]),
             name(&g.players[1]),
-            g.size,
-            g.size
+            g.game.name(),
+            g.game.board(g.size)
         )
     };
     let turn = if mine && g.to_move.id == c.user.id {
@@ -928,18 +955,21 @@ fn short(name: &str) -> String {
 async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (default: yours)"] user: Option<serenity::User>,
+    #[description = "Which game (default Tak)"] game: Option<GameChoice>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
     let who = user.as_ref().map(|u| player_ref(u, None));
+    let kind = GameChoice::kind(game);
     say(ctx, !public.unwrap_or(false), move |s, c| {
-        let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()))?;
+        let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()), kind)?;
         let p = &st.player;
         let rank = st
             .rank
             .map_or("unrated".to_string(), |r| format!("rank #{r}"));
         Ok(format!(
-            "{}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
+            "{} in {}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
             escape(&p.user.name),
+            kind.name(),
             p.wins,
             p.losses,
             p.draws,
@@ -954,14 +984,17 @@ async fn stats(
 #[poise::command(slash_command, guild_only)]
 async fn leaderboard(
     ctx: Context<'_>,
+    #[description = "Which game (default Tak)"] game: Option<GameChoice>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
-    say(ctx, !public.unwrap_or(false), |s, c| {
-        let list = s.leaderboard(c)?;
+    let kind = GameChoice::kind(game);
+    say(ctx, !public.unwrap_or(false), move |s, c| {
+        let list = s.leaderboard(c, kind)?;
         if list.is_empty() {
-            return Err(Refusal(
-                "nobody has finished a rated game here yet: try /challenge rated:true".into(),
-            ));
+            return Err(Refusal(format!(
+                "nobody has finished a rated game of {} here yet: try /challenge rated:true",
+                kind.name()
+            )));
         }
         let lines: Vec<String> = list
             .iter()

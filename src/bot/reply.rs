@@ -291,25 +291,20 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
         ));
     }
     let mut content = lines.join("\n");
-    let used = content.chars().count() + 1;
-    content.push('\n');
-    content.push_str(&link_line(&f.link, used));
+    if let Some(link) = &f.link {
+        let used = content.chars().count() + 1;
+        content.push('\n');
+        content.push_str(&link_line(link, used));
+    }
+    let file = f.file;
     let board = outcome.board.clone();
     let ptn = f.ptn.clone().into_bytes();
     let files = tokio::task::spawn_blocking(move || {
         let mut files = Vec::new();
         if let Some(board) = board {
-            let names = [
-                board.players[0].name.as_str(),
-                board.players[1].name.as_str(),
-            ];
-            let theme = crate::render::Theme::named(&board.theme).unwrap_or_default();
-            files.push(serenity::CreateAttachment::bytes(
-                crate::render::render_gif(&board.game, names, &theme),
-                "game.gif",
-            ));
+            files.push(serenity::CreateAttachment::bytes(board.gif(), "game.gif"));
         }
-        files.push(serenity::CreateAttachment::bytes(ptn, "game.ptn"));
+        files.push(serenity::CreateAttachment::bytes(ptn, file));
         files
     })
     .await

@@ -3,6 +3,7 @@
 //! `bob accept`, `alice move c3`. Pictures are written to a folder and their paths printed.
 
 use super::Failure;
+use crate::game::Kind;
 use crate::service::{ChallengeOptions, Ctx, EngineOpponent, Outcome, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::store::Store;
@@ -26,13 +27,13 @@ pub struct Args {
 
 const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
-  challenge [OPPONENT|bredon] [level=easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
+  challenge [OPPONENT|bredon] [game=tak|takat] [level=easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind]
             [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"]
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
-  board | ptn | history [NAME] | stats [NAME] | leaderboard | games | mygames | moves
+  board | ptn | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] | games | mygames | moves
   notify [dm=on|off] [reminder=12h|off|game]
   settings [theme=..] [size=..] [reminder=..]
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
@@ -256,8 +257,11 @@ impl Session {
             "abort" => sv.abort(&ctx)?,
             "board" => sv.view(&ctx)?,
             "ptn" => {
-                let (ptn, link) = sv.ptn(&ctx)?;
-                println!("{ptn}\n{link}");
+                let record = sv.ptn(&ctx)?;
+                println!("{}", record.text);
+                if let Some(link) = record.link {
+                    println!("{link}");
+                }
                 return Ok(None);
             }
             "moves" => {
@@ -273,21 +277,25 @@ impl Session {
                 }
                 for g in games {
                     println!(
-                        "#{} {} vs {} on {}x{}: {} ({} plies)",
+                        "#{} {} vs {}, {} on {}: {} ({} plies)",
                         g.id,
                         g.players[0].name,
                         g.players[1].name,
-                        g.settings.size,
-                        g.settings.size,
-                        g.result.ptn(),
+                        g.settings.game.name(),
+                        g.settings.game.board(g.settings.size),
+                        g.result.code(),
                         g.plies.len()
                     );
                 }
                 return Ok(None);
             }
             "stats" => {
-                let who = rest.first().map_or_else(|| ctx.user.clone(), |n| user(n));
-                let s = sv.stats(&ctx, &who)?;
+                let kind = game_option(rest)?;
+                let who = rest
+                    .iter()
+                    .find(|w| !w.contains('='))
+                    .map_or_else(|| ctx.user.clone(), |n| user(n));
+                let s = sv.stats(&ctx, &who, kind)?;
                 let rank = s.rank.map_or("unranked".to_string(), |r| format!("#{r}"));
                 println!(
                     "{}: {} wins, {} losses, {} draws; rating {:.0} ({rank})",
@@ -296,7 +304,12 @@ impl Session {
                 return Ok(None);
             }
             "leaderboard" => {
-                for (i, p) in sv.leaderboard(&ctx)?.iter().take(10).enumerate() {
+                for (i, p) in sv
+                    .leaderboard(&ctx, game_option(rest)?)?
+                    .iter()
+                    .take(10)
+                    .enumerate()
+                {
                     println!(
                         "{}. {} {:.0} ({}-{}-{})",
                         i + 1,
@@ -318,12 +331,12 @@ impl Session {
                 for g in list {
                     let idle = (self.now() - g.last_ply_ms) / 60_000;
                     println!(
-                        "  #{}: {} vs {} ({}x{}, ply {}), {} to move, last ply {} h {:02} min ago",
+                        "  #{}: {} vs {} ({} on {}, ply {}), {} to move, last ply {} h {:02} min ago",
                         channel_name(g.channel, &self.channels),
                         g.players[0].name,
                         g.players[1].name,
-                        g.size,
-                        g.size,
+                        g.game.name(),
+                        g.game.board(g.size),
                         g.plies,
                         g.to_move.name,
                         idle / 60,
@@ -395,13 +408,9 @@ impl Session {
             let stem = self
                 .out
                 .join(format!("{}-{:03}-game", self.channel, self.pictures));
-            let names = [
-                board.players[0].name.as_str(),
-                board.players[1].name.as_str(),
-            ];
-            let theme = crate::render::Theme::named(&board.theme).unwrap_or_default();
-            let gif = crate::render::render_gif(&board.game, names, &theme);
-            for (ext, bytes) in [("gif", gif), ("ptn", f.ptn.clone().into_bytes())] {
+            let gif = board.gif();
+            let record_ext = f.file.trim_start_matches("game.");
+            for (ext, bytes) in [("gif", gif), (record_ext, f.ptn.clone().into_bytes())] {
                 let path = stem.with_extension(ext);
                 match std::fs::write(&path, bytes) {
                     Ok(()) => println!("  {ext}: {}", path.display()),
@@ -417,7 +426,9 @@ impl Session {
                 "  series: {} {} – {} {}",
                 f.series[0].0.name, f.series[0].1, f.series[1].1, f.series[1].0.name
             );
-            println!("  PTN Ninja: {}", f.link);
+            if let Some(link) = &f.link {
+                println!("  PTN Ninja: {link}");
+            }
         }
     }
 }
@@ -443,6 +454,14 @@ fn looks_like_ply(word: &str) -> bool {
         || (matches!(b.first(), Some(b'f' | b's' | b'c')) && square(1))
 }
 
+/// `game=takat` among a command's words (Tak without it).
+fn game_option(words: &[String]) -> Result<Kind, Refusal> {
+    match words.iter().find_map(|w| w.strip_prefix("game=")) {
+        Some(name) => Kind::parse(name).map_err(Refusal),
+        None => Ok(Kind::Tak),
+    }
+}
+
 fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
     let mut o = ChallengeOptions::default();
     for w in words {
@@ -456,6 +475,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
                 )
             }
             "komi" => o.komi = Some(value.into()),
+            "game" => o.game = Kind::parse(value).map_err(Refusal)?,
             "seat" => {
                 o.seat = match value {
                     "white" => Seat::White,

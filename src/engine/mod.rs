@@ -49,6 +49,15 @@ impl Level {
         }
     }
 
+    /// Depth and node budget for Takat's searcher (small boards: nodes, not time).
+    pub fn takat_budget(self) -> (u32, u64) {
+        match self {
+            Level::Easy => (2, 1_000),
+            Level::Medium => (4, 20_000),
+            Level::Hard => (8, 400_000),
+        }
+    }
+
     pub fn limits(self, time: Duration) -> Limits {
         match self {
             Level::Easy => Limits {

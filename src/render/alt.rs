@@ -77,7 +77,7 @@ pub fn alt_text(scene: &Scene) -> String {
     out
 }
 
-fn shorten(name: &str, max_chars: usize) -> String {
+pub(super) fn shorten(name: &str, max_chars: usize) -> String {
     if name.chars().count() <= max_chars {
         name.to_string()
     } else {

@@ -34,19 +34,50 @@ fn plan(plies: usize) -> (Vec<usize>, u32) {
 }
 
 pub fn render_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u8> {
+    let plies = game.plies();
+    let mut position = game.start().clone();
+    let mut shown = 0;
+    animate(plies.len(), theme, |n, small| {
+        for played in &plies[shown..n] {
+            position.play_unchecked(played.undo.ply);
+        }
+        shown = n;
+        let played = n.checked_sub(1).map(|i| &plies[i]);
+        let scene = Scene {
+            position: &position,
+            last: played.map(|p| p.undo.ply),
+            players,
+            tak: played.is_some_and(|p| p.tak),
+            tinue: played.is_some_and(|p| p.tinue),
+            result: if n == plies.len() {
+                game.result()
+            } else {
+                None
+            },
+        };
+        render(&scene, small)
+    })
+}
+
+/// A GIF of a game of `plies` plies: `draw(n, theme)` draws the position after `n` plies at the
+/// GIF's width, for the `n` the budget picks, in increasing order.
+pub fn animate(
+    plies: usize,
+    theme: &Theme,
+    mut draw: impl FnMut(usize, &Theme) -> image::RgbImage,
+) -> Vec<u8> {
     let mut small = theme.clone();
     small.width = GIF_WIDTH;
-    let count = game.plies().len();
-    let (picks, delay) = plan(count);
+    let (picks, delay) = plan(plies);
     let mut out = Vec::new();
     {
         let mut encoder = GifEncoder::new_with_speed(&mut out, 20);
         encoder
             .set_repeat(Repeat::Infinite)
             .expect("writing to memory does not fail");
-        let mut frame = |scene: &Scene, last: bool| {
-            let rgba = DynamicImage::ImageRgb8(render(scene, &small)).into_rgba8();
-            let ms = if last { LAST_FRAME_MS } else { delay };
+        for n in picks {
+            let rgba = DynamicImage::ImageRgb8(draw(n, &small)).into_rgba8();
+            let ms = if n == plies { LAST_FRAME_MS } else { delay };
             encoder
                 .encode_frame(Frame::from_parts(
                     rgba,
@@ -55,35 +86,6 @@ pub fn render_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u8> {
                     Delay::from_numer_denom_ms(ms, 1),
                 ))
                 .expect("writing to memory does not fail");
-        };
-        let mut position = game.start().clone();
-        let mut picks = picks.into_iter().peekable();
-        if picks.next_if_eq(&0).is_some() {
-            let start = Scene {
-                position: &position,
-                last: None,
-                players,
-                tak: false,
-                tinue: false,
-                result: None,
-            };
-            frame(&start, count == 0);
-        }
-        for (i, played) in game.plies().iter().enumerate() {
-            position.play_unchecked(played.undo.ply);
-            if picks.next_if_eq(&(i + 1)).is_none() {
-                continue;
-            }
-            let last = i + 1 == count;
-            let scene = Scene {
-                position: &position,
-                last: Some(played.undo.ply),
-                players,
-                tak: played.tak,
-                tinue: played.tinue,
-                result: if last { game.result() } else { None },
-            };
-            frame(&scene, last);
         }
     }
     out

@@ -8,12 +8,13 @@
 mod alt;
 mod board;
 mod gif;
+pub mod hex;
 pub mod paint;
 pub mod text;
 mod theme;
 
 pub use alt::alt_text;
-pub use gif::render_gif;
+pub use gif::{animate, render_gif};
 pub use theme::Theme;
 
 use crate::tak::{flat_score, Color, Game, GameResult, Ply, Position};
@@ -279,8 +280,6 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     let mid = 123.0 * k;
     let komi = p.setup().komi;
     let count = flat_score(p.flat_count(Color::White), p.flat_count(Color::Black), komi);
-    // Text, and its fill and ink colours (none: a plain card pill).
-    type Pill = (String, Option<(image::Rgb<u8>, image::Rgb<u8>)>);
     let mut pills: Vec<Pill> = Vec::new();
     match scene.result {
         Some(r) => pills.push((
@@ -306,6 +305,15 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
             }
         }
     }
+    pill_row(img, pills, mid, theme, l);
+}
+
+/// A pill: its text, and its fill and ink colours (none: a plain card pill).
+pub(crate) type Pill = (String, Option<(image::Rgb<u8>, image::Rgb<u8>)>);
+
+/// A centred row of pills (the status row) with its middle at `mid`.
+pub(crate) fn pill_row(img: &mut RgbImage, pills: Vec<Pill>, mid: f32, theme: &Theme, l: &Layout) {
+    let (k, w) = (l.k, l.width as f32);
     let px = 19.0 * k;
     let pad = 14.0 * k;
     let gap = 12.0 * k;

@@ -1,15 +1,15 @@
 //! Ending a game: archive with PTN, series points, ratings and stats, all in one change.
 
 use super::{Ctx, Finished, Refusal, Service, DEFAULT_RATING};
+use crate::game::{Ending, Match};
 use crate::store::records::*;
 use crate::store::Change;
-use crate::tak::{Game, GameResult};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
 /// The game as PTN with the tags of the archive.
-pub fn ptn_text(players: &[PlayerRef; 2], game: &Game, now_ms: i64) -> String {
-    game.to_ptn(&[
+pub fn ptn_text(players: &[PlayerRef; 2], game: &Match, now_ms: i64) -> String {
+    game.record(&[
         ("Site", "Bredon on Discord".to_string()),
         ("Date", ptn_date(now_ms)),
         ("Player1", players[0].name.clone()),
@@ -49,30 +49,30 @@ impl Service {
         &self,
         ctx: &Ctx,
         game: LiveGame,
-        g: &Game,
-        result: GameResult,
+        g: &Match,
+        result: Ending,
         expect_seq: u64,
     ) -> Result<Finished, Refusal> {
         let ptn = ptn_text(&game.players, g, ctx.now_ms);
         let mut series = game.series.clone();
-        if result != GameResult::Abandoned {
+        let counted = !result.is_abandoned();
+        if counted {
             series.games += 1;
         }
-        if let Some(winner) = result.winner().filter(|_| result != GameResult::Abandoned) {
-            let reserve = g.position().reserve(winner).total();
-            let points = (game.settings.size * game.settings.size) as u32 + reserve;
+        if let Some(winner) = result.winner().filter(|_| counted) {
+            let points = g.points(winner);
             let id = game.players[winner.index()].id;
             for entry in series.points.iter_mut().filter(|(u, _)| *u == id) {
                 entry.1 += points;
             }
         }
-        let counted = result != GameResult::Abandoned;
         let rated = counted && game.settings.rated;
         let mut records = Vec::new();
         for p in &game.players {
-            let existing = self.store.player(game.guild, p.id)?;
+            let existing = self.store.player(game.guild, p.id, game.settings.game)?;
             records.push(existing.unwrap_or(PlayerRecord {
                 guild: game.guild,
+                game: game.settings.game,
                 user: p.clone(),
                 rating: DEFAULT_RATING,
                 deviation: 350.0,
@@ -142,19 +142,18 @@ impl Service {
             players: if counted { records.clone() } else { Vec::new() },
             ..Change::default()
         })?;
-        let reason = match result {
-            GameResult::Abandoned => format!(
+        let reason = if counted {
+            let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
+            format!(
+                "{} ({}).",
+                result.describe_with(game.settings.komi, names),
+                result.code()
+            )
+        } else {
+            format!(
                 "The game was aborted by a moderator ({}); it does not count.",
-                result.ptn()
-            ),
-            _ => {
-                let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
-                format!(
-                    "{} ({}).",
-                    result.describe_with(game.settings.komi, names),
-                    result.ptn()
-                )
-            }
+                result.code()
+            )
         };
         let score = |i: usize| {
             let p = &game.players[i];
@@ -165,11 +164,13 @@ impl Service {
                 .map_or(0, |(_, pts)| *pts);
             (p.clone(), points)
         };
+        let record = super::Record::new(ptn, game.settings.game);
         Ok(Finished {
             result,
             reason,
-            link: ninja_link(&ptn),
-            ptn,
+            link: record.link,
+            file: record.file,
+            ptn: record.text,
             ratings: match rating_changes {
                 Some(ch) => records
                     .iter()

@@ -9,10 +9,11 @@ mod options;
 pub use opponent::EngineOpponent;
 pub use options::{describe_secs, parse_duration, ChallengeOptions};
 
+use crate::game::{Decision, Ending, Kind, Match};
 use crate::render::Theme;
 use crate::store::records::*;
 use crate::store::{Change, CommitError, Store, StoreError, TimerKind};
-use crate::tak::{Color, Game, GameResult, Ply, Position};
+use crate::tak::{Color, Ply, Position};
 use std::fmt;
 
 /// Who does something, where, when.
@@ -53,31 +54,42 @@ impl From<StoreError> for Refusal {
 /// A position to draw with the names and theme of its game.
 #[derive(Clone, Debug)]
 pub struct Board {
-    pub game: Game,
+    pub game: Match,
     pub players: [PlayerRef; 2],
     pub theme: String,
 }
 
 impl Board {
+    fn names(&self) -> [&str; 2] {
+        [self.players[0].name.as_str(), self.players[1].name.as_str()]
+    }
+
     pub fn png(&self) -> Vec<u8> {
-        let names = [self.players[0].name.as_str(), self.players[1].name.as_str()];
         let theme = Theme::named(&self.theme).unwrap_or_default();
-        crate::render::render_png(&crate::render::Scene::of_game(&self.game, names), &theme)
+        self.game.png(self.names(), &theme)
     }
 
     pub fn alt_text(&self) -> String {
-        let names = [self.players[0].name.as_str(), self.players[1].name.as_str()];
-        crate::render::alt_text(&crate::render::Scene::of_game(&self.game, names))
+        self.game.alt_text(self.names())
+    }
+
+    /// The whole game as an animation (for the end-of-game post).
+    pub fn gif(&self) -> Vec<u8> {
+        let theme = Theme::named(&self.theme).unwrap_or_default();
+        self.game.gif(self.names(), &theme)
     }
 }
 
 /// A finished game, for the end-of-game post.
 #[derive(Clone, Debug)]
 pub struct Finished {
-    pub result: GameResult,
+    pub result: Ending,
     pub reason: String,
+    /// The game record (PTN for Tak) and the name of its file.
     pub ptn: String,
-    pub link: String,
+    pub file: &'static str,
+    /// A PTN Ninja link (Tak only: PTN Ninja does not know Takat).
+    pub link: Option<String>,
     /// (player, rating after, change), for rated games.
     pub ratings: Vec<(PlayerRef, f64, f64)>,
     /// The series score after this game: (player, points).
@@ -155,6 +167,7 @@ pub struct TimerEvent {
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub channel: u64,
+    pub game: Kind,
     pub players: [PlayerRef; 2],
     pub size: usize,
     pub plies: usize,
@@ -163,6 +176,24 @@ pub struct Summary {
     pub deadline_ms: Option<i64>,
     /// The newest message showing its board, if Bredon knows it.
     pub board_message: Option<u64>,
+}
+
+/// A game record to post: its text, file name and PTN Ninja link.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub text: String,
+    pub file: &'static str,
+    pub link: Option<String>,
+}
+
+impl Record {
+    pub fn new(text: String, kind: Kind) -> Record {
+        Record {
+            link: (kind == Kind::Tak).then(|| finish::ninja_link(&text)),
+            file: kind.record_file(),
+            text,
+        }
+    }
 }
 
 /// What `/stats` shows.
@@ -241,23 +272,37 @@ impl Service {
     }
 
     /// The game of a record, replayed from its plies.
-    pub fn rebuild(game: &LiveGame) -> Result<Game, Refusal> {
-        let setup = game.settings.setup().map_err(Refusal)?;
-        let start = match &game.settings.tps {
-            Some(tps) => Position::from_tps_with(tps, setup).map_err(Refusal)?,
-            None => Position::new(setup),
-        };
-        let mut g = Game::new(start);
+    pub fn rebuild(game: &LiveGame) -> Result<Match, Refusal> {
+        let mut g = Self::start(&game.settings).map_err(Refusal)?;
         for (i, text) in game.plies.iter().enumerate() {
-            let ply = Ply::parse(text)
-                .map_err(|e| Refusal(format!("stored ply {} is unreadable: {e}", i + 1)))?;
-            g.play_ptn(&ply)
+            g.play(text)
                 .map_err(|e| Refusal(format!("stored ply {} does not replay: {e}", i + 1)))?;
         }
         Ok(g)
     }
 
-    fn board(game: &LiveGame, g: Game) -> Board {
+    /// The start of a game with these settings.
+    pub fn start(settings: &GameSettings) -> Result<Match, String> {
+        Ok(match settings.game {
+            Kind::Tak => {
+                let setup = settings.setup()?;
+                let start = match &settings.tps {
+                    Some(tps) => Position::from_tps_with(tps, setup)?,
+                    None => Position::new(setup),
+                };
+                Match::Tak(crate::tak::Game::new(start))
+            }
+            Kind::Takat => {
+                let start = match &settings.tps {
+                    Some(text) => crate::takat::Position::from_text(text)?,
+                    None => crate::takat::Position::new(settings.size)?,
+                };
+                Match::Takat(crate::takat::Game::new(start))
+            }
+        })
+    }
+
+    fn board(game: &LiveGame, g: Match) -> Board {
         Board {
             game: g,
             players: game.players.clone(),
@@ -266,7 +311,7 @@ impl Service {
     }
 
     /// The board a running game shows: none in a blind game, whose players follow the plies.
-    fn shown(game: &LiveGame, g: Game) -> Option<Board> {
+    fn shown(game: &LiveGame, g: Match) -> Option<Board> {
         (!game.settings.blind).then(|| Self::board(game, g))
     }
 
@@ -434,7 +479,7 @@ impl Service {
             series,
         };
         let g = Self::rebuild(&game)?;
-        let first = game.players[g.position().to_move().index()].id;
+        let first = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, first, ctx.now_ms)?;
         self.durable(&Change {
             channel: ctx.channel,
@@ -443,15 +488,13 @@ impl Service {
             game: Some(game.clone()),
             ..Change::default()
         })?;
-        let to_move = game.players[g.position().to_move().index()].clone();
+        let to_move = game.players[g.to_move().index()].clone();
         Ok(Outcome {
             text: format!(
-                "{} (White) vs {} (Black) on {}x{}, komi {}. {} to move.",
+                "{} (White) vs {} (Black), {}. {} to move.",
                 game.players[0].name,
                 game.players[1].name,
-                game.settings.size,
-                game.settings.size,
-                game.settings.komi,
+                describe_game(&game.settings),
                 to_move.name
             ),
             direct: self.wants_direct(&to_move)?,
@@ -567,26 +610,22 @@ impl Service {
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
         let mut g = Self::rebuild(&game)?;
-        let to_move = g.position().to_move();
+        let to_move = g.to_move();
         if seat != to_move {
             return refuse(format!(
                 "it is {}'s turn, not yours",
                 game.players[to_move.index()].name
             ));
         }
-        let parsed = Ply::parse(text).map_err(Refusal)?;
-        let played = g
-            .play_ptn(&parsed)
-            .map_err(|e| Refusal(format!("{e}")))?
-            .clone();
-        game.plies.push(played.ptn.clone());
+        let played = g.play(text).map_err(Refusal)?;
+        game.plies.push(played.text.clone());
         game.last_ply_ms = ctx.now_ms;
         game.undo_request = None;
         game.draw_offer = None;
-        let next = game.players[g.position().to_move().index()].id;
+        let next = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, next, ctx.now_ms)?;
         let mover = game.players[seat.index()].clone();
-        let mut text = format!("{} played {}.", mover.name, played.ptn);
+        let mut text = format!("{} played {}.", mover.name, played.text);
         let mut outcome = Outcome {
             tak: played.tak,
             tinue: played.tinue,
@@ -597,6 +636,9 @@ impl Service {
         } else if played.tak {
             text.push_str(" Tak!");
         }
+        for note in &played.notes {
+            text.push_str(&format!(" {note}!"));
+        }
         if let Some(result) = g.result() {
             let finished = self.finish(ctx, game.clone(), &g, result, game.seq)?;
             text.push(' ');
@@ -606,7 +648,7 @@ impl Service {
             outcome.prompt = Some(Prompt::Rematch { game: game.id });
         } else {
             self.update(&mut game)?;
-            let next = game.players[g.position().to_move().index()].clone();
+            let next = game.players[g.to_move().index()].clone();
             text.push_str(&format!(" {} to move.", next.name));
             outcome.direct = self.wants_direct(&next)?;
             outcome.ping = vec![next];
@@ -629,10 +671,7 @@ impl Service {
         if game.settings.blind {
             return refuse("this is a blind game: the legal plies would give the board away");
         }
-        let g = Self::rebuild(&game)?;
-        let mut plies = Vec::new();
-        g.position().generate_plies(&mut plies);
-        Ok(plies.into_iter().map(|p| g.position().ptn(p)).collect())
+        Ok(Self::rebuild(&game)?.legal_plies())
     }
 
     /// Labels for plies offered as choices: what each does in words, and whether it wins,
@@ -643,40 +682,19 @@ impl Service {
             return Ok(plies.to_vec());
         };
         let g = Self::rebuild(&game)?;
-        let mover = g.position().to_move();
-        Ok(plies
-            .iter()
-            .map(|text| {
-                let Ok(parsed) = Ply::parse(text) else {
-                    return text.clone();
-                };
-                let mut trial = g.clone();
-                let mark = match trial.play_ptn(&parsed) {
-                    Err(_) => "",
-                    Ok(played) if played.tinue => " (Tinuë!)",
-                    Ok(played) if played.tak => " (Tak!)",
-                    Ok(_) => match trial.result().map(|r| r.winner()) {
-                        Some(Some(w)) if w == mover => " (wins!)",
-                        Some(Some(_)) => " (loses the game)",
-                        Some(None) => " (draws)",
-                        None => "",
-                    },
-                };
-                let label = format!("{text} — {}{mark}", describe_ply(parsed.ply));
-                label.chars().take(100).collect()
-            })
-            .collect())
+        Ok(plies.iter().map(|text| g.label(text)).collect())
     }
 
     pub fn view(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         if let Some(game) = self.store.game(ctx.channel)? {
             let g = Self::rebuild(&game)?;
-            let to_move = &game.players[g.position().to_move().index()];
+            let to_move = &game.players[g.to_move().index()];
             let mut text = format!(
-                "{} (White) vs {} (Black), move {}. {} to move.",
+                "{} (White) vs {} (Black), {}, move {}. {} to move.",
                 game.players[0].name,
                 game.players[1].name,
-                g.position().move_number(),
+                game.settings.game.name(),
+                g.move_number(),
                 to_move.name
             );
             if let Some(u) = game.undo_request {
@@ -689,7 +707,7 @@ impl Service {
                 text.push_str(&format!(" {} offers a draw.", name_of(&game.players, u)));
             }
             if game.settings.blind {
-                let ptn = g.to_ptn(&[]);
+                let ptn = g.record(&[]);
                 let movetext = ptn
                     .split_once("\n\n")
                     .map_or(String::new(), |(_, m)| m.trim().replace('\n', " "));
@@ -711,12 +729,13 @@ impl Service {
             });
         }
         if let Some(last) = self.store.last_finished(ctx.channel)? {
-            let g = Game::from_ptn(&last.ptn).map_err(|e| Refusal(e.to_string()))?;
+            let g = Match::from_record(&last.ptn).map_err(Refusal)?;
+            let names = [last.players[0].name.as_str(), last.players[1].name.as_str()];
             return Ok(Outcome {
                 text: format!(
                     "No game is running here. The last one: {} ({}).",
-                    last.result.describe(last.settings.komi),
-                    last.result.ptn()
+                    last.result.describe_with(last.settings.komi, names),
+                    last.result.code()
                 ),
                 board: Some(Board {
                     game: g,
@@ -813,10 +832,10 @@ impl Service {
 
     /// How many plies an undo for `requester` takes back: their last ply and any reply since
     /// (so 1 if they moved last, 2 if the opponent has answered). `None` if they have no ply yet.
-    fn undo_count(g: &Game, requester: Color) -> Option<usize> {
-        let last_mover = g.position().to_move().opponent();
+    fn undo_count(g: &Match, requester: Color) -> Option<usize> {
+        let last_mover = g.to_move().opponent();
         let count = if last_mover == requester { 1 } else { 2 };
-        (g.plies().len() >= count).then_some(count)
+        (g.ply_count() >= count).then_some(count)
     }
 
     pub fn request_undo(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -878,14 +897,14 @@ impl Service {
                 g.undo();
             }
             let undone = game.plies.split_off(game.plies.len() - count).join(" ");
-            let next = game.players[g.position().to_move().index()].id;
+            let next = game.players[g.to_move().index()].id;
             self.set_timers(&mut game, next, ctx.now_ms)?;
             format!("{} agreed: {undone} taken back.", ctx.user.name)
         } else {
             format!("{} declined the undo.", ctx.user.name)
         };
         self.update(&mut game)?;
-        let next = game.players[g.position().to_move().index()].clone();
+        let next = game.players[g.to_move().index()].clone();
         Ok(Outcome {
             text: format!("{text} {} to move.", next.name),
             direct: self.wants_direct(&next)?,
@@ -945,7 +964,7 @@ impl Service {
         }
         if accept {
             let g = Self::rebuild(&game)?;
-            return self.decided(ctx, game, g, GameResult::DrawAgreed);
+            return self.decided(ctx, game, g, Decision::DrawAgreed);
         }
         game.draw_offer = None;
         self.update(&mut game)?;
@@ -963,7 +982,7 @@ impl Service {
             ctx,
             game,
             g,
-            GameResult::Resignation {
+            Decision::Resignation {
                 winner: seat.opponent(),
             },
         )
@@ -976,17 +995,17 @@ impl Service {
         }
         let game = self.live(ctx)?;
         let g = Self::rebuild(&game)?;
-        self.decided(ctx, game, g, GameResult::Abandoned)
+        self.decided(ctx, game, g, Decision::Abandoned)
     }
 
     fn decided(
         &self,
         ctx: &Ctx,
         game: LiveGame,
-        mut g: Game,
-        result: GameResult,
+        mut g: Match,
+        decision: Decision,
     ) -> Result<Outcome, Refusal> {
-        g.decide(result).map_err(|e| Refusal(e.to_string()))?;
+        let result = g.decide(decision).map_err(Refusal)?;
         let seq = game.seq;
         let finished = self.finish(ctx, game.clone(), &g, result, seq)?;
         Ok(Outcome {
@@ -1010,7 +1029,7 @@ impl Service {
                 continue;
             };
             let g = Self::rebuild(&game)?;
-            let to_move = g.position().to_move();
+            let to_move = g.to_move();
             let player = game.players[to_move.index()].clone();
             let ctx = Ctx {
                 guild: game.guild,
@@ -1033,7 +1052,7 @@ impl Service {
                         text: format!(
                             "{}, it is your move (move {}; no ply for {idle} h).",
                             player.name,
-                            g.position().move_number()
+                            g.move_number()
                         ),
                         direct: self.wants_direct(&player)?,
                         ping: vec![player],
@@ -1047,7 +1066,7 @@ impl Service {
                     &ctx,
                     game,
                     g,
-                    GameResult::Timeout {
+                    Decision::Timeout {
                         winner: to_move.opponent(),
                     },
                 ) {
@@ -1118,18 +1137,17 @@ impl Service {
 
     // ---- Records ----------------------------------------------------------------------------
 
-    /// PTN of the live game, or of the last finished one, and its PTN Ninja link.
-    pub fn ptn(&self, ctx: &Ctx) -> Result<(String, String), Refusal> {
-        let ptn = if let Some(game) = self.store.game(ctx.channel)? {
+    /// The record of the live game, or of the last finished one, with its PTN Ninja link.
+    pub fn ptn(&self, ctx: &Ctx) -> Result<Record, Refusal> {
+        let (text, kind) = if let Some(game) = self.store.game(ctx.channel)? {
             let g = Self::rebuild(&game)?;
-            finish::ptn_text(&game.players, &g, ctx.now_ms)
+            (finish::ptn_text(&game.players, &g, ctx.now_ms), g.kind())
         } else if let Some(last) = self.store.last_finished(ctx.channel)? {
-            last.ptn
+            (last.ptn, last.settings.game)
         } else {
             return refuse("there is no game in this channel yet");
         };
-        let link = finish::ninja_link(&ptn);
-        Ok((ptn, link))
+        Ok(Record::new(text, kind))
     }
 
     pub fn history(&self, ctx: &Ctx, user: u64) -> Result<Vec<ArchivedGame>, Refusal> {
@@ -1142,14 +1160,15 @@ impl Service {
             .collect())
     }
 
-    pub fn stats(&self, ctx: &Ctx, user: &PlayerRef) -> Result<Stats, Refusal> {
-        let Some(player) = self.store.player(ctx.guild, user.id)? else {
+    pub fn stats(&self, ctx: &Ctx, user: &PlayerRef, game: Kind) -> Result<Stats, Refusal> {
+        let Some(player) = self.store.player(ctx.guild, user.id, game)? else {
             return refuse(format!(
-                "{} has not finished a game in this server yet",
-                user.name
+                "{} has not finished a game of {} in this server yet",
+                user.name,
+                game.name()
             ));
         };
-        let board = self.leaderboard(ctx)?;
+        let board = self.leaderboard(ctx, game)?;
         let rank = board
             .iter()
             .position(|p| p.user.id == user.id)
@@ -1157,11 +1176,11 @@ impl Service {
         Ok(Stats { player, rank })
     }
 
-    /// Rated players of the server, best first.
-    pub fn leaderboard(&self, ctx: &Ctx) -> Result<Vec<PlayerRecord>, Refusal> {
+    /// Rated players of the server in one game, best first.
+    pub fn leaderboard(&self, ctx: &Ctx, game: Kind) -> Result<Vec<PlayerRecord>, Refusal> {
         let mut players: Vec<PlayerRecord> = self
             .store
-            .players(ctx.guild)?
+            .players(ctx.guild, game)?
             .into_iter()
             .filter(|p| p.rated_games > 0)
             .collect();
@@ -1188,9 +1207,10 @@ impl Service {
             let g = Self::rebuild(&game)?;
             out.push(Summary {
                 channel: game.channel,
+                game: game.settings.game,
                 size: game.settings.size,
                 plies: game.plies.len(),
-                to_move: game.players[g.position().to_move().index()].clone(),
+                to_move: game.players[g.to_move().index()].clone(),
                 last_ply_ms: game.last_ply_ms,
                 deadline_ms: game.timeout_due_ms,
                 board_message: self.store.board_message(game.channel)?,
@@ -1311,6 +1331,14 @@ pub fn event_id(channel: u64, kind: u64, when: u64) -> u64 {
     fnv1a([channel, kind, when].iter().flat_map(|v| v.to_le_bytes()))
 }
 
+/// The game, board and options in a few words: "Tak on 6x6, komi 2", "Takat on 7 circles".
+fn describe_game(s: &GameSettings) -> String {
+    match s.game {
+        Kind::Tak => format!("Tak on {}, komi {}", s.game.board(s.size), s.komi),
+        Kind::Takat => format!("Takat on {}", s.game.board(s.size)),
+    }
+}
+
 fn name_of(players: &[PlayerRef; 2], id: u64) -> &str {
     players
         .iter()
@@ -1320,13 +1348,13 @@ fn name_of(players: &[PlayerRef; 2], id: u64) -> &str {
 
 fn challenge_outcome(c: &Challenge) -> Outcome {
     let s = &c.settings;
-    let mut details = vec![format!("{}x{}", s.size, s.size), format!("komi {}", s.komi)];
+    let mut details = vec![describe_game(s)];
     details.push(match c.seat {
         Seat::White => format!("{} plays White", c.challenger.name),
         Seat::Black => format!("{} plays Black", c.challenger.name),
         Seat::Random => "seats drawn at random".into(),
     });
-    if s.opening == crate::tak::Opening::NoSwap {
+    if s.game == Kind::Tak && s.opening == crate::tak::Opening::NoSwap {
         details.push("no swap".into());
     }
     if s.rated {

@@ -5,6 +5,7 @@
 
 use super::{Ctx, Outcome, Service};
 use crate::engine::{search, tei, Level};
+use crate::game::Match;
 use crate::store::records::PlayerRef;
 use crate::tak::Setup;
 use std::sync::Mutex;
@@ -73,18 +74,29 @@ impl EngineOpponent {
             return service.answer_draw(&ctx, false).map(Some).map_err(|r| r.0);
         }
         let g = Service::rebuild(&game).map_err(|r| r.0)?;
-        if g.result().is_some() || game.players[g.position().to_move().index()].id != self.me.id {
+        if g.result().is_some() || game.players[g.to_move().index()].id != self.me.id {
             return Ok(None);
         }
-        let ply = match &self.tei_command {
-            Some(command) => {
-                self.tei_ply(command, &game.settings.tps, g.start().setup(), &game.plies)?
-            }
-            None => {
-                let level = Level::parse(&level)?;
-                let found = search(g.position(), level.limits(self.think), game.id)
-                    .ok_or("the game is over")?;
-                g.position().ptn(found.ply)
+        let level = Level::parse(&level)?;
+        let ply = match &g {
+            Match::Tak(t) => match &self.tei_command {
+                Some(command) => {
+                    self.tei_ply(command, &game.settings.tps, t.start().setup(), &game.plies)?
+                }
+                None => {
+                    let found = search(t.position(), level.limits(self.think), game.id)
+                        .ok_or("the game is over")?;
+                    t.position().ptn(found.ply)
+                }
+            },
+            // TEI speaks Tak only: Takat is always played by the built-in searcher.
+            Match::Takat(t) => {
+                let (depth, nodes) = level.takat_budget();
+                let seen = t.positions();
+                let found =
+                    crate::takat::engine::search(t.position(), &seen, depth, nodes, game.id)
+                        .ok_or("the game is over")?;
+                t.position().name(found.ply)
             }
         };
         service

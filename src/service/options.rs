@@ -1,6 +1,7 @@
 //! Challenge options and their validation; durations like `1d`, `36h`, `2w`.
 
 use super::Refusal;
+use crate::game::Kind;
 use crate::render::Theme;
 use crate::store::records::{GameSettings, GuildSettings, PlayerRef, Seat};
 use crate::tak::{tps::tps_size, Komi, Opening, Position, Reserve, Setup};
@@ -8,6 +9,7 @@ use crate::tak::{tps::tps_size, Komi, Opening, Position, Reserve, Setup};
 /// What a challenge may set; `None` takes the server's default.
 #[derive(Clone, Debug)]
 pub struct ChallengeOptions {
+    pub game: Kind,
     pub opponent: Option<PlayerRef>,
     pub size: Option<usize>,
     pub komi: Option<String>,
@@ -31,6 +33,7 @@ pub struct ChallengeOptions {
 impl Default for ChallengeOptions {
     fn default() -> ChallengeOptions {
         ChallengeOptions {
+            game: Kind::Tak,
             opponent: None,
             size: None,
             komi: None,
@@ -129,6 +132,77 @@ fn time_limit(text: &str) -> Result<u64, Refusal> {
 impl ChallengeOptions {
     /// The game settings, with the server's defaults where nothing was chosen.
     pub fn settings(&self, defaults: &GuildSettings) -> Result<GameSettings, Refusal> {
+        let reminder_secs = match self.reminder.as_deref() {
+            Some("off" | "none") => None,
+            Some(text) => Some(reminder(text)?),
+            None => defaults.reminder_secs,
+        };
+        let time_limit_secs = self.time_limit.as_deref().map(time_limit).transpose()?;
+        if let Some(level) = &self.engine {
+            crate::engine::Level::parse(level).map_err(Refusal)?;
+            if self.rated {
+                return Err(Refusal(
+                    "games against Bredon's engine cannot be rated".into(),
+                ));
+            }
+        }
+        let theme = match &self.theme {
+            Some(name) => Theme::named(name).map_err(Refusal)?.name,
+            None => defaults.theme.clone(),
+        };
+        let mut settings = GameSettings {
+            game: self.game,
+            size: 0,
+            komi: Komi::default(),
+            opening: self.opening,
+            reserves: self.reserves,
+            tps: self.tps.clone(),
+            rated: self.rated,
+            reminder_secs,
+            time_limit_secs,
+            theme,
+            engine: self.engine.clone(),
+            blind: self.blind,
+        };
+        match self.game {
+            Kind::Tak => self.tak_settings(defaults, &mut settings)?,
+            Kind::Takat => self.takat_settings(&mut settings)?,
+        }
+        Ok(settings)
+    }
+
+    fn takat_settings(&self, settings: &mut GameSettings) -> Result<(), Refusal> {
+        if self.komi.is_some() || self.reserves.is_some() {
+            return Err(Refusal(
+                "komi and reserves are Tak's options; a Takat game has none".into(),
+            ));
+        }
+        settings.size = match &self.tps {
+            Some(text) => {
+                let p = crate::takat::Position::from_text(text).map_err(Refusal)?;
+                if p.end().is_some() {
+                    return Err(Refusal("the starting position is already decided: choose one where the game is still open".into()));
+                }
+                if self.rated {
+                    return Err(Refusal("games from a position cannot be rated: leave rated off, or start from the empty board".into()));
+                }
+                let cells = p.board().len();
+                if self.size.is_some_and(|s| s != cells) {
+                    return Err(Refusal(format!("the position has {cells} circles but size says {}: leave size out or make them agree", self.size.unwrap_or(0))));
+                }
+                cells
+            }
+            None => self.size.unwrap_or(7),
+        };
+        crate::takat::Board::of(settings.size).map_err(Refusal)?;
+        Ok(())
+    }
+
+    fn tak_settings(
+        &self,
+        defaults: &GuildSettings,
+        settings: &mut GameSettings,
+    ) -> Result<(), Refusal> {
         let size = match (&self.tps, self.size) {
             (Some(tps), Some(size)) => {
                 let from_tps = tps_size(tps).map_err(Refusal)?;
@@ -170,37 +244,9 @@ impl ChallengeOptions {
         if self.rated && self.reserves.is_some() {
             return Err(Refusal("games with custom reserves cannot be rated".into()));
         }
-        let reminder_secs = match self.reminder.as_deref() {
-            Some("off" | "none") => None,
-            Some(text) => Some(reminder(text)?),
-            None => defaults.reminder_secs,
-        };
-        let time_limit_secs = self.time_limit.as_deref().map(time_limit).transpose()?;
-        if let Some(level) = &self.engine {
-            crate::engine::Level::parse(level).map_err(Refusal)?;
-            if self.rated {
-                return Err(Refusal(
-                    "games against Bredon's engine cannot be rated".into(),
-                ));
-            }
-        }
-        let theme = match &self.theme {
-            Some(name) => Theme::named(name).map_err(Refusal)?.name,
-            None => defaults.theme.clone(),
-        };
-        Ok(GameSettings {
-            size,
-            komi,
-            opening: self.opening,
-            reserves: self.reserves,
-            tps: self.tps.clone(),
-            rated: self.rated,
-            reminder_secs,
-            time_limit_secs,
-            theme,
-            engine: self.engine.clone(),
-            blind: self.blind,
-        })
+        settings.size = size;
+        settings.komi = komi;
+        Ok(())
     }
 }
 

@@ -3,12 +3,13 @@
 //!
 //! Trees (keys are big-endian so they sort): `games` channel → live game; `challenges` channel →
 //! challenge; `archive` game id → finished game; `last` channel → id of its last finished game;
-//! `history` user ++ game id → guild; `players` guild ++ user → player; `timers` due ms ++ channel
+//! `history` user ++ game id → guild; `players` guild ++ user (++ 1 for Takat) → player; `timers` due ms ++ channel
 //! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings;
 //! `boards` channel → the newest message showing its board; `prefs` user → notification wishes.
 
 pub mod records;
 
+use crate::game::Kind;
 use records::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -44,8 +45,8 @@ impl fmt::Display for StoreError {
             ),
             StoreError::Version { tree, found } => write!(
                 f,
-                "a {tree} record has schema version {found}, but this build reads version {SCHEMA}: \
-                 run the Bredon version that wrote it"
+                "a {tree} record has schema version {found}, but this build reads versions \
+                 {OLDEST_SCHEMA} to {SCHEMA}: run the Bredon version that wrote it"
             ),
             StoreError::Corrupt { tree, why } => write!(f, "a {tree} record cannot be read: {why}"),
             StoreError::Io(why) => write!(f, "database error: {why}"),
@@ -134,7 +135,7 @@ fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, St
         why: e.to_string(),
     };
     let version: Version = serde_json::from_slice(bytes).map_err(corrupt)?;
-    if version.v != SCHEMA {
+    if !(OLDEST_SCHEMA..=SCHEMA).contains(&version.v) {
         return Err(StoreError::Version {
             tree,
             found: version.v,
@@ -149,6 +150,13 @@ fn key2(a: u64, b: u64) -> [u8; 16] {
     let mut k = [0; 16];
     k[..8].copy_from_slice(&a.to_be_bytes());
     k[8..].copy_from_slice(&b.to_be_bytes());
+    k
+}
+
+/// guild ++ user, then a byte for games other than Tak (whose keys predate other games).
+fn player_key(guild: u64, user: u64, game: Kind) -> Vec<u8> {
+    let mut k = key2(guild, user).to_vec();
+    k.extend(game.key_suffix());
     k
 }
 
@@ -262,18 +270,28 @@ impl Store {
         Ok(out)
     }
 
-    pub fn player(&self, guild: u64, user: u64) -> Result<Option<PlayerRecord>, StoreError> {
+    /// A player's record in one game of one server.
+    pub fn player(
+        &self,
+        guild: u64,
+        user: u64,
+        game: Kind,
+    ) -> Result<Option<PlayerRecord>, StoreError> {
         self.players
-            .get(key2(guild, user))?
+            .get(player_key(guild, user, game))?
             .map(|b| decode("player", &b))
             .transpose()
     }
 
-    pub fn players(&self, guild: u64) -> Result<Vec<PlayerRecord>, StoreError> {
-        self.players
+    /// The players of one game in a server.
+    pub fn players(&self, guild: u64, game: Kind) -> Result<Vec<PlayerRecord>, StoreError> {
+        let mut players: Vec<PlayerRecord> = self
+            .players
             .scan_prefix(guild.to_be_bytes())
             .map(|e| decode("player", &e?.1))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        players.retain(|p| p.game == game);
+        Ok(players)
     }
 
     /// Every live game in this store (this process's shards).
@@ -451,7 +469,7 @@ impl Store {
             }
         }
         for p in &change.players {
-            players.insert(&key2(p.guild, p.user.id), encode(p))?;
+            players.insert(player_key(p.guild, p.user.id, p.game), encode(p))?;
         }
         Ok(())
     }

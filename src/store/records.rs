@@ -1,11 +1,16 @@
 //! The records kept in sled. Every record is written inside an envelope `{"v": N, "data": ...}`;
 //! a record of another schema version is refused, never guessed at.
 
-use crate::tak::{GameResult, Komi, Opening, Reserve, Setup};
+use crate::game::{Ending, Kind};
+use crate::tak::{Komi, Opening, Reserve, Setup};
 use serde::{Deserialize, Serialize};
 
-/// The schema version of every record this build writes.
-pub const SCHEMA: u32 = 1;
+/// The schema version of every record this build writes. Version 2 added the game kind
+/// (settings, player records) and Takat results; version 1 records read as Tak.
+pub const SCHEMA: u32 = 2;
+
+/// The oldest schema version this build reads.
+pub const OLDEST_SCHEMA: u32 = 1;
 
 /// A Discord user (or a named user of `bredon local`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -26,6 +31,10 @@ pub enum Seat {
 /// Everything chosen when a game is created; kept for rematches.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct GameSettings {
+    /// Which game (records before Takat existed read as Tak).
+    #[serde(default)]
+    pub game: Kind,
+    /// Tak: the board's side (3-8). Takat: its circles (7 or 19).
     pub size: usize,
     pub komi: Komi,
     pub opening: Opening,
@@ -121,7 +130,7 @@ pub struct ArchivedGame {
     pub players: [PlayerRef; 2],
     pub settings: GameSettings,
     pub plies: Vec<String>,
-    pub result: GameResult,
+    pub result: Ending,
     pub ptn: String,
     pub started_ms: i64,
     pub finished_ms: i64,
@@ -130,10 +139,13 @@ pub struct ArchivedGame {
     pub series: Series,
 }
 
-/// A player's standing in one server.
+/// A player's standing in one server, in one game.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct PlayerRecord {
     pub guild: u64,
+    /// Ratings are kept per game (records before Takat existed are Tak's).
+    #[serde(default)]
+    pub game: Kind,
     pub user: PlayerRef,
     pub rating: f64,
     pub deviation: f64,

@@ -112,6 +112,13 @@ impl Game {
         &self.position
     }
 
+    /// Every position of the game so far, the current one last.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut all: Vec<Position> = self.history.iter().map(|(p, _)| *p).collect();
+        all.push(self.position);
+        all
+    }
+
     pub fn plies(&self) -> impl Iterator<Item = Ply> + '_ {
         self.history.iter().map(|(_, p)| *p)
     }

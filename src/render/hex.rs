@@ -1,0 +1,513 @@
+//! Pictures of Takat: the hexagonal board of circles, stacks drawn as columns of slabs (bottom
+//! to top) with their height, red circles ringed in red, the last ply as an arrow between
+//! circles (never over a stack), the just-moved piece outlined, safe tops marked with a lock
+//! (gold: only its owner may move it; on red: nobody), reserves, whose turn and the result.
+
+use super::paint::{self, pt, Paint, Pt};
+use super::text::{self, Align, Weight};
+use super::{pill_row, Layout, Pill, Theme};
+use crate::takat::{Color, Ending, Game, Ply, Position, Safety};
+use image::RgbImage;
+
+/// Everything a Takat picture shows.
+pub struct TakatScene<'a> {
+    pub position: &'a Position,
+    pub last: Option<Ply>,
+    pub players: [&'a str; 2],
+    pub result: Option<Ending>,
+    /// Announcements after the last ply ("White is one ply from a stack of six").
+    pub notes: Vec<String>,
+}
+
+impl<'a> TakatScene<'a> {
+    pub fn of_game(game: &'a Game, players: [&'a str; 2]) -> TakatScene<'a> {
+        TakatScene {
+            position: game.position(),
+            last: game.last(),
+            players,
+            result: game.result(),
+            notes: if game.result().is_none() && game.ply_count() > 0 {
+                crate::takat::threats(game.position())
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn name(&self, c: Color) -> String {
+        text::drawable_name(
+            self.players[c.index()],
+            &format!("Player {}", c.index() + 1),
+        )
+    }
+}
+
+/// Where the circles go: centres and the circle radius, fitted to the board area.
+struct Geometry {
+    centre: Pt,
+    /// Distance unit of the hexagonal grid (neighbours are √3·s apart).
+    s: f32,
+    radius: f32,
+}
+
+impl Geometry {
+    fn new(l: &Layout, board_radius: f32) -> Geometry {
+        let k = l.k;
+        let (area_w, area_h) = (760.0 * k, 680.0 * k);
+        let s = (area_h / (3f32.sqrt() * (2.0 * board_radius + 1.0)))
+            .min(area_w / (3.0 * board_radius + 1.8));
+        Geometry {
+            centre: pt(l.width as f32 / 2.0, 150.0 * k + 712.0 * k / 2.0),
+            s,
+            radius: 0.84 * s,
+        }
+    }
+
+    fn at(&self, (q, r): (i8, i8)) -> Pt {
+        let (q, r) = (q as f32, r as f32);
+        pt(
+            self.centre.x + 1.5 * self.s * q,
+            self.centre.y + 3f32.sqrt() * self.s * (r + q / 2.0),
+        )
+    }
+}
+
+fn piece(theme: &Theme, c: Color, width: f32) -> Paint {
+    match c {
+        Color::White => Paint::outlined(theme.white_fill.0, theme.white_outline.0, width),
+        Color::Black => Paint::outlined(theme.black_fill.0, theme.black_outline.0, width),
+    }
+}
+
+pub fn render_takat(scene: &TakatScene, theme: &Theme) -> RgbImage {
+    // One picture size for every board, the same as Tak's.
+    let l = Layout::new(theme, 6);
+    let mut img = RgbImage::from_pixel(l.width, l.height, theme.background.0);
+    header(&mut img, scene, theme, &l);
+    board(&mut img, scene, theme, &l);
+    legend(&mut img, theme, &l);
+    img
+}
+
+fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
+    let (k, w) = (l.k, l.width as f32);
+    let p = scene.position;
+    let to_move = scene.result.is_none().then(|| p.to_move());
+    let card_w = w / 2.0 - 24.0 * k;
+    for c in [Color::White, Color::Black] {
+        let x = match c {
+            Color::White => 16.0 * k,
+            Color::Black => w / 2.0 + 8.0 * k,
+        };
+        let (y, h) = (12.0 * k, 86.0 * k);
+        let mid = pt(x + card_w / 2.0, y + h / 2.0);
+        let card = match to_move == Some(c) {
+            true => Paint::outlined(theme.card.0, theme.accent.0, 3.0 * k),
+            false => Paint::solid(theme.card.0),
+        };
+        paint::round_rect(img, mid, card_w, h, 12.0 * k, 0.0, card);
+        paint::round_rect(
+            img,
+            pt(x + 30.0 * k, mid.y),
+            34.0 * k,
+            14.0 * k,
+            4.0 * k,
+            0.0,
+            piece(theme, c, 2.0 * k),
+        );
+        let reserve = p.reserve(c).to_string();
+        let fx = x + card_w - 40.0 * k;
+        text::draw(
+            img,
+            &reserve,
+            (fx, y + 36.0 * k),
+            32.0 * k,
+            Weight::Bold,
+            Align::Center,
+            theme.text.0,
+        );
+        text::draw(
+            img,
+            "to enter",
+            (fx, y + 66.0 * k),
+            14.0 * k,
+            Weight::Regular,
+            Align::Center,
+            theme.subtle_text.0,
+        );
+        let tx = x + 58.0 * k;
+        let room = card_w - 58.0 * k - 84.0 * k;
+        let name = text::fit(&scene.name(c), 24.0 * k, Weight::Bold, room);
+        text::draw(
+            img,
+            &name,
+            (tx, y + 30.0 * k),
+            24.0 * k,
+            Weight::Bold,
+            Align::Left,
+            theme.text.0,
+        );
+        let aim = match c {
+            Color::White => "builds six",
+            Color::Black => "blocks",
+        };
+        let status = match to_move == Some(c) {
+            true => format!("{} · {aim} · to move", c.name()),
+            false => format!("{} · {aim}", c.name()),
+        };
+        let ink = match to_move == Some(c) {
+            true => theme.accent.0,
+            false => theme.subtle_text.0,
+        };
+        let status = text::fit(&status, 16.0 * k, Weight::Regular, room);
+        text::draw(
+            img,
+            &status,
+            (tx, y + 60.0 * k),
+            16.0 * k,
+            Weight::Regular,
+            Align::Left,
+            ink,
+        );
+    }
+    let mut pills: Vec<Pill> = Vec::new();
+    match scene.result {
+        Some(r) => pills.push((
+            format!(
+                "{} · {}",
+                r.code(),
+                r.describe_with([&scene.name(Color::White), &scene.name(Color::Black)])
+            ),
+            Some((
+                match r.winner() {
+                    Some(_) => theme.result_fill.0,
+                    None => theme.draw_fill.0,
+                },
+                theme.result_text.0,
+            )),
+        )),
+        None => {
+            pills.push((format!("Move {}", p.move_number()), None));
+            for note in &scene.notes {
+                pills.push((note.clone(), Some((theme.tak_fill.0, theme.tak_text.0))));
+            }
+        }
+    }
+    pill_row(img, pills, 123.0 * k, theme, l);
+}
+
+fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
+    let p = scene.position;
+    let b = p.board();
+    let g = Geometry::new(l, b.radius as f32);
+    let rho = g.radius;
+    let cells = 0..b.len() as u8;
+    for c in cells.clone() {
+        let at = g.at(b.coords(c));
+        let fill = if c == b.centre {
+            theme.square_dark.0
+        } else {
+            theme.square_light.0
+        };
+        let ring = match b.is_red(c) {
+            true => (theme.tak_fill.0, 0.09 * rho),
+            false => (theme.board_frame.0, 0.035 * rho),
+        };
+        paint::circle(img, at, rho, Paint::outlined(fill, ring.0, ring.1));
+        text::draw(
+            img,
+            b.name(c),
+            (at.x, at.y + 0.8 * rho),
+            0.17 * rho,
+            Weight::Bold,
+            Align::Center,
+            theme.label.0,
+        );
+    }
+    // The last ply: the origin ringed, an arrow between the circles, the target ringed.
+    if let Some(ply) = scene.last {
+        let to = g.at(b.coords(ply.target()));
+        if let Ply::Move { from, .. } = ply {
+            let from = g.at(b.coords(from));
+            ring(img, from, rho, theme.origin.0, 0.07 * rho);
+            arrow(img, from, to, rho, theme);
+        }
+        ring(img, to, rho, theme.destination.0, 0.07 * rho);
+    }
+    for c in cells {
+        stack(img, scene, theme, &g, c);
+    }
+}
+
+/// A ring just inside a circle's edge.
+fn ring(img: &mut RgbImage, at: Pt, rho: f32, color: image::Rgb<u8>, width: f32) {
+    let r = rho - width / 2.0 - 0.02 * rho;
+    paint::shape(
+        img,
+        pt(at.x - rho, at.y - rho),
+        pt(at.x + rho, at.y + rho),
+        Paint::solid(color),
+        |q| {
+            let d = ((q.x - at.x).powi(2) + (q.y - at.y).powi(2)).sqrt();
+            (d - r).abs() - width / 2.0
+        },
+    );
+}
+
+/// An arrow in the gap between two neighbouring circles, so it never covers a stack.
+fn arrow(img: &mut RgbImage, from: Pt, to: Pt, rho: f32, theme: &Theme) {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (ux, uy) = (dx / len, dy / len);
+    let start = pt(from.x + ux * rho * 0.78, from.y + uy * rho * 0.78);
+    let tip = pt(to.x - ux * rho * 0.72, to.y - uy * rho * 0.72);
+    let head = 0.34 * rho;
+    let base = pt(tip.x - ux * head, tip.y - uy * head);
+    let (nx, ny) = (-uy, ux);
+    let wing = 0.2 * rho;
+    let shaft = 0.06 * rho;
+    let outline = 0.03 * rho;
+    paint::capsule(
+        img,
+        start,
+        base,
+        shaft + outline,
+        Paint::solid(theme.arrow_outline.0),
+    );
+    let tri = |w: f32, extra: f32| {
+        [
+            pt(tip.x + ux * extra, tip.y + uy * extra),
+            pt(base.x + nx * w - ux * extra, base.y + ny * w - uy * extra),
+            pt(base.x - nx * w - ux * extra, base.y - ny * w - uy * extra),
+        ]
+    };
+    paint::convex(
+        img,
+        &tri(wing + outline * 1.5, outline * 1.5),
+        Paint::solid(theme.arrow_outline.0),
+    );
+    paint::capsule(img, start, base, shaft, Paint::solid(theme.arrow.0));
+    paint::convex(img, &tri(wing, 0.0), Paint::solid(theme.arrow.0));
+}
+
+fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c: u8) {
+    let p = scene.position;
+    let s = p.stack(c);
+    if s.height() == 0 {
+        return;
+    }
+    let rho = g.radius;
+    let at = g.at(p.board().coords(c));
+    let (slab_w, slab_h, gap) = (1.05 * rho, 0.19 * rho, 0.035 * rho);
+    let h = s.height() as f32;
+    let total = h * slab_h + (h - 1.0) * gap;
+    let bottom = at.y + total / 2.0 - 0.04 * rho;
+    let outline = (0.03 * rho).max(1.0);
+    let mut top_mid = at;
+    for (i, color) in s.pieces().enumerate() {
+        let y = bottom - slab_h / 2.0 - i as f32 * (slab_h + gap);
+        top_mid = pt(at.x, y);
+        paint::round_rect(
+            img,
+            top_mid,
+            slab_w,
+            slab_h,
+            0.05 * rho,
+            0.0,
+            piece(theme, color, outline),
+        );
+    }
+    // The piece just moved (the last ply's target): outlined in the destination colour.
+    if scene.last.is_some_and(|ply| ply.target() == c) && scene.result.is_none() {
+        let w = 0.05 * rho;
+        let (hw, hh) = ((slab_w + 0.16 * rho) / 2.0, (slab_h + 0.16 * rho) / 2.0);
+        paint::shape(
+            img,
+            pt(top_mid.x - hw - w, top_mid.y - hh - w),
+            pt(top_mid.x + hw + w, top_mid.y + hh + w),
+            Paint::solid(theme.destination.0),
+            |q| {
+                let dx = (q.x - top_mid.x).abs() - hw;
+                let dy = (q.y - top_mid.y).abs() - hh;
+                let outside = (dx.max(0.0).powi(2) + dy.max(0.0).powi(2)).sqrt();
+                (outside + dx.max(dy).min(0.0)).abs() - w / 2.0
+            },
+        );
+    }
+    // Height, on a badge at the upper right.
+    if s.height() > 1 {
+        let badge = pt(at.x + 0.66 * rho, at.y - 0.5 * rho);
+        paint::circle(
+            img,
+            badge,
+            0.2 * rho,
+            Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 0.025 * rho),
+        );
+        text::draw(
+            img,
+            &s.height().to_string(),
+            (badge.x, badge.y),
+            0.26 * rho,
+            Weight::Bold,
+            Align::Center,
+            theme.badge_text.0,
+        );
+    }
+    match p.safety(c) {
+        Safety::Open => {}
+        safety => lock(
+            img,
+            pt(at.x - 0.68 * rho, at.y - 0.5 * rho),
+            0.16 * rho,
+            safety,
+            theme,
+        ),
+    }
+}
+
+/// A padlock of size `r` centred at `at`: gold for a temporarily safe top, gold on red for a
+/// permanently safe one.
+fn lock(img: &mut RgbImage, at: Pt, r: f32, safety: Safety, theme: &Theme) {
+    if safety == Safety::Permanent {
+        paint::circle(img, at, r * 1.55, Paint::solid(theme.tak_fill.0));
+    }
+    let gold = theme.badge_fill.0;
+    let ink = theme.badge_text.0;
+    // Shackle: a ring above the body.
+    let shackle = pt(at.x, at.y - r * 0.35);
+    paint::shape(
+        img,
+        pt(at.x - r, at.y - r * 1.3),
+        pt(at.x + r, at.y + r),
+        Paint::solid(ink),
+        |q| {
+            let d = ((q.x - shackle.x).powi(2) + (q.y - shackle.y).powi(2)).sqrt();
+            ((d - r * 0.55).abs() - r * 0.22).max(q.y - shackle.y)
+        },
+    );
+    paint::round_rect(
+        img,
+        pt(at.x, at.y + r * 0.3),
+        r * 1.6,
+        r * 1.2,
+        r * 0.2,
+        0.0,
+        Paint::outlined(gold, ink, (r * 0.14).max(1.0)),
+    );
+}
+
+/// A line under the board explaining the marks.
+fn legend(img: &mut RgbImage, theme: &Theme, l: &Layout) {
+    let k = l.k;
+    let y = l.height as f32 - 24.0 * k;
+    let px = 17.0 * k;
+    let parts: [(Option<Safety>, &str); 3] = [
+        (Some(Safety::Temporary), "only its owner may move it"),
+        (Some(Safety::Permanent), "nobody may move it"),
+        (None, "red ring: red circle · no entry on the centre"),
+    ];
+    let widths: Vec<f32> = parts
+        .iter()
+        .map(|(icon, t)| {
+            text::width(t, px, Weight::Regular) + if icon.is_some() { 30.0 * k } else { 0.0 }
+        })
+        .collect();
+    let gap = 24.0 * k;
+    let total = widths.iter().sum::<f32>() + gap * (parts.len() as f32 - 1.0);
+    let mut x = (l.width as f32 - total) / 2.0;
+    for ((icon, t), w) in parts.iter().zip(widths) {
+        let mut tx = x;
+        if let Some(safety) = icon {
+            lock(img, pt(x + 10.0 * k, y), 9.0 * k, *safety, theme);
+            tx += 30.0 * k;
+        }
+        text::draw(
+            img,
+            t,
+            (tx, y),
+            px,
+            Weight::Regular,
+            Align::Left,
+            theme.subtle_text.0,
+        );
+        x += w + gap;
+    }
+}
+
+/// One sentence a screen reader can speak, then the position string (at most 1024 characters).
+pub fn takat_alt_text(scene: &TakatScene) -> String {
+    let p = scene.position;
+    let b = p.board();
+    let name = |c: Color| format!("{} ({})", super::alt::shorten(&scene.name(c), 40), c.name());
+    let mut parts = vec![format!(
+        "Takat board of {} circles, move {}",
+        b.len(),
+        p.move_number()
+    )];
+    match scene.result {
+        Some(r) => parts.push(format!(
+            "game over, {}: {}",
+            r.code(),
+            r.describe_with([&scene.name(Color::White), &scene.name(Color::Black)])
+        )),
+        None => parts.push(format!("{} to move", name(p.to_move()))),
+    }
+    if let Some(ply) = scene.last {
+        parts.push(format!("last ply {}", p.name(ply)));
+    }
+    parts.push(format!(
+        "reserves {} White, {} Black",
+        p.reserve(Color::White),
+        p.reserve(Color::Black)
+    ));
+    let stacks: Vec<String> = (0..b.len() as u8)
+        .filter(|&c| p.stack(c).height() > 0)
+        .map(|c| {
+            let pieces: String = p
+                .stack(c)
+                .pieces()
+                .map(|x| if x == Color::White { 'W' } else { 'B' })
+                .collect();
+            let safe = match p.safety(c) {
+                Safety::Open => "",
+                Safety::Temporary => " safe",
+                Safety::Permanent => " permanently safe",
+            };
+            format!("{} {pieces}{safe}", b.name(c))
+        })
+        .collect();
+    if !stacks.is_empty() {
+        parts.push(format!("stacks bottom to top: {}", stacks.join(", ")));
+    }
+    parts.extend(scene.notes.iter().cloned());
+    let mut out = format!("{}. Position: {}", parts.join("; "), p.to_text());
+    if out.chars().count() > super::alt::MAX_ALT {
+        out = out.chars().take(super::alt::MAX_ALT - 1).collect();
+        out.push('…');
+    }
+    out
+}
+
+pub fn render_takat_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u8> {
+    let plies: Vec<Ply> = game.plies().collect();
+    let mut position = *game.start();
+    let mut shown = 0;
+    super::animate(plies.len(), theme, |n, small| {
+        for &ply in &plies[shown..n] {
+            position.apply(ply);
+        }
+        shown = n;
+        let scene = TakatScene {
+            position: &position,
+            last: n.checked_sub(1).map(|i| plies[i]),
+            players,
+            result: if n == plies.len() {
+                game.result()
+            } else {
+                None
+            },
+            notes: Vec::new(),
+        };
+        render_takat(&scene, small)
+    })
+}
