@@ -1,12 +1,18 @@
 use super::Failure;
+use crate::game::Kind;
+use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
 use crate::render::{alt_text, encode_png, render, render_gif, Scene, Theme};
 use crate::tak::{tps::tps_size, Game, Komi, Ply, Position, Setup};
+use crate::takat;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position to draw.
+    /// tak (default) or takat.
+    #[arg(long, default_value = "tak")]
+    game: String,
+    /// The position to draw (TPS, or a Takat position string).
     #[arg(long, required_unless_present = "gif", conflicts_with = "gif")]
     tps: Option<String>,
     /// The ply that led to the position, highlighted (PTN, e.g. `3c3>12`).
@@ -22,12 +28,16 @@ pub struct Args {
     player1: String,
     #[arg(long, default_value = "Player 2")]
     player2: String,
-    /// Draw a whole PTN game as an animated GIF instead.
+    /// Draw a whole game (PTN, or a Takat record) as an animated GIF instead.
     #[arg(long)]
     gif: Option<PathBuf>,
     /// Print the alt text too.
     #[arg(long)]
     alt: bool,
+    /// Also write a copy scaled to 400 px wide (as Discord previews it), next to the output
+    /// with `-400` in its name.
+    #[arg(long)]
+    preview: bool,
     /// Where to write the picture.
     #[arg(short, long)]
     output: PathBuf,
@@ -37,7 +47,38 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
     let players = [args.player1.as_str(), args.player2.as_str()];
     let started = Instant::now();
+    let takat = Kind::parse(&args.game).map_err(|e| Failure::new(2, e))? == Kind::Takat;
     let (bytes, alt) = match &args.gif {
+        Some(path) if takat => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))?;
+            let game = takat::Game::from_record(&text).map_err(|e| Failure::new(1, e))?;
+            let alt = takat_alt_text(&TakatScene::of_game(&game, players));
+            (render_takat_gif(&game, players, &theme), alt)
+        }
+        None if takat => {
+            let text = args.tps.as_deref().unwrap_or_default();
+            let position = takat::Position::from_text(text).map_err(|e| Failure::new(2, e))?;
+            let last = match &args.last {
+                Some(ply) => Some(
+                    position
+                        .parse_ply(ply)
+                        .map_err(|e| Failure::new(2, format!("--last: {e}")))?,
+                ),
+                None => None,
+            };
+            let scene = TakatScene {
+                position: &position,
+                last,
+                players,
+                result: position.end(),
+                notes: takat::threats(&position),
+            };
+            (
+                encode_png(&render_takat(&scene, &theme)),
+                takat_alt_text(&scene),
+            )
+        }
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))?;
@@ -73,7 +114,36 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if args.alt {
         println!("{alt}");
     }
+    if args.preview && args.gif.is_none() {
+        let path = preview_path(&args.output);
+        std::fs::write(&path, preview(&bytes)?)
+            .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display())))?;
+        println!("wrote {}", path.display());
+    }
     Ok(())
+}
+
+/// Width of an attached picture in a Discord chat.
+const PREVIEW_WIDTH: u32 = 400;
+
+fn preview_path(output: &std::path::Path) -> PathBuf {
+    let stem = output.file_stem().unwrap_or_default().to_string_lossy();
+    output.with_file_name(format!("{stem}-{PREVIEW_WIDTH}.png"))
+}
+
+/// The picture scaled down as a chat client shows it.
+fn preview(png: &[u8]) -> Result<Vec<u8>, Failure> {
+    let img = image::load_from_memory(png)
+        .map_err(|e| Failure::new(1, format!("cannot read the picture back: {e}")))?
+        .into_rgb8();
+    let height = img.height() * PREVIEW_WIDTH / img.width();
+    let small = image::imageops::resize(
+        &img,
+        PREVIEW_WIDTH,
+        height,
+        image::imageops::FilterType::Triangle,
+    );
+    Ok(encode_png(&small))
 }
 
 /// The highlighted ply must be PTN and must fit the position: a placement ends on an occupied

@@ -59,7 +59,8 @@ impl Geometry {
         Geometry {
             centre: pt(l.width as f32 / 2.0, 150.0 * k + 712.0 * k / 2.0),
             s,
-            radius: 0.84 * s,
+            // A gap between neighbours leaves room for the last ply's arrow.
+            radius: 0.74 * s,
         }
     }
 
@@ -204,8 +205,9 @@ fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
     let cells = 0..b.len() as u8;
     for c in cells.clone() {
         let at = g.at(b.coords(c));
+        // The centre, where nobody may enter, is shaded towards the background.
         let fill = if c == b.centre {
-            theme.square_dark.0
+            paint::mix(theme.square_dark.0, theme.background.0, 0.35)
         } else {
             theme.square_light.0
         };
@@ -230,12 +232,20 @@ fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
         if let Ply::Move { from, .. } = ply {
             let from = g.at(b.coords(from));
             ring(img, from, rho, theme.origin.0, 0.07 * rho);
-            arrow(img, from, to, rho, theme);
         }
         ring(img, to, rho, theme.destination.0, 0.07 * rho);
     }
+    // The stacks of six that won the game.
+    if let Some(Ending::Sixes { .. }) = scene.result {
+        for c in cells.clone().filter(|&c| p.stack(c).height() == 6) {
+            ring(img, g.at(b.coords(c)), rho, theme.result_fill.0, 0.1 * rho);
+        }
+    }
     for c in cells {
         stack(img, scene, theme, &g, c);
+    }
+    if let Some(Ply::Move { from, to }) = scene.last {
+        arrow(img, g.at(b.coords(from)), g.at(b.coords(to)), rho, theme);
     }
 }
 
@@ -259,13 +269,13 @@ fn arrow(img: &mut RgbImage, from: Pt, to: Pt, rho: f32, theme: &Theme) {
     let (dx, dy) = (to.x - from.x, to.y - from.y);
     let len = (dx * dx + dy * dy).sqrt();
     let (ux, uy) = (dx / len, dy / len);
-    let start = pt(from.x + ux * rho * 0.78, from.y + uy * rho * 0.78);
-    let tip = pt(to.x - ux * rho * 0.72, to.y - uy * rho * 0.72);
-    let head = 0.34 * rho;
+    let start = pt(from.x + ux * rho * 0.72, from.y + uy * rho * 0.72);
+    let tip = pt(to.x - ux * rho * 0.86, to.y - uy * rho * 0.86);
+    let head = 0.3 * rho;
     let base = pt(tip.x - ux * head, tip.y - uy * head);
     let (nx, ny) = (-uy, ux);
-    let wing = 0.2 * rho;
-    let shaft = 0.06 * rho;
+    let wing = 0.19 * rho;
+    let shaft = 0.065 * rho;
     let outline = 0.03 * rho;
     paint::capsule(
         img,
@@ -298,7 +308,7 @@ fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c:
     }
     let rho = g.radius;
     let at = g.at(p.board().coords(c));
-    let (slab_w, slab_h, gap) = (1.05 * rho, 0.19 * rho, 0.035 * rho);
+    let (slab_w, slab_h, gap) = (0.95 * rho, 0.19 * rho, 0.035 * rho);
     let h = s.height() as f32;
     let total = h * slab_h + (h - 1.0) * gap;
     let bottom = at.y + total / 2.0 - 0.04 * rho;
@@ -334,13 +344,14 @@ fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c:
             },
         );
     }
-    // Height, on a badge at the upper right.
+    // Height on a badge to the right, the lock to the left: between the neighbours' directions,
+    // where no arrow passes.
     if s.height() > 1 {
-        let badge = pt(at.x + 0.66 * rho, at.y - 0.5 * rho);
+        let badge = pt(at.x + 0.74 * rho, at.y);
         paint::circle(
             img,
             badge,
-            0.2 * rho,
+            0.19 * rho,
             Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 0.025 * rho),
         );
         text::draw(
@@ -355,13 +366,7 @@ fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c:
     }
     match p.safety(c) {
         Safety::Open => {}
-        safety => lock(
-            img,
-            pt(at.x - 0.68 * rho, at.y - 0.5 * rho),
-            0.16 * rho,
-            safety,
-            theme,
-        ),
+        safety => lock(img, pt(at.x - 0.74 * rho, at.y), 0.13 * rho, safety, theme),
     }
 }
 
@@ -400,11 +405,11 @@ fn lock(img: &mut RgbImage, at: Pt, r: f32, safety: Safety, theme: &Theme) {
 fn legend(img: &mut RgbImage, theme: &Theme, l: &Layout) {
     let k = l.k;
     let y = l.height as f32 - 24.0 * k;
-    let px = 17.0 * k;
+    let px = 20.0 * k;
     let parts: [(Option<Safety>, &str); 3] = [
-        (Some(Safety::Temporary), "only its owner may move it"),
-        (Some(Safety::Permanent), "nobody may move it"),
-        (None, "red ring: red circle · no entry on the centre"),
+        (Some(Safety::Temporary), "owner moves it"),
+        (Some(Safety::Permanent), "nobody moves it"),
+        (None, "shaded centre: no entry"),
     ];
     let widths: Vec<f32> = parts
         .iter()
