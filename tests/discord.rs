@@ -1913,3 +1913,145 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
         "no DM after dm:false"
     );
 }
+
+/// A cooperative game of Takat on seven circles that ends in a stack of six at ply 24 (found by
+/// a beam search over the rules; every ply is legal, Black entering whenever it is behind).
+const TAKAT_SIX: [&str; 24] = [
+    "a1", "a2", "a1-a2", "a1", "b3", "b1", "b3-a2", "b1-a1", "b1", "a1-a2", "b1-a1", "b1", "b3",
+    "b1-a1", "c1", "b1", "a1-a2", "b1-a1", "b3-b2", "c1-b2", "a1-b2", "a1-b2", "a1-b1", "b2-a2",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
+    let (fake, _data, _bot) = boot().await;
+    let r = run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "game", "type": 4, "value": 1 },
+            { "name": "seat", "type": 4, "value": 0 }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content()
+            .contains("alice challenges bob (Takat on 7 circles"),
+        "{}",
+        r.content()
+    );
+    let r = press(&fake, &bob(), "bredon:accept").await;
+    assert!(
+        r.content()
+            .contains("alice (White) vs bob (Black), Takat on 7 circles. alice to move."),
+        "{}",
+        r.content()
+    );
+    let first = image::load_from_memory(&r.pngs()[0]).unwrap();
+    assert_eq!(first.width(), 800, "one picture size for every game");
+    // Refusals name the rule broken, privately, and change nothing.
+    let r = ply(&fake, &alice(), "b2").await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("nobody may enter on the centre circle b2"),
+        "{}",
+        r.content()
+    );
+    // Autocomplete offers Takat's plies, in words.
+    let from = fake.requests().len();
+    let token = fake.autocomplete_option(&alice(), CHANNEL, "move", "ply", "a");
+    let cb = fake
+        .wait_request(from, "Takat plies", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    let names: Vec<String> = cb.json()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        names.iter().any(|n| n == "a1 — enter on a1") && names.len() == 2,
+        "{names:?}"
+    );
+    let mut last = None;
+    let mut threats = 0;
+    for (i, text) in TAKAT_SIX.iter().enumerate() {
+        let user = if i % 2 == 0 { alice() } else { bob() };
+        let r = ply(&fake, &user, text).await;
+        assert!(
+            !r.is_ephemeral(),
+            "ply {} ({text}) was refused: {}",
+            i + 1,
+            r.content()
+        );
+        if r.content().contains("White threatens a stack of six!") {
+            threats += 1;
+        }
+        if i == 2 {
+            // The piece White just moved cannot be moved by Black: refused in words.
+            let r = ply(&fake, &bob(), "a2-b2").await;
+            assert!(
+                r.is_ephemeral()
+                    && r.content()
+                        .contains("the piece on a2 was just moved by White"),
+                "{}",
+                r.content()
+            );
+        }
+        last = Some((r, fake.requests().len()));
+    }
+    assert!(threats > 0, "White's threat of six was announced");
+    let (win, from) = last.unwrap();
+    // Black's ply completes the stack, and the stack wins for White.
+    assert!(
+        win.content()
+            .contains("bob played b2-a2. alice wins with a stack of six (1-0)."),
+        "{}",
+        win.content()
+    );
+    assert_eq!(win.pngs().len(), 1, "the final board comes with the result");
+    let record = fake
+        .wait_request(from.saturating_sub(4), "the game's record", |r| {
+            r.path.contains("/webhooks/") && r.text().contains("game.gif")
+        })
+        .await;
+    let files = record.files();
+    let text = files
+        .iter()
+        .find(|(name, _)| name == "game.takat.txt")
+        .map(|(_, bytes)| String::from_utf8(bytes.clone()).unwrap())
+        .expect("the record is attached");
+    assert!(
+        text.contains("[Game \"Takat\"]") && text.contains("12. a1-b1 b2-a2 1-0"),
+        "{text}"
+    );
+    let replayed = bredon::takat::Game::from_record(&text).unwrap();
+    assert_eq!(replayed.ply_count(), 24);
+    assert!(
+        !record.content().contains("ptn.ninja"),
+        "PTN Ninja does not read Takat"
+    );
+    let r = run(&fake, &carol(), "board", json!([])).await;
+    assert!(
+        r.content()
+            .contains("The last one: alice wins with a stack of six (1-0)"),
+        "{}",
+        r.content()
+    );
+    let r = run(
+        &fake,
+        &carol(),
+        "stats",
+        json!([{ "name": "user", "type": 6, "value": "111" }, { "name": "game", "type": 4, "value": 1 }]),
+    )
+    .await;
+    assert!(
+        r.content().contains("alice in Takat: 1 wins, 0 losses"),
+        "{}",
+        r.content()
+    );
+}

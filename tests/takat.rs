@@ -349,14 +349,14 @@ fn game_records_round_trip() {
 
 #[test]
 fn threats_are_announced() {
-    // Black is behind and must enter; then White can make six with b2-b1.
-    let mut g = Game::new(pos("x,x/11112,2211,x/x,2 2 - 5"));
+    // White moves Black's piece off c2 and still has b2-b1 for six next ply: a threat.
+    let mut g = Game::new(pos("x,x/11112,2211,x/x,2 1 - 5"));
+    let played = g.play_text("c2-c1").unwrap();
+    assert_eq!(played.notes, ["White threatens a stack of six"]);
+    // Black's entry threatens nothing.
     let played = g.play_text("a1").unwrap();
-    assert_eq!(played.notes, ["White is one ply from a stack of six"]);
-    assert!(bredon::takat::threats(g.position())
-        .iter()
-        .any(|n| n.contains("one ply from a stack of six")));
-    // Black one ply from immobilising White (the position of the next test).
-    let notes = bredon::takat::threats(&pos("122,122/122,2,122/122,12 2 - 10"));
-    assert_eq!(notes, ["Black can immobilise White next ply"]);
+    assert_eq!(played.notes, Vec::<String>::new());
+    // Black (who just moved) threatens b2-c2, after which White cannot move.
+    let notes = bredon::takat::threats(&pos("122,122/122,2,122/122,12 1 - 10"));
+    assert_eq!(notes, ["Black threatens to immobilise White"]);
 }

@@ -149,7 +149,7 @@ pub struct Played {
     /// Tak's road threat and one-move Tinuë.
     pub tak: bool,
     pub tinue: bool,
-    /// Other announcements ("White is one ply from a stack of six").
+    /// Other announcements ("White threatens a stack of six").
     pub notes: Vec<String>,
 }
 

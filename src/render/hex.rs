@@ -15,7 +15,7 @@ pub struct TakatScene<'a> {
     pub last: Option<Ply>,
     pub players: [&'a str; 2],
     pub result: Option<Ending>,
-    /// Announcements after the last ply ("White is one ply from a stack of six").
+    /// Announcements after the last ply ("White threatens a stack of six").
     pub notes: Vec<String>,
 }
 

@@ -81,7 +81,7 @@ impl Ending {
 pub struct Played {
     pub ply: Ply,
     pub text: String,
-    /// Sentences that apply after the ply ("White is one ply from a stack of six").
+    /// Sentences that apply after the ply ("White threatens a stack of six").
     pub notes: Vec<String>,
 }
 
@@ -296,29 +296,31 @@ impl Game {
     }
 }
 
-/// What the position after a ply threatens, said for both players.
+/// What the player who just moved threatens, as Tak! does: a win on their next ply if the
+/// opponent did nothing about it. White threatens a stack of six; either side threatens to
+/// immobilise the other.
 pub fn threats(p: &Position) -> Vec<String> {
-    let mut notes = Vec::new();
-    let mover = p.to_move();
+    let mover = p.to_move().opponent();
+    let mut again = *p;
+    again.pass();
     let mut plies = Vec::new();
-    p.legal_plies(&mut plies);
-    let wins = |q: &Position| q.end().and_then(|e| e.winner());
-    if mover == Color::White
-        && plies.iter().any(|&ply| {
-            let mut q = *p;
-            q.apply(ply);
-            q.sixes() >= q.board().sixes_to_win()
-        })
-    {
-        notes.push("White is one ply from a stack of six".into());
-    }
-    if plies.iter().any(|&ply| {
-        let mut q = *p;
+    again.legal_plies(&mut plies);
+    let after = |ply| {
+        let mut q = again;
         q.apply(ply);
-        q.sixes() < q.board().sixes_to_win() && wins(&q) == Some(mover)
-    }) {
+        q
+    };
+    let mut notes = Vec::new();
+    if mover == Color::White
+        && plies
+            .iter()
+            .any(|&ply| after(ply).sixes() >= p.board().sixes_to_win())
+    {
+        notes.push("White threatens a stack of six".into());
+    }
+    if plies.iter().any(|&ply| !after(ply).has_legal_ply()) {
         notes.push(format!(
-            "{} can immobilise {} next ply",
+            "{} threatens to immobilise {}",
             mover.name(),
             mover.opponent().name()
         ));
