@@ -254,3 +254,75 @@ fn local_wait_fires_the_timers_that_fell_due() {
         "the half-time reminder fires during the wait: {out}"
     );
 }
+
+#[test]
+fn takat_perft_and_replay() {
+    let o = bredon(&["perft", "--game", "takat", "--size", "7", "--depth", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1 6\n2 30\n3 210\n");
+    let o = bredon(&["perft", "--game", "takat", "--size", "8", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("7 or 19"), "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.takat.txt");
+    std::fs::write(
+        &path,
+        "[Game \"Takat\"]\n[Size \"7\"]\n\n1. a1 c2\n2. a1-a2 b3\n3. a2-b2 1-0 {resigned}\n",
+    )
+    .unwrap();
+    let o = bredon(&["replay", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "x,x/x,1,2/x,2 2 b2 3\n1-0\n");
+    let o = bredon(&["replay", "--json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["game"], "Takat");
+    assert_eq!(v["plies"][2]["ptn"], "a1-a2");
+    assert_eq!(v["plies"][2]["tps"], "x,1/x,x,x/x,2 2 a2 2");
+    std::fs::write(&path, "[Game \"Takat\"]\n[Size \"7\"]\n\n1. b2\n").unwrap();
+    let o = bredon(&["replay", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("ply 1 (b2)"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_local_game_of_takat_to_a_stack_of_six_and_one_against_bredon() {
+    let dir = tempfile::tempdir().unwrap();
+    let plies = [
+        "a1", "a2", "a1-a2", "a1", "b3", "b1", "b3-a2", "b1-a1", "b1", "a1-a2", "b1-a1", "b1",
+        "b3", "b1-a1", "c1", "b1", "a1-a2", "b1-a1", "b3-b2", "c1-b2", "a1-b2", "a1-b2", "a1-b1",
+        "b2-a2",
+    ];
+    let mut script =
+        String::from("alice challenge bob game=takat seat=white\nbob accept\nalice b2\n");
+    for (i, ply) in plies.iter().enumerate() {
+        let who = if i % 2 == 0 { "alice" } else { "bob" };
+        script.push_str(&format!("{who} {ply}\n"));
+    }
+    script.push_str("alice stats game=takat\nquit\n");
+    let out = local_in(&dir, &script);
+    assert!(
+        out.contains("alice (White) vs bob (Black), Takat on 7 circles"),
+        "{out}"
+    );
+    assert!(
+        out.contains("nobody may enter on the centre circle b2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bob played b2-a2. alice wins with a stack of six (1-0)."),
+        "{out}"
+    );
+    assert!(out.contains("alice: 1 wins, 0 losses"), "{out}");
+    let record = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("takat.txt: "))
+        .unwrap_or_else(|| panic!("no record in {out}"));
+    let text = std::fs::read_to_string(dir.path().join(record)).unwrap();
+    assert!(text.contains("[Game \"Takat\"]"), "{text}");
+    let out = local("alice challenge bredon game=takat level=easy seat=white\nalice a1\nquit\n");
+    assert!(out.contains("alice played a1."), "{out}");
+    assert!(
+        out.lines().any(|l| l.contains("Bredon played")),
+        "Bredon answers with a Takat ply: {out}"
+    );
+}

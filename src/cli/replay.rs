@@ -1,5 +1,6 @@
 use super::Failure;
 use crate::tak::{Game, PtnFile};
+use crate::takat;
 use std::io::Read;
 
 #[derive(clap::Args)]
@@ -28,6 +29,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         std::fs::read_to_string(&args.file)
             .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", args.file)))?
     };
+    if crate::game::is_takat_record(&text) {
+        return replay_takat(&text, args.json);
+    }
     let files = PtnFile::parse_all(&text).map_err(|e| Failure::new(1, e.to_string()))?;
     let picked: Vec<(usize, PtnFile)> = match args.game {
         None => files.into_iter().enumerate().collect(),
@@ -108,4 +112,44 @@ pub fn replay_json(game: &Game) -> serde_json::Value {
         "tps": game.position().to_tps(),
         "plies": plies,
     })
+}
+
+/// A Takat record: its final position string and result, or the same JSON as Tak's with Takat
+/// plies and position strings (`"game": "Takat"`, komi 0, no Tak flags).
+fn replay_takat(text: &str, json: bool) -> Result<(), Failure> {
+    let game = takat::Game::from_record(text).map_err(|e| Failure::new(1, e))?;
+    let code = game.result().map(|r| r.code());
+    if !json {
+        println!("{}", game.position().to_text());
+        println!("{}", code.unwrap_or("*"));
+        return Ok(());
+    }
+    let mut position = *game.start();
+    let count = game.ply_count();
+    let plies: Vec<serde_json::Value> = game
+        .plies()
+        .enumerate()
+        .map(|(i, ply)| {
+            let name = position.name(ply);
+            position.apply(ply);
+            serde_json::json!({
+                "ptn": name,
+                "tps": position.to_text(),
+                "tak": false,
+                "result": if i + 1 == count { code } else { None },
+            })
+        })
+        .collect();
+    println!(
+        "{}",
+        serde_json::json!({
+            "game": "Takat",
+            "size": game.start().board().len(),
+            "komi": 0,
+            "result": code,
+            "tps": game.position().to_text(),
+            "plies": plies,
+        })
+    );
+    Ok(())
 }

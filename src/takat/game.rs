@@ -279,18 +279,37 @@ impl Game {
         };
         let mut game = Game::new(start);
         let mut comment = false;
+        let mut written = tags.get("result").cloned();
         for token in moves.split_whitespace() {
             if comment || token.starts_with('{') {
                 comment = !token.ends_with('}');
                 continue;
             }
+            if ["1-0", "0-1", "1/2-1/2", "0-0"].contains(&token) {
+                written = Some(token.to_string());
+                continue;
+            }
             let is_number = token.ends_with('.') && token[..token.len() - 1].parse::<u32>().is_ok();
-            if is_number || token == "--" || ["1-0", "0-1", "1/2-1/2", "0-0", "*"].contains(&token)
-            {
+            if is_number || token == "--" || token == "*" {
                 continue;
             }
             game.play_text(token)
                 .map_err(|e| format!("ply {} ({token}): {e}", game.ply_count() + 1))?;
+        }
+        // A result the plies do not reach was decided by the players: a resignation, an
+        // agreed draw, or an abandoned game.
+        if game.result.is_none() {
+            game.result = match written.as_deref() {
+                Some("1-0") => Some(Ending::Resignation {
+                    winner: Color::White,
+                }),
+                Some("0-1") => Some(Ending::Resignation {
+                    winner: Color::Black,
+                }),
+                Some("1/2-1/2") => Some(Ending::DrawAgreed),
+                Some("0-0") => Some(Ending::Abandoned),
+                _ => None,
+            };
         }
         Ok(game)
     }
