@@ -1023,3 +1023,102 @@ fn a_players_reminder_wish_overrides_the_games() {
     );
     assert!(err.contains("1h to 2w"), "{err}");
 }
+
+fn takat(options: ChallengeOptions) -> ChallengeOptions {
+    ChallengeOptions {
+        game: Kind::Takat,
+        size: None,
+        ..options
+    }
+}
+
+#[test]
+fn takat_challenges_check_their_own_options() {
+    let w = world();
+    let bad = |o: ChallengeOptions| refusal(w.service.challenge(&ctx("alice", 0), &o));
+    let base = takat(opts(Some("bob"), Seat::White));
+    assert!(bad(ChallengeOptions {
+        size: Some(8),
+        ..base.clone()
+    })
+    .contains("7 or 19"));
+    assert!(bad(ChallengeOptions {
+        komi: Some("2".into()),
+        ..base.clone()
+    })
+    .contains("komi and reserves are Tak's options"));
+    assert!(bad(ChallengeOptions {
+        tps: Some("x,x/111121,221,x/x,x 2 b1 6".into()),
+        ..base.clone()
+    })
+    .contains("already decided"));
+    let o = w
+        .service
+        .challenge(
+            &ctx("alice", 0),
+            &ChallengeOptions {
+                size: Some(19),
+                ..base
+            },
+        )
+        .unwrap();
+    assert!(o.text.contains("Takat on 19 circles"), "{}", o.text);
+}
+
+#[test]
+fn takat_games_undo_time_out_and_rate_apart_from_tak() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            time_limit: Some("1d".into()),
+            rated: true,
+            ..takat(opts(Some("bob"), Seat::White))
+        },
+    );
+    play(&w, "alice", "a1");
+    let o = play(&w, "bob", "c2");
+    assert!(
+        o.board.is_some() && o.text.contains("alice to move"),
+        "{}",
+        o.text
+    );
+    assert!(refusal(w.service.play(&ctx("alice", 1000), "c2-b2")).contains("just moved by Black"));
+    w.service.request_undo(&ctx("bob", 2000)).unwrap();
+    let o = w.service.answer_undo(&ctx("alice", 3000), true).unwrap();
+    assert!(o.text.contains("c2 taken back"), "{}", o.text);
+    assert_eq!(
+        w.service.legal_plies(CHANNEL).unwrap().len(),
+        5,
+        "Black enters again"
+    );
+    let labels = w.service.label_plies(CHANNEL, &["b1".to_string()]).unwrap();
+    assert_eq!(labels, ["b1 — enter on b1"]);
+    // Black lets the clock run out.
+    let events = w.service.tick(3000 + 25 * 3600 * 1000).unwrap();
+    let end = events
+        .iter()
+        .find_map(|e| e.outcome.finished.clone())
+        .expect("the time-out ends the game");
+    assert_eq!(end.result.code(), "1-0");
+    assert!(
+        end.reason.contains("bob ran out of time; alice wins"),
+        "{}",
+        end.reason
+    );
+    assert_eq!(end.file, "game.takat.txt");
+    assert!(end.link.is_none());
+    let takat_board = w
+        .service
+        .leaderboard(&ctx("carol", 0), Kind::Takat)
+        .unwrap();
+    assert_eq!(takat_board.len(), 2);
+    assert!(takat_board[0].rating > 1500.0 && takat_board[0].user.name == "alice");
+    assert!(
+        w.service
+            .leaderboard(&ctx("carol", 0), Kind::Tak)
+            .unwrap()
+            .is_empty(),
+        "Tak ratings are untouched"
+    );
+}

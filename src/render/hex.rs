@@ -73,6 +73,15 @@ impl Geometry {
     }
 }
 
+/// The centre of a circle in the picture and the circle's radius, in pixels.
+pub fn circle_geometry(theme: &Theme, position: &Position, cell: u8) -> ((f32, f32), f32) {
+    let l = Layout::new(theme, 6);
+    let b = position.board();
+    let g = Geometry::new(&l, b.radius as f32);
+    let at = g.at(b.coords(cell));
+    ((at.x, at.y), g.radius)
+}
+
 fn piece(theme: &Theme, c: Color, width: f32) -> Paint {
     match c {
         Color::White => Paint::outlined(theme.white_fill.0, theme.white_outline.0, width),
