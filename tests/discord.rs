@@ -803,6 +803,24 @@ async fn position_and_rules_draw_pictures() {
     );
     let r = run(&fake, &carol(), "rules", json!([])).await;
     assert!(r.content().contains("Tak in one minute") && r.pngs().len() == 1);
+    let r = run(
+        &fake,
+        &carol(),
+        "rules",
+        json!([{ "name": "game", "type": 4, "value": 1 }]),
+    )
+    .await;
+    assert!(r.content().contains("Takat in one minute") && r.pngs().len() == 1);
+    assert!(r.content().chars().count() <= 2000);
+    let r = run(
+        &fake,
+        &carol(),
+        "position",
+        json!([{ "name": "tps", "type": 3, "value": "x,x/111121,221,x/x,x 2 b1 6" }]),
+    )
+    .await;
+    assert_eq!(r.pngs().len(), 1, "a Takat position is drawn too");
+    assert!(r.text().contains("Takat board of 7 circles"), "alt text");
 }
 
 fn carol() -> TestUser {
