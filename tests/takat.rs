@@ -47,12 +47,21 @@ fn perft_from_the_start_matches_hand_counts() {
     assert_eq!(perft(&small, 1), 6);
     assert_eq!(perft(&small, 2), 6 * 5);
     assert_eq!(perft(&small, 3), 6 * 5 * (4 + 3));
+    // Depth 4. After a White entry Black is behind and enters on one of three: 30 * 4 * 3 = 360.
+    // After White moves its piece (Black's piece on Y; White's lands on N, which Black may not
+    // move): N the centre, 5 entries + 3 moves of Y's piece; N outer and not Y, 4 + 3; N = Y, 5
+    // entries and nothing to move. For each X: Y next to X (2 ways) gives 8 + 7 + 5, Y apart (3
+    // ways) 8 + 7 + 7, so 6 * (2 * 20 + 3 * 22) = 636.
+    assert_eq!(perft(&small, 4), 360 + 636);
     // Nineteen: 18 entries; Black 17; White 16 entries plus its piece's neighbours (the degrees
     // of the 18 outer cells sum to 84 - 6 = 78).
     let large = Position::new(19).unwrap();
     assert_eq!(perft(&large, 1), 18);
     assert_eq!(perft(&large, 2), 18 * 17);
     assert_eq!(perft(&large, 3), 17 * (18 * 16 + 78));
+    // Deeper values, as computed (no hand count): a change to move generation shows here.
+    assert_eq!(perft(&small, 6), 86_532);
+    assert_eq!(perft(&large, 4), 100_218);
 }
 
 #[test]
