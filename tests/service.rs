@@ -935,7 +935,7 @@ fn ply_choices_say_what_they_do_and_mark_wins_and_tak() {
     assert_eq!(labels, ["e3 — flat on e3 (wins!)"]);
     let spread = bredon::tak::Ply::parse("3c3>12").unwrap().ply;
     assert_eq!(
-        bredon::service::describe_ply(spread),
+        bredon::game::describe_ply(spread),
         "three from c3 right, dropping 1, 2"
     );
 }

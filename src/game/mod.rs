@@ -287,7 +287,7 @@ impl Match {
         let mut trial = self.clone();
         let words = match self {
             Match::Tak(_) => match tak::Ply::parse(text) {
-                Ok(p) => crate::service::describe_ply(p.ply),
+                Ok(p) => describe_ply(p.ply),
                 Err(_) => return text.to_string(),
             },
             Match::Takat(g) => match g.position().parse_ply(text) {
@@ -381,6 +381,38 @@ impl Match {
         match self {
             Match::Tak(g) => g.position().to_tps(),
             Match::Takat(g) => g.position().to_text(),
+        }
+    }
+}
+
+/// A ply in words: "wall on c3", "two from c3 right, dropping 1, 1".
+pub fn describe_ply(ply: tak::Ply) -> String {
+    const NUMBERS: [&str; 9] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+    ];
+    match ply {
+        tak::Ply::Place { square, role } => {
+            let piece = match role {
+                tak::Role::Flat => "flat",
+                tak::Role::Wall => "wall",
+                tak::Role::Cap => "capstone",
+            };
+            format!("{piece} on {square}")
+        }
+        tak::Ply::Spread { from, dir, drops } => {
+            let way = match dir {
+                tak::Dir::North => "up",
+                tak::Dir::South => "down",
+                tak::Dir::East => "right",
+                tak::Dir::West => "left",
+            };
+            let carry = NUMBERS[drops.carry() as usize];
+            let counts: Vec<String> = drops.counts().map(|n| n.to_string()).collect();
+            if counts.len() > 1 {
+                format!("{carry} from {from} {way}, dropping {}", counts.join(", "))
+            } else {
+                format!("{carry} from {from} {way}")
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::game::{Decision, Ending, Kind, Match};
 use crate::render::Theme;
 use crate::store::records::*;
 use crate::store::{Change, CommitError, Store, StoreError, TimerKind};
-use crate::tak::{Color, Ply, Position};
+use crate::tak::{Color, Position};
 use std::fmt;
 
 /// Who does something, where, when.
@@ -1280,38 +1280,6 @@ fn next_reminder(game: &LiveGame, interval: Option<u64>, now_ms: i64) -> Option<
         .flatten()
         .filter(|&t| t > now_ms && t <= last_call)
         .min()
-}
-
-/// A ply in words: "wall on c3", "two from c3 right, dropping 1, 1".
-pub fn describe_ply(ply: Ply) -> String {
-    const NUMBERS: [&str; 9] = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-    ];
-    match ply {
-        Ply::Place { square, role } => {
-            let piece = match role {
-                crate::tak::Role::Flat => "flat",
-                crate::tak::Role::Wall => "wall",
-                crate::tak::Role::Cap => "capstone",
-            };
-            format!("{piece} on {square}")
-        }
-        Ply::Spread { from, dir, drops } => {
-            let way = match dir {
-                crate::tak::Dir::North => "up",
-                crate::tak::Dir::South => "down",
-                crate::tak::Dir::East => "right",
-                crate::tak::Dir::West => "left",
-            };
-            let carry = NUMBERS[drops.carry() as usize];
-            let counts: Vec<String> = drops.counts().map(|n| n.to_string()).collect();
-            if counts.len() > 1 {
-                format!("{carry} from {from} {way}, dropping {}", counts.join(", "))
-            } else {
-                format!("{carry} from {from} {way}")
-            }
-        }
-    }
 }
 
 /// FNV-1a: a small, stable hash for ids and fingerprints (not for security).
