@@ -130,31 +130,37 @@ fn stacks_show_height_badges_and_buried_owners() {
 fn stacks_taller_than_the_carry_limit_say_how_many_are_hidden() {
     let theme = Theme::default();
     let (img, _) = draw("x3/x,1212121,x/x3 1 5", None, &theme);
-    // The +4 label is a dark pill at the square's lower left.
+    // The +4 label is a dark pill under the pile, inside the square: between the square's
+    // bottom edge and the lowest slab, clear of the slabs.
     let ((cx, cy), cell) = square_geometry(&theme, 3, sq("b2"));
-    let x0 = (cx as f32 - 0.5 * cell) as u32;
-    let y0 = (cy as f32 + 0.25 * cell) as u32;
-    let dark = count(
+    let band = |img: &RgbImage, top: f32, bottom: f32| {
+        count(
+            img,
+            (cx as f32 - 0.45 * cell) as u32,
+            (cx as f32 + 0.45 * cell) as u32,
+            (cy as f32 + top * cell) as u32,
+            (cy as f32 + bottom * cell) as u32,
+            theme.badge_text.0,
+        )
+    };
+    assert!(band(&img, 0.3, 0.49) > 50, "the pill is there");
+    // Nothing of it below the square, and the slabs above it are pieces, not pill.
+    let below = count(
         &img,
-        x0,
-        x0 + (0.3 * cell) as u32,
-        y0,
-        y0 + (0.25 * cell) as u32,
+        (cx as f32 - 0.5 * cell) as u32,
+        (cx as f32 + 0.5 * cell) as u32,
+        (cy as f32 + 0.5 * cell) as u32 + 1,
+        (cy as f32 + 0.5 * cell) as u32 + 4,
         theme.badge_text.0,
     );
-    assert!(dark > 50, "{dark}");
-    let (plain, _) = draw("x3/x,121,x/x3 1 5", None, &theme);
-    assert_eq!(
-        count(
-            &plain,
-            x0,
-            x0 + (0.3 * cell) as u32,
-            y0,
-            y0 + (0.25 * cell) as u32,
-            theme.badge_text.0
-        ),
-        0
+    assert_eq!(below, 0, "the pill stays inside its square");
+    let lowest_slab = *img.get_pixel(cx, (cy as f32 + 0.18 * cell) as u32);
+    assert!(
+        close(lowest_slab, theme.white_fill.0) || close(lowest_slab, theme.black_fill.0),
+        "the lowest visible slab is not covered: {lowest_slab:?}"
     );
+    let (plain, _) = draw("x3/x,121,x/x3 1 5", None, &theme);
+    assert_eq!(band(&plain, 0.3, 0.49), 0);
 }
 
 #[test]
@@ -173,8 +179,14 @@ fn the_last_ply_is_highlighted_with_an_arrow() {
         at(&img, &theme, 5, "e1", -0.49, -0.49),
         theme.destination.0
     ));
-    // The arrow runs along the rank between the squares.
+    // The arrow runs along the rank between the pieces, under them: the piece on c1, which it
+    // crosses, shows whole at its centre.
     assert!(close(at(&img, &theme, 5, "c1", 0.5, 0.0), theme.arrow.0));
+    let moved = at(&img, &theme, 5, "c1", 0.0, 0.0);
+    assert!(
+        close(moved, theme.white_fill.0) || close(moved, theme.black_fill.0),
+        "the moved piece is not covered: {moved:?}"
+    );
 }
 
 #[test]
@@ -251,27 +263,6 @@ fn a_road_win_draws_the_road_and_a_result_banner() {
     }
     assert!(!close(at(&img, &theme, 5, "a2", 0.0, 0.0), theme.road.0));
     assert!(count(&img, 0, 800, 100, 148, theme.result_fill.0) > 500);
-}
-
-#[test]
-fn a_flat_win_marks_the_counted_flats() {
-    let theme = Theme::default();
-    let (img, _) = draw("2,1,2/1,2,1/2,1,1S 2 5", Some("Sc1"), &theme);
-    let ring = |s: &str| {
-        let ((cx, cy), cell) = square_geometry(&theme, 3, sq(s));
-        let x0 = (cx as f32 - 0.5 * cell) as u32;
-        let y0 = (cy as f32 + 0.2 * cell) as u32;
-        count(
-            &img,
-            x0,
-            x0 + (0.3 * cell) as u32,
-            y0,
-            y0 + (0.3 * cell) as u32,
-            theme.result_fill.0,
-        )
-    };
-    assert!(ring("a3") > 20 && ring("b1") > 20);
-    assert_eq!(ring("c1"), 0, "a wall is not counted");
 }
 
 #[test]
@@ -496,4 +487,83 @@ mod takat_pictures {
             .collect();
         assert_eq!(colours, [true, false, true, false]);
     }
+}
+
+#[test]
+fn a_road_win_is_drawn_as_one_path_from_edge_to_edge() {
+    let theme = Theme::default();
+    // White's road along rank 3, with a branch up c4 and c5 that is not part of it.
+    let (img, p) = draw("x2,1,x2/x2,1,x2/1,1,1,1,1/x5/2,2,2,2,x 2 8", None, &theme);
+    assert!(p.end().is_some(), "the road ends the game");
+    for square in ["a3", "b3", "c3", "d3", "e3"] {
+        assert!(
+            close(at(&img, &theme, 5, square, 0.0, 0.0), theme.road.0)
+                || count_near(&img, &theme, square, theme.road.0) > 20,
+            "{square} is on the road"
+        );
+    }
+    for square in ["c4", "c5"] {
+        assert_eq!(
+            count_near(&img, &theme, square, theme.road.0),
+            0,
+            "{square} branches off the road"
+        );
+    }
+}
+
+/// Pixels of `colour` within a tenth of a square of the square's centre.
+fn count_near(img: &RgbImage, theme: &Theme, square: &str, colour: Rgb<u8>) -> usize {
+    let ((cx, cy), cell) = square_geometry(theme, 5, sq(square));
+    let r = (0.1 * cell) as u32;
+    count(img, cx - r, cx + r, cy - r, cy + r, colour)
+}
+
+#[test]
+fn a_flat_win_tints_every_square_that_counted_towards_its_owner() {
+    let theme = Theme::default();
+    let (img, p) = draw("1,2,1/2,1,2/1,2,1 2 6", None, &theme);
+    assert!(p.end().is_some(), "the full board ends the game");
+    let corner = |square: &str| {
+        let ((cx, cy), cell) = square_geometry(&theme, 3, sq(square));
+        *img.get_pixel(
+            (cx as f32 - 0.4 * cell) as u32,
+            (cy as f32 + 0.4 * cell) as u32,
+        )
+    };
+    let dist = |a: Rgb<u8>, b: Rgb<u8>| {
+        a.0.iter()
+            .zip(b.0)
+            .map(|(x, y)| (*x as i32 - y as i32).abs())
+            .sum::<i32>()
+    };
+    let (white, black) = (corner("a1"), corner("b1"));
+    assert!(
+        dist(white, theme.white_fill.0) < dist(black, theme.white_fill.0),
+        "a1 (White's) is lighter than b1 (Black's): {white:?} {black:?}"
+    );
+    assert!(dist(black, theme.black_fill.0) < dist(white, theme.black_fill.0));
+    let (quiet, _) = draw("1,2,x/2,1,x/1,2,x 2 4", None, &theme);
+    let ((cx, cy), cell) = square_geometry(&theme, 3, sq("a1"));
+    let plain = *quiet.get_pixel(
+        (cx as f32 - 0.4 * cell) as u32,
+        (cy as f32 + 0.4 * cell) as u32,
+    );
+    assert!(dist(plain, white) > 30, "no tint while the game runs");
+    // A wall does not count, so its square keeps its colour.
+    let (walled, _) = draw("2,1,2/1,2,1/2,1,1S 2 5", Some("Sc1"), &theme);
+    let ((wx, wy), wcell) = square_geometry(&theme, 3, sq("c1"));
+    let wall_corner = *walled.get_pixel(
+        (wx as f32 - 0.4 * wcell) as u32,
+        (wy as f32 + 0.4 * wcell) as u32,
+    );
+    let ((bx, by), _) = square_geometry(&theme, 3, sq("b1"));
+    let counted = *walled.get_pixel(
+        (bx as f32 - 0.4 * wcell) as u32,
+        (by as f32 + 0.4 * wcell) as u32,
+    );
+    assert!(
+        dist(wall_corner, theme.destination.0) < dist(wall_corner, theme.white_fill.0)
+            || dist(wall_corner, counted) > 30,
+        "the wall's square is not tinted: {wall_corner:?}"
+    );
 }

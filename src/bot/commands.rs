@@ -337,6 +337,16 @@ pub enum ThemeChoice {
     Light,
     #[name = "colorblind"]
     Colorblind,
+    #[name = "colorblind-light"]
+    ColorblindLight,
+    #[name = "tritan"]
+    Tritan,
+    #[name = "high-contrast"]
+    HighContrast,
+    #[name = "wood"]
+    Wood,
+    #[name = "slate"]
+    Slate,
 }
 
 impl ThemeChoice {
@@ -345,6 +355,11 @@ impl ThemeChoice {
             ThemeChoice::Dark => "dark",
             ThemeChoice::Light => "light",
             ThemeChoice::Colorblind => "colorblind",
+            ThemeChoice::ColorblindLight => "colorblind-light",
+            ThemeChoice::Tritan => "tritan",
+            ThemeChoice::HighContrast => "high-contrast",
+            ThemeChoice::Wood => "wood",
+            ThemeChoice::Slate => "slate",
         }
     }
 }

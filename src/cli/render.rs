@@ -18,7 +18,7 @@ pub struct Args {
     /// The ply that led to the position, highlighted (PTN, e.g. `3c3>12`).
     #[arg(long, allow_hyphen_values = true)]
     last: Option<String>,
-    /// dark (default), light or colorblind.
+    /// dark (default), light, colorblind, colorblind-light, tritan, high-contrast, wood or slate.
     #[arg(long, default_value = "dark")]
     theme: String,
     /// Komi in half steps from -20.5 to 20.5.

@@ -67,24 +67,28 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
             paint::fill_rect(img, a, b, c, d, h, 1.0);
         }
     }
+    if let Some(GameResult::Flats { .. }) = scene.result {
+        flat_territory(img, scene, theme, l);
+    }
+    let spread = match scene.last {
+        Some(Ply::Spread { from, dir, drops }) => {
+            Some((from, dir, drops.counts().collect::<Vec<_>>()))
+        }
+        _ => None,
+    };
+    if let Some((from, dir, counts)) = &spread {
+        arrow(img, theme, l, *from, *dir, counts);
+    }
     for sq in scene.position.occupied().squares() {
         stack(img, scene, theme, l, sq);
     }
     match scene.result {
         Some(GameResult::Road { winner, .. }) => road(img, scene, theme, l, winner),
-        Some(GameResult::Flats { .. }) => flat_marks(img, scene, theme, l),
         None if scene.tak => threats(img, scene, theme, l),
         _ => {}
     }
-    if let Some(Ply::Spread { from, dir, drops }) = scene.last {
-        arrow(
-            img,
-            theme,
-            l,
-            from,
-            dir,
-            &drops.counts().collect::<Vec<_>>(),
-        );
+    if let Some((from, dir, counts)) = &spread {
+        drop_counts(img, theme, l, *from, *dir, counts);
     }
     for sq in scene.position.occupied().squares() {
         let h = scene.position.stack(sq).height();
@@ -167,9 +171,15 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
     let top = p.top(sq).expect("occupied squares have a top");
     let mid = centre(l, sq);
     let fw = theme.flat_size * c;
-    // Slab thickness: shrinks for tall stacks so the pile stays inside the square.
+    // Slab thickness: shrinks for tall stacks so the pile stays inside the square. A stack with
+    // hidden pieces keeps the bottom of its square for the `+N` pill.
+    let (pile, lift) = if hidden > 0 {
+        (0.70 * c, 0.08 * c)
+    } else {
+        (0.86 * c, 0.0)
+    };
     let slab = if visible > 1 {
-        (0.45 * c / (visible - 1) as f32)
+        ((pile - 0.26 * c) / (visible - 1) as f32)
             .min(0.075 * c)
             .max(5.5 * l.k)
     } else {
@@ -181,8 +191,8 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
         Role::Wall => 0.62 * c,
         Role::Cap => 2.0 * theme.cap_size * c,
     }
-    .min(0.86 * c - slabs);
-    let base = mid.y + (slabs + top_h) / 2.0;
+    .min(pile - slabs);
+    let base = mid.y - lift + (slabs + top_h) / 2.0;
     for j in 0..visible - 1 {
         let owner = stack.color_at(height - visible + j);
         let y = base - (j as f32 + 0.5) * slab;
@@ -244,15 +254,12 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
             );
         }
     }
+    // How many pieces lie below the visible ones: a pill under the pile, inside the square.
     if hidden > 0 {
-        let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
-        let px = (0.17 * c).max(14.0 * l.k);
+        let px = (0.16 * c).min(16.0 * l.k).max(12.0 * l.k);
         let label = format!("+{hidden}");
         let tw = text::width(&label, px, Weight::Bold);
-        let at = pt(
-            x + 0.06 * c + tw / 2.0 + 4.0 * l.k,
-            y + c - 0.06 * c - px / 2.0,
-        );
+        let at = pt(mid.x, mid.y + 0.5 * c - 0.03 * c - px * 0.625);
         paint::round_rect(
             img,
             at,
@@ -302,59 +309,132 @@ fn badge(img: &mut RgbImage, theme: &Theme, l: &Layout, sq: Square, height: usiz
     );
 }
 
+/// The winning road as one edge-to-edge path (the shortest, so no branches or loops), drawn as
+/// connectors between the centres of its squares.
 fn road(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, winner: Color) {
-    let p = scene.position;
-    let squares = crate::tak::square::edges(l.size).road_squares(p.road_squares(winner));
+    let path = road_path(scene.position.road_squares(winner), l.size);
     let r = 0.07 * l.cell;
     let paint = Paint::solid(theme.road.0).with_opacity(0.9);
-    for sq in squares.squares() {
-        for dir in [Dir::North, Dir::East] {
-            if let Some(next) = sq.step(dir, l.size).filter(|n| squares.contains(*n)) {
-                paint::capsule(img, centre(l, sq), centre(l, next), r, paint);
-            }
-        }
+    for pair in path.windows(2) {
+        paint::capsule(img, centre(l, pair[0]), centre(l, pair[1]), r, paint);
+    }
+    // Out to the two edges it joins: the path runs from one edge (its last square) to the
+    // opposite one (its first).
+    if let (Some(&end), Some(&start)) = (path.first(), path.last()) {
+        let across = start.file() == 0 && end.file() as usize == l.size - 1;
+        let (a, b) = (centre(l, start), centre(l, end));
+        // The round end of the line stops at the board's edge.
+        let half = l.cell / 2.0 - r;
+        let (a_out, b_out) = if across {
+            (pt(a.x - half, a.y), pt(b.x + half, b.y))
+        } else {
+            // Rank 1 is at the bottom of the picture.
+            (pt(a.x, a.y + half), pt(b.x, b.y - half))
+        };
+        paint::capsule(img, a, a_out, r, paint);
+        paint::capsule(img, b, b_out, r, paint);
+    }
+    for &sq in &path {
         paint::circle(img, centre(l, sq), r * 1.6, paint);
     }
 }
 
-/// Marks every flat that counted: a dot in its owner's colours at the square's lower left.
-fn flat_marks(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+/// The shortest path through `road` joining two opposite edges (breadth-first from each edge
+/// in turn), from edge to edge; empty if there is none.
+pub(crate) fn road_path(road: Bitboard, size: usize) -> Vec<Square> {
+    let e = crate::tak::square::edges(size);
+    let mut best: Vec<Square> = Vec::new();
+    for (from, to) in [(e.west, e.east), (e.south, e.north)] {
+        let mut came_from: Vec<(Square, Option<Square>)> = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        let mut frontier: Vec<Square> = (road & from).squares().collect();
+        for &sq in &frontier {
+            seen |= sq.bit();
+            came_from.push((sq, None));
+        }
+        let mut end = frontier.iter().copied().find(|sq| to.contains(*sq));
+        while end.is_none() && !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &sq in &frontier {
+                for dir in Dir::ALL {
+                    let Some(n) = sq.step(dir, size) else {
+                        continue;
+                    };
+                    if road.contains(n) && !seen.contains(n) {
+                        seen |= n.bit();
+                        came_from.push((n, Some(sq)));
+                        next.push(n);
+                        if end.is_none() && to.contains(n) {
+                            end = Some(n);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        let Some(mut at) = end else { continue };
+        let mut path = vec![at];
+        while let Some(&(_, Some(before))) = came_from.iter().find(|(sq, _)| *sq == at) {
+            path.push(before);
+            at = before;
+        }
+        if best.is_empty() || path.len() < best.len() {
+            best = path;
+        }
+    }
+    best
+}
+
+/// After a flat win, every square whose top flat counted is tinted towards its owner's colour,
+/// so the count reads as territory at any size (drawn under the pieces).
+fn flat_territory(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     for color in [Color::White, Color::Black] {
+        let tint = match color {
+            Color::White => theme.white_fill.0,
+            Color::Black => theme.black_fill.0,
+        };
         for sq in scene.position.flat_squares(color).squares() {
-            let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
-            let r = (0.07 * l.cell).max(6.0 * l.k);
-            let at = pt(x + r + 0.06 * l.cell, y + l.cell - r - 0.06 * l.cell);
-            paint::circle(img, at, r + 2.0 * l.k, Paint::solid(theme.result_fill.0));
-            paint::circle(img, at, r, piece_paint(theme, color, 1.5 * l.k));
+            let (x0, y0, x1, y1) = square_box(l, sq);
+            let inset = (3.0 * l.k).round() as i32;
+            paint::fill_rect(
+                img,
+                x0 + inset,
+                y0 + inset,
+                x1 - inset,
+                y1 - inset,
+                mix(square_colour(theme, sq), tint, 0.55),
+                1.0,
+            );
         }
     }
 }
 
+/// The last spread's arrow, drawn under the pieces so it never hides the piece that moved:
+/// along the rank between the pieces for a sideways spread, in the free band at the left of
+/// the file for an upward or downward one. The head stops before the last square's piece.
 fn arrow(img: &mut RgbImage, theme: &Theme, l: &Layout, from: Square, dir: Dir, counts: &[u8]) {
     let c = l.cell;
-    let (dx, dy) = match dir {
-        Dir::North => (0.0, -1.0),
-        Dir::South => (0.0, 1.0),
-        Dir::East => (1.0, 0.0),
-        Dir::West => (-1.0, 0.0),
-    };
+    let (dx, dy) = direction(dir);
+    let side = if dy != 0.0 { -0.39 * c } else { 0.0 };
     let start = centre(l, from);
+    let start = pt(start.x + side, start.y);
     let mut end = start;
-    let mut stops = Vec::new();
     let mut sq = from;
-    for &n in counts {
+    for _ in counts {
         match sq.step(dir, l.size) {
             Some(next) => sq = next,
             None => break,
         }
-        end = centre(l, sq);
-        stops.push((end, n));
+        let at = centre(l, sq);
+        end = pt(at.x + side, at.y);
     }
     let r = (0.035 * c).max(3.0);
-    let tip = pt(end.x + dx * 0.1 * c, end.y + dy * 0.1 * c);
-    let neck = pt(tip.x - dx * 0.22 * c, tip.y - dy * 0.22 * c);
+    // Sideways, the head ends where the last piece begins; beside a file, at the square's middle.
+    let reach = if dy != 0.0 { 0.1 * c } else { -0.3 * c };
+    let tip = pt(end.x + dx * reach, end.y + dy * reach);
+    let neck = pt(tip.x - dx * 0.2 * c, tip.y - dy * 0.2 * c);
     let (px, py) = (-dy, dx);
-    let wing = 0.14 * c;
+    let wing = 0.13 * c;
     let head = [
         tip,
         pt(neck.x + px * wing, neck.y + py * wing),
@@ -373,27 +453,62 @@ fn arrow(img: &mut RgbImage, theme: &Theme, l: &Layout, from: Square, dir: Dir, 
         r * 2.0,
         Paint::outlined(theme.arrow.0, theme.arrow_outline.0, grow),
     );
-    // Drop counts near where the pile enters each square.
-    if counts.len() > 1 || counts.first().is_some_and(|&n| n > 1) {
-        for (at, n) in stops {
-            let spot = pt(at.x - dx * 0.34 * c, at.y - dy * 0.34 * c);
-            let rr = (0.1 * c).max(10.0 * l.k);
-            paint::circle(
-                img,
-                spot,
-                rr,
-                Paint::outlined(theme.arrow.0, theme.arrow_outline.0, grow),
-            );
-            text::draw(
-                img,
-                &n.to_string(),
-                (spot.x, spot.y),
-                rr * 1.3,
-                Weight::Bold,
-                Align::Center,
-                theme.arrow_outline.0,
-            );
+}
+
+fn direction(dir: Dir) -> (f32, f32) {
+    match dir {
+        Dir::North => (0.0, -1.0),
+        Dir::South => (0.0, 1.0),
+        Dir::East => (1.0, 0.0),
+        Dir::West => (-1.0, 0.0),
+    }
+}
+
+/// How many pieces the last spread dropped on each square: a pill inside each square, past its
+/// piece for a sideways spread, in the free band at the right for an upward or downward one.
+/// Drawn over everything; left out when a single piece moved one square.
+fn drop_counts(
+    img: &mut RgbImage,
+    theme: &Theme,
+    l: &Layout,
+    from: Square,
+    dir: Dir,
+    counts: &[u8],
+) {
+    if counts.len() < 2 && counts.first().is_none_or(|&n| n < 2) {
+        return;
+    }
+    let c = l.cell;
+    let (dx, dy) = direction(dir);
+    let offset = if dy != 0.0 {
+        (0.39 * c, 0.0)
+    } else {
+        (dx * 0.39 * c, 0.0)
+    };
+    let rr = (0.1 * c).max(13.0 * l.k);
+    let mut sq = from;
+    for &n in counts {
+        match sq.step(dir, l.size) {
+            Some(next) => sq = next,
+            None => break,
         }
+        let at = centre(l, sq);
+        let spot = pt(at.x + offset.0, at.y + offset.1);
+        paint::circle(
+            img,
+            spot,
+            rr,
+            Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 1.5 * l.k),
+        );
+        text::draw(
+            img,
+            &n.to_string(),
+            (spot.x, spot.y),
+            rr * 1.35,
+            Weight::Bold,
+            Align::Center,
+            theme.badge_text.0,
+        );
     }
 }
 

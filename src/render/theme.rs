@@ -68,13 +68,24 @@ pub struct Theme {
     pub wall_tilt_degrees: f32,
 }
 
-const THEMES: [(&str, &str); 3] = [
+const THEMES: [(&str, &str); 8] = [
     ("dark", include_str!("../../assets/themes/dark.json")),
     ("light", include_str!("../../assets/themes/light.json")),
     (
         "colorblind",
         include_str!("../../assets/themes/colorblind.json"),
     ),
+    (
+        "colorblind-light",
+        include_str!("../../assets/themes/colorblind-light.json"),
+    ),
+    ("tritan", include_str!("../../assets/themes/tritan.json")),
+    (
+        "high-contrast",
+        include_str!("../../assets/themes/high-contrast.json"),
+    ),
+    ("wood", include_str!("../../assets/themes/wood.json")),
+    ("slate", include_str!("../../assets/themes/slate.json")),
 ];
 
 impl Theme {
@@ -126,6 +137,23 @@ impl Default for Theme {
 mod tests {
     use super::*;
 
+    /// WCAG's contrast ratio of two colours: 1 (the same) to 21 (black on white).
+    fn contrast(a: Rgb<u8>, b: Rgb<u8>) -> f32 {
+        let luminance = |c: Rgb<u8>| {
+            let lin = |v: u8| {
+                let s = v as f32 / 255.0;
+                if s <= 0.04045 {
+                    s / 12.92
+                } else {
+                    ((s + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+        };
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
     #[test]
     fn every_built_in_theme_parses() {
         for name in Theme::names() {
@@ -135,11 +163,53 @@ mod tests {
         assert_eq!(Theme::default().background.0, Rgb([0x31, 0x33, 0x38]));
     }
 
+    /// Every theme keeps the owners apart and every piece visible on every square, and its text
+    /// readable: WCAG ratios (4.5 for text, 3 for large marks and shapes).
+    #[test]
+    fn every_theme_keeps_owners_and_text_apart() {
+        assert!(Theme::names().count() >= 8);
+        for name in Theme::names() {
+            let t = Theme::named(name).unwrap();
+            let mut failures = Vec::new();
+            let pairs = [
+                ("white vs black pieces", t.white_fill, t.black_fill, 7.0),
+                ("text on cards", t.text, t.card, 4.5),
+                ("text on the background", t.text, t.background, 4.5),
+                ("badges", t.badge_text, t.badge_fill, 4.5),
+                ("Tak! banner", t.tak_text, t.tak_fill, 3.0),
+                ("result banner", t.result_text, t.result_fill, 3.0),
+                ("draw banner", t.result_text, t.draw_fill, 3.0),
+                ("arrow on its outline", t.arrow, t.arrow_outline, 4.5),
+                ("labels on the background", t.label, t.background, 4.5),
+            ];
+            for (what, a, b, min) in pairs {
+                let ratio = contrast(a.0, b.0);
+                if ratio < min {
+                    failures.push(format!("{what}: {ratio:.2} < {min}"));
+                }
+            }
+            for square in [t.square_light, t.square_dark] {
+                // A piece reads by its fill or, failing that, by its outline.
+                for (fill, outline, who) in [
+                    (t.white_fill, t.white_outline, "white"),
+                    (t.black_fill, t.black_outline, "black"),
+                ] {
+                    let best = contrast(fill.0, square.0).max(contrast(outline.0, square.0));
+                    if best < 3.0 {
+                        failures.push(format!("{who} piece on a square: {best:.2} < 3"));
+                    }
+                }
+            }
+            assert!(failures.is_empty(), "theme {name}: {failures:?}");
+        }
+        assert!(contrast(Rgb([0, 0, 0]), Rgb([255, 255, 255])) > 20.9);
+    }
+
     #[test]
     fn unknown_themes_and_bad_colours_are_explained() {
-        assert!(Theme::named("neon")
-            .unwrap_err()
-            .contains("dark, light, colorblind"));
+        assert!(Theme::named("neon").unwrap_err().contains(
+            "dark, light, colorblind, colorblind-light, tritan, high-contrast, wood, slate"
+        ));
         let bad = include_str!("../../assets/themes/dark.json").replace("#313338", "313338");
         assert!(Theme::from_json(&bad)
             .unwrap_err()
