@@ -430,6 +430,7 @@ mod takat_pictures {
             players: ["Ann", "Bo"],
             result: p.end(),
             notes: Vec::new(),
+            clock: None,
         };
         assert_eq!(scene.result, Some(Ending::Sixes { count: 1 }));
         let img = render_takat(&scene, &theme);
@@ -468,6 +469,7 @@ mod takat_pictures {
             players: ["Ann", "Bo"],
             result: None,
             notes: Vec::new(),
+            clock: None,
         };
         let img = render_takat(&scene, &theme);
         let ((x, y), r) = circle_geometry(&theme, &p, p.board().centre);
@@ -565,5 +567,27 @@ fn a_flat_win_tints_every_square_that_counted_towards_its_owner() {
         dist(wall_corner, theme.destination.0) < dist(wall_corner, theme.white_fill.0)
             || dist(wall_corner, counted) > 30,
         "the wall's square is not tinted: {wall_corner:?}"
+    );
+}
+
+#[test]
+fn the_time_left_is_in_the_status_row_when_the_game_has_a_limit() {
+    let theme = Theme::default();
+    let p = Position::from_tps("x5/x5/x2,1,x2/x5/x5 2 1").unwrap();
+    let plain = render(&scene_for(&p, None), &theme);
+    let timed = render(
+        &Scene {
+            clock: Some("23 h 10 min".into()),
+            ..scene_for(&p, None)
+        },
+        &theme,
+    );
+    // A second pill in the status row: more card-coloured pixels there than without it.
+    let pills = |img: &RgbImage| count(img, 0, 800, 106, 140, theme.card.0);
+    assert!(
+        pills(&timed) > pills(&plain) + 500,
+        "{} vs {}",
+        pills(&timed),
+        pills(&plain)
     );
 }

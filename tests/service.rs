@@ -584,6 +584,11 @@ fn with_a_time_limit_reminders_come_at_half_time_and_an_hour_before_never_with_t
     );
     let start = w.service.view(&ctx("carol", 0)).unwrap();
     assert_eq!(start.deadline_ms, Some(48 * HOUR), "the deadline is shown");
+    assert_eq!(
+        start.board.unwrap().clock.as_deref(),
+        Some("48 h 00 min"),
+        "the picture says the time left"
+    );
     assert!(w.service.tick(24 * HOUR - 1).unwrap().is_empty());
     let half = w.service.tick(24 * HOUR).unwrap();
     assert_eq!(
@@ -592,6 +597,8 @@ fn with_a_time_limit_reminders_come_at_half_time_and_an_hour_before_never_with_t
         "a reminder at half the limit, before the weekly one"
     );
     assert_eq!(half[0].outcome.deadline_ms, Some(48 * HOUR));
+    let board = half[0].outcome.board.clone().unwrap();
+    assert_eq!(board.clock.as_deref(), Some("24 h 00 min"));
     let last_call = w.service.tick(47 * HOUR).unwrap();
     assert_eq!(
         last_call.len(),

@@ -1103,7 +1103,7 @@ async fn position(
             (None, Some(ptn)) => Match::from_record(&ptn)?,
             _ => return Err("give exactly one of tps or ptn".into()),
         };
-        Ok((game.png(names, &theme), game.alt_text(names)))
+        Ok((game.png(names, &theme, None), game.alt_text(names)))
     })
     .await
     .unwrap_or_else(|e| Err(e.to_string()));
@@ -1149,6 +1149,7 @@ async fn rules(
                 players: ["White", "Black"],
                 result: None,
                 notes: Vec::new(),
+                clock: None,
             };
             crate::render::encode_png(&crate::render::hex::render_takat(
                 &scene,

@@ -73,6 +73,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 players,
                 result: position.end(),
                 notes: takat::threats(&position),
+                clock: None,
             };
             (
                 encode_png(&render_takat(&scene, &theme)),

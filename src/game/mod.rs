@@ -353,11 +353,22 @@ impl Match {
         }
     }
 
-    pub fn png(&self, names: [&str; 2], theme: &Theme) -> Vec<u8> {
+    /// The picture; `clock` is the time the player to move has left, in words.
+    pub fn png(&self, names: [&str; 2], theme: &Theme, clock: Option<String>) -> Vec<u8> {
         match self {
-            Match::Tak(g) => render::render_png(&Scene::of_game(g, names), theme),
+            Match::Tak(g) => {
+                let scene = Scene {
+                    clock,
+                    ..Scene::of_game(g, names)
+                };
+                render::render_png(&scene, theme)
+            }
             Match::Takat(g) => {
-                render::encode_png(&render_takat(&TakatScene::of_game(g, names), theme))
+                let scene = TakatScene {
+                    clock,
+                    ..TakatScene::of_game(g, names)
+                };
+                render::encode_png(&render_takat(&scene, theme))
             }
         }
     }

@@ -54,6 +54,7 @@ pub fn render_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u8> {
             } else {
                 None
             },
+            clock: None,
         };
         render(&scene, small)
     })

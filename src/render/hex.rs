@@ -17,6 +17,8 @@ pub struct TakatScene<'a> {
     pub result: Option<Ending>,
     /// Announcements after the last ply ("White threatens a stack of six").
     pub notes: Vec<String>,
+    /// How long the player to move has left, in words, in games with a limit.
+    pub clock: Option<String>,
 }
 
 impl<'a> TakatScene<'a> {
@@ -31,6 +33,7 @@ impl<'a> TakatScene<'a> {
             } else {
                 Vec::new()
             },
+            clock: None,
         }
     }
 
@@ -198,6 +201,9 @@ fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
         )),
         None => {
             pills.push((format!("Move {}", p.move_number()), None));
+            if let Some(clock) = &scene.clock {
+                pills.push((format!("{clock} left"), None));
+            }
             for note in &scene.notes {
                 pills.push((note.clone(), Some((theme.tak_fill.0, theme.tak_text.0))));
             }
@@ -521,6 +527,7 @@ pub fn render_takat_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u
                 None
             },
             notes: Vec::new(),
+            clock: None,
         };
         render_takat(&scene, small)
     })

@@ -34,6 +34,8 @@ pub struct Scene<'a> {
     pub tak: bool,
     pub tinue: bool,
     pub result: Option<GameResult>,
+    /// How long the player to move has left, in words ("23 h 10 min"), in games with a limit.
+    pub clock: Option<String>,
 }
 
 impl<'a> Scene<'a> {
@@ -47,6 +49,7 @@ impl<'a> Scene<'a> {
             tak: last.is_some_and(|p| p.tak),
             tinue: last.is_some_and(|p| p.tinue),
             result: game.result(),
+            clock: None,
         }
     }
 
@@ -66,6 +69,7 @@ impl<'a> Scene<'a> {
             tak,
             tinue: tak && position.is_tinue(),
             result,
+            clock: None,
         }
     }
 
@@ -298,6 +302,9 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
         )),
         None => {
             pills.push((format!("Move {} · flats {count}", p.move_number()), None));
+            if let Some(clock) = &scene.clock {
+                pills.push((format!("{clock} left"), None));
+            }
             if scene.tinue {
                 pills.push(("Tinuë!".into(), Some((theme.tak_fill.0, theme.tak_text.0))));
             } else if scene.tak {

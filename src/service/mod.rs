@@ -57,6 +57,8 @@ pub struct Board {
     pub game: Match,
     pub players: [PlayerRef; 2],
     pub theme: String,
+    /// The time the player to move has left, in words, in games with a time limit.
+    pub clock: Option<String>,
 }
 
 impl Board {
@@ -66,7 +68,7 @@ impl Board {
 
     pub fn png(&self) -> Vec<u8> {
         let theme = Theme::named(&self.theme).unwrap_or_default();
-        self.game.png(self.names(), &theme)
+        self.game.png(self.names(), &theme, self.clock.clone())
     }
 
     pub fn alt_text(&self) -> String {
@@ -302,17 +304,23 @@ impl Service {
         })
     }
 
-    fn board(game: &LiveGame, g: Match) -> Board {
+    /// The board of `game` at `now_ms` (for the time left, in games with a time limit).
+    fn board(game: &LiveGame, g: Match, now_ms: i64) -> Board {
+        let clock = game
+            .timeout_due_ms
+            .filter(|_| g.result().is_none())
+            .map(|due| describe_time_left(due - now_ms));
         Board {
             game: g,
             players: game.players.clone(),
             theme: game.settings.theme.clone(),
+            clock,
         }
     }
 
     /// The board a running game shows: none in a blind game, whose players follow the plies.
-    fn shown(game: &LiveGame, g: Match) -> Option<Board> {
-        (!game.settings.blind).then(|| Self::board(game, g))
+    fn shown(game: &LiveGame, g: Match, now_ms: i64) -> Option<Board> {
+        (!game.settings.blind).then(|| Self::board(game, g, now_ms))
     }
 
     /// Arms the time-out and the first reminder for the player to move (`to_move`), whose own
@@ -501,7 +509,7 @@ impl Service {
             ping: vec![to_move],
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
-            board: Self::shown(&game, g),
+            board: Self::shown(&game, g, ctx.now_ms),
             ..Outcome::default()
         })
     }
@@ -657,8 +665,8 @@ impl Service {
         }
         outcome.text = text;
         outcome.board = match outcome.finished {
-            Some(_) => Some(Self::board(&game, g)),
-            None => Self::shown(&game, g),
+            Some(_) => Some(Self::board(&game, g, ctx.now_ms)),
+            None => Self::shown(&game, g, ctx.now_ms),
         };
         Ok(outcome)
     }
@@ -724,7 +732,7 @@ impl Service {
                 text,
                 deadline_ms: game.timeout_due_ms,
                 prompt: Self::board_prompt(&game),
-                board: Self::shown(&game, g),
+                board: Self::shown(&game, g, ctx.now_ms),
                 ..Outcome::default()
             });
         }
@@ -741,6 +749,7 @@ impl Service {
                     game: g,
                     players: last.players.clone(),
                     theme: last.settings.theme.clone(),
+                    clock: None,
                 }),
                 ..Outcome::default()
             });
@@ -911,7 +920,7 @@ impl Service {
             ping: vec![next],
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
-            board: Self::shown(&game, g),
+            board: Self::shown(&game, g, ctx.now_ms),
             ..Outcome::default()
         })
     }
@@ -1012,7 +1021,7 @@ impl Service {
             text: finished.reason.clone(),
             ping: game.players.to_vec(),
             prompt: Some(Prompt::Rematch { game: game.id }),
-            board: Some(Self::board(&game, g)),
+            board: Some(Self::board(&game, g, ctx.now_ms)),
             finished: Some(finished),
             ..Outcome::default()
         })
@@ -1058,7 +1067,7 @@ impl Service {
                         ping: vec![player],
                         deadline_ms: game.timeout_due_ms,
                         prompt: Self::board_prompt(&game),
-                        board: Self::shown(&game, g),
+                        board: Self::shown(&game, g, now_ms),
                         ..Outcome::default()
                     }
                 }
@@ -1259,6 +1268,16 @@ impl Service {
         self.store.put_settings(ctx.guild, &s)?;
         self.store.flush()?;
         Ok(s)
+    }
+}
+
+/// Time left in words for the picture: "23 h 10 min", "45 min", "less than a minute".
+fn describe_time_left(ms: i64) -> String {
+    let minutes = ms.max(0) / 60_000;
+    match (minutes / 60, minutes % 60) {
+        (0, 0) => "less than a minute".into(),
+        (0, m) => format!("{m} min"),
+        (h, m) => format!("{h} h {m:02} min"),
     }
 }
 
