@@ -159,6 +159,9 @@ fn centre(l: &Layout, sq: Square) -> Pt {
     pt(x + l.cell / 2.0, y + l.cell / 2.0)
 }
 
+/// The most pieces a stack shows (the top piece included).
+const MAX_SLABS: usize = 6;
+
 /// A stack seen from the front: the top `carry limit` pieces as slabs (each in its owner's
 /// colours, so buried owners read bottom to top), the top piece on them, and `+N` for the rest.
 fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Square) {
@@ -166,7 +169,9 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
     let p = scene.position;
     let stack = p.stack(sq);
     let height = stack.height();
-    let visible = height.min(l.size);
+    // At most the carry limit, and at most six: more slabs would be under 4 px thick at
+    // Discord's preview size on 7x7 and 8x8. The `+N` pill counts the rest.
+    let visible = height.min(l.size).min(MAX_SLABS);
     let hidden = height - visible;
     let top = p.top(sq).expect("occupied squares have a top");
     let mid = centre(l, sq);
@@ -178,9 +183,10 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
     } else {
         (0.86 * c, 0.0)
     };
+    // On small squares slabs may take more of the square, to stay 4 px thick at preview size.
     let slab = if visible > 1 {
-        ((pile - 0.26 * c) / (visible - 1) as f32)
-            .min(0.075 * c)
+        ((pile - 0.22 * c) / (visible - 1) as f32)
+            .min((0.075 * c).max(9.0 * l.k))
             .max(5.5 * l.k)
     } else {
         0.0
@@ -524,7 +530,7 @@ fn grown(points: &[Pt; 3], by: f32) -> [Pt; 3] {
 }
 
 fn labels(img: &mut RgbImage, theme: &Theme, l: &Layout) {
-    let px = 20.0 * l.k;
+    let px = 24.0 * l.k;
     let board_px = l.cell * l.size as f32;
     for i in 0..l.size {
         let (x, _) = l.square_origin(i, 0);

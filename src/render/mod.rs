@@ -237,7 +237,7 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
             img,
             "flats",
             (fx, y + 66.0 * k),
-            14.0 * k,
+            16.0 * k,
             Weight::Regular,
             Align::Center,
             theme.subtle_text.0,
@@ -260,11 +260,12 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
         if p.setup().reserves[color.index()].caps > 0 {
             reserve = format!("{reserve} · {}", plural(r.caps as usize, "cap"));
         }
+        // "to move" first, so a long reserve line never cuts it off.
         let status = match to_move == Some(color) {
-            true => format!("{reserve} · to move"),
+            true => format!("to move · {reserve}"),
             false => reserve,
         };
-        let status = text::fit(&status, 16.0 * k, Weight::Regular, room);
+        let status = text::fit(&status, 18.0 * k, Weight::Regular, room);
         let status_color = if to_move == Some(color) {
             theme.accent.0
         } else {
@@ -273,8 +274,8 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
         text::draw(
             img,
             &status,
-            (tx, y + 60.0 * k),
-            16.0 * k,
+            (tx, y + 62.0 * k),
+            18.0 * k,
             Weight::Regular,
             Align::Left,
             status_color,
