@@ -29,7 +29,7 @@ draw size-3x3 --tps "x3/x,1,x/2,x2 1 2"
 draw size-4x4 --tps "x4/x,2,x2/x,1,1,x/x4 2 3"
 draw size-5x5 --tps "x5/x,2,x3/x,1,12,x2/x,2,x3/x5 1 4"
 draw size-7x7 --tps "x7/x7/x2,2,x4/x,1,21,1C,x3/x2,2S,x4/x7/x7 1 6"
-draw names-cjk-rtl-emoji --tps "$MID6" --player1 "名前 Mei" --player2 "שלום 🐢"
+draw names-cjk-rtl-emoji --tps "$MID6" --player1 "名前 Mei 🐢" --player2 "שלום سلام"
 draw takat-7 --game takat --tps "1222,11/2,1212,x/21,22 1 b2 8" --last c2-b2
 draw takat-19 --game takat --tps "x,2,x/11,x,1212,x/2,x,22211,x,x/x,21,x,2/x,x,1 2 c3 9" --last b3-c3
 draw takat-six --game takat --tps "x,x/111121,221,x/x,x 2 b1 6" --last b2-b1

@@ -591,3 +591,25 @@ fn the_time_left_is_in_the_status_row_when_the_game_has_a_limit() {
         pills(&plain)
     );
 }
+
+#[test]
+fn neighbouring_road_pieces_of_one_owner_are_joined() {
+    let theme = Theme::default();
+    // a3-b3 White flats, c3 a Black flat, a2 a White wall under a3.
+    let (img, _) = draw("x5/x5/1,1,2,x2/1S,x4/x5 2 4", None, &theme);
+    let gap = |square: &str, dx: f32, dy: f32| at(&img, &theme, 5, square, dx, dy);
+    assert!(
+        close(gap("a3", 0.5, 0.0), theme.white_fill.0),
+        "a3-b3 joined"
+    );
+    let between_owners = gap("b3", 0.5, 0.0);
+    assert!(
+        !close(between_owners, theme.white_fill.0) && !close(between_owners, theme.black_fill.0),
+        "b3-c3 belong to different players: {between_owners:?}"
+    );
+    let to_wall = gap("a3", 0.0, 0.5);
+    assert!(
+        !close(to_wall, theme.white_fill.0),
+        "a wall is not a road piece: {to_wall:?}"
+    );
+}

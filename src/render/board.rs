@@ -76,6 +76,7 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
         }
         _ => None,
     };
+    connectors(img, scene, theme, l);
     if let Some((from, dir, counts)) = &spread {
         arrow(img, theme, l, *from, *dir, counts);
     }
@@ -94,6 +95,32 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
         let h = scene.position.stack(sq).height();
         if h >= 2 {
             badge(img, theme, l, sq, h);
+        }
+    }
+}
+
+/// A bar between every two neighbouring road pieces (flats and capstones on top) of one owner,
+/// in the owner's colours, as PTN Ninja draws them: roads and threats read at a glance. Drawn
+/// under the pieces, so only the part between them shows.
+fn connectors(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+    let p = scene.position;
+    let width = 0.13 * l.cell;
+    for color in [Color::White, Color::Black] {
+        let road = p.road_squares(color);
+        let paint = piece_paint(theme, color, (0.02 * l.cell).max(1.0));
+        for sq in road.squares() {
+            for dir in [Dir::North, Dir::East] {
+                let Some(next) = sq.step(dir, l.size).filter(|n| road.contains(*n)) else {
+                    continue;
+                };
+                let (a, b) = (centre(l, sq), centre(l, next));
+                let mid = pt((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
+                let (w, h) = match dir {
+                    Dir::East => (l.cell * 0.6, width),
+                    _ => (width, l.cell * 0.6),
+                };
+                paint::round_rect(img, mid, w, h, width * 0.3, 0.0, paint);
+            }
         }
     }
 }

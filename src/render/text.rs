@@ -63,7 +63,61 @@ pub fn drawable_name(name: &str, fallback: &str) -> String {
     }
 }
 
+/// Text in a right-to-left script (Hebrew, Arabic and its extensions, Syriac, Thaana, N'Ko):
+/// it needs the bidirectional algorithm and shaping, not one glyph per character.
+fn needs_shaping(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF))
+}
+
+/// Glyphs placed left to right: (glyph, x offset from the start, y offset), and the width.
+struct Shaped {
+    glyphs: Vec<(ab_glyph::GlyphId, f32, f32)>,
+    width: f32,
+}
+
+/// Lays out `text` as a reader sees it: the Unicode bidirectional algorithm puts its runs in
+/// visual order, and rustybuzz shapes each run (Arabic letters join, marks attach).
+fn shape(text: &str, px: f32, weight: Weight) -> Shaped {
+    let data = match weight {
+        Weight::Regular => REGULAR,
+        Weight::Bold => BOLD,
+    };
+    let face = rustybuzz::Face::from_slice(data, 0).expect("embedded DejaVu is a valid font");
+    // ab_glyph scales by the font's height (ascent - descent), not by its em.
+    let unit = px / font(weight).height_unscaled();
+    let bidi = unicode_bidi::BidiInfo::new(text, None);
+    let mut glyphs = Vec::new();
+    let mut x = 0.0;
+    for para in &bidi.paragraphs {
+        let (levels, runs) = bidi.visual_runs(para, para.range.clone());
+        for run in runs {
+            let mut buffer = rustybuzz::UnicodeBuffer::new();
+            buffer.push_str(&text[run.clone()]);
+            buffer.set_direction(if levels[run.start].is_rtl() {
+                rustybuzz::Direction::RightToLeft
+            } else {
+                rustybuzz::Direction::LeftToRight
+            });
+            buffer.guess_segment_properties();
+            let out = rustybuzz::shape(&face, &[], buffer);
+            for (info, pos) in out.glyph_infos().iter().zip(out.glyph_positions()) {
+                glyphs.push((
+                    ab_glyph::GlyphId(info.glyph_id as u16),
+                    x + pos.x_offset as f32 * unit,
+                    -(pos.y_offset as f32) * unit,
+                ));
+                x += pos.x_advance as f32 * unit;
+            }
+        }
+    }
+    Shaped { glyphs, width: x }
+}
+
 pub fn width(text: &str, px: f32, weight: Weight) -> f32 {
+    if needs_shaping(text) {
+        return shape(text, px, weight).width;
+    }
     let f = font(weight).as_scaled(PxScale::from(px));
     let mut w = 0.0;
     let mut prev = None;
@@ -125,6 +179,10 @@ pub fn draw(
         .map(|g| -g.px_bounds().min.y)
         .unwrap_or(px * 0.7);
     let top = mid_y + cap / 2.0 - scaled.ascent();
+    if needs_shaping(text) {
+        draw_shaped(img, text, (left, top + scaled.ascent()), px, weight, color);
+        return w;
+    }
     imageproc::drawing::draw_text_mut(
         img,
         color,
@@ -137,6 +195,39 @@ pub fn draw(
     w
 }
 
+/// Draws shaped text with its baseline at `baseline_y`, blending coverage into the picture.
+fn draw_shaped(
+    img: &mut RgbImage,
+    text: &str,
+    (left, baseline_y): (f32, f32),
+    px: f32,
+    weight: Weight,
+    color: Rgb<u8>,
+) {
+    let f = font(weight);
+    for (id, dx, dy) in shape(text, px, weight).glyphs {
+        let glyph = id.with_scale_and_position(
+            PxScale::from(px),
+            ab_glyph::point(left + dx, baseline_y + dy),
+        );
+        let Some(outline) = f.outline_glyph(glyph) else {
+            continue;
+        };
+        let bounds = outline.px_bounds();
+        outline.draw(|gx, gy, coverage| {
+            let (x, y) = (
+                bounds.min.x as i32 + gx as i32,
+                bounds.min.y as i32 + gy as i32,
+            );
+            if x < 0 || y < 0 || x >= img.width() as i32 || y >= img.height() as i32 {
+                return;
+            }
+            let pixel = img.get_pixel_mut(x as u32, y as u32);
+            *pixel = super::paint::mix(*pixel, color, coverage);
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,9 +237,38 @@ mod tests {
         assert_eq!(drawable_name("🐢 turtle 🐢", "Player 1"), "turtle");
         assert_eq!(drawable_name("Ünïcødé", "x"), "Ünïcødé");
         assert_eq!(drawable_name("名前 bob", "x"), "?? bob");
+        assert_eq!(drawable_name("שלום", "x"), "שלום", "Hebrew is drawable");
+        assert_eq!(drawable_name("سلام", "x"), "سلام", "Arabic is drawable");
         assert_eq!(drawable_name("👍🏽", "Player 2"), "Player 2");
         assert_eq!(drawable_name("a\u{0}\tb  c", "x"), "a b c");
         assert_eq!(drawable_name("", "Player 1"), "Player 1");
+    }
+
+    #[test]
+    fn right_to_left_names_are_reordered_and_arabic_letters_join() {
+        // Hebrew: the first letter (shin) is drawn rightmost.
+        let hebrew = shape("שלום", 40.0, Weight::Bold);
+        let shin = fonts().bold.glyph_id('ש');
+        let rightmost = hebrew
+            .glyphs
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap();
+        assert_eq!(rightmost.0, shin);
+        // Arabic: "salam" shapes to joined forms (and the lam-alef ligature), not the isolated
+        // letters one per character.
+        let arabic = shape("سلام", 40.0, Weight::Bold);
+        let isolated: Vec<_> = "سلام".chars().map(|c| fonts().bold.glyph_id(c)).collect();
+        assert!(arabic.glyphs.len() < 4, "lam-alef is one ligature");
+        assert!(arabic
+            .glyphs
+            .iter()
+            .all(|g| !isolated.contains(&g.0) || g.0 == isolated[3]));
+        // Mixed text keeps the Latin part in reading order after the Hebrew run.
+        let mixed = shape("bob שלום", 40.0, Weight::Bold);
+        let b = fonts().bold.glyph_id('b');
+        assert!(mixed.glyphs[0].0 == b, "Latin first, left to right");
+        assert!(width("שלום", 40.0, Weight::Bold) > 40.0);
     }
 
     #[test]
