@@ -6,6 +6,80 @@ use std::sync::OnceLock;
 
 static REGULAR: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
+/// GNU Unifont (OFL), for what DejaVu lacks: CJK above all. Kept as WOFF (3.2 MB instead of the
+/// 12 MB font) and unpacked the first time a name needs it.
+static FALLBACK: &[u8] = include_bytes!("../../fonts/unifont.woff");
+
+/// The fallback font, unpacked on first use.
+fn fallback_font() -> &'static ab_glyph::FontVec {
+    static FONT: OnceLock<ab_glyph::FontVec> = OnceLock::new();
+    FONT.get_or_init(|| {
+        let sfnt = unpack_woff(FALLBACK).expect("the embedded Unifont WOFF unpacks");
+        ab_glyph::FontVec::try_from_vec(sfnt).expect("the embedded Unifont is a valid font")
+    })
+}
+
+/// A WOFF 1.0 file back to the font it wraps: each table is stored zlib-compressed (or as is,
+/// when that is not smaller), with its directory entry.
+fn unpack_woff(woff: &[u8]) -> Option<Vec<u8>> {
+    let u32_at = |at: usize| Some(u32::from_be_bytes(woff.get(at..at + 4)?.try_into().ok()?));
+    if woff.get(..4)? != b"wOFF" {
+        return None;
+    }
+    let flavor = u32_at(4)?;
+    let count = u16::from_be_bytes(woff.get(12..14)?.try_into().ok()?) as usize;
+    let mut tables = Vec::with_capacity(count);
+    for i in 0..count {
+        let at = 44 + 20 * i;
+        let tag = woff.get(at..at + 4)?;
+        let (offset, stored, size, checksum) = (
+            u32_at(at + 4)? as usize,
+            u32_at(at + 8)? as usize,
+            u32_at(at + 12)? as usize,
+            u32_at(at + 16)?,
+        );
+        let raw = woff.get(offset..offset + stored)?;
+        let data = if stored < size {
+            miniz_oxide::inflate::decompress_to_vec_zlib(raw).ok()?
+        } else {
+            raw.to_vec()
+        };
+        (data.len() == size).then_some(())?;
+        tables.push((tag, checksum, data));
+    }
+    let mut power = 1;
+    while power * 2 <= count {
+        power *= 2;
+    }
+    let mut out = Vec::new();
+    out.extend(flavor.to_be_bytes());
+    for v in [
+        count,
+        power * 16,
+        power.trailing_zeros() as usize,
+        count * 16 - power * 16,
+    ] {
+        out.extend((v as u16).to_be_bytes());
+    }
+    let mut offset = 12 + 16 * count;
+    let mut body = Vec::new();
+    for (tag, checksum, data) in &tables {
+        out.extend_from_slice(tag);
+        out.extend(checksum.to_be_bytes());
+        out.extend(((offset + body.len()) as u32).to_be_bytes());
+        out.extend((data.len() as u32).to_be_bytes());
+        body.extend_from_slice(data);
+        body.resize(body.len().next_multiple_of(4), 0);
+    }
+    offset += body.len();
+    out.extend(body);
+    (out.len() == offset).then_some(out)
+}
+
+/// DejaVu has no glyph for `c`.
+fn missing(c: char) -> bool {
+    fonts().bold.glyph_id(c).0 == 0
+}
 
 pub struct Fonts {
     pub regular: FontRef<'static>,
@@ -40,7 +114,8 @@ fn is_emoji_part(c: char) -> bool {
         | 0x20E3 | 0xE0020..=0xE007F)
 }
 
-/// A display name the fonts can draw: emoji dropped, other missing glyphs shown as `?`,
+/// A display name the fonts can draw (DejaVu, then Unifont): emoji dropped, other missing
+/// glyphs shown as `?`,
 /// control characters and runs of spaces removed; empty names become `fallback`.
 pub fn drawable_name(name: &str, fallback: &str) -> String {
     let f = &fonts().bold;
@@ -53,7 +128,9 @@ pub fn drawable_name(name: &str, fallback: &str) -> String {
         if c == ' ' && (out.is_empty() || out.ends_with(' ')) {
             continue;
         }
-        out.push(if f.glyph_id(c).0 == 0 { '?' } else { c });
+        // The fallback is looked at (and so loaded) only for what DejaVu lacks.
+        let drawable = f.glyph_id(c).0 != 0 || fallback_font().glyph_id(c).0 != 0;
+        out.push(if drawable { c } else { '?' });
     }
     let trimmed = out.trim_end();
     if trimmed.chars().all(|c| c == '?' || c == ' ') {
@@ -114,9 +191,38 @@ fn shape(text: &str, px: f32, weight: Weight) -> Shaped {
     Shaped { glyphs, width: x }
 }
 
+/// Glyphs of text that needs the fallback font, one font per character: (glyph, font, x).
+fn mixed(text: &str, px: f32, weight: Weight) -> (Vec<(ab_glyph::GlyphId, bool, f32)>, f32) {
+    let primary = font(weight).as_scaled(PxScale::from(px));
+    let other = fallback_font().as_scaled(PxScale::from(px));
+    let mut x = 0.0;
+    let glyphs = text
+        .chars()
+        .map(|c| {
+            let from_fallback = missing(c) && other.glyph_id(c).0 != 0;
+            let id = if from_fallback {
+                other.glyph_id(c)
+            } else {
+                primary.glyph_id(c)
+            };
+            let at = x;
+            x += if from_fallback {
+                other.h_advance(id)
+            } else {
+                primary.h_advance(id)
+            };
+            (id, from_fallback, at)
+        })
+        .collect();
+    (glyphs, x)
+}
+
 pub fn width(text: &str, px: f32, weight: Weight) -> f32 {
     if needs_shaping(text) {
         return shape(text, px, weight).width;
+    }
+    if text.chars().any(missing) {
+        return mixed(text, px, weight).1;
     }
     let f = font(weight).as_scaled(PxScale::from(px));
     let mut w = 0.0;
@@ -183,6 +289,22 @@ pub fn draw(
         draw_shaped(img, text, (left, top + scaled.ascent()), px, weight, color);
         return w;
     }
+    if text.chars().any(missing) {
+        let baseline = top + scaled.ascent();
+        for (id, from_fallback, x) in mixed(text, px, weight).0 {
+            let glyph =
+                id.with_scale_and_position(PxScale::from(px), ab_glyph::point(left + x, baseline));
+            let outline = if from_fallback {
+                fallback_font().outline_glyph(glyph)
+            } else {
+                f.outline_glyph(glyph)
+            };
+            if let Some(outline) = outline {
+                blend(img, &outline, color);
+            }
+        }
+        return w;
+    }
     imageproc::drawing::draw_text_mut(
         img,
         color,
@@ -210,22 +332,26 @@ fn draw_shaped(
             PxScale::from(px),
             ab_glyph::point(left + dx, baseline_y + dy),
         );
-        let Some(outline) = f.outline_glyph(glyph) else {
-            continue;
-        };
-        let bounds = outline.px_bounds();
-        outline.draw(|gx, gy, coverage| {
-            let (x, y) = (
-                bounds.min.x as i32 + gx as i32,
-                bounds.min.y as i32 + gy as i32,
-            );
-            if x < 0 || y < 0 || x >= img.width() as i32 || y >= img.height() as i32 {
-                return;
-            }
-            let pixel = img.get_pixel_mut(x as u32, y as u32);
-            *pixel = super::paint::mix(*pixel, color, coverage);
-        });
+        if let Some(outline) = f.outline_glyph(glyph) {
+            blend(img, &outline, color);
+        }
     }
+}
+
+/// Blends a glyph's coverage into the picture.
+fn blend(img: &mut RgbImage, outline: &ab_glyph::OutlinedGlyph, color: Rgb<u8>) {
+    let bounds = outline.px_bounds();
+    outline.draw(|gx, gy, coverage| {
+        let (x, y) = (
+            bounds.min.x as i32 + gx as i32,
+            bounds.min.y as i32 + gy as i32,
+        );
+        if x < 0 || y < 0 || x >= img.width() as i32 || y >= img.height() as i32 {
+            return;
+        }
+        let pixel = img.get_pixel_mut(x as u32, y as u32);
+        *pixel = super::paint::mix(*pixel, color, coverage);
+    });
 }
 
 #[cfg(test)]
@@ -236,7 +362,17 @@ mod tests {
     fn names_lose_emoji_and_keep_what_the_font_draws() {
         assert_eq!(drawable_name("🐢 turtle 🐢", "Player 1"), "turtle");
         assert_eq!(drawable_name("Ünïcødé", "x"), "Ünïcødé");
-        assert_eq!(drawable_name("名前 bob", "x"), "?? bob");
+        assert_eq!(
+            drawable_name("名前 bob", "x"),
+            "名前 bob",
+            "CJK from the fallback font"
+        );
+        assert_eq!(drawable_name("한국 あ", "x"), "한국 あ");
+        assert_eq!(
+            drawable_name("\u{10FFFD}x", "x"),
+            "?x",
+            "nothing has this one"
+        );
         assert_eq!(drawable_name("שלום", "x"), "שלום", "Hebrew is drawable");
         assert_eq!(drawable_name("سلام", "x"), "سلام", "Arabic is drawable");
         assert_eq!(drawable_name("👍🏽", "Player 2"), "Player 2");
@@ -269,6 +405,27 @@ mod tests {
         let b = fonts().bold.glyph_id('b');
         assert!(mixed.glyphs[0].0 == b, "Latin first, left to right");
         assert!(width("שלום", 40.0, Weight::Bold) > 40.0);
+    }
+
+    #[test]
+    fn cjk_names_are_drawn_from_the_fallback_font() {
+        let unifont = unpack_woff(FALLBACK).unwrap();
+        assert_eq!(&unifont[..4], &[0, 1, 0, 0], "a TrueType font");
+        assert!(unpack_woff(b"not a woff").is_none());
+        let w = width("名前", 24.0, Weight::Bold);
+        assert!(w > 30.0, "two wide glyphs: {w}");
+        let mut img = RgbImage::from_pixel(200, 60, Rgb([0, 0, 0]));
+        draw(
+            &mut img,
+            "名前",
+            (10.0, 30.0),
+            24.0,
+            Weight::Bold,
+            Align::Left,
+            Rgb([255, 255, 255]),
+        );
+        let lit = img.pixels().filter(|p| p[0] > 128).count();
+        assert!(lit > 80, "the glyphs are drawn, not blank: {lit}");
     }
 
     #[test]
