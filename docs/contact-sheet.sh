@@ -21,6 +21,7 @@ draw tak-7x7 --tps "x7/x7/x7/1,1,1,1,1,1,x/x7/2,2,2,2,2,x2/x7 2 7" --last f4
 draw tinue-5x5 --tps "x5/1,1,1,1,x/x5/1,1,1,1,x/2,2,2,2,2S 2 6" --last d2
 draw road-win-5x5-light --theme light --tps "x2,1,x2/x2,1,x2/1,1,1,1,1/x5/2,2,2,2,x 2 8"
 draw flat-win-4x4 --tps "1,2,1,2/2,1,2,1/1,2,1,1/2,1,2,1 2 9"
+draw time-out-6x6 --tps "$MID6" --last "2d3<11" --timeout black
 draw flat-draw-3x3-colorblind --theme colorblind --tps "2,1,2/1,2,1/2,1,1S 2 5" --last Sc1
 for theme in dark light colorblind colorblind-light tritan high-contrast wood slate; do
     draw "theme-$theme" --theme "$theme" --tps "$MID6" --last "2d3<11"

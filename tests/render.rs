@@ -613,3 +613,49 @@ fn neighbouring_road_pieces_of_one_owner_are_joined() {
         "a wall is not a road piece: {to_wall:?}"
     );
 }
+
+#[test]
+fn drop_counts_are_pills_inside_their_squares_and_slabs_stay_thick_on_8x8() {
+    let theme = Theme::default();
+    // 3c3<12 style: b3 and a3 received pieces; the counts sit inside each square, past the piece.
+    let (img, _) = draw("x5/x5/12,121,x,x2/x5/x5 1 4", Some("3c3<12"), &theme);
+    let pill_pixels = |square: &str| {
+        let ((cx, cy), cell) = square_geometry(&theme, 5, sq(square));
+        let (x, r) = ((cx as f32 - 0.39 * cell) as u32, (0.09 * cell) as u32);
+        count(&img, x - r, x + r, cy - r, cy + r, theme.badge_fill.0)
+    };
+    for square in ["a3", "b3"] {
+        assert!(
+            pill_pixels(square) > 100,
+            "{square}'s count: {}",
+            pill_pixels(square)
+        );
+    }
+    assert_eq!(pill_pixels("c3"), 0, "the origin has no count");
+    // An 8x8 stack of 22: each visible slab at least 8 px thick at full size (4 px at 400).
+    let (tall, _) = draw(
+        "x8/x8/x8/x3,1212121212121212121212,x4/x8/x8/x8/x8 2 20",
+        None,
+        &theme,
+    );
+    let ((cx, cy), cell) = square_geometry(&theme, 8, sq("d5"));
+    let column: Vec<bool> = ((cy as f32 - 0.45 * cell) as u32..(cy as f32 + 0.3 * cell) as u32)
+        .map(|y| close(*tall.get_pixel(cx, y), theme.white_fill.0))
+        .collect();
+    // Runs of white rows: the slabs of White's pieces.
+    let mut runs = Vec::new();
+    let mut run = 0;
+    for white in column {
+        if white {
+            run += 1;
+        } else if run > 0 {
+            runs.push(run);
+            run = 0;
+        }
+    }
+    assert!(runs.len() >= 2, "{runs:?}");
+    assert!(
+        runs.iter().all(|&r| r >= 6),
+        "slabs at least 6 px of fill: {runs:?}"
+    );
+}

@@ -2,7 +2,7 @@ use super::Failure;
 use crate::game::Kind;
 use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
 use crate::render::{alt_text, encode_png, render, render_gif, Scene, Theme};
-use crate::tak::{tps::tps_size, Game, Komi, Ply, Position, Setup};
+use crate::tak::{tps::tps_size, Color, Game, GameResult, Komi, Ply, Position, Setup};
 use crate::takat;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -31,6 +31,9 @@ pub struct Args {
     /// Draw a whole game (PTN, or a Takat record) as an animated GIF instead.
     #[arg(long)]
     gif: Option<PathBuf>,
+    /// Draw the game as lost on time by this player (white or black), to see that banner.
+    #[arg(long, value_name = "PLAYER")]
+    timeout: Option<String>,
     /// Print the alt text too.
     #[arg(long)]
     alt: bool,
@@ -99,7 +102,22 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 Some(text) => Some(last_ply(&position, text)?),
                 None => None,
             };
-            let scene = Scene::of_position(&position, last, players);
+            let mut scene = Scene::of_position(&position, last, players);
+            if let Some(loser) = &args.timeout {
+                let winner = match loser.to_ascii_lowercase().as_str() {
+                    "white" => Color::Black,
+                    "black" => Color::White,
+                    _ => {
+                        return Err(Failure::new(
+                            2,
+                            "--timeout is white or black (who ran out of time)",
+                        ))
+                    }
+                };
+                scene.result = Some(GameResult::Timeout { winner });
+                scene.tak = false;
+                scene.tinue = false;
+            }
             (encode_png(&render(&scene, &theme)), alt_text(&scene))
         }
     };
