@@ -189,3 +189,181 @@ fn a_silent_or_crashed_engine_is_noticed_and_restarted() {
         )
         .is_ok());
 }
+
+/// `bredon tei` as a child: send lines, read its answers up to a line that starts with `until`.
+struct Session {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bredon"))
+            .arg("tei")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        use std::io::Write;
+        writeln!(self.stdin, "{text}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no `{prefix}` after {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+#[test]
+fn tei_reports_each_iteration_and_refuses_what_it_cannot_do() {
+    let mut s = Session::start();
+    s.send("tei");
+    let hello = s.until("teiok");
+    for option in ["HalfKomi", "Hash", "MultiPV"] {
+        assert!(
+            hello
+                .iter()
+                .any(|l| l.contains(&format!("option name {option} "))),
+            "{hello:?}"
+        );
+    }
+    s.send("teinewgame 5");
+    s.send("position startpos moves a1 e5");
+    s.send("go depth 3");
+    let answer = s.until("bestmove");
+    let infos: Vec<&String> = answer
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "one info line per iteration: {answer:?}");
+    for word in ["depth", "seldepth", "score", "nodes", "nps", "time", "pv"] {
+        assert!(
+            infos[2].split(' ').any(|w| w == word),
+            "{word} in {}",
+            infos[2]
+        );
+    }
+    // The principal variation starts with the move played.
+    let best = answer.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert!(infos[2].contains(&format!(" pv {best}")), "{answer:?}");
+    // MultiPV 3: three lines per iteration, best first.
+    s.send("setoption name MultiPV value 3");
+    s.send("go depth 2");
+    let answer = s.until("bestmove");
+    let last_depth: Vec<&String> = answer
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 "))
+        .collect();
+    assert_eq!(last_depth.len(), 3, "{answer:?}");
+    assert!(last_depth[2].contains("multipv 3"));
+    s.send("setoption name MultiPV value 1");
+    // An invalid position clears the old one: `go` answers an error, never a move for it.
+    s.send("position startpos moves a1 zz9");
+    let error = s.until("info string error");
+    assert!(error.last().unwrap().contains("zz9"));
+    s.send("go depth 2");
+    let answer = s.until("bestmove");
+    assert_eq!(answer.last().unwrap(), "bestmove (none)");
+    assert!(
+        answer.iter().any(|l| l.contains("no position")),
+        "{answer:?}"
+    );
+    // A finished game answers at once.
+    s.send("position tps x5/x5/1,1,1,1,1/x5/2,2,2,2,x 2 6");
+    s.send("go infinite");
+    let answer = s.until("bestmove");
+    assert!(
+        answer.iter().any(|l| l.contains("the game is over")),
+        "{answer:?}"
+    );
+    assert_eq!(answer.last().unwrap(), "bestmove (none)");
+    // A second `go` while searching is refused; `stop` ends the first with a move.
+    s.send("position startpos moves a1 e5");
+    s.send("go infinite");
+    s.send("go depth 1");
+    let refused = s.until("info string error");
+    assert!(
+        refused.last().unwrap().contains("already searching"),
+        "{refused:?}"
+    );
+    s.send("stop");
+    let answer = s.until("bestmove");
+    assert_ne!(answer.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn tei_half_komi_set_after_position_applies_to_the_next_search() {
+    let mut s = Session::start();
+    s.send("tei");
+    s.until("teiok");
+    s.send("teinewgame 3");
+    // 3x3, Black to move, the board one square from full: White 5 flats, Black 3. A flat on b2
+    // fills it: 5 to 4 loses without komi, and wins with two flats of komi.
+    s.send("position tps 1,2,1/2,x,1/1,1,2 2 5");
+    s.send("setoption name HalfKomi value 4");
+    s.send("go depth 1");
+    let with_komi = s.until("bestmove");
+    s.send("setoption name HalfKomi value 0");
+    s.send("go depth 1");
+    let without = s.until("bestmove");
+    let score = |lines: &[String]| {
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .split(" score ")
+            .nth(1)
+            .unwrap()
+            .split(" nodes")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(
+        score(&with_komi),
+        score(&without),
+        "{with_komi:?} {without:?}"
+    );
+    assert!(score(&with_komi).starts_with("mate"), "{with_komi:?}");
+}

@@ -26,7 +26,37 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Set from another thread to stop (TEI `stop`).
     pub stop: Option<Arc<AtomicBool>>,
+    /// At most this many transposition-table entries (TEI `Hash`); `None`: unbounded.
+    pub table_entries: Option<usize>,
+    /// Search this many best root plies exactly (TEI `MultiPV`); 0 and 1 mean one.
+    pub multi_pv: usize,
 }
+
+/// One finished iteration of the search, for TEI `info` lines.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    /// The deepest ply reached (quiescence and extensions included).
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The best root plies, best first, each with its score (side to move's view) and principal
+    /// variation: one line, or `multi_pv` lines.
+    pub lines: Vec<(i32, Vec<Ply>)>,
+}
+
+/// A score as TEI writes it: `cp N`, or `mate N` in moves (negative: the side to move is mated).
+pub fn tei_score(score: i32) -> String {
+    if score.abs() > WIN_SOON {
+        let plies = (WIN - score.abs()) * score.signum();
+        format!("mate {}", (plies + plies.signum()) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Bytes a transposition-table entry takes (key, entry and the hash map's overhead).
+pub const TABLE_ENTRY_BYTES: usize = 48;
 
 /// Playing strength: a node budget each, so play is the same on every machine; `Hard` also
 /// keeps searching until its time budget runs out.
@@ -114,6 +144,7 @@ struct Search {
     limits: Limits,
     started: Instant,
     nodes: u64,
+    seldepth: u32,
     stopped: bool,
     table: HashMap<u64, Entry>,
     seed: u64,
@@ -123,13 +154,25 @@ struct Search {
 /// Finds a ply for the side to move. Deterministic for the same position, limits without time,
 /// and seed. `None` only when the game is already over.
 pub fn search(position: &Position, limits: Limits, seed: u64) -> Option<Found> {
+    search_reporting(position, limits, seed, |_| {})
+}
+
+/// `search`, calling `report` after every completed iteration.
+pub fn search_reporting(
+    position: &Position,
+    limits: Limits,
+    seed: u64,
+    mut report: impl FnMut(&Iteration),
+) -> Option<Found> {
     if position.ply_index() > 0 && position.is_over() {
         return None;
     }
+    let lines = limits.multi_pv.max(1);
     let mut s = Search {
         limits,
         started: Instant::now(),
         nodes: 0,
+        seldepth: 0,
         stopped: false,
         table: HashMap::new(),
         seed: seed | 1,
@@ -141,8 +184,9 @@ pub fn search(position: &Position, limits: Limits, seed: u64) -> Option<Found> {
     pos.generate_plies(&mut root);
     s.order(&pos, &mut root, None);
     for depth in 1..=s.limits.depth.unwrap_or(64) {
-        let mut alpha = -WIN - 1;
         let mut this_best: Option<(Ply, i32)> = None;
+        // The best `lines` root plies so far, best first: a child must beat the worst of them.
+        let mut top: Vec<(i32, Ply)> = Vec::new();
         let previous = best.as_ref().map(|b| b.ply);
         if let Some(p) = previous {
             if let Some(i) = root.iter().position(|&r| r == p) {
@@ -150,6 +194,11 @@ pub fn search(position: &Position, limits: Limits, seed: u64) -> Option<Found> {
             }
         }
         for &ply in &root {
+            let alpha = if top.len() < lines {
+                -WIN - 1
+            } else {
+                top[lines - 1].0
+            };
             let undo = pos.play_unchecked(ply);
             let score = -s.negamax(&mut pos, depth - 1, -WIN - 1, -alpha, 1);
             pos.undo(undo);
@@ -157,13 +206,30 @@ pub fn search(position: &Position, limits: Limits, seed: u64) -> Option<Found> {
                 break;
             }
             if score > alpha {
-                alpha = score;
-                this_best = Some((ply, score));
+                let at = top
+                    .iter()
+                    .position(|&(t, _)| score > t)
+                    .unwrap_or(top.len());
+                top.insert(at, (score, ply));
+                top.truncate(lines);
+                if this_best.is_none_or(|(_, b)| score > b) {
+                    this_best = Some((ply, score));
+                }
             }
         }
         if s.stopped && depth > 2 {
             break;
         }
+        report(&Iteration {
+            depth,
+            seldepth: s.seldepth.max(depth),
+            nodes: s.nodes,
+            elapsed: s.started.elapsed(),
+            lines: top
+                .iter()
+                .map(|&(score, ply)| (score, s.principal_variation(&pos, ply, depth)))
+                .collect(),
+        });
         if let Some((ply, score)) = this_best {
             best = Some(Found {
                 ply,
@@ -188,6 +254,30 @@ pub fn search(position: &Position, limits: Limits, seed: u64) -> Option<Found> {
 }
 
 impl Search {
+    /// `first`, then the table's best replies, as far as they stay legal and new (at most
+    /// `depth` plies).
+    fn principal_variation(&self, root: &Position, first: Ply, depth: u32) -> Vec<Ply> {
+        let mut pos = root.clone();
+        let mut line = vec![first];
+        pos.play_unchecked(first);
+        let mut seen = vec![pos.hash64()];
+        while (line.len() as u32) < depth && !pos.is_over() {
+            let Some(next) = self.table.get(&pos.hash64()).and_then(|e| e.best) else {
+                break;
+            };
+            if pos.check(next).is_err() {
+                break;
+            }
+            pos.play_unchecked(next);
+            if seen.contains(&pos.hash64()) {
+                break;
+            }
+            seen.push(pos.hash64());
+            line.push(next);
+        }
+        line
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n)
             || self
@@ -214,6 +304,7 @@ impl Search {
         height: i32,
     ) -> i32 {
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(height as u32);
         if self.nodes.is_multiple_of(1024) && height > 2 {
             self.out_of_budget();
         }
@@ -268,7 +359,13 @@ impl Search {
         } else {
             Bound::Exact
         };
-        if !(self.stopped && height > 2) {
+        // A full table keeps what it has: an entry is replaced only by one for the same key.
+        let full = self
+            .limits
+            .table_entries
+            .is_some_and(|cap| self.table.len() >= cap && !self.table.contains_key(&key));
+        let interrupted = self.stopped && height > 2;
+        if !interrupted && !full {
             self.table.insert(
                 key,
                 Entry {

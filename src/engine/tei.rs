@@ -1,7 +1,7 @@
 //! The Tak Engine Interface: `serve` speaks it on stdin/stdout (`bredon tei`), `Client` drives an
 //! external engine (a Tiltak binary, or Bredon itself) as a child process.
 
-use super::{search, Limits};
+use super::{search_reporting, tei_score, Iteration, Limits, TABLE_ENTRY_BYTES};
 use crate::tak::{Komi, Ply, Position, Setup};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -28,90 +28,184 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
     let say = |text: &str| (out.lock().expect("output lock"))(text);
     let mut half_komi: i8 = 0;
     let mut size = 6;
-    let mut position: Option<Position> = None;
-    let mut thinking: Option<(std::thread::JoinHandle<()>, Arc<AtomicBool>)> = None;
+    let mut hash_mb: usize = DEFAULT_HASH_MB;
+    let mut multi_pv: usize = 1;
+    // The last valid `position` command, read again at `go` so a later HalfKomi applies.
+    let mut position: Option<Vec<String>> = None;
+    let mut thinking: Option<Thinking> = None;
     for line in lines {
+        // A search that has answered need not be kept (it says so before its `bestmove`, so a
+        // client that saw the answer never finds it still "searching").
+        if let Some(t) = thinking.take_if(|t| t.answered.load(Ordering::SeqCst)) {
+            let _ = t.handle.join();
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("tei") => {
                 say("id name Bredon");
                 say("id author the Bredon developers");
-                say("option name HalfKomi type spin default 0 min -9 max 9");
+                say("option name HalfKomi type spin default 0 min -41 max 41");
+                say(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
+                ));
+                say(&format!(
+                    "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+                ));
                 say("teiok");
             }
             Some("isready") => say("readyok"),
-            Some("setoption") => {
-                // setoption name HalfKomi value N
-                if let (Some(i), Some(v)) = (
-                    words
-                        .iter()
-                        .position(|w| w.eq_ignore_ascii_case("HalfKomi")),
-                    words.iter().position(|w| *w == "value"),
-                ) {
-                    if i < v {
-                        if let Some(n) = words.get(v + 1).and_then(|n| n.parse::<i8>().ok()) {
-                            half_komi = n;
-                        }
-                    }
+            Some("setoption") => match set_option(&words) {
+                Some(("halfkomi", n)) => match i8::try_from(n).ok().map(Komi::from_halves) {
+                    Some(Ok(_)) => half_komi = n as i8,
+                    _ => say("info string error HalfKomi is -41..41 (half flats)"),
+                },
+                Some(("hash", n)) if (1..=4096).contains(&n) => hash_mb = n as usize,
+                Some(("multipv", n)) if (1..=MAX_MULTI_PV as i64).contains(&n) => {
+                    multi_pv = n as usize
                 }
-            }
+                Some((name, _)) => say(&format!("info string error {name}: value out of range")),
+                None => say("info string error setoption name <HalfKomi|Hash|MultiPV> value <n>"),
+            },
             Some("teinewgame") => {
                 if let Some(n) = words.get(1).and_then(|n| n.parse().ok()) {
                     size = n;
                 }
                 position = None;
             }
-            Some("position") => match parse_position(&words[1..], size, half_komi) {
-                Ok(p) => position = Some(p),
-                Err(e) => say(&format!("info string error {e}")),
-            },
+            Some("position") => {
+                let rest: Vec<String> = words[1..].iter().map(|w| w.to_string()).collect();
+                match parse_position(&words[1..], size, half_komi) {
+                    Ok(_) => position = Some(rest),
+                    Err(e) => {
+                        // Never search the previous position by mistake.
+                        position = None;
+                        say(&format!("info string error {e}"));
+                    }
+                }
+            }
             Some("go") => {
-                let Some(p) = position.clone() else {
-                    say("info string error no position: send `position startpos` first");
+                if thinking.is_some() {
+                    say("info string error already searching: send stop first");
                     continue;
+                }
+                let parsed = match &position {
+                    None => Err("no position: send `position startpos` (or tps) first".into()),
+                    Some(words) => {
+                        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                        parse_position(&words, size, half_komi)
+                    }
+                };
+                let p = match parsed {
+                    Ok(p) if p.ply_index() > 0 && p.is_over() => {
+                        say("info string error the game is over: no move to search");
+                        say("bestmove (none)");
+                        continue;
+                    }
+                    Ok(p) => p,
+                    Err(e) => {
+                        say(&format!("info string error {e}"));
+                        say("bestmove (none)");
+                        continue;
+                    }
                 };
                 let stop = Arc::new(AtomicBool::new(false));
-                let limits = go_limits(&words[1..], &p, Arc::clone(&stop));
+                let answered = Arc::new(AtomicBool::new(false));
+                let done = Arc::clone(&answered);
+                let mut limits = go_limits(&words[1..], &p, Arc::clone(&stop));
+                limits.table_entries = Some(hash_mb * 1024 * 1024 / TABLE_ENTRY_BYTES);
+                limits.multi_pv = multi_pv;
                 let out = Arc::clone(&out);
                 let handle = std::thread::spawn(move || {
                     let say = |t: &str| (out.lock().expect("output lock"))(t);
-                    match search(&p, limits, 0x5EED) {
-                        Some(found) => {
-                            let score = match found.mate_in() {
-                                Some(m) => format!("mate {}", (m + m.signum()) / 2),
-                                None => format!("cp {}", found.score),
-                            };
-                            say(&format!(
-                                "info depth {} score {score} nodes {} time {}",
-                                found.depth,
-                                found.nodes,
-                                found.elapsed.as_millis()
-                            ));
-                            say(&format!("bestmove {}", p.ptn(found.ply)));
+                    let report = |it: &Iteration| {
+                        for line in info_lines(&p, it) {
+                            say(&line);
                         }
-                        None => say("info string error the game is over"),
+                    };
+                    let found = search_reporting(&p, limits, 0x5EED, report);
+                    done.store(true, Ordering::SeqCst);
+                    match found {
+                        Some(found) => say(&format!("bestmove {}", p.ptn(found.ply))),
+                        None => say("bestmove (none)"),
                     }
                 });
-                thinking = Some((handle, stop));
+                thinking = Some(Thinking {
+                    handle,
+                    stop,
+                    answered,
+                });
             }
             Some("stop") => {
-                if let Some((handle, stop)) = thinking.take() {
-                    stop.store(true, Ordering::Relaxed);
-                    let _ = handle.join();
+                if let Some(t) = thinking.take() {
+                    t.stop.store(true, Ordering::Relaxed);
+                    let _ = t.handle.join();
                 }
             }
             Some("quit") => break,
             _ => {}
         }
-        // A finished search need not be kept.
-        if thinking.as_ref().is_some_and(|(h, _)| h.is_finished()) {
-            thinking = None;
-        }
     }
-    if let Some((handle, stop)) = thinking.take() {
-        stop.store(true, Ordering::Relaxed);
-        let _ = handle.join();
+    if let Some(t) = thinking.take() {
+        t.stop.store(true, Ordering::Relaxed);
+        let _ = t.handle.join();
     }
+}
+
+/// A search running on its own thread.
+struct Thinking {
+    handle: std::thread::JoinHandle<()>,
+    /// Set to stop it (`stop`, `quit`).
+    stop: Arc<AtomicBool>,
+    /// Set by the search just before it writes `bestmove`.
+    answered: Arc<AtomicBool>,
+}
+
+const DEFAULT_HASH_MB: usize = 64;
+const MAX_MULTI_PV: usize = 8;
+
+/// `setoption name <Name> value <n>`: the option's name in lower case and its value.
+fn set_option(words: &[&str]) -> Option<(&'static str, i64)> {
+    let name = words.iter().position(|w| *w == "name")?;
+    let value = words.iter().position(|w| *w == "value")?;
+    let n = words.get(value + 1)?.parse::<i64>().ok()?;
+    let known = ["halfkomi", "hash", "multipv"];
+    let given = words[name + 1..value].join("").to_ascii_lowercase();
+    known.into_iter().find(|k| *k == given).map(|k| (k, n))
+}
+
+/// One `info` line per line of the iteration (one, or `MultiPV` of them).
+fn info_lines(p: &Position, it: &Iteration) -> Vec<String> {
+    let ms = it.elapsed.as_millis().max(1);
+    let nps = it.nodes as u128 * 1000 / ms;
+    it.lines
+        .iter()
+        .enumerate()
+        .map(|(i, (score, pv))| {
+            let mut pos = p.clone();
+            let moves: Vec<String> = pv
+                .iter()
+                .map(|&ply| {
+                    let text = pos.ptn(ply);
+                    pos.play_unchecked(ply);
+                    text
+                })
+                .collect();
+            let multipv = if it.lines.len() > 1 {
+                format!(" multipv {}", i + 1)
+            } else {
+                String::new()
+            };
+            format!(
+                "info depth {} seldepth {}{multipv} score {} nodes {} nps {nps} time {} pv {}",
+                it.depth,
+                it.seldepth,
+                tei_score(*score),
+                it.nodes,
+                it.elapsed.as_millis(),
+                moves.join(" ")
+            )
+        })
+        .collect()
 }
 
 /// `startpos [moves ...]` or `tps <rows> <side> <move> [moves ...]`.
@@ -159,6 +253,9 @@ fn go_limits(words: &[&str], p: &Position, stop: Arc<AtomicBool>) -> Limits {
     if let Some(ms) = value("movetime") {
         limits.time = Some(Duration::from_millis(ms));
     }
+    if let Some(depth) = value("depth") {
+        limits.depth = Some(depth.clamp(1, 64) as u32);
+    }
     let (time_key, inc_key) = if p.to_move() == crate::tak::Color::White {
         ("wtime", "winc")
     } else {
@@ -169,7 +266,7 @@ fn go_limits(words: &[&str], p: &Position, stop: Arc<AtomicBool>) -> Limits {
         let inc = value(inc_key).unwrap_or(0);
         limits.time = Some(Duration::from_millis(left / 20 + inc * 3 / 4));
     }
-    if limits.nodes.is_none() && limits.time.is_none() {
+    if limits.nodes.is_none() && limits.time.is_none() && limits.depth.is_none() {
         limits.time = Some(Duration::from_secs(1));
     }
     limits
