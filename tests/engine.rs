@@ -367,3 +367,44 @@ fn tei_half_komi_set_after_position_applies_to_the_next_search() {
     );
     assert!(score(&with_komi).starts_with("mate"), "{with_komi:?}");
 }
+
+#[test]
+fn the_tei_client_starts_one_game_per_game_not_per_ply() {
+    let mut client =
+        tei::Client::spawn(env!("CARGO_BIN_EXE_bredon"), &["tei".to_string()]).unwrap();
+    let setup = Setup::new(5).unwrap();
+    let t = Duration::from_millis(30);
+    let mut plies: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        let ply = client.best_ply(None, &setup, &plies, t).unwrap();
+        plies.push(ply);
+    }
+    assert_eq!(
+        client.new_games, 1,
+        "four plies of one game, one teinewgame"
+    );
+    // Another game (the plies do not continue the last ones): a new teinewgame.
+    client
+        .best_ply(None, &setup, &["e5".to_string()], t)
+        .unwrap();
+    assert_eq!(client.new_games, 2);
+}
+
+#[test]
+fn match_openings_are_distinct_and_open() {
+    let setup = Setup::new(6)
+        .unwrap()
+        .with_komi(bredon::tak::Komi::from_halves(4).unwrap());
+    let book = bredon::cli::engine::openings(setup, 60);
+    assert_eq!(book.len(), 60);
+    let mut finals = std::collections::HashSet::new();
+    for line in &book {
+        assert_eq!(line.len(), 4);
+        let mut p = Position::new(setup);
+        for &ply in line {
+            p.check(ply).expect("legal");
+            p.play_unchecked(ply);
+        }
+        assert!(finals.insert(p.to_tps()), "distinct positions");
+    }
+}

@@ -24,6 +24,43 @@ pub struct MatchArgs {
     /// Plies after which a game counts as a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Start games from this many distinct 4-ply openings (drawn with a fixed seed), each played
+    /// twice with colours swapped, so games are independent; 0 starts every game empty.
+    #[arg(long, default_value_t = 0)]
+    openings: usize,
+}
+
+/// Plies in each opening of a match.
+const OPENING_PLIES: usize = 4;
+
+/// `count` distinct openings of `OPENING_PLIES` plies (distinct positions), random legal plies
+/// drawn with a fixed seed, none of them ending the game.
+pub fn openings(setup: Setup, count: usize) -> Vec<Vec<Ply>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut tries = 0;
+    while out.len() < count && tries < count * 1000 {
+        tries += 1;
+        let mut game = Game::new(Position::new(setup));
+        let mut line = Vec::new();
+        while line.len() < OPENING_PLIES && game.result().is_none() {
+            let Some(ply) = random_ply(game.position(), &mut state) else {
+                break;
+            };
+            if game.play(ply).is_err() {
+                break;
+            }
+            line.push(ply);
+        }
+        if line.len() == OPENING_PLIES
+            && game.result().is_none()
+            && seen.insert(game.position().to_tps())
+        {
+            out.push(line);
+        }
+    }
+    out
 }
 
 enum Player {
@@ -78,6 +115,18 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         .with_komi(komi);
     let mut players = [Player::new(&args.a)?, Player::new(&args.b)?];
     let movetime = Duration::from_millis(args.movetime);
+    let book = openings(setup, args.openings);
+    if book.len() < args.openings {
+        return Err(Failure::new(
+            2,
+            format!(
+                "only {} distinct openings exist on {}x{}; ask for fewer",
+                book.len(),
+                args.size,
+                args.size
+            ),
+        ));
+    }
     let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
     for g in 0..args.games {
         // Game g: A plays White in even games.
@@ -87,6 +136,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
             Color::Black
         };
         let mut game = Game::new(Position::new(setup));
+        // Games 2k and 2k+1 share opening k, with colours swapped.
+        if let Some(opening) = book.get((g as usize / 2) % book.len().max(1)) {
+            for &ply in opening {
+                game.play(ply).map_err(|e| Failure::new(1, e.to_string()))?;
+            }
+        }
         while game.result().is_none() && game.plies().len() < args.max_plies {
             let mover = game.position().to_move();
             let who = if mover == a_color { 0 } else { 1 };

@@ -1,6 +1,6 @@
 //! The `bredon` command line: one binary, a subcommand per job (DESIGN.md's CLI contracts).
 
-mod engine;
+pub mod engine;
 mod local;
 mod perft;
 mod render;

@@ -280,6 +280,11 @@ pub struct Client {
     stdin: ChildStdin,
     lines: Receiver<String>,
     pub name: String,
+    /// The game the engine is playing: its start, size, komi and the plies it has seen. A request
+    /// that continues it needs no `teinewgame`.
+    game: Option<(Option<String>, usize, i8, Vec<String>)>,
+    /// How many `teinewgame`s were sent (for tests and the match runner's log).
+    pub new_games: u32,
 }
 
 impl Client {
@@ -310,6 +315,8 @@ impl Client {
             stdin,
             lines,
             name: program.into(),
+            game: None,
+            new_games: 0,
         };
         c.send("tei")?;
         for line in c.until("teiok", Duration::from_secs(10))? {
@@ -362,11 +369,28 @@ impl Client {
         plies: &[String],
         movetime: Duration,
     ) -> Result<String, String> {
-        self.send(&format!(
-            "setoption name HalfKomi value {}",
-            setup.komi.halves()
-        ))?;
-        self.send(&format!("teinewgame {}", setup.size))?;
+        // One `teinewgame` per game: the same start, size and komi, with plies that continue
+        // the ones already sent, is the same game (so the engine keeps what it learned).
+        let same_game = self.game.as_ref().is_some_and(|(tps, size, komi, seen)| {
+            tps.as_deref() == start_tps
+                && *size == setup.size
+                && *komi == setup.komi.halves()
+                && plies.starts_with(seen)
+        });
+        if !same_game {
+            self.send(&format!(
+                "setoption name HalfKomi value {}",
+                setup.komi.halves()
+            ))?;
+            self.send(&format!("teinewgame {}", setup.size))?;
+            self.new_games += 1;
+        }
+        self.game = Some((
+            start_tps.map(String::from),
+            setup.size,
+            setup.komi.halves(),
+            plies.to_vec(),
+        ));
         let start = match start_tps {
             Some(tps) => format!("tps {tps}"),
             None => "startpos".into(),
