@@ -408,3 +408,44 @@ fn match_openings_are_distinct_and_open() {
         assert!(finals.insert(p.to_tps()), "distinct positions");
     }
 }
+
+#[test]
+fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
+    for tps in [
+        "x5/x5/1,1,1,1,x/x5/2,2,2,x2 1 5",
+        "x5/x5/x5/x2,1,x2/1,1,2,1,1 1 5",
+    ] {
+        let p = Position::from_tps(tps).unwrap();
+        for seed in 0..20 {
+            let ply = bredon::engine::choose(Level::Beginner, &p, Duration::ZERO, seed).unwrap();
+            let mut after = p.clone();
+            after.play(ply).unwrap();
+            assert!(after.has_road(Color::White), "{tps}, seed {seed}");
+        }
+    }
+    // Through random games: every ply legal, and some differ from what easy would play.
+    let mut state = 0x1234_5678_9ABC_DEF1u64;
+    let (mut compared, mut differ) = (0, 0);
+    for game in 0..6u64 {
+        let mut p = Position::new(Setup::new(5).unwrap());
+        for i in 0..20u64 {
+            if p.ply_index() > 0 && p.is_over() {
+                break;
+            }
+            let seed = game << 8 | i;
+            let beginner = bredon::engine::choose(Level::Beginner, &p, Duration::ZERO, seed)
+                .expect("the game runs");
+            assert!(p.check(beginner).is_ok(), "legal");
+            let easy = bredon::engine::choose(Level::Easy, &p, Duration::ZERO, seed).unwrap();
+            compared += 1;
+            differ += usize::from(beginner != easy);
+            let ply = random_ply(&p, &mut state).unwrap();
+            p.play(ply).unwrap();
+        }
+    }
+    assert!(
+        differ * 5 >= compared,
+        "{differ} of {compared} differ from easy"
+    );
+    assert!(differ < compared, "it is not purely random");
+}

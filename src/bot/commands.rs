@@ -292,6 +292,9 @@ pub enum LevelChoice {
     Medium,
     #[name = "hard"]
     Hard,
+    // Last, so the indices of the older choices stay what they were.
+    #[name = "beginner"]
+    Beginner,
 }
 
 #[derive(Debug, poise::ChoiceParameter)]
@@ -452,6 +455,7 @@ async fn issue_challenge(
     };
     options.engine = against_engine.then(|| {
         match level {
+            Some(LevelChoice::Beginner) => "beginner",
             Some(LevelChoice::Easy) => "easy",
             Some(LevelChoice::Hard) => "hard",
             _ => "medium",

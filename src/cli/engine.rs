@@ -1,11 +1,11 @@
 use super::Failure;
-use crate::engine::{random_ply, search, tei, Level};
+use crate::engine::{choose, random_ply, tei, Level};
 use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// First player: random, easy, medium, hard, or tei:PROGRAM (an external TEI engine).
+    /// First player: random, beginner, easy, medium, hard, or tei:PROGRAM (an external TEI engine).
     #[arg(long)]
     a: String,
     /// Second player, as --a.
@@ -91,9 +91,9 @@ impl Player {
         let p = game.position();
         match self {
             Player::Random(s) => random_ply(p, s).ok_or_else(|| Failure::new(1, "no legal ply")),
-            Player::Level(level) => search(p, level.limits(movetime), seed)
-                .map(|f| f.ply)
-                .ok_or_else(|| Failure::new(1, "no legal ply")),
+            Player::Level(level) => {
+                choose(*level, p, movetime, seed).ok_or_else(|| Failure::new(1, "no legal ply"))
+            }
             Player::Tei(client) => {
                 let plies: Vec<String> = game.plies().iter().map(|x| x.ptn.clone()).collect();
                 let tps = (game.start().ply_index() > 0).then(|| game.start().to_tps());

@@ -62,6 +62,9 @@ pub const TABLE_ENTRY_BYTES: usize = 48;
 /// keeps searching until its time budget runs out.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Level {
+    /// For new players: takes a road in one, but otherwise plays a random ply one time in three
+    /// and looks only one ply ahead the rest of the time.
+    Beginner,
     Easy,
     Medium,
     Hard,
@@ -70,11 +73,12 @@ pub enum Level {
 impl Level {
     pub fn parse(text: &str) -> Result<Level, String> {
         match text.trim().to_ascii_lowercase().as_str() {
+            "beginner" => Ok(Level::Beginner),
             "easy" => Ok(Level::Easy),
             "medium" => Ok(Level::Medium),
             "hard" => Ok(Level::Hard),
             other => Err(format!(
-                "level `{other}` is not known: easy, medium or hard"
+                "level `{other}` is not known: beginner, easy, medium or hard"
             )),
         }
     }
@@ -82,6 +86,7 @@ impl Level {
     /// Depth and node budget for Takat's searcher (small boards: nodes, not time).
     pub fn takat_budget(self) -> (u32, u64) {
         match self {
+            Level::Beginner => (1, 200),
             Level::Easy => (2, 1_000),
             Level::Medium => (4, 20_000),
             Level::Hard => (8, 400_000),
@@ -90,6 +95,11 @@ impl Level {
 
     pub fn limits(self, time: Duration) -> Limits {
         match self {
+            Level::Beginner => Limits {
+                depth: Some(1),
+                nodes: Some(500),
+                ..Limits::default()
+            },
             Level::Easy => Limits {
                 depth: Some(2),
                 nodes: Some(3_000),
@@ -149,6 +159,27 @@ struct Search {
     table: HashMap<u64, Entry>,
     seed: u64,
     lists: Vec<Vec<Ply>>,
+}
+
+/// The ply `level` plays in `position`: a search within the level's limits, except that a
+/// beginner, when it has no road in one, plays any legal ply one time in three (chosen by the
+/// seed and the ply number, so it varies through a game) — the mistakes of a new player.
+pub fn choose(level: Level, position: &Position, think: Duration, seed: u64) -> Option<Ply> {
+    if level == Level::Beginner && !(position.ply_index() > 0 && position.is_over()) {
+        let mut wins = Vec::new();
+        position.road_wins(position.to_move(), &mut wins);
+        if let Some(&win) = wins.first() {
+            return Some(win);
+        }
+        let mut state = (seed ^ (position.ply_index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+            | 1;
+        state ^= state >> 31;
+        if state.is_multiple_of(3) {
+            return random_ply(position, &mut state);
+        }
+    }
+    search(position, level.limits(think), seed).map(|f| f.ply)
 }
 
 /// Finds a ply for the side to move. Deterministic for the same position, limits without time,

@@ -4,7 +4,7 @@
 //! restarted once, and otherwise reported with the game kept.
 
 use super::{Ctx, Outcome, Service};
-use crate::engine::{search, tei, Level};
+use crate::engine::{choose, tei, Level};
 use crate::game::Match;
 use crate::store::records::PlayerRef;
 use crate::tak::Setup;
@@ -84,9 +84,9 @@ impl EngineOpponent {
                     self.tei_ply(command, &game.settings.tps, t.start().setup(), &game.plies)?
                 }
                 None => {
-                    let found = search(t.position(), level.limits(self.think), game.id)
+                    let ply = choose(level, t.position(), self.think, game.id)
                         .ok_or("the game is over")?;
-                    t.position().ptn(found.ply)
+                    t.position().ptn(ply)
                 }
             },
             // TEI speaks Tak only: Takat is always played by the built-in searcher.
