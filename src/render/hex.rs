@@ -5,7 +5,7 @@
 
 use super::paint::{self, pt, Paint, Pt};
 use super::text::{self, Align, Weight};
-use super::{pill_row, Layout, Pill, Theme};
+use super::{owner_paint, pill_row, player_card, result_pill, Card, Layout, Pill, Theme};
 use crate::takat::{Color, Ending, Game, Ply, Position, Safety};
 use image::RgbImage;
 
@@ -86,10 +86,7 @@ pub fn circle_geometry(theme: &Theme, position: &Position, cell: u8) -> ((f32, f
 }
 
 fn piece(theme: &Theme, c: Color, width: f32) -> Paint {
-    match c {
-        Color::White => Paint::outlined(theme.white_fill.0, theme.white_outline.0, width),
-        Color::Black => Paint::outlined(theme.black_fill.0, theme.black_outline.0, width),
-    }
+    owner_paint(theme, c == Color::White, width)
 }
 
 pub fn render_takat(scene: &TakatScene, theme: &Theme) -> RgbImage {
@@ -103,101 +100,41 @@ pub fn render_takat(scene: &TakatScene, theme: &Theme) -> RgbImage {
 }
 
 fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
-    let (k, w) = (l.k, l.width as f32);
+    let k = l.k;
     let p = scene.position;
     let to_move = scene.result.is_none().then(|| p.to_move());
-    let card_w = w / 2.0 - 24.0 * k;
     for c in [Color::White, Color::Black] {
-        let x = match c {
-            Color::White => 16.0 * k,
-            Color::Black => w / 2.0 + 8.0 * k,
-        };
-        let (y, h) = (12.0 * k, 86.0 * k);
-        let mid = pt(x + card_w / 2.0, y + h / 2.0);
-        let card = match to_move == Some(c) {
-            true => Paint::outlined(theme.card.0, theme.accent.0, 3.0 * k),
-            false => Paint::solid(theme.card.0),
-        };
-        paint::round_rect(img, mid, card_w, h, 12.0 * k, 0.0, card);
-        paint::round_rect(
-            img,
-            pt(x + 30.0 * k, mid.y),
-            34.0 * k,
-            14.0 * k,
-            4.0 * k,
-            0.0,
-            piece(theme, c, 2.0 * k),
-        );
-        let reserve = p.reserve(c).to_string();
-        let fx = x + card_w - 40.0 * k;
-        text::draw(
-            img,
-            &reserve,
-            (fx, y + 36.0 * k),
-            32.0 * k,
-            Weight::Bold,
-            Align::Center,
-            theme.text.0,
-        );
-        text::draw(
-            img,
-            "to enter",
-            (fx, y + 66.0 * k),
-            14.0 * k,
-            Weight::Regular,
-            Align::Center,
-            theme.subtle_text.0,
-        );
-        let tx = x + 58.0 * k;
-        let room = card_w - 58.0 * k - 84.0 * k;
-        let name = text::fit(&scene.name(c), 24.0 * k, Weight::Bold, room);
-        text::draw(
-            img,
-            &name,
-            (tx, y + 30.0 * k),
-            24.0 * k,
-            Weight::Bold,
-            Align::Left,
-            theme.text.0,
-        );
         let aim = match c {
             Color::White => "builds six",
             Color::Black => "blocks",
         };
-        let status = match to_move == Some(c) {
-            true => format!("{} · {aim} · to move", c.name()),
-            false => format!("{} · {aim}", c.name()),
-        };
-        let ink = match to_move == Some(c) {
-            true => theme.accent.0,
-            false => theme.subtle_text.0,
-        };
-        let status = text::fit(&status, 16.0 * k, Weight::Regular, room);
-        text::draw(
+        let to_move = to_move == Some(c);
+        player_card(
             img,
-            &status,
-            (tx, y + 60.0 * k),
-            16.0 * k,
-            Weight::Regular,
-            Align::Left,
-            ink,
+            theme,
+            l,
+            &Card {
+                seat: c.index(),
+                name: &scene.name(c),
+                // A slab, as pieces are drawn on the board.
+                icon: (34.0, 14.0, 4.0),
+                count: p.reserve(c).to_string(),
+                caption: "to enter",
+                status: match to_move {
+                    true => format!("{} · {aim} · to move", c.name()),
+                    false => format!("{} · {aim}", c.name()),
+                },
+                to_move,
+            },
         );
     }
     let mut pills: Vec<Pill> = Vec::new();
     match scene.result {
-        Some(r) => pills.push((
-            format!(
-                "{} · {}",
-                r.code(),
-                r.describe_with([&scene.name(Color::White), &scene.name(Color::Black)])
-            ),
-            Some((
-                match r.winner() {
-                    Some(_) => theme.result_fill.0,
-                    None => theme.draw_fill.0,
-                },
-                theme.result_text.0,
-            )),
+        Some(r) => pills.push(result_pill(
+            theme,
+            r.code(),
+            &r.describe_with([&scene.name(Color::White), &scene.name(Color::Black)]),
+            r.winner().is_some(),
         )),
         None => {
             pills.push((format!("Move {}", p.move_number()), None));

@@ -185,100 +185,152 @@ pub fn encode_png(img: &RgbImage) -> Vec<u8> {
 }
 
 fn piece_paint(theme: &Theme, color: Color, outline: f32) -> Paint {
-    match color {
-        Color::White => Paint::outlined(theme.white_fill.0, theme.white_outline.0, outline),
-        Color::Black => Paint::outlined(theme.black_fill.0, theme.black_outline.0, outline),
+    owner_paint(theme, color == Color::White, outline)
+}
+
+/// A piece in the first player's colours (`white`) or the second's, in any game.
+pub(crate) fn owner_paint(theme: &Theme, white: bool, outline: f32) -> Paint {
+    match white {
+        true => Paint::outlined(theme.white_fill.0, theme.white_outline.0, outline),
+        false => Paint::outlined(theme.black_fill.0, theme.black_outline.0, outline),
     }
+}
+
+/// What a player's card in the header shows, in any game.
+pub(crate) struct Card<'a> {
+    /// 0 for the first player (left), 1 for the second.
+    pub seat: usize,
+    pub name: &'a str,
+    /// The piece icon's width, height and corner radius, in units of `Layout::k`.
+    pub icon: (f32, f32, f32),
+    /// The big number on the right (flats, pieces to enter) and its caption.
+    pub count: String,
+    pub caption: &'a str,
+    /// The line under the name; drawn in the accent colour when this player is to move.
+    pub status: String,
+    pub to_move: bool,
+}
+
+/// Draws a player's card: outlined when the player is to move, the piece icon, name, status,
+/// and the count with its caption in a column at the right.
+pub(crate) fn player_card(img: &mut RgbImage, theme: &Theme, l: &Layout, card: &Card) {
+    let (k, w) = (l.k, l.width as f32);
+    let card_w = w / 2.0 - 24.0 * k;
+    let x = if card.seat == 0 {
+        16.0 * k
+    } else {
+        w / 2.0 + 8.0 * k
+    };
+    let (y, h) = (12.0 * k, 86.0 * k);
+    let centre = pt(x + card_w / 2.0, y + h / 2.0);
+    let frame = match card.to_move {
+        true => Paint::outlined(theme.card.0, theme.accent.0, 3.0 * k),
+        false => Paint::solid(theme.card.0),
+    };
+    paint::round_rect(img, centre, card_w, h, 12.0 * k, 0.0, frame);
+    let (iw, ih, ir) = card.icon;
+    paint::round_rect(
+        img,
+        pt(x + 30.0 * k, centre.y),
+        iw * k,
+        ih * k,
+        ir * k,
+        0.0,
+        owner_paint(theme, card.seat == 0, 2.0 * k),
+    );
+    // The count's column is as wide as its caption needs (at least 68 units).
+    let caption_px = 16.0 * k;
+    let half =
+        (text::width(card.caption, caption_px, Weight::Regular) / 2.0 + 10.0 * k).max(34.0 * k);
+    let fx = x + card_w - half;
+    text::draw(
+        img,
+        &card.count,
+        (fx, y + 36.0 * k),
+        32.0 * k,
+        Weight::Bold,
+        Align::Center,
+        theme.text.0,
+    );
+    text::draw(
+        img,
+        card.caption,
+        (fx, y + 66.0 * k),
+        caption_px,
+        Weight::Regular,
+        Align::Center,
+        theme.subtle_text.0,
+    );
+    let tx = x + 58.0 * k;
+    let room = card_w - 58.0 * k - 2.0 * half - 4.0 * k;
+    let name = text::fit(card.name, 24.0 * k, Weight::Bold, room);
+    text::draw(
+        img,
+        &name,
+        (tx, y + 30.0 * k),
+        24.0 * k,
+        Weight::Bold,
+        Align::Left,
+        theme.text.0,
+    );
+    let status = text::fit(&card.status, 18.0 * k, Weight::Regular, room);
+    let ink = match card.to_move {
+        true => theme.accent.0,
+        false => theme.subtle_text.0,
+    };
+    text::draw(
+        img,
+        &status,
+        (tx, y + 62.0 * k),
+        18.0 * k,
+        Weight::Regular,
+        Align::Left,
+        ink,
+    );
+}
+
+/// The result's pill: `code · sentence`, green for a win, grey for a draw or no result.
+pub(crate) fn result_pill(theme: &Theme, code: &str, sentence: &str, won: bool) -> Pill {
+    let fill = if won {
+        theme.result_fill.0
+    } else {
+        theme.draw_fill.0
+    };
+    (
+        format!("{code} · {sentence}"),
+        Some((fill, theme.result_text.0)),
+    )
 }
 
 fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     let k = l.k;
     let p = scene.position;
-    let w = l.width as f32;
     let to_move = scene.result.is_none().then(|| p.to_move());
-    let card_w = w / 2.0 - 24.0 * k;
     for color in [Color::White, Color::Black] {
-        let x = if color == Color::White {
-            16.0 * k
-        } else {
-            w / 2.0 + 8.0 * k
-        };
-        let (y, h) = (12.0 * k, 86.0 * k);
-        let centre = pt(x + card_w / 2.0, y + h / 2.0);
-        let card = match to_move == Some(color) {
-            true => Paint::outlined(theme.card.0, theme.accent.0, 3.0 * k),
-            false => Paint::solid(theme.card.0),
-        };
-        paint::round_rect(img, centre, card_w, h, 12.0 * k, 0.0, card);
-        // The player's piece colour as a flat.
-        let icon = 34.0 * k;
-        paint::round_rect(
-            img,
-            pt(x + 30.0 * k, centre.y),
-            icon,
-            icon,
-            5.0 * k,
-            0.0,
-            piece_paint(theme, color, 2.0 * k),
-        );
-        // Flats on the right.
-        let flats = p.flat_count(color).to_string();
-        let fx = x + card_w - 34.0 * k;
-        text::draw(
-            img,
-            &flats,
-            (fx, y + 36.0 * k),
-            32.0 * k,
-            Weight::Bold,
-            Align::Center,
-            theme.text.0,
-        );
-        text::draw(
-            img,
-            "flats",
-            (fx, y + 66.0 * k),
-            16.0 * k,
-            Weight::Regular,
-            Align::Center,
-            theme.subtle_text.0,
-        );
-        // Name and reserves.
-        let tx = x + 58.0 * k;
-        let room = card_w - 58.0 * k - 72.0 * k;
-        let name = text::fit(&scene.name(color), 24.0 * k, Weight::Bold, room);
-        text::draw(
-            img,
-            &name,
-            (tx, y + 30.0 * k),
-            24.0 * k,
-            Weight::Bold,
-            Align::Left,
-            theme.text.0,
-        );
         let r = p.reserve(color);
         let mut reserve = plural(r.stones as usize, "stone");
         if p.setup().reserves[color.index()].caps > 0 {
             reserve = format!("{reserve} · {}", plural(r.caps as usize, "cap"));
         }
-        // "to move" first, so a long reserve line never cuts it off.
-        let status = match to_move == Some(color) {
-            true => format!("to move · {reserve}"),
-            false => reserve,
-        };
-        let status = text::fit(&status, 18.0 * k, Weight::Regular, room);
-        let status_color = if to_move == Some(color) {
-            theme.accent.0
-        } else {
-            theme.subtle_text.0
-        };
-        text::draw(
+        let to_move = to_move == Some(color);
+        player_card(
             img,
-            &status,
-            (tx, y + 62.0 * k),
-            18.0 * k,
-            Weight::Regular,
-            Align::Left,
-            status_color,
+            theme,
+            l,
+            &Card {
+                seat: color.index(),
+                name: &scene.name(color),
+                // The player's piece colour as a flat.
+                icon: (34.0, 34.0, 5.0),
+                count: p.flat_count(color).to_string(),
+                caption: "flats",
+                // "to move" first, so a long reserve line never cuts it off.
+                status: match to_move {
+                    true => format!("to move · {reserve}"),
+                    false => reserve,
+                },
+                to_move,
+            },
         );
     }
     // Status row: move and flat count, then Tak!/Tinuë! or the result.
@@ -287,19 +339,11 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     let count = flat_score(p.flat_count(Color::White), p.flat_count(Color::Black), komi);
     let mut pills: Vec<Pill> = Vec::new();
     match scene.result {
-        Some(r) => pills.push((
-            format!(
-                "{} · {}",
-                r.ptn(),
-                r.describe_with(komi, [&scene.name(Color::White), &scene.name(Color::Black)])
-            ),
-            Some((
-                match r.winner() {
-                    Some(_) => theme.result_fill.0,
-                    None => theme.draw_fill.0,
-                },
-                theme.result_text.0,
-            )),
+        Some(r) => pills.push(result_pill(
+            theme,
+            r.ptn(),
+            &r.describe_with(komi, [&scene.name(Color::White), &scene.name(Color::Black)]),
+            r.winner().is_some(),
         )),
         None => {
             pills.push((format!("Move {} · flats {count}", p.move_number()), None));
