@@ -153,14 +153,24 @@ struct Shaped {
     width: f32,
 }
 
+/// The font as rustybuzz reads it, parsed once per weight (`width`, `fit` and `draw` shape
+/// the same name several times).
+fn shaping_face(weight: Weight) -> &'static rustybuzz::Face<'static> {
+    static REGULAR_FACE: OnceLock<rustybuzz::Face<'static>> = OnceLock::new();
+    static BOLD_FACE: OnceLock<rustybuzz::Face<'static>> = OnceLock::new();
+    let (cell, data) = match weight {
+        Weight::Regular => (&REGULAR_FACE, REGULAR),
+        Weight::Bold => (&BOLD_FACE, BOLD),
+    };
+    cell.get_or_init(|| {
+        rustybuzz::Face::from_slice(data, 0).expect("embedded DejaVu is a valid font")
+    })
+}
+
 /// Lays out `text` as a reader sees it: the Unicode bidirectional algorithm puts its runs in
 /// visual order, and rustybuzz shapes each run (Arabic letters join, marks attach).
 fn shape(text: &str, px: f32, weight: Weight) -> Shaped {
-    let data = match weight {
-        Weight::Regular => REGULAR,
-        Weight::Bold => BOLD,
-    };
-    let face = rustybuzz::Face::from_slice(data, 0).expect("embedded DejaVu is a valid font");
+    let face = shaping_face(weight);
     // ab_glyph scales by the font's height (ascent - descent), not by its em.
     let unit = px / font(weight).height_unscaled();
     let bidi = unicode_bidi::BidiInfo::new(text, None);
@@ -177,7 +187,7 @@ fn shape(text: &str, px: f32, weight: Weight) -> Shaped {
                 rustybuzz::Direction::LeftToRight
             });
             buffer.guess_segment_properties();
-            let out = rustybuzz::shape(&face, &[], buffer);
+            let out = rustybuzz::shape(face, &[], buffer);
             for (info, pos) in out.glyph_infos().iter().zip(out.glyph_positions()) {
                 glyphs.push((
                     ab_glyph::GlyphId(info.glyph_id as u16),
