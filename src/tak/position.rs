@@ -21,6 +21,9 @@ pub struct Position {
     reserves: [Reserve; 2],
     /// Plies since move 1 with White to move: `2 * (move - 1) + (side - 1)`.
     ply_index: u32,
+    /// Zobrist key of the board (every piece at its height, the top roles), kept up to date by
+    /// every change so the searcher never rehashes a position; `hash64` adds the turn.
+    zobrist: u64,
 }
 
 /// What `Position::play` returns so the ply can be taken back with `Position::undo`.
@@ -132,6 +135,7 @@ impl Position {
             caps: Bitboard::EMPTY,
             reserves: setup.reserves,
             ply_index: 0,
+            zobrist: 0,
         }
     }
 
@@ -163,6 +167,7 @@ impl Position {
             }
             pos.owner[top.index()] |= sq.bit();
         }
+        pos.zobrist = pos.board_key();
         for color in [Color::White, Color::Black] {
             let [stones, caps] = used[color.index()];
             let r = setup.reserves[color.index()];
@@ -424,6 +429,7 @@ impl Position {
     }
 
     fn set_role(&mut self, sq: Square, role: Role) {
+        self.zobrist ^= role_key(sq, self.role_at(sq)) ^ role_key(sq, role);
         let bit = sq.bit();
         self.walls &= !bit;
         self.caps &= !bit;
@@ -448,14 +454,14 @@ impl Position {
                 } else {
                     r.stones -= 1;
                 }
-                self.stacks[square.index()].push(color);
+                self.put_pieces(square, color.index() as u128, 1);
                 self.set_role(square, role);
                 self.owner[color.index()] |= square.bit();
             }
             Ply::Spread { from, dir, drops } => {
                 let carry = drops.carry() as usize;
                 let moving = self.role_at(from);
-                let mut pile = self.stacks[from.index()].take(carry);
+                let mut pile = self.take_pieces(from, carry);
                 self.set_role(from, Role::Flat);
                 self.set_top(from);
                 let mut sq = from;
@@ -463,7 +469,7 @@ impl Position {
                     sq = sq
                         .step(dir, self.size())
                         .expect("legal spreads stay on the board");
-                    self.stacks[sq.index()].put(pile, n as usize);
+                    self.put_pieces(sq, pile, n as usize);
                     pile >>= n;
                     self.set_role(sq, Role::Flat);
                     self.set_top(sq);
@@ -483,7 +489,7 @@ impl Position {
                 let color = self.stacks[square.index()]
                     .top()
                     .expect("placed piece is there");
-                self.stacks[square.index()].take(1);
+                self.take_pieces(square, 1);
                 self.set_role(square, Role::Flat);
                 self.set_top(square);
                 let r = &mut self.reserves[color.index()];
@@ -508,7 +514,7 @@ impl Position {
                 let mut sq = last;
                 for i in (0..squares).rev() {
                     let n = counts[i] as usize;
-                    let taken = self.stacks[sq.index()].take(n);
+                    let taken = self.take_pieces(sq, n);
                     pile = (pile << n) | taken;
                     self.set_role(sq, Role::Flat);
                     self.set_top(sq);
@@ -521,7 +527,7 @@ impl Position {
                 if undo.flattened {
                     self.set_role(last, Role::Wall);
                 }
-                self.stacks[from.index()].put(pile, drops.carry() as usize);
+                self.put_pieces(from, pile, drops.carry() as usize);
                 self.set_role(from, moving);
                 self.set_top(from);
             }
@@ -607,32 +613,109 @@ impl Drops {
 }
 
 impl Position {
-    /// A 64-bit digest of everything that decides the game from here (stacks, roles, reserves,
-    /// side to move, opening phase), for transposition tables. Computed, not incremental.
+    /// A 64-bit digest of everything that decides the game from here (stacks, roles, side to
+    /// move, opening phase; the reserves follow from the board), for transposition tables and
+    /// repetition checks. Incremental: costs the same on any board.
     pub fn hash64(&self) -> u64 {
-        fn mix(mut x: u64) -> u64 {
-            // splitmix64 finaliser
-            x ^= x >> 30;
-            x = x.wrapping_mul(0xbf58476d1ce4e5b9);
-            x ^= x >> 27;
-            x = x.wrapping_mul(0x94d049bb133111eb);
-            x ^ (x >> 31)
-        }
-        let mut h = mix(self.ply_index.min(2) as u64 ^ (self.to_move().index() as u64) << 8);
+        self.zobrist
+            ^ mix(0x7A6B ^ (self.ply_index.min(2) as u64) << 8 ^ self.to_move().index() as u64)
+    }
+
+    /// The board's Zobrist key computed from scratch (what `zobrist` must always equal).
+    fn board_key(&self) -> u64 {
+        let mut key = 0;
         for sq in self.occupied().squares() {
-            let s = &self.stacks[sq.index()];
-            let role = self.role_at(sq) as u64;
-            let bits = s.peek(s.height());
-            h = mix(h
-                ^ (sq.index() as u64) << 56
-                ^ (s.height() as u64) << 48
-                ^ role << 44
-                ^ bits as u64);
-            h = mix(h ^ (bits >> 64) as u64);
+            let stack = &self.stacks[sq.index()];
+            key ^= pile_key(sq, 0, stack.peek(stack.height()), stack.height());
+            key ^= role_key(sq, self.role_at(sq));
         }
-        for r in &self.reserves {
-            h = mix(h ^ (r.stones as u64) << 8 ^ r.caps as u64);
+        key
+    }
+
+    /// Puts `n` pieces (bottom first in `pile`) on `sq`, keeping the key.
+    fn put_pieces(&mut self, sq: Square, pile: u128, n: usize) {
+        let stack = &mut self.stacks[sq.index()];
+        self.zobrist ^= pile_key(sq, stack.height(), pile, n);
+        stack.put(pile, n);
+    }
+
+    /// Takes the top `n` pieces of `sq` (bottom first in the result), keeping the key.
+    fn take_pieces(&mut self, sq: Square, n: usize) -> u128 {
+        let stack = &mut self.stacks[sq.index()];
+        let pile = stack.take(n);
+        self.zobrist ^= pile_key(sq, stack.height(), pile, n);
+        pile
+    }
+}
+
+/// splitmix64's finaliser: a well-mixed 64-bit key from any input.
+const fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d049bb133111eb);
+    x ^ (x >> 31)
+}
+
+/// The key of `n` pieces (owners bottom first in `pile`) lying on `sq` from height `base` up.
+fn pile_key(sq: Square, base: usize, pile: u128, n: usize) -> u64 {
+    (0..n).fold(0, |key, i| {
+        let black = (pile >> i & 1) as u64;
+        key ^ mix((sq.index() as u64) << 16 ^ ((base + i) as u64) << 1 ^ black)
+    })
+}
+
+fn role_key(sq: Square, role: Role) -> u64 {
+    match role {
+        Role::Flat => 0,
+        Role::Wall => mix(0x1_0000_0000 ^ sq.index() as u64),
+        Role::Cap => mix(0x2_0000_0000 ^ sq.index() as u64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The incremental key equals the key computed from scratch after every ply and every undo,
+    /// through spreads, crushes and the opening swap; and transposed positions share a key.
+    #[test]
+    fn zobrist_key_stays_exact_through_play_and_undo() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for size in 3..=8 {
+            let mut pos = Position::new(Setup::new(size).unwrap());
+            let mut undos = Vec::new();
+            let mut plies = Vec::new();
+            for _ in 0..200 {
+                if pos.ply_index() > 0 && pos.is_over() {
+                    break;
+                }
+                plies.clear();
+                pos.generate_plies(&mut plies);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let ply = plies[(seed % plies.len() as u64) as usize];
+                undos.push(pos.play_unchecked(ply));
+                assert_eq!(pos.zobrist, pos.board_key(), "after {ply} on {size}x{size}");
+            }
+            while let Some(undo) = undos.pop() {
+                pos.undo(undo);
+                assert_eq!(pos.zobrist, pos.board_key(), "after undoing {}", undo.ply);
+            }
+            assert_eq!(pos, Position::new(Setup::new(size).unwrap()));
         }
-        h
+        let mut a = Position::new(Setup::new(5).unwrap());
+        let mut b = a.clone();
+        for ply in ["a1", "e5", "b2", "d4", "c3", "e4"] {
+            a.play(Ply::parse(ply).unwrap().ply).unwrap();
+        }
+        for ply in ["a1", "e5", "c3", "e4", "b2", "d4"] {
+            b.play(Ply::parse(ply).unwrap().ply).unwrap();
+        }
+        assert_ne!(a.to_tps(), Position::new(Setup::new(5).unwrap()).to_tps());
+        assert_eq!(a.hash64(), b.hash64());
+        b.play(Ply::parse("a2").unwrap().ply).unwrap();
+        assert_ne!(a.hash64(), b.hash64());
     }
 }
