@@ -182,3 +182,51 @@ pub fn run_tei() -> Result<(), Failure> {
     tei::serve(stdin, std::io::stdout());
     Ok(())
 }
+
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// Self-play games to learn from (each from its own 4-ply opening).
+    #[arg(long, default_value_t = 300)]
+    games: usize,
+    /// Nodes the engine searches per ply in those games.
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    #[arg(long, default_value_t = 6)]
+    size: usize,
+    #[arg(long, default_value = "2", allow_hyphen_values = true)]
+    komi: String,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 3000)]
+    rounds: usize,
+}
+
+/// Texel tuning: self-play, then fit the evaluation's weights to the results; prints them.
+pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
+    use crate::engine::eval::FEATURE_NAMES;
+    use crate::engine::tune::{fit, self_play};
+    let komi = Komi::parse(&args.komi).map_err(|e| Failure::new(2, e))?;
+    let setup = Setup::new(args.size)
+        .map_err(|e| Failure::new(2, e))?
+        .with_komi(komi);
+    let book = openings(setup, args.games);
+    let started = std::time::Instant::now();
+    let samples = self_play(setup, &book, args.nodes, 300);
+    println!(
+        "{} games, {} quiet positions in {:.0} s",
+        book.len(),
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let f = fit(&samples, args.rounds);
+    println!(
+        "scale k = {:.3}; mean squared error {:.5} -> {:.5}",
+        f.k, f.error_before, f.error_after
+    );
+    for (name, w) in FEATURE_NAMES.iter().zip(f.weights) {
+        println!("{w:>6}  {name}");
+    }
+    println!("{:>6}  tempo", f.tempo);
+    println!("pub const WEIGHTS: Weights = {:?};", f.weights);
+    println!("pub const TEMPO: i32 = {};", f.tempo);
+    Ok(())
+}

@@ -1,0 +1,452 @@
+//! The searcher: iterative deepening over principal variation search (negamax, alpha-beta with
+//! null windows), a two-slot transposition table, killer ordering, and a road-threat extension
+//! at the leaves. Null-move pruning, late-move reductions and history ordering were tried and
+//! measured weaker against the previous searcher (README, Engine); they are not here.
+//!
+//! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
+//! missed, and a leaf whose side to move faces a road threat is searched one ply further (so a
+//! threat is met, or two threats are seen to be decisive, instead of scored as quiet).
+
+use super::eval::evaluate;
+use super::{Found, Iteration, Limits, WIN, WIN_SOON};
+use crate::tak::{GameResult, Ply, Position, Role};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    best: Option<Ply>,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+}
+
+/// Bytes a transposition-table entry takes (TEI `Hash` is divided by this).
+pub const TABLE_ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
+
+#[derive(Clone, Copy, PartialEq, Default)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// A transposition table of buckets of two slots: the first keeps the deepest result seen for
+/// its positions (so expensive results survive), the second always takes the newest.
+struct Table {
+    slots: Vec<Slot>,
+}
+
+impl Table {
+    /// At most `entries` slots (rounded down to a power of two, at least one bucket).
+    fn new(entries: usize) -> Table {
+        let n = entries.max(2);
+        let n = if n.is_power_of_two() {
+            n
+        } else {
+            n.next_power_of_two() / 2
+        };
+        Table {
+            slots: vec![Slot::default(); n],
+        }
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & (self.slots.len() - 1)) & !1
+    }
+
+    fn get(&self, key: u64) -> Option<Slot> {
+        let b = self.bucket(key);
+        self.slots[b..b + 2].iter().find(|s| s.key == key).copied()
+    }
+
+    fn put(&mut self, slot: Slot) {
+        let b = self.bucket(slot.key);
+        let deep = self.slots[b];
+        if deep.key == slot.key || slot.depth >= deep.depth {
+            if deep.key != slot.key {
+                self.slots[b + 1] = deep;
+            }
+            self.slots[b] = slot;
+        } else {
+            self.slots[b + 1] = slot;
+        }
+    }
+}
+
+/// Slots for a search within `limits`: what the TEI `Hash` option allows, else enough for the
+/// node budget, and 2^19 (about 12 MB) for a search by time.
+fn table_size(limits: &Limits) -> usize {
+    if let Some(entries) = limits.table_entries {
+        return entries;
+    }
+    match limits.nodes {
+        Some(n) => (n as usize * 2).clamp(1 << 10, 1 << 19),
+        None => 1 << 19,
+    }
+}
+
+/// Plies deeper than the iteration's depth that the road-threat extension may add.
+const EXTENSION_PLIES: i32 = 6;
+
+struct Search {
+    limits: Limits,
+    started: Instant,
+    nodes: u64,
+    seldepth: u32,
+    stopped: bool,
+    table: Table,
+    seed: u64,
+    lists: Vec<Vec<Ply>>,
+    killers: Vec<[Option<Ply>; 2]>,
+    /// The deepest height the current iteration's extensions may reach.
+    horizon: i32,
+}
+
+/// `search`, calling `report` after every completed iteration.
+pub fn search_reporting(
+    position: &Position,
+    limits: Limits,
+    seed: u64,
+    mut report: impl FnMut(&Iteration),
+) -> Option<Found> {
+    if position.ply_index() > 0 && position.is_over() {
+        return None;
+    }
+    let lines = limits.multi_pv.max(1);
+    let mut s = Search {
+        table: Table::new(table_size(&limits)),
+        limits,
+        started: Instant::now(),
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        seed: seed | 1,
+        lists: Vec::new(),
+        killers: Vec::new(),
+        horizon: 0,
+    };
+    let mut pos = position.clone();
+    let mut best: Option<Found> = None;
+    let mut root = Vec::new();
+    pos.generate_plies(&mut root);
+    s.order(&pos, &mut root, None, 0);
+    for depth in 1..=s.limits.depth.unwrap_or(64) {
+        s.horizon = depth as i32 + EXTENSION_PLIES;
+        let mut this_best: Option<(Ply, i32)> = None;
+        // The best `lines` root plies so far, best first: a child must beat the worst of them.
+        let mut top: Vec<(i32, Ply)> = Vec::new();
+        if let Some(p) = best.as_ref().map(|b| b.ply) {
+            if let Some(i) = root.iter().position(|&r| r == p) {
+                root[..=i].rotate_right(1);
+            }
+        }
+        for &ply in &root {
+            let full = top.len() < lines;
+            let alpha = if full { -WIN - 1 } else { top[lines - 1].0 };
+            let undo = pos.play_unchecked(ply);
+            let d = depth as i32 - 1;
+            let mut score = if full {
+                -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1)
+            } else {
+                -s.negamax(&mut pos, d, -alpha - 1, -alpha, 1)
+            };
+            if !full && score > alpha && !s.stopped {
+                score = -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1);
+            }
+            pos.undo(undo);
+            if s.stopped && depth > 2 {
+                break;
+            }
+            if score > alpha {
+                let at = top
+                    .iter()
+                    .position(|&(t, _)| score > t)
+                    .unwrap_or(top.len());
+                top.insert(at, (score, ply));
+                top.truncate(lines);
+                if this_best.is_none_or(|(_, b)| score > b) {
+                    this_best = Some((ply, score));
+                }
+            }
+        }
+        if s.stopped && depth > 2 {
+            break;
+        }
+        // Next iteration: the best lines first, in order.
+        for (rank, &(_, ply)) in top.iter().enumerate() {
+            if let Some(i) = root.iter().position(|&r| r == ply) {
+                root[rank..=i].rotate_right(1);
+            }
+        }
+        report(&Iteration {
+            depth,
+            seldepth: s.seldepth.max(depth),
+            nodes: s.nodes,
+            elapsed: s.started.elapsed(),
+            lines: top
+                .iter()
+                .map(|&(score, ply)| (score, s.principal_variation(&pos, ply, depth)))
+                .collect(),
+        });
+        if let Some((ply, score)) = this_best {
+            best = Some(Found {
+                ply,
+                score,
+                depth,
+                nodes: s.nodes,
+                elapsed: s.started.elapsed(),
+            });
+            if score.abs() > WIN_SOON {
+                break;
+            }
+        }
+        if s.out_of_budget() && depth >= 2 {
+            break;
+        }
+    }
+    if let Some(b) = &mut best {
+        b.nodes = s.nodes;
+        b.elapsed = s.started.elapsed();
+    }
+    best
+}
+
+/// Win scores count plies from the root; the table stores them from the node instead, so a
+/// result found at one height reads right at another.
+fn to_table(score: i32, height: i32) -> i32 {
+    if score > WIN_SOON {
+        score + height
+    } else if score < -WIN_SOON {
+        score - height
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, height: i32) -> i32 {
+    if score > WIN_SOON {
+        score - height
+    } else if score < -WIN_SOON {
+        score + height
+    } else {
+        score
+    }
+}
+
+impl Search {
+    /// `first`, then the table's best replies, as far as they stay legal and new (at most
+    /// `depth` plies).
+    fn principal_variation(&self, root: &Position, first: Ply, depth: u32) -> Vec<Ply> {
+        let mut pos = root.clone();
+        let mut line = vec![first];
+        pos.play_unchecked(first);
+        let mut seen = vec![pos.hash64()];
+        while (line.len() as u32) < depth && !pos.is_over() {
+            let Some(next) = self.table.get(pos.hash64()).and_then(|e| e.best) else {
+                break;
+            };
+            if pos.check(next).is_err() {
+                break;
+            }
+            pos.play_unchecked(next);
+            if seen.contains(&pos.hash64()) {
+                break;
+            }
+            seen.push(pos.hash64());
+            line.push(next);
+        }
+        line
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || self
+                .limits
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t)
+            || self
+                .limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        height: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(height as u32);
+        if self.nodes.is_multiple_of(1024) && height > 2 {
+            self.out_of_budget();
+        }
+        if let Some(result) = pos.end() {
+            return terminal(pos, result, height);
+        }
+        let me = pos.to_move();
+        if pos.is_tak(me) {
+            return WIN - height;
+        }
+        if self.stopped && height > 2 {
+            return evaluate(pos);
+        }
+        let threatened = pos.is_tak(me.opponent());
+        if depth <= 0 {
+            if !threatened || height >= self.horizon {
+                return evaluate(pos);
+            }
+            depth = 1;
+        }
+        let key = pos.hash64();
+        let mut tt_best = None;
+        if let Some(e) = self.table.get(key) {
+            tt_best = e.best;
+            if e.depth as i32 >= depth {
+                let score = from_table(e.score, height);
+                match e.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let mut list = self.lists.pop().unwrap_or_default();
+        list.clear();
+        pos.generate_plies(&mut list);
+        self.order(pos, &mut list, tt_best, height);
+        let original_alpha = alpha;
+        let mut best_score = -WIN - 1;
+        let mut best_ply = None;
+        for (i, &ply) in list.iter().enumerate() {
+            let undo = pos.play_unchecked(ply);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, height + 1)
+            } else {
+                // A null window proves the ply no better than the first; if it seems better,
+                // it is searched again with the full window.
+                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1);
+                if s > alpha && s < beta {
+                    -self.negamax(pos, depth - 1, -beta, -alpha, height + 1)
+                } else {
+                    s
+                }
+            };
+            pos.undo(undo);
+            if score > best_score {
+                best_score = score;
+                best_ply = Some(ply);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                self.remember_killer(ply, height);
+                break;
+            }
+        }
+        self.lists.push(list);
+        let interrupted = self.stopped && height > 2;
+        if !interrupted {
+            let bound = if best_score <= original_alpha {
+                Bound::Upper
+            } else if best_score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.put(Slot {
+                key,
+                best: best_ply,
+                score: to_table(best_score, height),
+                depth: depth.clamp(0, u8::MAX as i32) as u8,
+                bound,
+            });
+        }
+        best_score
+    }
+
+    fn killers_at(&mut self, height: i32) -> [Option<Ply>; 2] {
+        let h = height as usize;
+        if self.killers.len() <= h {
+            self.killers.resize(h + 1, [None; 2]);
+        }
+        self.killers[h]
+    }
+
+    /// A ply that refuted a position: tried early in its siblings (the killer heuristic).
+    fn remember_killer(&mut self, ply: Ply, height: i32) {
+        let k = &mut self.killers[height as usize];
+        if k[0] != Some(ply) {
+            k[1] = k[0];
+            k[0] = Some(ply);
+        }
+    }
+
+    /// Table ply first, then killers, then by kind (flats and capstones next to own pieces,
+    /// other flats, spreads and capstones, walls); ties broken by the seed so equal plies vary
+    /// between games but not between runs.
+    fn order(&mut self, pos: &Position, list: &mut [Ply], first: Option<Ply>, height: i32) {
+        let me = pos.to_move();
+        let mine = pos.controlled_by(me);
+        let board = crate::tak::square::edges(pos.size()).board;
+        let near = mine.neighbours(board);
+        let seed = self.seed;
+        let killers = self.killers_at(height);
+        list.sort_by_cached_key(|&ply| {
+            let rank = if Some(ply) == first {
+                i32::MIN
+            } else if Some(ply) == killers[0] {
+                i32::MIN + 1
+            } else if Some(ply) == killers[1] {
+                i32::MIN + 2
+            } else {
+                let prior = match ply {
+                    Ply::Place {
+                        square,
+                        role: Role::Flat | Role::Cap,
+                    } if near.contains(square) => 300,
+                    Ply::Place {
+                        role: Role::Flat, ..
+                    } => 200,
+                    Ply::Spread { .. } => 100,
+                    Ply::Place {
+                        role: Role::Cap, ..
+                    } => 100,
+                    Ply::Place {
+                        role: Role::Wall, ..
+                    } => 0,
+                };
+                -prior
+            };
+            let h = hash_ply(ply) ^ seed;
+            (rank, h.wrapping_mul(0x9E3779B97F4A7C15) >> 40)
+        });
+    }
+}
+
+fn hash_ply(ply: Ply) -> u64 {
+    match ply {
+        Ply::Place { square, role } => (square.index() as u64) << 8 | role as u64,
+        Ply::Spread { from, dir, drops } => {
+            1 << 20 | (from.index() as u64) << 12 | (dir as u64) << 10 | drops.mask() as u64
+        }
+    }
+}
+
+fn terminal(pos: &Position, result: GameResult, height: i32) -> i32 {
+    match result.winner() {
+        None => 0,
+        Some(w) if w == pos.to_move() => WIN - height,
+        Some(_) => -(WIN - height),
+    }
+}
