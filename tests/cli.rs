@@ -326,3 +326,39 @@ fn a_local_game_of_takat_to_a_stack_of_six_and_one_against_bredon() {
         "Bredon answers with a Takat ply: {out}"
     );
 }
+
+#[test]
+fn analyze_writes_the_annotated_ptn_and_the_chart_and_refuses_takat() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.ptn");
+    std::fs::copy("tests/data/missed-road.ptn", &game).unwrap();
+    let out = bredon(&["analyze", game.to_str().unwrap(), "--nodes", "5000"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("5. a2'?? Missed the road in one: e1 wins at once."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Alice: ") && stdout.contains("Bob: "),
+        "{stdout}"
+    );
+    let ptn = std::fs::read_to_string(dir.path().join("game.analysed.ptn")).unwrap();
+    assert!(ptn.contains("[Annotator \"Bredon"), "{ptn}");
+    assert!(ptn.contains("[Player1 \"Alice\"]"), "{ptn}");
+    let chart = image::open(dir.path().join("game.eval.png")).unwrap();
+    assert_eq!(chart.width(), 800);
+    let takat = dir.path().join("takat.txt");
+    std::fs::write(&takat, "[Game \"Takat\"]\n[Size \"7\"]\n\n1. d4 \n").unwrap();
+    let out = bredon(&["analyze", takat.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("analysis is for Tak games"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -2073,3 +2073,94 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
         r.content()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot_with(&fake, data.path(), 30.0, &[("BREDON_ANALYSIS_MS", "100")]);
+    connected(&fake, 1).await;
+    let early = run(&fake, &bob(), "analyze", json!([])).await;
+    assert!(
+        early.is_ephemeral() && early.content().contains("no game has finished"),
+        "{}",
+        early.content()
+    );
+    start_game(&fake).await;
+    // Alice makes Tak with d3 (e3 completes her road); Bob answers elsewhere and loses.
+    for (user, text) in [
+        (alice(), "e1"),
+        (bob(), "a1"),
+        (alice(), "a3"),
+        (bob(), "a5"),
+        (alice(), "b3"),
+        (bob(), "b5"),
+        (alice(), "c3"),
+        (bob(), "c5"),
+    ] {
+        ply(&fake, &user, text).await;
+    }
+    let live = run(&fake, &bob(), "analyze", json!([])).await;
+    assert!(
+        live.is_ephemeral() && live.content().contains("still being played"),
+        "no analysis while the game runs: {}",
+        live.content()
+    );
+    ply(&fake, &alice(), "d3").await;
+    ply(&fake, &bob(), "d5").await;
+    let win = ply(&fake, &alice(), "e3").await;
+    assert!(win.content().contains("wins by road"), "{}", win.content());
+
+    let seen = fake.notifications().len();
+    let from = fake.requests().len();
+    let token = fake.command(&bob(), CHANNEL, "analyze", json!([]));
+    let callback = fake
+        .wait_request(from, "the callback", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(callback.status, 204, "{}", callback.text());
+    assert_eq!(callback.json()["type"], 5, "the analysis is deferred");
+    let done = fake
+        .wait_request(from, "the analysis", |r| {
+            r.method == "PATCH" && r.text().contains("analysis.ptn")
+        })
+        .await;
+    assert_eq!(done.status, 200, "{}", done.text());
+    let content = done.content();
+    assert!(
+        content.contains("bob: ") && !content.contains("bob: 0 blunders"),
+        "{content}"
+    );
+    assert!(
+        content.contains("5... d5'?? Leaves the Tak unanswered: White wins with e3."),
+        "{content}"
+    );
+    assert!(content.contains("https://ptn.ninja/"), "{content}");
+    assert!(content.chars().count() <= 2000);
+    let files = done.files();
+    let chart = &files.iter().find(|(n, _)| n == "evaluation.png").unwrap().1;
+    let img = image::load_from_memory(chart).unwrap();
+    assert_eq!((img.width(), img.height()), (800, 400));
+    let ptn = String::from_utf8(
+        files
+            .iter()
+            .find(|(n, _)| n == "analysis.ptn")
+            .unwrap()
+            .1
+            .clone(),
+    )
+    .unwrap();
+    assert!(
+        ptn.contains("d3' d5'?? {Leaves the Tak unanswered"),
+        "{ptn}"
+    );
+    let replayed = bredon::tak::Game::from_ptn(&ptn).unwrap();
+    assert_eq!(replayed.plies().len(), 11, "the annotated record replays");
+    // The edit notifies no one; the asker alone is pinged when it is ready.
+    fake.wait_until("the ping", Duration::from_secs(10), |f| {
+        f.notifications().len() > seen
+    })
+    .await;
+    assert_eq!(notified_since(&fake, seen), vec![222]);
+}

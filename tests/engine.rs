@@ -449,3 +449,57 @@ fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
     );
     assert!(differ < compared, "it is not purely random");
 }
+
+/// White misses a road in one (5. a2 instead of e1) and Black had left White's Tak unanswered
+/// (4... e2): both are blunders, named in the comments and the annotated PTN.
+#[test]
+fn analysis_marks_a_missed_road_in_one_and_an_unanswered_tak() {
+    use bredon::engine::analysis::{analyze, Mark};
+    let game = Game::from_ptn(include_str!("data/missed-road.ptn")).unwrap();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let mut progress = Vec::new();
+    let a = analyze(&game, &limits, |done, total| progress.push((done, total)));
+    // Each position searched, then each ply judged: 11 + 10 steps.
+    assert_eq!(progress.len(), 21);
+    assert_eq!(progress.last(), Some(&(21, 21)));
+    assert!(progress.windows(2).all(|w| w[0].0 < w[1].0));
+    let missed = &a.plies[8];
+    assert_eq!(missed.mark, Some(Mark::Blunder));
+    assert_eq!(
+        missed.comment.as_deref(),
+        Some("Missed the road in one: e1 wins at once.")
+    );
+    // The best ply wins at once (e1, or the capstone there).
+    assert!(missed.best_score > 900_000, "{}", missed.best_score);
+    assert!(missed.best.unwrap().to_string().ends_with("e1"));
+    let unanswered = &a.plies[7];
+    assert_eq!(unanswered.mark, Some(Mark::Blunder));
+    assert!(unanswered
+        .comment
+        .as_deref()
+        .unwrap()
+        .starts_with("Leaves the Tak unanswered: White wins with e1"));
+    assert_eq!(a.plies[9].mark, None, "the winning ply is not a mistake");
+    assert_eq!(a.white_view.len(), 11);
+    assert!(
+        a.white_view[10] < -900_000,
+        "Black has won: {:?}",
+        a.white_view
+    );
+    assert!(a.white_view[8] > 900_000, "White wins in one before 5. a2");
+    assert!(a.count(Color::White, Mark::Blunder) >= 1);
+    assert!(a.count(Color::Black, Mark::Blunder) >= 1);
+    let ptn = game.to_ptn_annotated(&[], &a.notes());
+    assert!(
+        ptn.contains("5. a2'?? {Missed the road in one: e1 wins at once.} e1"),
+        "{ptn}"
+    );
+    let again = Game::from_ptn(&ptn).unwrap();
+    assert_eq!(again.plies(), game.plies(), "marks and comments read back");
+    // The same node budget marks the same plies.
+    let b = analyze(&game, &limits, |_, _| {});
+    assert_eq!(a.white_view, b.white_view);
+}

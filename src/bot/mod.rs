@@ -22,6 +22,8 @@ pub struct Data {
     pub opponent: Arc<opponent::Opponent>,
     /// An answer not ready after this long is deferred.
     pub defer_after: Duration,
+    /// `/analyze`'s thinking time per position.
+    pub analysis_per_position: Duration,
 }
 
 /// Which shards this process runs.
@@ -87,6 +89,8 @@ pub struct Config {
     pub tick: Duration,
     /// An answer not ready after this long is deferred (Discord's deadline is 3 s).
     pub defer_after: Duration,
+    /// `/analyze`'s thinking time per position (`BREDON_ANALYSIS_MS`).
+    pub analysis_per_position: Duration,
 }
 
 /// Why the bot had to stop during start-up; set once, read after the gateway closed.
@@ -124,6 +128,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let guild = config.guild;
     let tick = config.tick;
     let defer_after = config.defer_after;
+    let analysis_per_position = config.analysis_per_position;
     let timer_service = Arc::clone(&service);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -189,6 +194,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     service: Arc::clone(&service),
                     opponent,
                     defer_after,
+                    analysis_per_position,
                 })
             })
         })

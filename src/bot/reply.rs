@@ -271,6 +271,44 @@ pub fn link_line(link: &str, used: usize) -> String {
     }
 }
 
+/// An analysis as a message: the summary per player, the marked plies as far as they fit, the
+/// PTN Ninja link if it fits (the annotated PTN is attached either way).
+pub fn analysis_text(report: &crate::service::analysis::Report) -> String {
+    let mut text = String::from("**Analysis**\n");
+    for line in &report.summary {
+        text.push_str(&escape(line));
+        text.push('\n');
+    }
+    let link = format!("Open in PTN Ninja: <{}>", report.link);
+    // Room kept for the link (or the sentence instead of it) and a "more" line.
+    let reserve = link.chars().count().min(200) + 80;
+    let mut shown = 0;
+    for line in &report.marked {
+        let line = escape(line);
+        if text.chars().count() + line.chars().count() + 1 + reserve > MAX_CONTENT {
+            break;
+        }
+        text.push_str(&line);
+        text.push('\n');
+        shown += 1;
+    }
+    if shown < report.marked.len() {
+        text.push_str(&format!(
+            "…and {} more in analysis.ptn\n",
+            report.marked.len() - shown
+        ));
+    }
+    let used = text.chars().count();
+    if used + link.chars().count() <= MAX_CONTENT {
+        text.push_str(&link);
+    } else {
+        text.push_str(
+            "The link is too long for a message: open the attached analysis.ptn in PTN Ninja.",
+        );
+    }
+    fit(text)
+}
+
 /// The record of a finished game: the GIF of the whole game, the PTN file, the PTN Ninja link if
 /// it fits, ratings and series, and the rematch button. Pings no one.
 pub async fn record(outcome: &Outcome) -> Option<Post> {

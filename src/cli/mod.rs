@@ -1,5 +1,6 @@
 //! The `bredon` command line: one binary, a subcommand per job (DESIGN.md's CLI contracts).
 
+mod analyze;
 pub mod engine;
 mod local;
 mod perft;
@@ -33,6 +34,10 @@ enum Command {
     },
     /// The built-in engine over the Tak Engine Interface on stdin/stdout.
     Tei,
+    /// Analyse a finished Tak game: marks (??, ?, !) and comments, an evaluation chart.
+    Analyze(analyze::Args),
+    /// Fit the evaluation's weights to self-play results (Texel's method) and print them.
+    Tune(engine::TuneArgs),
     /// Play engines against each other: random, easy, medium, hard or tei:PROGRAM.
     Match(engine::MatchArgs),
     /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
@@ -57,6 +62,8 @@ pub fn main() -> ExitCode {
         Command::Local(args) => local::run(args),
         Command::Tei => engine::run_tei(),
         Command::Match(args) => engine::run_match(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Tune(args) => engine::run_tune(args),
         Command::Backup { file } => backup(&file),
     };
     match result {
@@ -153,6 +160,11 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .and_then(|t| t.parse::<u64>().ok())
         .unwrap_or(1500)
         .min(2500);
+    let analysis_ms = std::env::var("BREDON_ANALYSIS_MS")
+        .ok()
+        .and_then(|t| t.parse::<u64>().ok())
+        .unwrap_or(250)
+        .clamp(1, 5000);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
@@ -170,6 +182,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         shards,
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
         defer_after: std::time::Duration::from_millis(defer_ms),
+        analysis_per_position: std::time::Duration::from_millis(analysis_ms),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

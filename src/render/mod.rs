@@ -7,6 +7,7 @@
 
 mod alt;
 mod board;
+pub mod chart;
 mod gif;
 pub mod hex;
 pub mod paint;

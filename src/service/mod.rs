@@ -2,6 +2,7 @@
 //! The Discord layer and `bredon local` only translate. Every change is durable (flushed) before
 //! an outcome is returned, and every refusal is a sentence that says what would be right.
 
+pub mod analysis;
 mod finish;
 mod opponent;
 mod options;
@@ -1157,6 +1158,20 @@ impl Service {
             return refuse("there is no game in this channel yet");
         };
         Ok(Record::new(text, kind))
+    }
+
+    /// The record of the last finished game in this channel, for analysis. Never a game still
+    /// being played: an analysis would help one side.
+    pub fn finished_record(&self, ctx: &Ctx) -> Result<String, Refusal> {
+        match self.store.last_finished(ctx.channel)? {
+            Some(last) => Ok(last.ptn),
+            None if self.store.game(ctx.channel)?.is_some() => refuse(
+                "the game in this channel is still being played; /analyze works once it has ended",
+            ),
+            None => {
+                refuse("no game has finished in this channel yet: /analyze looks at the last one")
+            }
+        }
     }
 
     pub fn history(&self, ctx: &Ctx, user: u64) -> Result<Vec<ArchivedGame>, Refusal> {

@@ -21,7 +21,7 @@ pub use game::{flat_score, FlatCause, Game, GameError, GameResult, Played};
 pub use perft::perft;
 pub use ply::{Color, Drops, Piece, Ply, PtnPly, Role};
 pub use position::{PlyError, Position, Undo};
-pub use ptn::{PtnFile, ReplayError};
+pub use ptn::{PtnFile, PtnNote, ReplayError};
 pub use setup::{Komi, Opening, Reserve, Setup};
 pub use square::{Bitboard, Dir, Square};
 pub use stack::Stack;

@@ -414,6 +414,13 @@ pub fn tag_value(value: &str) -> String {
         .replace(['\n', '\r'], " ")
 }
 
+/// An annotation of one ply: a mark written after it (`!`, `?`, `??`...) and a comment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PtnNote {
+    pub mark: &'static str,
+    pub comment: Option<String>,
+}
+
 impl Game {
     /// Reads and replays a PTN file.
     pub fn from_ptn(text: &str) -> Result<Game, ReplayError> {
@@ -423,6 +430,12 @@ impl Game {
     /// Writes the game as PTN: `tags` first (players, date, site...), then the setup tags,
     /// numbered movetext with Tak marks, and the result.
     pub fn to_ptn(&self, tags: &[(&str, String)]) -> String {
+        self.to_ptn_annotated(tags, &[])
+    }
+
+    /// `to_ptn` with `notes[i]` after ply `i` (plies past the end of `notes` have none). Comments
+    /// lose their braces, the only characters a PTN comment cannot hold.
+    pub fn to_ptn_annotated(&self, tags: &[(&str, String)], notes: &[PtnNote]) -> String {
         let start = self.start();
         let setup = start.setup();
         let mut out = String::new();
@@ -456,12 +469,19 @@ impl Game {
         if !white_turn {
             line = format!("{move_number}. --");
         }
-        for played in self.plies() {
+        for (i, played) in self.plies().iter().enumerate() {
+            let mut text = played.ptn_with_marks();
+            if let Some(note) = notes.get(i) {
+                text.push_str(note.mark);
+                if let Some(comment) = &note.comment {
+                    text.push_str(&format!(" {{{}}}", comment.replace(['{', '}'], "")));
+                }
+            }
             if white_turn {
-                line = format!("{move_number}. {}", played.ptn_with_marks());
+                line = format!("{move_number}. {text}");
             } else {
                 line.push(' ');
-                line.push_str(&played.ptn_with_marks());
+                line.push_str(&text);
                 out.push_str(&line);
                 out.push('\n');
                 line.clear();

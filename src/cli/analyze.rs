@@ -1,0 +1,87 @@
+use super::Failure;
+use crate::engine::Limits;
+use crate::render::Theme;
+use crate::service::analysis::analyze_ptn;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The PTN file of a Tak game, or `-` for standard input.
+    file: String,
+    /// Thinking time per position, in milliseconds.
+    #[arg(long, default_value_t = 300)]
+    movetime: u64,
+    /// Also stop each position's search after this many nodes (same marks on every machine).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Where to write the annotated PTN (default: next to the file, `NAME.analysed.ptn`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Where to write the evaluation chart (default: next to the file, `NAME.eval.png`).
+    #[arg(long)]
+    chart: Option<PathBuf>,
+    /// The chart's theme.
+    #[arg(long, default_value = "dark")]
+    theme: String,
+}
+
+/// Analyses a game: prints the summary and each marked ply, writes the annotated PTN and the
+/// evaluation chart, and shows progress on stderr.
+pub fn run(args: Args) -> Result<(), Failure> {
+    let text = if args.file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Failure::new(1, format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(&args.file)
+            .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", args.file)))?
+    };
+    let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
+    let limits = Limits {
+        time: Some(Duration::from_millis(args.movetime.max(1))),
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let report = analyze_ptn(&text, &limits, &theme, |done, total| {
+        eprint!("\ranalysing: position {done} of {total}");
+        if done == total {
+            eprintln!();
+        }
+    })
+    .map_err(|e| Failure::new(1, format!("{}: {e}", args.file)))?;
+    let stem = if args.file == "-" {
+        PathBuf::from("analysis")
+    } else {
+        let path = Path::new(&args.file);
+        path.with_file_name(path.file_stem().unwrap_or_default())
+    };
+    let out = args
+        .out
+        .unwrap_or_else(|| stem.with_extension("analysed.ptn"));
+    let chart = args
+        .chart
+        .unwrap_or_else(|| stem.with_extension("eval.png"));
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::write(path, bytes)
+            .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display())))
+    };
+    write(&out, report.ptn.as_bytes())?;
+    write(&chart, &report.chart)?;
+    for line in report.summary.iter().chain(&report.marked) {
+        println!("{line}");
+    }
+    println!(
+        "analysed {} positions in {:.1} s; wrote {} and {}",
+        report.analysis.white_view.len(),
+        started.elapsed().as_secs_f64(),
+        out.display(),
+        chart.display()
+    );
+    println!("{}", report.link);
+    Ok(())
+}

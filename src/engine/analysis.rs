@@ -1,0 +1,332 @@
+//! A finished game, judged ply by ply: the searcher evaluates every position, and each ply gets
+//! a PTN mark (`??`, `?`, `!`) and a comment when it missed a road in one, left a road open,
+//! threw away or walked into a forced win, lost much of its value, or made Tinuë.
+
+use super::{search, Limits, WIN, WIN_SOON};
+use crate::tak::{Color, Game, GameResult, Ply, Position, PtnNote};
+
+/// A judgement on a ply, as PTN writes it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mark {
+    /// `!`: a ply that makes Tinuë, or finds a forced win the search had not seen.
+    Good,
+    /// `?`: costs between `MISTAKE` and `BLUNDER` of evaluation.
+    Mistake,
+    /// `??`: a road in one missed, a road in one left to the opponent, a forced win thrown
+    /// away or walked into, or a loss of `BLUNDER` or more.
+    Blunder,
+}
+
+impl Mark {
+    pub fn ptn(self) -> &'static str {
+        match self {
+            Mark::Good => "!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
+        }
+    }
+}
+
+/// Evaluation lost by a mistake (`?`), in hundredths of a flat: a flat and a half, above the
+/// searcher's noise between neighbouring positions.
+pub const MISTAKE: i32 = 150;
+/// Evaluation lost by a blunder (`??`): four flats.
+pub const BLUNDER: i32 = 400;
+
+/// What the analysis found about one ply.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    pub color: Color,
+    /// The ply the search preferred (none when the game was already decided before it).
+    pub best: Option<Ply>,
+    /// The best ply's and the played ply's value, from the mover's view (hundredths of a flat;
+    /// beyond ±`WIN_SOON` a forced win or loss).
+    pub best_score: i32,
+    pub played_score: i32,
+    pub mark: Option<Mark>,
+    pub comment: Option<String>,
+}
+
+/// A whole game's analysis.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The value of the start and of the position after every ply, from White's view.
+    pub white_view: Vec<i32>,
+    pub plies: Vec<Judgement>,
+}
+
+impl Analysis {
+    /// How many plies of `color` carry `mark`.
+    pub fn count(&self, color: Color, mark: Mark) -> usize {
+        self.plies
+            .iter()
+            .filter(|j| j.color == color && j.mark == Some(mark))
+            .count()
+    }
+
+    /// The PTN notes (marks and comments) for `Game::to_ptn_annotated`.
+    pub fn notes(&self) -> Vec<PtnNote> {
+        self.plies
+            .iter()
+            .map(|j| PtnNote {
+                mark: j.mark.map_or("", Mark::ptn),
+                comment: j.comment.clone(),
+            })
+            .collect()
+    }
+
+    /// One line per player, e.g. "White: 1 blunder (??), 2 mistakes (?), 1 good ply (!)".
+    pub fn summary(&self, names: [&str; 2]) -> Vec<String> {
+        [Color::White, Color::Black]
+            .iter()
+            .map(|&c| {
+                let counts = [
+                    (Mark::Blunder, "blunder", "??"),
+                    (Mark::Mistake, "mistake", "?"),
+                    (Mark::Good, "good ply", "!"),
+                ]
+                .iter()
+                .map(|&(mark, word, sign)| {
+                    let n = self.count(c, mark);
+                    let word = match (n, word) {
+                        (1, w) => w.to_string(),
+                        (_, "good ply") => "good plies".to_string(),
+                        (_, w) => format!("{w}s"),
+                    };
+                    format!("{n} {word} ({sign})")
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+                format!("{}: {counts}", names[c.index()])
+            })
+            .collect()
+    }
+}
+
+/// A score in words from the mover's view: "+1.5" (flats), "a win in 3 plies", "a loss in 1 ply".
+pub fn describe_score(score: i32) -> String {
+    let plies = |n: i32| format!("{n} {}", if n == 1 { "ply" } else { "plies" });
+    if score > WIN_SOON {
+        format!("a win in {}", plies(WIN - score))
+    } else if score < -WIN_SOON {
+        format!("a loss in {}", plies(WIN + score))
+    } else {
+        format!("{:+.1}", score as f64 / 100.0)
+    }
+}
+
+/// Scores past a forced result count as this many hundredths of a flat when measuring a loss.
+const DECIDED: i32 = 2000;
+
+fn capped(score: i32) -> i32 {
+    score.clamp(-DECIDED, DECIDED)
+}
+
+/// Analyses every ply of `game` with `limits` per position, calling `progress(done, total)` as
+/// it goes. Deterministic when `limits` has no time.
+///
+/// A played ply other than the best is searched again to the depth the best was found at (one
+/// less, from the position after it), so both are seen to the same horizon: the side to move
+/// gains from having the last ply of a search, and positions searched to different depths would
+/// differ by that alone.
+pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usize)) -> Analysis {
+    let plies = game.plies();
+    let total = 2 * plies.len() + 1;
+    // Every position's value, best ply and search depth, side to move's view.
+    let mut pos = game.start().clone();
+    let mut values: Vec<Value> = Vec::with_capacity(plies.len() + 1);
+    for i in 0..=plies.len() {
+        values.push(value(&pos, limits, i));
+        progress(i + 1, total);
+        if let Some(played) = plies.get(i) {
+            pos.play_unchecked(played.undo.ply);
+        }
+    }
+    let mut judgements = Vec::with_capacity(plies.len());
+    let mut pos = game.start().clone();
+    for (i, played) in plies.iter().enumerate() {
+        let v = values[i];
+        let mut after = pos.clone();
+        after.play_unchecked(played.undo.ply);
+        let played_score = if v.best == Some(played.undo.ply) {
+            v.score
+        } else if let Some(result) = after.end() {
+            -ended(&after, result)
+        } else {
+            let same_depth = Limits {
+                depth: Some(v.depth.saturating_sub(1).max(1)),
+                nodes: Some(v.nodes.max(10_000) * 2),
+                stop: limits.stop.clone(),
+                ..Limits::default()
+            };
+            search(&after, same_depth, 0xA11B ^ i as u64).map_or(-values[i + 1].score, |f| -f.score)
+        };
+        progress(plies.len() + 2 + i, total);
+        let (mark, comment) = judge(&pos, &after, played, v.best, v.score, played_score);
+        judgements.push(Judgement {
+            color: played.color,
+            best: v.best,
+            best_score: v.score,
+            played_score,
+            mark,
+            comment,
+        });
+        pos = after;
+    }
+    let white_view = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let white_moves = (game.start().ply_index() as usize + i).is_multiple_of(2);
+            if white_moves {
+                v.score
+            } else {
+                -v.score
+            }
+        })
+        .collect();
+    Analysis {
+        white_view,
+        plies: judgements,
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Value {
+    score: i32,
+    best: Option<Ply>,
+    depth: u32,
+    nodes: u64,
+}
+
+/// The value of a position for the side to move, and the best ply: exact when the game is over.
+fn value(pos: &Position, limits: &Limits, index: usize) -> Value {
+    let exact = |score| Value {
+        score,
+        best: None,
+        depth: 0,
+        nodes: 0,
+    };
+    if pos.ply_index() > 0 {
+        if let Some(result) = pos.end() {
+            return exact(ended(pos, result));
+        }
+    }
+    match search(pos, limits.clone(), 0xA11A ^ index as u64) {
+        Some(found) => Value {
+            score: found.score,
+            best: Some(found.ply),
+            depth: found.depth,
+            nodes: found.nodes,
+        },
+        None => exact(0),
+    }
+}
+
+fn ended(pos: &Position, result: GameResult) -> i32 {
+    match result.winner() {
+        None => 0,
+        Some(w) if w == pos.to_move() => WIN,
+        Some(_) => -WIN,
+    }
+}
+
+fn judge(
+    before: &Position,
+    after: &Position,
+    played: &crate::tak::Played,
+    best: Option<Ply>,
+    best_score: i32,
+    played_score: i32,
+) -> (Option<Mark>, Option<String>) {
+    let me = played.color;
+    let them = me.opponent();
+    let won = after
+        .end()
+        .and_then(|r| r.winner())
+        .is_some_and(|w| w == me);
+    let over = after.end().is_some();
+    let mut wins = Vec::new();
+    before.road_wins(me, &mut wins);
+    if !won {
+        if let Some(&win) = wins.first() {
+            return blunder(format!(
+                "Missed the road in one: {} wins at once.",
+                before.ptn(win)
+            ));
+        }
+    }
+    let lost_already = best_score < -WIN_SOON;
+    if !over && !lost_already && after.is_tak(them) {
+        let mut theirs = Vec::new();
+        after.road_wins(them, &mut theirs);
+        let answer = theirs.first().map(|&w| after.ptn(w)).unwrap_or_default();
+        let text = if before.is_tak(them) {
+            format!(
+                "Leaves the Tak unanswered: {} wins with {answer}.",
+                them.name()
+            )
+        } else {
+            format!("Opens a road in one for {}: {answer}.", them.name())
+        };
+        return blunder(text);
+    }
+    let best_text = |best: Option<Ply>| {
+        best.map(|b| {
+            format!(
+                " Best was {} ({}).",
+                before.ptn(b),
+                describe_score(best_score)
+            )
+        })
+        .unwrap_or_default()
+    };
+    if best_score > WIN_SOON && played_score <= WIN_SOON && !won {
+        return blunder(format!("Throws away a forced win.{}", best_text(best)));
+    }
+    if played_score < -WIN_SOON && !lost_already {
+        return blunder(format!(
+            "Walks into a forced win for {}: {} after it.{}",
+            them.name(),
+            describe_score(played_score),
+            best_text(best)
+        ));
+    }
+    if played.tinue && !over {
+        return (
+            Some(Mark::Good),
+            Some("Tinuë: every reply loses.".to_string()),
+        );
+    }
+    if played_score > WIN_SOON && best_score <= WIN_SOON && !over {
+        return (
+            Some(Mark::Good),
+            Some(format!(
+                "Finds {} that the search had not seen a ply earlier.",
+                describe_score(played_score)
+            )),
+        );
+    }
+    // The opening plies place the opponent's piece: the evaluation says little about them.
+    if before.is_opening_swap() {
+        return (None, None);
+    }
+    let loss = capped(best_score) - capped(played_score);
+    let detail = format!(
+        "Costs {:.1} flats: {} after it.{}",
+        loss as f64 / 100.0,
+        describe_score(played_score),
+        best_text(best)
+    );
+    if loss >= BLUNDER {
+        (Some(Mark::Blunder), Some(detail))
+    } else if loss >= MISTAKE {
+        (Some(Mark::Mistake), Some(detail))
+    } else {
+        (None, None)
+    }
+}
+
+fn blunder(comment: String) -> (Option<Mark>, Option<String>) {
+    (Some(Mark::Blunder), Some(comment))
+}

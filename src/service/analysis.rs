@@ -1,0 +1,115 @@
+//! After a game: its analysis as players receive it (the annotated PTN, a PTN Ninja link, the
+//! evaluation chart, a summary), for `/analyze` and `bredon analyze` alike.
+
+use super::finish::ninja_link;
+use crate::engine::analysis::{analyze, Analysis};
+use crate::engine::Limits;
+use crate::render::chart::{render_chart, Chart};
+use crate::render::{encode_png, Theme};
+use crate::tak::{Color, PtnFile};
+
+/// The analysis of one game, ready to post or write.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The game's PTN with the marks and comments, and an `Annotator` tag.
+    pub ptn: String,
+    pub link: String,
+    /// The evaluation chart (PNG).
+    pub chart: Vec<u8>,
+    /// "White: 1 blunder (??), ..." per player, with the names of the record.
+    pub summary: Vec<String>,
+    /// Each marked ply: "12. c3?? Missed the road in one: ..." in game order.
+    pub marked: Vec<String>,
+    pub analysis: Analysis,
+}
+
+/// Tags `Game::to_ptn` writes itself from the game: not copied from the analysed file.
+const GAME_TAGS: [&str; 10] = [
+    "Size",
+    "Komi",
+    "Opening",
+    "TPS",
+    "Result",
+    "Flats1",
+    "Flats2",
+    "Caps1",
+    "Caps2",
+    "Annotator",
+];
+
+/// Analyses the Tak game in `text` (PTN) with `limits` for every position, reporting progress
+/// as `(positions done, positions)`. Refuses Takat records and PTN that does not replay.
+pub fn analyze_ptn(
+    text: &str,
+    limits: &Limits,
+    theme: &Theme,
+    progress: impl FnMut(usize, usize),
+) -> Result<Report, String> {
+    if crate::game::is_takat_record(text) {
+        return Err(
+            "analysis is for Tak games: Takat has no analysis yet (its record is kept as it is)"
+                .into(),
+        );
+    }
+    let file = PtnFile::parse(text).map_err(|e| e.to_string())?;
+    let game = file.replay().map_err(|e| e.to_string())?;
+    if game.plies().is_empty() {
+        return Err("the game has no plies to analyse".into());
+    }
+    let analysis = analyze(&game, limits, progress);
+    let mut tags: Vec<(&str, String)> = file
+        .tags
+        .iter()
+        .filter(|(name, _)| !GAME_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)))
+        .map(|(name, value)| (name.as_str(), value.clone()))
+        .collect();
+    tags.push(("Annotator", format!("Bredon {}", env!("CARGO_PKG_VERSION"))));
+    let ptn = game.to_ptn_annotated(&tags, &analysis.notes());
+    let names = [
+        file.tag("Player1").unwrap_or("White").to_string(),
+        file.tag("Player2").unwrap_or("Black").to_string(),
+    ];
+    let start = game.start();
+    let marks: Vec<(usize, &'static str)> = analysis
+        .plies
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| j.mark.map(|m| (i + 1, m.ptn())))
+        .collect();
+    let chart = encode_png(&render_chart(
+        &Chart {
+            white_view: &analysis.white_view,
+            marks: &marks,
+            first_move: start.move_number(),
+            white_first: start.to_move() == Color::White,
+        },
+        theme,
+    ));
+    let mut marked = Vec::new();
+    let mut move_number = start.move_number();
+    for (played, judgement) in game.plies().iter().zip(&analysis.plies) {
+        if let (Some(mark), Some(comment)) = (judgement.mark, &judgement.comment) {
+            let dots = if played.color == Color::White {
+                "."
+            } else {
+                "..."
+            };
+            marked.push(format!(
+                "{move_number}{dots} {}{} {comment}",
+                played.ptn_with_marks(),
+                mark.ptn()
+            ));
+        }
+        if played.color == Color::Black {
+            move_number += 1;
+        }
+    }
+    Ok(Report {
+        link: ninja_link(&ptn),
+        summary: analysis.summary([&names[0], &names[1]]),
+        ptn,
+        chart,
+        marked,
+        analysis,
+    })
+}
