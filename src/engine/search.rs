@@ -76,16 +76,18 @@ impl Table {
     }
 }
 
-/// Slots for a search within `limits`: what the TEI `Hash` option allows, else enough for the
-/// node budget, and 2^19 (about 12 MB) for a search by time.
+/// Slots for a search within `limits`: enough for the nodes it can visit (its node budget, or
+/// about 4,000 nodes a millisecond of its time), at most what the TEI `Hash` option allows, and
+/// 2^19 (about 12 MB) when nothing bounds it. A table far larger than the search would only cost
+/// the time to clear it.
 fn table_size(limits: &Limits) -> usize {
-    if let Some(entries) = limits.table_entries {
-        return entries;
-    }
-    match limits.nodes {
-        Some(n) => (n as usize * 2).clamp(1 << 10, 1 << 19),
-        None => 1 << 19,
-    }
+    let reach = match (limits.nodes, limits.time) {
+        (Some(n), _) => n as usize * 2,
+        (None, Some(t)) => t.as_millis() as usize * 4000,
+        (None, None) => 1 << 19,
+    };
+    let reach = reach.clamp(1 << 10, 1 << 22);
+    limits.table_entries.map_or(reach, |cap| reach.min(cap))
 }
 
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
