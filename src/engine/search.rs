@@ -452,3 +452,67 @@ fn terminal(pos: &Position, result: GameResult, height: i32) -> i32 {
         Some(_) => -(WIN - height),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(key: u64, depth: u8) -> Slot {
+        Slot {
+            key,
+            depth,
+            score: depth as i32,
+            ..Slot::default()
+        }
+    }
+
+    /// Keys 1, 9, 17... share a bucket of an 8-slot table.
+    #[test]
+    fn the_deep_slot_keeps_the_deepest_result_and_the_other_the_newest() {
+        assert_eq!(TABLE_ENTRY_BYTES, 24, "the README gives this size for Hash");
+        let mut t = Table::new(8);
+        t.put(slot(1, 6));
+        t.put(slot(9, 2));
+        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
+        assert_eq!(t.get(9).map(|s| s.depth), Some(2));
+        // A shallow newcomer takes the second slot; the deep result stays.
+        t.put(slot(17, 1));
+        assert!(t.get(9).is_none());
+        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
+        // A deeper one takes the first slot, and the old deep result moves to the second.
+        t.put(slot(25, 8));
+        assert_eq!(t.get(25).map(|s| s.depth), Some(8));
+        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
+        assert!(t.get(17).is_none());
+        // The same key is always replaced in place.
+        t.put(slot(25, 3));
+        assert_eq!(t.get(25).map(|s| s.depth), Some(3));
+        assert_eq!(Table::new(1000).slots.len(), 512);
+    }
+
+    #[test]
+    fn the_table_is_sized_by_what_the_search_can_reach() {
+        let by_nodes = Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        assert_eq!(table_size(&by_nodes), 6000);
+        let by_time = Limits {
+            time: Some(std::time::Duration::from_millis(100)),
+            table_entries: Some(1 << 16),
+            ..Limits::default()
+        };
+        assert_eq!(table_size(&by_time), 1 << 16, "Hash caps it");
+        assert_eq!(table_size(&Limits::default()), 1 << 19);
+    }
+
+    /// Win scores read back at another height mean the same distance from the node.
+    #[test]
+    fn win_scores_are_stored_relative_to_the_node() {
+        let at_root = WIN - 5;
+        assert_eq!(from_table(to_table(at_root, 3), 3), at_root);
+        assert_eq!(from_table(to_table(at_root, 3), 1), WIN - 3);
+        assert_eq!(from_table(to_table(-at_root, 2), 4), -(WIN - 7));
+        assert_eq!(from_table(to_table(250, 4), 9), 250);
+    }
+}
