@@ -2078,7 +2078,9 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
 async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn() {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot_with(&fake, data.path(), 30.0, &[("BREDON_ANALYSIS_MS", "100")]);
+    // Half a second a position: the opening positions alone take longer than the 2 s between
+    // progress edits.
+    let _bot = start_bot_with(&fake, data.path(), 30.0, &[("BREDON_ANALYSIS_MS", "500")]);
     connected(&fake, 1).await;
     let early = run(&fake, &bob(), "analyze", json!([])).await;
     assert!(
@@ -2127,6 +2129,13 @@ async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn
         })
         .await;
     assert_eq!(done.status, 200, "{}", done.text());
+    let progress: Vec<String> = fake.requests()[from..]
+        .iter()
+        .filter(|r| r.method == "PATCH" && r.content().contains("Analysing the game: position"))
+        .map(|r| r.content())
+        .collect();
+    assert!(!progress.is_empty(), "the thinking message shows progress");
+    assert!(progress[0].ends_with("of 23…"), "{progress:?}");
     let content = done.content();
     assert!(
         content.contains("bob: ") && !content.contains("bob: 0 blunders"),
