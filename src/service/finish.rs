@@ -53,6 +53,28 @@ impl Service {
         result: Ending,
         expect_seq: u64,
     ) -> Result<Finished, Refusal> {
+        self.finish_with_coins(ctx, game, g, result, expect_seq, Vec::new())
+    }
+
+    /// `finish`, with `coins` already moving in the same change (a Tak fee paid by the last
+    /// ply); a University game also pays out its pot.
+    pub(super) fn finish_with_coins(
+        &self,
+        ctx: &Ctx,
+        game: LiveGame,
+        g: &Match,
+        result: Ending,
+        expect_seq: u64,
+        mut coins: Vec<crate::store::CoinChange>,
+    ) -> Result<Finished, Refusal> {
+        let (payout, paid) = self.payout(&game, g, result, &coins)?;
+        coins.extend(payout.changes);
+        let ledger: Vec<CoinMove> = game
+            .purse
+            .iter()
+            .flat_map(|p| p.ledger.iter().cloned())
+            .chain(payout.lines)
+            .collect();
         let ptn = ptn_text(&game.players, g, ctx.now_ms);
         let mut series = game.series.clone();
         let counted = !result.is_abandoned();
@@ -133,6 +155,7 @@ impl Service {
             finished_ms: ctx.now_ms,
             rating_changes,
             series: series.clone(),
+            ledger,
         };
         self.durable(&Change {
             channel: game.channel,
@@ -140,19 +163,26 @@ impl Service {
             game: None,
             archive: Some(archive),
             players: if counted { records.clone() } else { Vec::new() },
+            coins,
             ..Change::default()
         })?;
         let reason = if counted {
             let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
-            format!(
+            let mut reason = format!(
                 "{} ({}).",
                 result.describe_with(game.settings.komi, names),
                 result.code()
-            )
+            );
+            if !paid.is_empty() {
+                reason.push(' ');
+                reason.push_str(&paid);
+            }
+            reason
         } else {
             format!(
-                "The game was aborted by a moderator ({}); it does not count.",
-                result.code()
+                "The game was aborted by a moderator ({}); it does not count.{}{paid}",
+                result.code(),
+                if paid.is_empty() { "" } else { " " }
             )
         };
         let score = |i: usize| {

@@ -6,9 +6,11 @@ pub mod analysis;
 mod finish;
 mod opponent;
 mod options;
+mod university;
 
 pub use opponent::EngineOpponent;
-pub use options::{describe_secs, parse_duration, ChallengeOptions};
+pub use options::{describe_secs, parse_duration, parse_stakes, ChallengeOptions};
+pub use university::{Bid, ANTE, TAK_FEE};
 
 use crate::game::{Decision, Ending, Kind, Match};
 use crate::render::Theme;
@@ -233,17 +235,31 @@ impl Service {
                  look at /board and try again",
             ),
             Err(CommitError::Store(e)) => Err(e.into()),
+            Err(CommitError::Broke(who, has)) => refuse(format!(
+                "{} has only {has} coins, not enough for this; nothing was changed",
+                who.name
+            )),
         }
     }
 
     /// Stores `game` as the next version of its channel's game: its `seq` goes up by one, and
     /// the change applies only if the stored game is still the version that was read.
     fn update(&self, game: &mut LiveGame) -> Result<(), Refusal> {
+        self.update_with_coins(game, Vec::new())
+    }
+
+    /// `update`, moving `coins` in the same change.
+    fn update_with_coins(
+        &self,
+        game: &mut LiveGame,
+        coins: Vec<crate::store::CoinChange>,
+    ) -> Result<(), Refusal> {
         game.seq += 1;
         self.durable(&Change {
             channel: game.channel,
             expect_seq: Some(game.seq - 1),
             game: Some(game.clone()),
+            coins,
             ..Change::default()
         })
     }
@@ -486,8 +502,12 @@ impl Service {
             reminder_due_ms: None,
             timeout_due_ms: None,
             series,
+            purse: None,
         };
         let g = Self::rebuild(&game)?;
+        if game.settings.stakes.is_some() {
+            return self.accept_for_coins(ctx, &c, game);
+        }
         let first = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, first, ctx.now_ms)?;
         self.durable(&Change {
@@ -511,6 +531,38 @@ impl Service {
             deadline_ms: game.timeout_due_ms,
             prompt: Self::board_prompt(&game),
             board: Self::shown(&game, g, ctx.now_ms),
+            ..Outcome::default()
+        })
+    }
+
+    /// A University game starts with the antes and waits for the bids; its clock starts when
+    /// the bids are settled.
+    fn accept_for_coins(
+        &self,
+        ctx: &Ctx,
+        c: &Challenge,
+        mut game: LiveGame,
+    ) -> Result<Outcome, Refusal> {
+        let moves = self.ante(&mut game)?;
+        self.durable(&Change {
+            channel: ctx.channel,
+            expect_seq: None,
+            take_challenge: Some(c.id),
+            game: Some(game.clone()),
+            coins: moves.changes,
+            ..Change::default()
+        })?;
+        Ok(Outcome {
+            text: format!(
+                "{} vs {}, {}, University rules: each antes {ANTE} (pot {}). Bid for the first \
+                 move with /bid coins:N: bids are sealed; the higher bid moves first (White) and \
+                 is paid into the pot.",
+                game.players[0].name,
+                game.players[1].name,
+                describe_game(&game.settings),
+                2 * ANTE
+            ),
+            ping: game.players.to_vec(),
             ..Outcome::default()
         })
     }
@@ -626,6 +678,8 @@ impl Service {
                 game.players[to_move.index()].name
             ));
         }
+        let mover = game.players[seat.index()].clone();
+        let coins = self.before_ply(&mut game, &mover)?;
         let played = g.play(text).map_err(Refusal)?;
         game.plies.push(played.text.clone());
         game.last_ply_ms = ctx.now_ms;
@@ -633,7 +687,6 @@ impl Service {
         game.draw_offer = None;
         let next = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, next, ctx.now_ms)?;
-        let mover = game.players[seat.index()].clone();
         let mut text = format!("{} played {}.", mover.name, played.text);
         let mut outcome = Outcome {
             tak: played.tak,
@@ -648,15 +701,28 @@ impl Service {
         for note in &played.notes {
             text.push_str(&format!(" {note}!"));
         }
+        if coins.lines.iter().any(|m| m.user == mover.id) {
+            text.push_str(&format!(
+                " ({} paid {TAK_FEE} coins for the Tak.)",
+                mover.name
+            ));
+        }
+        if played.tak && g.result().is_none() {
+            if let Some(fee) = Self::after_tak(&mut game, &mover) {
+                text.push(' ');
+                text.push_str(&fee);
+            }
+        }
         if let Some(result) = g.result() {
-            let finished = self.finish(ctx, game.clone(), &g, result, game.seq)?;
+            let finished =
+                self.finish_with_coins(ctx, game.clone(), &g, result, game.seq, coins.changes)?;
             text.push(' ');
             text.push_str(&finished.reason);
             outcome.finished = Some(finished);
             outcome.ping = game.players.to_vec();
             outcome.prompt = Some(Prompt::Rematch { game: game.id });
         } else {
-            self.update(&mut game)?;
+            self.update_with_coins(&mut game, coins.changes)?;
             let next = game.players[g.to_move().index()].clone();
             text.push_str(&format!(" {} to move.", next.name));
             outcome.direct = self.wants_direct(&next)?;
@@ -851,6 +917,11 @@ impl Service {
     pub fn request_undo(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
+        if game.purse.is_some() {
+            return refuse(
+                "plies cannot be taken back in a University game: coins have moved with them",
+            );
+        }
         let Some(count) = Self::undo_count(&Self::rebuild(&game)?, seat) else {
             return refuse("you have no ply to take back yet");
         };

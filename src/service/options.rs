@@ -3,7 +3,7 @@
 use super::Refusal;
 use crate::game::Kind;
 use crate::render::Theme;
-use crate::store::records::{GameSettings, GuildSettings, PlayerRef, Seat};
+use crate::store::records::{GameSettings, GuildSettings, PlayerRef, Seat, Stakes};
 use crate::tak::{tps::tps_size, Komi, Opening, Position, Reserve, Setup};
 
 /// What a challenge may set; `None` takes the server's default.
@@ -28,6 +28,8 @@ pub struct ChallengeOptions {
     pub engine: Option<String>,
     /// No picture while the game runs, only the plies.
     pub blind: bool,
+    /// Played for coins (University rules).
+    pub stakes: Option<Stakes>,
 }
 
 impl Default for ChallengeOptions {
@@ -47,7 +49,20 @@ impl Default for ChallengeOptions {
             theme: None,
             engine: None,
             blind: false,
+            stakes: None,
         }
+    }
+}
+
+/// `university` (the rulebook's gambling rules) or `none`.
+pub fn parse_stakes(text: &str) -> Result<Option<Stakes>, Refusal> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "university" => Ok(Some(Stakes::University)),
+        "none" | "off" => Ok(None),
+        other => Err(Refusal(format!(
+            "stakes {} are not known: university (the rulebook's gambling rules) or none",
+            crate::tak::quote(other)
+        ))),
     }
 }
 
@@ -146,6 +161,13 @@ impl ChallengeOptions {
                 ));
             }
         }
+        if self.stakes.is_some() && (self.engine.is_some() || self.game != Kind::Tak) {
+            return Err(Refusal(
+                "University stakes are for Tak games between two players: not against Bredon, \
+                 not in Takat"
+                    .into(),
+            ));
+        }
         let theme = match &self.theme {
             Some(name) => Theme::named(name).map_err(Refusal)?.name,
             None => defaults.theme.clone(),
@@ -163,6 +185,7 @@ impl ChallengeOptions {
             theme,
             engine: self.engine.clone(),
             blind: self.blind,
+            stakes: self.stakes,
         };
         match self.game {
             Kind::Tak => self.tak_settings(defaults, &mut settings)?,

@@ -68,6 +68,8 @@ pub enum CommitError {
     /// Someone changed the channel since it was read: nothing was written.
     Conflict,
     Store(StoreError),
+    /// A wallet would go below zero: whose, and what it holds.
+    Broke(PlayerRef, i64),
 }
 
 impl From<StoreError> for CommitError {
@@ -97,6 +99,18 @@ pub struct Change {
     pub put_challenge: Option<Challenge>,
     pub archive: Option<ArchivedGame>,
     pub players: Vec<PlayerRecord>,
+    /// Coins moved with this change: each applied to the balance as stored when the change
+    /// commits (a wallet is shared by every game of its player), never below zero.
+    pub coins: Vec<CoinChange>,
+}
+
+/// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.
+#[derive(Clone, Debug)]
+pub struct CoinChange {
+    pub guild: u64,
+    pub user: PlayerRef,
+    pub delta: i64,
+    pub start: i64,
 }
 
 #[derive(Clone)]
@@ -114,6 +128,8 @@ pub struct Store {
     boards: sled::Tree,
     /// user → notification wishes.
     prefs: sled::Tree,
+    /// (guild, user) → coins for University games.
+    wallets: sled::Tree,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -183,6 +199,7 @@ type TxResult<T> = Result<T, ConflictableTransactionError<TxAbort>>;
 enum TxAbort {
     Conflict,
     Store(StoreError),
+    Broke(PlayerRef, i64),
 }
 
 fn tx_decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> TxResult<T> {
@@ -210,6 +227,7 @@ impl Store {
             settings: tree("settings")?,
             boards: tree("boards")?,
             prefs: tree("prefs")?,
+            wallets: tree("wallets")?,
             db,
         })
     }
@@ -394,17 +412,22 @@ impl Store {
             &self.history,
             &self.players,
             &self.timers,
+            &self.wallets,
         );
         let result = trees.transaction(
-            |(games, challenges, archive, last, history, players, timers)| {
+            |(games, challenges, archive, last, history, players, timers, wallets)| {
                 Self::apply(
                     change, games, challenges, archive, last, history, players, timers,
-                )
+                )?;
+                Self::move_coins(&change.coins, wallets)
             },
         );
         match result {
             Ok(()) => Ok(()),
             Err(TransactionError::Abort(TxAbort::Conflict)) => Err(CommitError::Conflict),
+            Err(TransactionError::Abort(TxAbort::Broke(who, has))) => {
+                Err(CommitError::Broke(who, has))
+            }
             Err(TransactionError::Abort(TxAbort::Store(e))) => Err(CommitError::Store(e)),
             Err(TransactionError::Storage(e)) => Err(CommitError::Store(e.into())),
         }
@@ -472,6 +495,49 @@ impl Store {
             players.insert(player_key(p.guild, p.user.id, p.game), encode(p))?;
         }
         Ok(())
+    }
+
+    fn move_coins(coins: &[CoinChange], wallets: &TransactionalTree) -> TxResult<()> {
+        for c in coins {
+            let key = key2(c.guild, c.user.id);
+            let balance = match wallets.get(key)? {
+                Some(b) => tx_decode::<Wallet>("wallet", &b)?.balance,
+                None => c.start,
+            };
+            if balance + c.delta < 0 {
+                return abort(TxAbort::Broke(c.user.clone(), balance));
+            }
+            let wallet = Wallet {
+                guild: c.guild,
+                user: c.user.clone(),
+                balance: balance + c.delta,
+            };
+            wallets.insert(&key, encode(&wallet))?;
+        }
+        Ok(())
+    }
+
+    /// `user`'s coins in `guild`: `start` (the server's starting balance) until they have a wallet.
+    pub fn coins(&self, guild: u64, user: u64, start: i64) -> Result<i64, StoreError> {
+        match self.wallets.get(key2(guild, user))? {
+            Some(b) => Ok(decode::<Wallet>("wallet", &b)?.balance),
+            None => Ok(start),
+        }
+    }
+
+    /// Every wallet of `guild`, richest first.
+    pub fn wallets(&self, guild: u64) -> Result<Vec<Wallet>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.wallets.scan_prefix(guild.to_be_bytes()) {
+            let (_, v) = entry?;
+            out.push(decode::<Wallet>("wallet", &v)?);
+        }
+        out.sort_by(|a, b| {
+            b.balance
+                .cmp(&a.balance)
+                .then(a.user.name.cmp(&b.user.name))
+        });
+        Ok(out)
     }
 
     /// Writes every tree to a file (`bredon backup`), readable by `Store::restore`.

@@ -56,6 +56,52 @@ pub struct GameSettings {
     /// existed read as `false`).
     #[serde(default)]
     pub blind: bool,
+    /// Played for coins under the rulebook's University rules (records before them: `None`).
+    #[serde(default)]
+    pub stakes: Option<Stakes>,
+}
+
+/// What a game is played for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Stakes {
+    /// The rulebook's "University Gambling Rules": antes, a bid for the first move, 2 coins for
+    /// each Tak called against you, and the pot plus a bonus to the winner.
+    University,
+}
+
+/// A change of one player's coins in a game: `delta` is what their balance gained (negative:
+/// paid into the pot or to the opponent).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct CoinMove {
+    pub user: u64,
+    pub delta: i64,
+    pub why: String,
+    /// Plies played when it happened.
+    pub ply: usize,
+}
+
+/// The coins of a University game while it runs.
+#[derive(Clone, Default, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Purse {
+    pub pot: i64,
+    /// Sealed bids for the first move, (user, coins), until both are in.
+    pub bids: Vec<(u64, i64)>,
+    /// The bids are settled and the game is on.
+    pub settled: bool,
+    /// Who called the last Tak that cost the opponent (the token): the same player's next Tak
+    /// costs nothing.
+    pub caller: Option<u64>,
+    /// Who owes 2 coins for a Tak: paid by playing on, or refused by resigning.
+    pub owes: Option<u64>,
+    pub ledger: Vec<CoinMove>,
+}
+
+/// A player's coins in one server.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Wallet {
+    pub guild: u64,
+    pub user: PlayerRef,
+    pub balance: i64,
 }
 
 impl GameSettings {
@@ -119,6 +165,9 @@ pub struct LiveGame {
     pub reminder_due_ms: Option<i64>,
     pub timeout_due_ms: Option<i64>,
     pub series: Series,
+    /// The coins of a University game.
+    #[serde(default)]
+    pub purse: Option<Purse>,
 }
 
 /// A finished game.
@@ -137,6 +186,9 @@ pub struct ArchivedGame {
     /// Rating change per player (White, Black), for rated games.
     pub rating_changes: Option<[f64; 2]>,
     pub series: Series,
+    /// Every coin movement of a University game, in order.
+    #[serde(default)]
+    pub ledger: Vec<CoinMove>,
 }
 
 /// A player's standing in one server, in one game.
@@ -162,6 +214,13 @@ pub struct GuildSettings {
     pub theme: String,
     pub size: usize,
     pub reminder_secs: Option<u64>,
+    /// Coins a player starts with for University games (settings before them: 100).
+    #[serde(default = "default_coins")]
+    pub starting_coins: i64,
+}
+
+fn default_coins() -> i64 {
+    100
 }
 
 impl Default for GuildSettings {
@@ -170,6 +229,7 @@ impl Default for GuildSettings {
             theme: "dark".into(),
             size: 6,
             reminder_secs: Some(24 * 3600),
+            starting_coins: default_coins(),
         }
     }
 }
