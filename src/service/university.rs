@@ -15,7 +15,7 @@ pub const TAK_FEE: i64 = 2;
 /// moves first (told to everyone).
 pub enum Bid {
     Sealed(String),
-    Settled(Outcome),
+    Settled(Box<Outcome>),
 }
 
 /// Coins moving in one change, and their ledger lines.
@@ -178,7 +178,7 @@ impl Service {
             coins: moves.changes,
             ..crate::store::Change::default()
         })?;
-        Ok(Bid::Settled(Outcome {
+        Ok(Bid::Settled(Box::new(Outcome {
             text: format!(
                 "{bids_text} {} moves first (White) and pays {price} into the pot (pot {pot}). \
                  {} (White) vs {} (Black). {} to move.",
@@ -190,7 +190,7 @@ impl Service {
             prompt: Self::board_prompt(&game),
             board: Self::shown(&game, g, ctx.now_ms),
             ..Outcome::default()
-        }))
+        })))
     }
 
     /// Before `mover` plays: refused while bidding; pays a Tak fee they owe.
