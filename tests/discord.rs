@@ -2173,3 +2173,142 @@ async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn
     .await;
     assert_eq!(notified_since(&fake, seen), vec![222]);
 }
+
+/// University rules through Discord: the antes, sealed bids answered privately, a Tak whose fee
+/// is paid by playing on, a Tak refused by resigning, the reward, the balances and the ledger.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    let r = run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "size", "type": 4, "value": 5 },
+            { "name": "stakes", "type": 4, "value": 0 }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("alice challenges bob"),
+        "{}",
+        r.content()
+    );
+    let seen = fake.notifications().len();
+    let started = press(&fake, &bob(), "bredon:accept").await;
+    assert!(
+        started
+            .content()
+            .contains("University rules: each antes 10 (pot 20)"),
+        "{}",
+        started.content()
+    );
+    let early = ply(&fake, &alice(), "e1").await;
+    assert!(early.is_ephemeral() && early.content().contains("still bidding"));
+    let sealed = run(
+        &fake,
+        &alice(),
+        "bid",
+        json!([{ "name": "coins", "type": 4, "value": 7 }]),
+    )
+    .await;
+    assert!(
+        sealed.is_ephemeral() && sealed.content().contains("Your bid of 7 is sealed"),
+        "a bid is private: {}",
+        sealed.content()
+    );
+    let settled = run(
+        &fake,
+        &bob(),
+        "bid",
+        json!([{ "name": "coins", "type": 4, "value": 3 }]),
+    )
+    .await;
+    assert!(!settled.is_ephemeral());
+    assert!(
+        settled.content().contains(
+            "Bids: alice 7, bob 3. alice moves first (White) and pays 7 into the pot (pot 27)"
+        ),
+        "{}",
+        settled.content()
+    );
+    assert_eq!(
+        settled.pngs().len(),
+        1,
+        "the board comes with the first move"
+    );
+    assert!(
+        notified_since(&fake, seen).contains(&111),
+        "alice is pinged to move"
+    );
+    for (user, text) in [
+        (alice(), "e1"),
+        (bob(), "a1"),
+        (alice(), "a3"),
+        (bob(), "a5"),
+        (alice(), "b3"),
+        (bob(), "b5"),
+        (alice(), "c3"),
+        (bob(), "c5"),
+    ] {
+        ply(&fake, &user, text).await;
+    }
+    let tak = ply(&fake, &alice(), "d3").await;
+    assert!(
+        tak.content().contains("bob owes 2 coins for the Tak"),
+        "{}",
+        tak.content()
+    );
+    let paid = ply(&fake, &bob(), "d5").await;
+    assert!(
+        paid.content().contains("bob paid 2 coins")
+            && paid.content().contains("alice owes 2 coins for the Tak"),
+        "{}",
+        paid.content()
+    );
+    // Alice refuses to pay: she resigns, and Bob takes the pot and his bonus.
+    let resigned = run(&fake, &alice(), "resign", json!([])).await;
+    assert!(
+        resigned
+            .content()
+            .contains("bob takes the pot of 29 and 17 coins from alice"),
+        "{}",
+        resigned.content()
+    );
+    let wallet = |user: TestUser| {
+        let fake = &fake;
+        async move { run(fake, &user, "wallet", json!([])).await.content() }
+    };
+    assert_eq!(wallet(alice()).await, "alice has 66 coins.");
+    assert_eq!(wallet(bob()).await, "bob has 134 coins.");
+    let top = run(
+        &fake,
+        &carol(),
+        "wallet",
+        json!([{ "name": "top", "type": 5, "value": true }]),
+    )
+    .await;
+    assert!(
+        top.content()
+            .contains("1. bob — 134 coins\n2. alice — 66 coins"),
+        "{}",
+        top.content()
+    );
+    drop(bot);
+    let ledger = with_service(data.path(), |s| {
+        s.store().last_finished(CHANNEL).unwrap().unwrap().ledger
+    });
+    let sum = |id: u64| {
+        ledger
+            .iter()
+            .filter(|m| m.user == id)
+            .map(|m| m.delta)
+            .sum::<i64>()
+    };
+    assert_eq!((sum(111), sum(222)), (-34, 34));
+    assert_eq!(ledger.len(), 7, "{ledger:?}");
+}

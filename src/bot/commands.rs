@@ -8,8 +8,8 @@ use super::{Context, Data, Error};
 use crate::game::{Kind, Match};
 use crate::render::Theme;
 use crate::service::analysis::analyze_ptn;
-use crate::service::{Answer, ChallengeOptions, Ctx, Outcome, Prompt, Refusal, Service};
-use crate::store::records::{PlayerRef, Seat};
+use crate::service::{Answer, Bid, ChallengeOptions, Ctx, Outcome, Prompt, Refusal, Service};
+use crate::store::records::{PlayerRef, Seat, Stakes};
 use crate::tak::{Opening, Ply};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -30,6 +30,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         rematch(),
         ptn(),
         analyze(),
+        bid(),
+        wallet(),
         history(),
         games(),
         mygames(),
@@ -302,6 +304,12 @@ pub enum LevelChoice {
 }
 
 #[derive(Debug, poise::ChoiceParameter)]
+pub enum StakesChoice {
+    #[name = "university (the rulebook's gambling rules)"]
+    University,
+}
+
+#[derive(Debug, poise::ChoiceParameter)]
 pub enum SeatChoice {
     #[name = "white (move first)"]
     White,
@@ -405,6 +413,9 @@ async fn challenge(
     #[description = "Play against Bredon at this level (or pick Bredon as opponent)"] level: Option<
         LevelChoice,
     >,
+    #[description = "Play for coins: University rules (antes, bids, Tak fees)"] stakes: Option<
+        StakesChoice,
+    >,
 ) -> Result<(), Error> {
     let options = ChallengeOptions {
         game: GameChoice::kind(game),
@@ -425,6 +436,7 @@ async fn challenge(
         time_limit: time,
         theme: theme.map(|t| t.name().to_string()),
         blind: blind.unwrap_or(false),
+        stakes: stakes.map(|_| Stakes::University),
         ..ChallengeOptions::default()
     };
     issue_challenge(ctx, opponent.as_ref(), level, options, thread == Some(true)).await
@@ -872,6 +884,67 @@ async fn analyze(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
+/// Bid for the first move of this channel's University game (sealed: only you see your bid).
+#[poise::command(slash_command, guild_only)]
+async fn bid(
+    ctx: Context<'_>,
+    #[description = "Coins you offer for moving first (paid only if you win the bid)"]
+    #[min = 0]
+    coins: i64,
+) -> Result<(), Error> {
+    if let Some(refusal) = may_post(ctx, false) {
+        return refuse(ctx, refusal).await;
+    }
+    let sctx = service_ctx(ctx);
+    match blocking(&ctx.data().service, move |s| s.bid(&sctx, coins)).await {
+        Err(r) => refuse(ctx, r).await,
+        Ok(Bid::Sealed(text)) => {
+            ctx.send(Post::text(text).reply().ephemeral(true)).await?;
+            Ok(())
+        }
+        Ok(Bid::Settled(outcome)) => {
+            let outcome = *outcome;
+            let work: Work = tokio::spawn(async move {
+                let post = reply::announce(&outcome).await;
+                Ok((outcome, post))
+            });
+            respond(ctx, work).await
+        }
+    }
+}
+
+/// Coins for University games: yours, someone's, or the server's richest.
+#[poise::command(slash_command, guild_only)]
+async fn wallet(
+    ctx: Context<'_>,
+    #[description = "Whose coins (default: yours)"] user: Option<serenity::User>,
+    #[description = "The server's richest players instead"] top: Option<bool>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
+) -> Result<(), Error> {
+    let who = user.as_ref().map(|u| player_ref(u, None));
+    say(ctx, !public.unwrap_or(false), move |s, c| {
+        if top == Some(true) {
+            let wallets = s.coin_leaderboard(c)?;
+            if wallets.is_empty() {
+                return Err(Refusal(
+                    "nobody has played a University game in this server yet".into(),
+                ));
+            }
+            let lines: Vec<String> = wallets
+                .iter()
+                .take(10)
+                .enumerate()
+                .map(|(i, w)| format!("{}. {} — {} coins", i + 1, escape(&w.user.name), w.balance))
+                .collect();
+            return Ok(format!("Richest players:\n{}", lines.join("\n")));
+        }
+        let who = who.unwrap_or_else(|| c.user.clone());
+        let coins = s.wallet(c, who.id)?;
+        Ok(format!("{} has {coins} coins.", escape(&who.name)))
+    })
+    .await
+}
+
 /// Runs `f` on a blocking thread and posts the text it returns (already escaped where it holds
 /// names); refusals go out ephemeral.
 async fn say(
@@ -1155,6 +1228,10 @@ async fn settings(
     #[description = "Default reminder: 1h .. 2w, or off"]
     #[autocomplete = "autocomplete_reminder"]
     reminder: Option<String>,
+    #[description = "Coins each player starts with for University games"]
+    #[min = 10]
+    #[max = 1000000]
+    coins: Option<i64>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {
@@ -1162,6 +1239,9 @@ async fn settings(
             moderator: manager,
             ..c.clone()
         };
+        if let Some(n) = coins {
+            s.set_starting_coins(c, n)?;
+        }
         let st = if theme.is_none() && size.is_none() && reminder.is_none() {
             s.settings(c.guild)?
         } else {
@@ -1176,8 +1256,9 @@ async fn settings(
             .reminder_secs
             .map_or("off".to_string(), |r| format!("{} h", r / 3600));
         Ok(format!(
-            "Server defaults: theme {}, size {}x{}, reminder {reminder}.",
-            st.theme, st.size, st.size
+            "Server defaults: theme {}, size {}x{}, reminder {reminder}, University games start \
+             with {} coins.",
+            st.theme, st.size, st.size, st.starting_coins
         ))
     })
     .await
@@ -1305,7 +1386,8 @@ async fn rules(
 async fn help(ctx: Context<'_>) -> Result<(), Error> {
     let text = "**Bredon** hosts correspondence Tak (and Takat: `/challenge game:Takat`), one game per channel or thread.\n\
 `/challenge [opponent]` start (game, size, komi, seat, time limit, rated, thread…), answered with its buttons or `/accept` `/decline` `/cancel` · `/move` play (autocompletes legal plies) · `/board` show the game\n\
-`/undo` `/draw` ask your opponent · `/resign` · `/rematch` · `/ptn` export · `/history` `/stats` `/leaderboard` `/games`\n\
+`/undo` `/draw` ask your opponent · `/resign` · `/rematch` · `/ptn` export · `/analyze` the last game · `/history` `/stats` `/leaderboard` `/games`\n\
+`/challenge stakes:university` plays for coins (the rulebook's University rules): `/bid` for the first move, `/wallet` your coins\n\
 `/position` draw any TPS or PTN · `/rules [game]` the rules in short · `/settings` server defaults (Manage Server) · `/abort` (moderators)";
     ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
         .await?;

@@ -29,13 +29,14 @@ const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   challenge [OPPONENT|bredon] [game=tak|takat] [level=beginner|easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind|...]
-            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"]
+            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"] [stakes=university]
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
   board | ptn | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] | games | mygames | moves
+  bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
   notify [dm=on|off] [reminder=12h|off|game]
-  settings [theme=..] [size=..] [reminder=..]
+  settings [theme=..] [size=..] [reminder=..] [coins=..]
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
 `help`, `quit`.";
 
@@ -352,8 +353,38 @@ impl Session {
                 println!("notifications: dm {}, reminder {:?}", p.dm, p.reminder);
                 return Ok(None);
             }
+            "bid" => {
+                let coins = rest
+                    .first()
+                    .and_then(|c| c.parse::<i64>().ok())
+                    .ok_or_else(|| Refusal("bid how many coins? e.g. `alice bid 5`".into()))?;
+                match sv.bid(&ctx, coins)? {
+                    crate::service::Bid::Sealed(text) => {
+                        println!("(only {} sees this) {text}", ctx.user.name);
+                        return Ok(None);
+                    }
+                    crate::service::Bid::Settled(outcome) => *outcome,
+                }
+            }
+            "wallet" => {
+                if rest.first().is_some_and(|w| w == "top") {
+                    for (i, w) in sv.coin_leaderboard(&ctx)?.iter().take(10).enumerate() {
+                        println!("{}. {} {} coins", i + 1, w.user.name, w.balance);
+                    }
+                } else {
+                    let who = rest.first().map_or_else(|| ctx.user.clone(), |n| user(n));
+                    println!("{} has {} coins", who.name, sv.wallet(&ctx, who.id)?);
+                }
+                return Ok(None);
+            }
             "settings" => {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
+                if let Some(coins) = get("coins") {
+                    let n = coins
+                        .parse()
+                        .map_err(|_| Refusal(format!("coins={coins} is not a number")))?;
+                    sv.set_starting_coins(&ctx, n)?;
+                }
                 let size = get("size")
                     .map(|v| {
                         v.parse()
@@ -362,8 +393,8 @@ impl Session {
                     .transpose()?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
-                    "settings: theme {}, size {}, reminder {:?} s",
-                    s.theme, s.size, s.reminder_secs
+                    "settings: theme {}, size {}, reminder {:?} s, starting coins {}",
+                    s.theme, s.size, s.reminder_secs, s.starting_coins
                 );
                 return Ok(None);
             }
@@ -498,6 +529,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
             "reserves" => o.reserves = Some(reserves(value)?),
             "open" => o.opponent = None,
             "level" => o.engine = Some(value.into()),
+            "stakes" => o.stakes = crate::service::parse_stakes(value)?,
             name if value.is_empty() && o.opponent.is_none() => {
                 o.opponent = Some(user(name.trim_start_matches('@')))
             }

@@ -670,6 +670,7 @@ impl Service {
     pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
+        Self::refuse_while_bidding(&game)?;
         let mut g = Self::rebuild(&game)?;
         let to_move = g.to_move();
         if seat != to_move {

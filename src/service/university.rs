@@ -193,7 +193,24 @@ impl Service {
         })))
     }
 
-    /// Before `mover` plays: refused while bidding; pays a Tak fee they owe.
+    /// Plies wait for the bids: until they are settled, the seats are not even known.
+    pub(super) fn refuse_while_bidding(game: &LiveGame) -> Result<(), Refusal> {
+        let Some(purse) = game.purse.as_ref().filter(|p| !p.settled) else {
+            return Ok(());
+        };
+        let waiting: Vec<&str> = game
+            .players
+            .iter()
+            .filter(|p| !purse.bids.iter().any(|(u, _)| *u == p.id))
+            .map(|p| p.name.as_str())
+            .collect();
+        refuse(format!(
+            "the players are still bidding for the first move (waiting for {}): /bid",
+            waiting.join(" and ")
+        ))
+    }
+
+    /// Before `mover` plays: pays the Tak fee they owe, or refuses the ply if they cannot.
     pub(super) fn before_ply(
         &self,
         game: &mut LiveGame,
@@ -203,18 +220,6 @@ impl Service {
         let Some(purse) = game.purse.as_mut() else {
             return Ok(moves);
         };
-        if !purse.settled {
-            let waiting: Vec<&str> = game
-                .players
-                .iter()
-                .filter(|p| !purse.bids.iter().any(|(u, _)| *u == p.id))
-                .map(|p| p.name.as_str())
-                .collect();
-            return refuse(format!(
-                "the players are still bidding for the first move (waiting for {}): /bid",
-                waiting.join(" and ")
-            ));
-        }
         if purse.owes == Some(mover.id) {
             let start = self.store.settings(game.guild)?.starting_coins;
             let has = self.store.coins(game.guild, mover.id, start)?;
