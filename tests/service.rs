@@ -1315,3 +1315,46 @@ fn a_tak_fee_that_cannot_be_paid_leaves_only_resignation() {
     let broke = refusal(s.accept(&in_guild(POOR, &white)));
     assert!(broke.contains(&format!("{black} has 0 coins")), "{broke}");
 }
+
+/// A drawn University game splits the pot (the odd coin to Black); an aborted one gives back
+/// every coin paid in.
+#[test]
+fn university_draws_split_the_pot_and_aborts_refund_it() {
+    let w = world();
+    let s = &w.service;
+    let university = || {
+        let mut o = opts(Some("bob"), Seat::White);
+        o.stakes = Some(bredon::store::records::Stakes::University);
+        o
+    };
+    let settle = |a: i64, b: i64| {
+        s.challenge(&ctx("alice", 0), &university()).unwrap();
+        s.accept(&ctx("bob", 0)).unwrap();
+        s.bid(&ctx("alice", 0), a).unwrap();
+        s.bid(&ctx("bob", 0), b).unwrap();
+    };
+    let coins = |name: &str| s.wallet(&ctx(name, 0), user(name).id).unwrap();
+    // Bob bids 5 and moves first; the pot is 25; a draw gives 12 to White (Bob), 13 to Black.
+    settle(2, 5);
+    let white = s.store().game(CHANNEL).unwrap().unwrap().players[0]
+        .name
+        .clone();
+    assert_eq!(white, "bob");
+    s.offer_draw(&ctx("bob", 0)).unwrap();
+    let drawn = s.answer_draw(&ctx("alice", 0), true).unwrap();
+    assert!(drawn
+        .finished
+        .unwrap()
+        .reason
+        .contains("The pot of 25 is split: 12 and 13."),);
+    assert_eq!((coins("alice"), coins("bob")), (90 + 13, 85 + 12));
+    // An aborted game refunds antes and bids.
+    settle(4, 1);
+    s.abort(&ctx("mod", 0)).unwrap();
+    assert_eq!(
+        (coins("alice"), coins("bob")),
+        (103, 97),
+        "back to before the game"
+    );
+    assert_eq!(coins("alice") + coins("bob"), 200);
+}
