@@ -659,3 +659,32 @@ fn drop_counts_are_pills_inside_their_squares_and_slabs_stay_thick_on_8x8() {
         "slabs at least 6 px of fill: {runs:?}"
     );
 }
+
+/// The evaluation chart: White's advantage above the middle line, Black's below, and each mark
+/// as a dot of its colour where the marked ply left the game.
+#[test]
+fn the_evaluation_chart_puts_marks_on_the_line_in_their_colours() {
+    use bredon::render::chart::{render_chart, Chart};
+    let theme = Theme::named("dark").unwrap();
+    let values = [0, 150, 300, -400, -400, 1_000_000];
+    let img = render_chart(
+        &Chart {
+            white_view: &values,
+            marks: &[(3, "??"), (4, "?"), (5, "!")],
+            first_move: 1,
+            white_first: true,
+        },
+        &theme,
+    );
+    assert_eq!((img.width(), img.height()), (800, 400));
+    // Plot area: x from 64 to 780, y from 64 (top, +reach) to 356 (bottom); a forced win makes
+    // the reach its most, 10 flats.
+    let x = |i: usize| 64.0 + (780.0 - 64.0) * i as f32 / 5.0;
+    let y = |v: i32| 210.0 - v.clamp(-1000, 1000) as f32 / 1000.0 * 146.0;
+    let at = |i: usize, v: i32| *img.get_pixel(x(i) as u32, y(v) as u32);
+    assert_eq!(at(3, -400).0, [0xE5, 0x3B, 0x3B], "a blunder is red");
+    assert_eq!(at(4, -400).0, [0xF2, 0xA0, 0x2C], "a mistake is orange");
+    assert_eq!(at(5, 1000).0, [0x3C, 0xB3, 0x71], "a forced win sits at the top edge");
+    // An unmarked point is on the line (the accent colour), not a dot.
+    assert_eq!(at(2, 300).0, theme.accent.0 .0);
+}
