@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening over principal variation search (negamax, alpha-beta with
-//! null windows), a two-slot transposition table, killer ordering, and a road-threat extension
-//! at the leaves. Null-move pruning, late-move reductions and history ordering were tried and
-//! measured weaker against the previous searcher (README, Engine); they are not here.
+//! null windows), late-move reductions, a two-slot transposition table, killer ordering, and a
+//! road-threat extension at the leaves. Null-move pruning and history ordering were tried and
+//! measured no better (README, *The searcher and its evaluation*); they are not here.
 //!
 //! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
 //! missed, and a leaf whose side to move faces a road threat is searched one ply further (so a
@@ -89,6 +89,9 @@ fn table_size(limits: &Limits) -> usize {
     let reach = reach.clamp(1 << 10, 1 << 22);
     limits.table_entries.map_or(reach, |cap| reach.min(cap))
 }
+
+/// Plies after this many in a node's order are reduced when quiet (late-move reductions).
+const LATE: usize = 4;
 
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
 const EXTENSION_PLIES: i32 = 6;
@@ -331,14 +334,22 @@ impl Search {
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_ply = None;
+        let killers = self.killers_at(height);
         for (i, &ply) in list.iter().enumerate() {
             let undo = pos.play_unchecked(ply);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, height + 1)
             } else {
-                // A null window proves the ply no better than the first; if it seems better,
-                // it is searched again with the full window.
-                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1);
+                // A null window proves the ply no better than the first; a late, quiet ply
+                // (not the table's, not a killer, no road threat to answer) is first looked at
+                // one ply less deep. Whatever seems better is searched again in full.
+                let quiet = Some(ply) != tt_best && !killers.contains(&Some(ply));
+                let reduction = i32::from(quiet && !threatened && depth >= 3 && i >= LATE);
+                let mut s =
+                    -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, height + 1);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(pos, depth - 1, -beta, -alpha, height + 1)
                 } else {
