@@ -684,7 +684,11 @@ fn the_evaluation_chart_puts_marks_on_the_line_in_their_colours() {
     let at = |i: usize, v: i32| *img.get_pixel(x(i) as u32, y(v) as u32);
     assert_eq!(at(3, -400).0, [0xE5, 0x3B, 0x3B], "a blunder is red");
     assert_eq!(at(4, -400).0, [0xF2, 0xA0, 0x2C], "a mistake is orange");
-    assert_eq!(at(5, 1000).0, [0x3C, 0xB3, 0x71], "a forced win sits at the top edge");
+    assert_eq!(
+        at(5, 1000).0,
+        [0x3C, 0xB3, 0x71],
+        "a forced win sits at the top edge"
+    );
     // An unmarked point is on the line (the accent colour), not a dot.
     assert_eq!(at(2, 300).0, theme.accent.0 .0);
 }
