@@ -146,10 +146,15 @@ impl Service {
             std::cmp::Ordering::Less => 1,
             std::cmp::Ordering::Equal => (game.id % 2) as usize,
         };
+        // The winning bid first, whatever order the players were listed in.
+        let (winner, loser) = (&game.players[first], &game.players[1 - first]);
+        let bids = [a, b];
         let bids_text = format!(
-            "Bids: {} {a}, {} {b}{}.",
-            game.players[0].name,
-            game.players[1].name,
+            "Bids: {} {}, {} {}{}.",
+            winner.name,
+            bids[first],
+            loser.name,
+            bids[1 - first],
             if a == b {
                 " (a tie, decided by lot)"
             } else {
