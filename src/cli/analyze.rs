@@ -2,7 +2,6 @@ use super::Failure;
 use crate::engine::Limits;
 use crate::render::Theme;
 use crate::service::analysis::analyze_ptn;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -30,16 +29,7 @@ pub struct Args {
 /// Analyses a game: prints the summary and each marked ply, writes the annotated PTN and the
 /// evaluation chart, and shows progress on stderr.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = if args.file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Failure::new(1, format!("cannot read standard input: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(&args.file)
-            .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", args.file)))?
-    };
+    let text = super::read_input(&args.file)?;
     let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
     let limits = Limits {
         time: Some(Duration::from_millis(args.movetime.max(1))),

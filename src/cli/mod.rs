@@ -101,6 +101,19 @@ impl Failure {
     }
 }
 
+/// The text of `file`, or of standard input for `-`.
+fn read_input(file: &str) -> Result<String, Failure> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Failure::new(1, format!("cannot read standard input: {e}")))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file)
+            .map_err(|e| Failure::new(1, format!("cannot read {file}: {e}")))
+    }
+}
+
 /// The database folder: `BREDON_DATA`, default `./data`.
 pub fn data_dir() -> std::path::PathBuf {
     std::env::var_os("BREDON_DATA").map_or_else(|| "./data".into(), Into::into)

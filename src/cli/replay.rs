@@ -1,7 +1,6 @@
 use super::Failure;
 use crate::tak::{Game, PtnFile};
 use crate::takat;
-use std::io::Read;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,16 +18,7 @@ pub struct Args {
 /// JSON, one per game. What was passed over (variations, a result the moves do not reach) is
 /// said on stderr.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = if args.file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Failure::new(1, format!("cannot read standard input: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(&args.file)
-            .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", args.file)))?
-    };
+    let text = super::read_input(&args.file)?;
     if crate::game::is_takat_record(&text) {
         return replay_takat(&text, args.json);
     }

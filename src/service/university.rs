@@ -222,25 +222,22 @@ impl Service {
         mover: &PlayerRef,
     ) -> Result<Moves, Refusal> {
         let mut moves = Moves::default();
-        let Some(purse) = game.purse.as_mut() else {
+        if game.purse.as_ref().and_then(|p| p.owes) != Some(mover.id) {
             return Ok(moves);
-        };
-        if purse.owes == Some(mover.id) {
-            let start = self.store.settings(game.guild)?.starting_coins;
-            let has = self.store.coins(game.guild, mover.id, start)?;
-            if has < TAK_FEE {
-                return refuse(format!(
-                    "you owe {TAK_FEE} coins for the Tak against you but have {has}: you cannot \
-                     pay, so you must resign (/resign)"
-                ));
-            }
+        }
+        let start = self.starting_coins(game.guild)?;
+        let has = self.store.coins(game.guild, mover.id, start)?;
+        if has < TAK_FEE {
+            return refuse(format!(
+                "you owe {TAK_FEE} coins for the Tak against you but have {has}: you cannot \
+                 pay, so you must resign (/resign)"
+            ));
+        }
+        moves.add(game, start, mover, -TAK_FEE, "paid for a Tak");
+        if let Some(purse) = game.purse.as_mut() {
             purse.owes = None;
             purse.pot += TAK_FEE;
-            let snapshot = game.clone();
-            moves.add(&snapshot, start, mover, -TAK_FEE, "paid for a Tak");
-            if let Some(p) = game.purse.as_mut() {
-                p.ledger.extend(moves.lines.clone());
-            }
+            purse.ledger.extend(moves.lines.clone());
         }
         Ok(moves)
     }
@@ -275,7 +272,7 @@ impl Service {
         let Some(purse) = &game.purse else {
             return Ok((moves, String::new()));
         };
-        let start = self.store.settings(game.guild)?.starting_coins;
+        let start = self.starting_coins(game.guild)?;
         let balance = |p: &PlayerRef| -> Result<i64, Refusal> {
             let stored = self.store.coins(game.guild, p.id, start)?;
             let moving: i64 = pending
