@@ -11,3 +11,4 @@ pub mod service;
 pub mod store;
 pub mod tak;
 pub mod takat;
+pub mod tournament;
