@@ -8,6 +8,7 @@
 mod alt;
 mod board;
 pub mod chart;
+pub mod crosstable;
 mod gif;
 pub mod hex;
 pub mod paint;

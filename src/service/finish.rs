@@ -156,6 +156,23 @@ impl Service {
             rating_changes,
             series: series.clone(),
             ledger,
+            fixture: game.fixture,
+        };
+        // A tournament game's result is stored with its end, so it is never lost or counted
+        // twice; the tournament itself learns of it from `tournament_news`.
+        let results = match (game.fixture, result.winner()) {
+            (Some(f), winner) if counted => vec![(
+                f,
+                PairingResult {
+                    points: match winner {
+                        Some(crate::tak::Color::White) => crate::tournament::Points::White,
+                        Some(crate::tak::Color::Black) => crate::tournament::Points::Black,
+                        None => crate::tournament::Points::Draw,
+                    },
+                    how: How::Played,
+                },
+            )],
+            _ => Vec::new(),
         };
         self.durable(&Change {
             channel: game.channel,
@@ -164,6 +181,7 @@ impl Service {
             archive: Some(archive),
             players: if counted { records.clone() } else { Vec::new() },
             coins,
+            results,
             ..Change::default()
         })?;
         let reason = if counted {

@@ -6,10 +6,14 @@ pub mod analysis;
 mod finish;
 mod opponent;
 mod options;
+mod tournament;
 mod university;
 
 pub use opponent::EngineOpponent;
 pub use options::{describe_secs, parse_duration, parse_stakes, ChallengeOptions};
+pub use tournament::{
+    parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
+};
 pub use university::{Bid, ANTE, TAK_FEE};
 
 use crate::game::{Decision, Ending, Kind, Match};
@@ -156,6 +160,21 @@ pub struct Outcome {
     pub deadline_ms: Option<i64>,
     /// Players who asked for a direct message when it becomes their move (`/notify dm:on`).
     pub direct: Vec<PlayerRef>,
+    /// Something changed in this tournament: adapters ask for its news and open the games of
+    /// new pairings.
+    pub tournament: Option<u64>,
+    /// A table to show in fixed-width text (tournament standings).
+    pub table: Option<String>,
+    /// A picture other than a board (a tournament's crosstable).
+    pub image: Option<Picture>,
+}
+
+/// A rendered picture with its file name and description.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    pub file: &'static str,
+    pub png: Vec<u8>,
+    pub alt: String,
 }
 
 /// Something the timer loop must post.
@@ -503,6 +522,7 @@ impl Service {
             timeout_due_ms: None,
             series,
             purse: None,
+            fixture: None,
         };
         let g = Self::rebuild(&game)?;
         if game.settings.stakes.is_some() {
@@ -720,6 +740,7 @@ impl Service {
             text.push(' ');
             text.push_str(&finished.reason);
             outcome.finished = Some(finished);
+            outcome.tournament = game.fixture.map(|f| f.tournament);
             outcome.ping = game.players.to_vec();
             outcome.prompt = Some(Prompt::Rematch { game: game.id });
         } else {
@@ -1076,6 +1097,9 @@ impl Service {
             return refuse("only a server moderator (Manage Messages) can abort a game; players can /resign or offer a /draw");
         }
         let game = self.live(ctx)?;
+        if game.fixture.is_some() {
+            return refuse("this is a tournament game: a moderator can withdraw a player (/tournament withdraw) or cancel the whole tournament (/tournament cancel), not abort one game");
+        }
         let g = Self::rebuild(&game)?;
         self.decided(ctx, game, g, Decision::Abandoned)
     }
@@ -1091,6 +1115,7 @@ impl Service {
         let seq = game.seq;
         let finished = self.finish(ctx, game.clone(), &g, result, seq)?;
         Ok(Outcome {
+            tournament: game.fixture.map(|f| f.tournament),
             text: finished.reason.clone(),
             ping: game.players.to_vec(),
             prompt: Some(Prompt::Rematch { game: game.id }),

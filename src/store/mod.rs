@@ -5,7 +5,9 @@
 //! challenge; `archive` game id → finished game; `last` channel → id of its last finished game;
 //! `history` user ++ game id → guild; `players` guild ++ user (++ 1 for Takat) → player; `timers` due ms ++ channel
 //! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings;
-//! `boards` channel → the newest message showing its board; `prefs` user → notification wishes.
+//! `boards` channel → the newest message showing its board; `prefs` user → notification wishes;
+//! `wallets` guild ++ user → coins; `tournaments` id → tournament, and id ++ round ++ board →
+//! that pairing's result (so a tournament and its results sit together under its id).
 
 pub mod records;
 
@@ -102,6 +104,10 @@ pub struct Change {
     /// Coins moved with this change: each applied to the balance as stored when the change
     /// commits (a wallet is shared by every game of its player), never below zero.
     pub coins: Vec<CoinChange>,
+    /// A tournament to store, and the `seq` the stored one must have (`None`: a new one).
+    pub tournament: Option<(Tournament, Option<u64>)>,
+    /// Results of tournament pairings, stored with the change that decides them.
+    pub results: Vec<(Fixture, PairingResult)>,
 }
 
 /// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.
@@ -130,6 +136,8 @@ pub struct Store {
     prefs: sled::Tree,
     /// (guild, user) → coins for University games.
     wallets: sled::Tree,
+    /// Tournaments and their pairings' results.
+    tournaments: sled::Tree,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -173,6 +181,14 @@ fn key2(a: u64, b: u64) -> [u8; 16] {
 fn player_key(guild: u64, user: u64, game: Kind) -> Vec<u8> {
     let mut k = key2(guild, user).to_vec();
     k.extend(game.key_suffix());
+    k
+}
+
+fn result_key(f: &Fixture) -> [u8; 16] {
+    let mut k = [0; 16];
+    k[..8].copy_from_slice(&f.tournament.to_be_bytes());
+    k[8..12].copy_from_slice(&f.round.to_be_bytes());
+    k[12..].copy_from_slice(&f.board.to_be_bytes());
     k
 }
 
@@ -228,6 +244,7 @@ impl Store {
             boards: tree("boards")?,
             prefs: tree("prefs")?,
             wallets: tree("wallets")?,
+            tournaments: tree("tournaments")?,
             db,
         })
     }
@@ -413,13 +430,15 @@ impl Store {
             &self.players,
             &self.timers,
             &self.wallets,
+            &self.tournaments,
         );
         let result = trees.transaction(
-            |(games, challenges, archive, last, history, players, timers, wallets)| {
+            |(games, challenges, archive, last, history, players, timers, wallets, tournaments)| {
                 Self::apply(
                     change, games, challenges, archive, last, history, players, timers,
                 )?;
-                Self::move_coins(&change.coins, wallets)
+                Self::move_coins(&change.coins, wallets)?;
+                Self::put_tournament(change, tournaments)
             },
         );
         match result {
@@ -495,6 +514,57 @@ impl Store {
             players.insert(player_key(p.guild, p.user.id, p.game), encode(p))?;
         }
         Ok(())
+    }
+
+    fn put_tournament(change: &Change, tournaments: &TransactionalTree) -> TxResult<()> {
+        if let Some((t, expect_seq)) = &change.tournament {
+            let key = t.id.to_be_bytes();
+            let stored = match tournaments.get(key)? {
+                Some(b) => Some(tx_decode::<Tournament>("tournament", &b)?.seq),
+                None => None,
+            };
+            if stored != *expect_seq {
+                return abort(TxAbort::Conflict);
+            }
+            tournaments.insert(&key, encode(t))?;
+        }
+        for (fixture, result) in &change.results {
+            tournaments.insert(&result_key(fixture), encode(result))?;
+        }
+        Ok(())
+    }
+
+    pub fn tournament(&self, id: u64) -> Result<Option<Tournament>, StoreError> {
+        self.tournaments
+            .get(id.to_be_bytes())?
+            .map(|b| decode("tournament", &b))
+            .transpose()
+    }
+
+    /// Every tournament in this store, oldest first.
+    pub fn tournaments(&self) -> Result<Vec<Tournament>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.tournaments.iter() {
+            let (k, v) = entry?;
+            if k.len() == 8 {
+                out.push(decode("tournament", &v)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The results of a tournament's pairings: ((round, board), result).
+    pub fn results(&self, id: u64) -> Result<Vec<((u32, u32), PairingResult)>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.tournaments.scan_prefix(id.to_be_bytes()) {
+            let (k, v) = entry?;
+            if k.len() == 16 {
+                let round = u32::from_be_bytes(k[8..12].try_into().expect("4 bytes"));
+                let board = u32::from_be_bytes(k[12..16].try_into().expect("4 bytes"));
+                out.push(((round, board), decode("result", &v)?));
+            }
+        }
+        Ok(out)
     }
 
     fn move_coins(coins: &[CoinChange], wallets: &TransactionalTree) -> TxResult<()> {

@@ -168,6 +168,9 @@ pub struct LiveGame {
     /// The coins of a University game.
     #[serde(default)]
     pub purse: Option<Purse>,
+    /// The tournament pairing this game plays (records before tournaments: `None`).
+    #[serde(default)]
+    pub fixture: Option<Fixture>,
 }
 
 /// A finished game.
@@ -189,6 +192,8 @@ pub struct ArchivedGame {
     /// Every coin movement of a University game, in order.
     #[serde(default)]
     pub ledger: Vec<CoinMove>,
+    #[serde(default)]
+    pub fixture: Option<Fixture>,
 }
 
 /// A player's standing in one server, in one game.
@@ -217,6 +222,9 @@ pub struct GuildSettings {
     /// Coins a player starts with for University games (settings before them: 100).
     #[serde(default = "default_coins")]
     pub starting_coins: i64,
+    /// Anyone may create a tournament, not only moderators (settings before them: no).
+    #[serde(default)]
+    pub open_tournaments: bool,
 }
 
 fn default_coins() -> i64 {
@@ -230,8 +238,103 @@ impl Default for GuildSettings {
             size: 6,
             reminder_secs: Some(24 * 3600),
             starting_coins: default_coins(),
+            open_tournaments: false,
         }
     }
+}
+
+/// A game's place in a tournament: which pairing of which round it plays.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Fixture {
+    pub tournament: u64,
+    /// From 0.
+    pub round: u32,
+    /// From 0, in the order the round lists its pairings.
+    pub board: u32,
+}
+
+/// When a tournament starts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Start {
+    /// When its organizer (or a moderator) says so.
+    Manual,
+    /// When the entry limit is reached.
+    WhenFull,
+    /// At this time (ms since 1970).
+    At(i64),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Phase {
+    /// Taking entries.
+    Open,
+    Running,
+    Finished,
+    Cancelled,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Entrant {
+    pub player: PlayerRef,
+    /// Left a running tournament: their games from then on are forfeits, and Swiss rounds no
+    /// longer pair them.
+    pub withdrawn: bool,
+}
+
+/// One pairing of a round. Players are indices into the entrant list.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Pairing {
+    pub white: usize,
+    /// `None`: a bye.
+    pub black: Option<usize>,
+    /// The thread (or channel) its game is played in, once started.
+    pub channel: Option<u64>,
+    /// Its game, once started.
+    pub game: Option<u64>,
+    /// Its result was announced in the tournament's channel.
+    pub announced: bool,
+}
+
+/// A tournament in a server. Results are kept apart (see [`PairingResult`]), written by the
+/// change that ends each game, so games ending together never overwrite each other.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Tournament {
+    pub id: u64,
+    /// Goes up by one with every change; a change applies only to the version it read.
+    pub seq: u64,
+    pub guild: u64,
+    /// Where it was created: announcements go here, games to threads under it.
+    pub channel: u64,
+    pub name: String,
+    pub organizer: PlayerRef,
+    pub format: crate::tournament::Format,
+    /// Every game's settings (board, komi, opening, time limit, rated).
+    pub settings: GameSettings,
+    /// At most this many entrants.
+    pub limit: Option<usize>,
+    pub start: Start,
+    /// In the order they joined (their seeds).
+    pub entrants: Vec<Entrant>,
+    pub phase: Phase,
+    /// The rounds paired so far.
+    pub rounds: Vec<Vec<Pairing>>,
+    pub created_ms: i64,
+}
+
+/// How a pairing's result came about.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum How {
+    /// A game was played (or ended by resignation, time or agreement).
+    Played,
+    Bye,
+    /// The opponent had withdrawn.
+    Forfeit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PairingResult {
+    pub points: crate::tournament::Points,
+    pub how: How,
 }
 
 /// A player's wishes about notifications, kept across servers.
