@@ -91,7 +91,7 @@ fn swiss_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
             Some(g) => match g.opponent {
                 None => Cell {
                     text: "bye".into(),
-                    tint: tint(Some(2)),
+                    tint: tint(g.score),
                 },
                 Some(o) => {
                     let sign = match g.score {

@@ -44,10 +44,12 @@ pub fn parse_format(text: &str, rounds: Option<u32>) -> Result<Format, Refusal> 
         "rr" | "round-robin" | "roundrobin" => Format::RoundRobin,
         "drr" | "double" | "double-round-robin" => Format::DoubleRoundRobin,
         "swiss" => Format::Swiss(rounds.unwrap_or(0)),
-        other => return Err(Refusal(format!(
+        other => {
+            return Err(Refusal(format!(
             "the format {} is not known: round-robin, double-round-robin or swiss (with rounds)",
             crate::tak::quote(other)
-        ))),
+        )))
+        }
     };
     match (format, rounds) {
         (Format::Swiss(n), _) if !(1..=MOST_SWISS_ROUNDS).contains(&n) => Err(Refusal(format!(
@@ -207,7 +209,7 @@ impl RoundLine {
     /// "alice 1-0 bob", "carol ½-½ dave", "erin vs frank", "gina: bye".
     pub fn describe(&self) -> String {
         let Some(black) = &self.black else {
-            return format!("{}: bye (a point)", self.white.name);
+            return format!("{}: bye", self.white.name);
         };
         let score = match self.result.map(|r| (r.points, r.how)) {
             None => "vs".to_string(),

@@ -281,7 +281,14 @@ pub struct Standing {
 }
 
 /// The games of every player, by round, from the rounds' pairings.
-fn games_by_player(players: usize, rounds: &[Vec<Played>]) -> Vec<Vec<Option<Game>>> {
+/// A bye scores a win in a Swiss tournament; in a round robin everyone sits out once with an odd
+/// count, and the rest scores nothing.
+fn games_by_player(
+    players: usize,
+    rounds: &[Vec<Played>],
+    format: Format,
+) -> Vec<Vec<Option<Game>>> {
+    let bye = if format.is_swiss() { 2 } else { 0 };
     let mut games = vec![vec![None; rounds.len()]; players];
     for (r, round) in rounds.iter().enumerate() {
         for p in round {
@@ -297,7 +304,7 @@ fn games_by_player(players: usize, rounds: &[Vec<Played>]) -> Vec<Vec<Option<Gam
                     games[p.pair.white][r] = Some(Game {
                         opponent: None,
                         white: true,
-                        score: Some(2),
+                        score: Some(bye),
                     })
                 }
                 Some(black) => {
@@ -318,13 +325,14 @@ fn games_by_player(players: usize, rounds: &[Vec<Played>]) -> Vec<Vec<Option<Gam
     games
 }
 
-/// The standings after `rounds`, best first. Round robin: score, then Sonneborn-Berger (the
+/// The standings after `rounds`, best first. A bye scores a win in Swiss, nothing in a round
+/// robin (where everyone has one when the count is odd). Round robin: score, then Sonneborn-Berger (the
 /// scores of the opponents beaten plus half those of the opponents drawn). Swiss: score, then
 /// Buchholz (the sum of the opponents' scores, a bye counting as an opponent with none), then
 /// median-Buchholz (Buchholz less the highest and the lowest of those, from three rounds on).
 /// Then the seed (who joined first).
 pub fn standings(players: usize, rounds: &[Vec<Played>], format: Format) -> Vec<Standing> {
-    let games = games_by_player(players, rounds);
+    let games = games_by_player(players, rounds, format);
     let scores: Vec<u32> = games
         .iter()
         .map(|g| g.iter().flatten().filter_map(|g| g.score).sum())

@@ -1,0 +1,498 @@
+//! Tournaments through the service on a real store: a round robin of 5 and a 3-round Swiss of
+//! 7 played to the end, with standings worked out by hand in the comments; a restart mid-round.
+
+use bredon::service::{
+    parse_format, ChallengeOptions, Ctx, Outcome, Refusal, Service, TimerEvent, TournamentOptions,
+};
+use bredon::store::records::{Fixture, PlayerRef};
+use bredon::store::Store;
+use bredon::tournament::halves;
+
+const GUILD: u64 = 7;
+const CHANNEL: u64 = 100;
+const HOUR: i64 = 3_600_000;
+
+fn user(name: &str) -> PlayerRef {
+    PlayerRef {
+        id: bredon::service::fnv1a(name.bytes()),
+        name: name.into(),
+    }
+}
+
+fn at(name: &str, channel: u64, now_ms: i64) -> Ctx {
+    Ctx {
+        guild: GUILD,
+        channel,
+        user: user(name),
+        now_ms,
+        moderator: name == "mod",
+    }
+}
+
+struct Table {
+    dir: tempfile::TempDir,
+    service: Option<Service>,
+    /// Threads handed out so far.
+    threads: u64,
+}
+
+impl Table {
+    fn new() -> Table {
+        let dir = tempfile::tempdir().unwrap();
+        let service = Service::new(Store::open(dir.path()).unwrap());
+        Table {
+            dir,
+            service: Some(service),
+            threads: 0,
+        }
+    }
+
+    fn s(&self) -> &Service {
+        self.service.as_ref().unwrap()
+    }
+
+    /// Stops the service (closing the store) and opens it again, as a restarted bot would.
+    fn restart(&mut self) {
+        drop(self.service.take());
+        self.service = Some(Service::new(Store::open(self.dir.path()).unwrap()));
+    }
+
+    /// Opens every pending pairing's game in a new "thread": (thread, White, Black).
+    fn open_games(&mut self, now_ms: i64) -> Vec<(u64, String, String)> {
+        let mut out = Vec::new();
+        for p in self.s().pending_pairings().unwrap() {
+            self.threads += 1;
+            let thread = 5000 + self.threads;
+            let outcome = self
+                .s()
+                .start_pairing(p.fixture, thread, now_ms)
+                .unwrap()
+                .expect("a pending pairing starts");
+            assert!(outcome.board.is_some(), "the game starts with its board");
+            let game = self.s().store().game(thread).unwrap().unwrap();
+            assert_eq!(game.fixture, Some(p.fixture));
+            out.push((
+                thread,
+                game.players[0].name.clone(),
+                game.players[1].name.clone(),
+            ));
+        }
+        // Asked again, nothing is pending: each pairing opens once.
+        assert!(self.s().pending_pairings().unwrap().is_empty());
+        out
+    }
+
+    /// Ends the game in `thread`: `winner` wins by the other's resignation, or a draw is agreed.
+    fn decide(&self, thread: u64, winner: Option<&str>, now_ms: i64) -> Outcome {
+        let game = self.s().store().game(thread).unwrap().unwrap();
+        let [white, black] = [&game.players[0].name, &game.players[1].name];
+        match winner {
+            Some(w) => {
+                let loser = if w == white { black } else { white };
+                self.s().resign(&at(loser, thread, now_ms)).unwrap()
+            }
+            None => {
+                self.s().offer_draw(&at(white, thread, now_ms)).unwrap();
+                self.s()
+                    .answer_draw(&at(black, thread, now_ms), true)
+                    .unwrap()
+            }
+        }
+    }
+
+    fn news(&self, now_ms: i64) -> Vec<TimerEvent> {
+        self.s().tournament_news(now_ms).unwrap()
+    }
+
+    /// (name, points, first tie-break, second tie-break) as shown, in standing order.
+    fn standings(&self) -> Vec<(String, String, String, String)> {
+        let view = self.s().tournament_view(&at("anyone", CHANNEL, 0)).unwrap();
+        let names: Vec<String> = view
+            .tournament
+            .entrants
+            .iter()
+            .map(|e| e.player.name.clone())
+            .collect();
+        let swiss = matches!(view.tournament.format, bredon::tournament::Format::Swiss(_));
+        view.standings()
+            .iter()
+            .map(|s| {
+                let first = if swiss {
+                    halves(s.first_tiebreak)
+                } else {
+                    bredon::tournament::quarters(s.first_tiebreak)
+                };
+                (
+                    names[s.seed].clone(),
+                    halves(s.score),
+                    first,
+                    halves(s.second_tiebreak),
+                )
+            })
+            .collect()
+    }
+}
+
+fn options(name: &str, format: &str, rounds: Option<u32>, time: Option<&str>) -> TournamentOptions {
+    TournamentOptions {
+        name: name.into(),
+        format: parse_format(format, rounds).unwrap(),
+        game: ChallengeOptions {
+            size: Some(5),
+            time_limit: time.map(Into::into),
+            ..ChallengeOptions::default()
+        },
+        limit: None,
+        start: None,
+    }
+}
+
+fn refused(r: Result<Outcome, Refusal>) -> String {
+    r.expect_err("should be refused").0
+}
+
+fn row(name: &str, pts: &str, t1: &str, t2: &str) -> (String, String, String, String) {
+    (name.into(), pts.into(), t1.into(), t2.into())
+}
+
+/// Who wins when two players of the round robin meet (`None`: a draw).
+fn rr_result(a: &str, b: &str) -> Option<&'static str> {
+    let mut pair = [a, b];
+    pair.sort();
+    match pair {
+        ["alice", "bob"] => None,
+        ["alice", "carol"] => Some("alice"),
+        ["alice", "dave"] => Some("dave"),
+        ["alice", "erin"] => Some("alice"),
+        ["bob", "carol"] => Some("bob"),
+        ["bob", "dave"] => Some("bob"),
+        ["bob", "erin"] => Some("erin"),
+        ["carol", "dave"] => None,
+        ["carol", "erin"] => Some("carol"),
+        ["dave", "erin"] => Some("dave"),
+        _ => panic!("{a} and {b} are not both in the round robin"),
+    }
+}
+
+#[test]
+fn a_round_robin_of_five_plays_everyone_once_and_ranks_by_sonneborn_berger() {
+    let mut t = Table::new();
+    let players = ["alice", "bob", "carol", "dave", "erin"];
+    // Who may create: moderators, unless the server lets everyone.
+    let why = refused(t.s().create_tournament(
+        &at("alice", CHANNEL, 0),
+        &options("Spring", "rr", None, None),
+    ));
+    assert!(why.contains("only a moderator"), "{why}");
+    t.s()
+        .create_tournament(&at("mod", CHANNEL, 0), &options("Spring", "rr", None, None))
+        .unwrap();
+    let why = refused(t.s().start_tournament(&at("mod", CHANNEL, 0)));
+    assert!(why.contains("needs at least 2"), "{why}");
+    for p in players {
+        t.s().join_tournament(&at(p, CHANNEL, 0)).unwrap();
+    }
+    assert!(refused(t.s().join_tournament(&at("bob", CHANNEL, 0))).contains("already in"));
+    assert!(refused(t.s().start_tournament(&at("bob", CHANNEL, 0))).contains("only mod"));
+    let start = t.s().start_tournament(&at("mod", CHANNEL, 0)).unwrap();
+    assert!(start.text.contains("Round 1 of 5"), "{}", start.text);
+    assert!(refused(t.s().join_tournament(&at("zoe", CHANNEL, 0))).contains("entries are closed"));
+
+    let mut met = std::collections::HashSet::new();
+    let mut byes = Vec::new();
+    let mut now = HOUR;
+    for round in 1..=5 {
+        let games = t.open_games(now);
+        assert_eq!(games.len(), 2, "round {round}: two games and a bye");
+        let view = t.s().tournament_view(&at("x", CHANNEL, now)).unwrap();
+        let lines = view.round_lines(round - 1);
+        let bye: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.black.is_none())
+            .map(|l| l.white.name.as_str())
+            .collect();
+        byes.extend(bye.iter().map(|b| b.to_string()));
+        for (i, (thread, white, black)) in games.iter().enumerate() {
+            assert!(met.insert((
+                white.clone().min(black.clone()),
+                white.clone().max(black.clone())
+            )));
+            // A restart in the middle of round 3, after its first game: nothing is lost.
+            if round == 3 && i == 1 {
+                t.restart();
+            }
+            now += HOUR;
+            let end = t.decide(*thread, rr_result(white, black), now);
+            assert_eq!(end.tournament, view.tournament.id.into());
+            if i == 0 {
+                let news = t.news(now);
+                assert_eq!(news.len(), 1);
+                assert_eq!(
+                    news[0].channel, CHANNEL,
+                    "news go to the tournament's channel"
+                );
+                assert!(news[0]
+                    .outcome
+                    .text
+                    .starts_with(&format!("Round {round}: ")));
+                assert!(news[0].outcome.image.is_none(), "the round is not over yet");
+            }
+        }
+        let news = t.news(now);
+        assert_eq!(news.len(), 1, "round {round}");
+        let text = &news[0].outcome.text;
+        assert!(
+            news[0].outcome.image.is_some(),
+            "a crosstable after each round"
+        );
+        if round < 5 {
+            assert!(
+                text.contains(&format!("Round {} of 5", round + 1)),
+                "{text}"
+            );
+        } else {
+            assert!(
+                text.contains("Spring is over: bob wins with 2½ points."),
+                "{text}"
+            );
+        }
+        assert!(t.news(now).is_empty(), "news are told once");
+    }
+    assert_eq!(met.len(), 10, "everyone met everyone");
+    byes.sort();
+    assert_eq!(byes, players, "one bye each");
+    // By hand: alice ½+1+0+1 = 2½, bob ½+1+1+0 = 2½, carol 0+0+½+1 = 1½, dave 1+0+½+1 = 2½,
+    // erin 0+1+0+0 = 1. Sonneborn-Berger: bob beat carol (1½) and dave (2½), drew alice (2½/2):
+    // 5.25; dave beat alice (2½) and erin (1), drew carol (1½/2): 4.25; alice beat carol and
+    // erin, drew bob: 1½ + 1 + 1¼ = 3.75; carol beat erin, drew dave: 1 + 1¼ = 2.25; erin beat
+    // bob: 2.5. A bye counts neither way.
+    assert_eq!(
+        t.standings(),
+        vec![
+            row("bob", "2½", "5.25", "0"),
+            row("dave", "2½", "4.25", "0"),
+            row("alice", "2½", "3.75", "0"),
+            row("carol", "1½", "2.25", "0"),
+            row("erin", "1", "2.5", "0"),
+        ]
+    );
+    let standings = t
+        .s()
+        .tournament_standings(&at("erin", CHANNEL, now))
+        .unwrap();
+    let table = standings.table.unwrap();
+    assert!(
+        table.contains(" 1  bob                2½   5.25"),
+        "{table}"
+    );
+    assert!(standings.text.contains("finished"), "{}", standings.text);
+    // Every game was archived with its fixture.
+    let history = t.s().store().history(user("carol").id, 10).unwrap();
+    assert_eq!(history.len(), 4);
+    assert!(history.iter().all(|g| g.fixture.is_some()));
+}
+
+#[test]
+fn a_swiss_of_seven_pairs_by_score_and_ranks_by_buchholz() {
+    let mut t = Table::new();
+    let players = ["alice", "bob", "carol", "dave", "erin", "frank", "gina"];
+    let mut settings = t.s().settings(GUILD).unwrap();
+    settings.open_tournaments = true;
+    t.s().store().put_settings(GUILD, &settings).unwrap();
+    let why = parse_format("swiss", None).unwrap_err().0;
+    assert!(why.contains("rounds from 1 to 15"), "{why}");
+    let why = parse_format("knockout", None).unwrap_err().0;
+    assert!(
+        why.contains("round-robin, double-round-robin or swiss"),
+        "{why}"
+    );
+    // Anyone may create here; the organizer runs it.
+    t.s()
+        .create_tournament(
+            &at("alice", CHANNEL, 0),
+            &options("Cup", "swiss", Some(3), Some("1d")),
+        )
+        .unwrap();
+    for p in players {
+        t.s().join_tournament(&at(p, CHANNEL, 0)).unwrap();
+    }
+    t.s().join_tournament(&at("zoe", CHANNEL, 0)).unwrap();
+    t.s().leave_tournament(&at("zoe", CHANNEL, 0)).unwrap();
+    t.s().start_tournament(&at("alice", CHANNEL, 0)).unwrap();
+
+    // Round 1, everyone on 0, ranked by seed a b c d e f g: gina (lowest) has the bye; the top
+    // half meets the bottom half: a-d, b-e, c-f. Colours alternate by board: a, e, c White.
+    let mut now = HOUR;
+    let games = t.open_games(now);
+    let pairs: Vec<(&str, &str)> = games
+        .iter()
+        .map(|(_, w, b)| (w.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![("alice", "dave"), ("erin", "bob"), ("carol", "frank")]
+    );
+    for (thread, winner) in games.iter().map(|g| g.0).zip(["alice", "erin", "carol"]) {
+        now += HOUR;
+        t.decide(thread, Some(winner), now);
+    }
+    let news = t.news(now);
+    assert!(
+        news[0].outcome.text.contains("Round 2 of 3"),
+        "{}",
+        news[0].outcome.text
+    );
+
+    // Round 2: a c e g on 1 point, b d f on 0. Frank (lowest without a bye) has it. a meets
+    // the middle of its group (e); c meets g; b meets d. Colours: a and e both had White once
+    // (equal, both White last: board 1 of round 2 goes to the lower, e); g has had no colour
+    // and c one White, so g; b and d both Black once: the lower, d.
+    let games = t.open_games(now);
+    let pairs: Vec<(&str, &str)> = games
+        .iter()
+        .map(|(_, w, b)| (w.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![("erin", "alice"), ("gina", "carol"), ("dave", "bob")]
+    );
+    for (thread, winner) in games
+        .iter()
+        .map(|g| g.0)
+        .zip([None, Some("carol"), Some("bob")])
+    {
+        now += HOUR;
+        t.decide(thread, winner, now);
+    }
+    // A restart between rounds: the round is paired from what is stored.
+    t.restart();
+    let news = t.news(now);
+    assert!(
+        news[0].outcome.text.contains("Round 3 of 3"),
+        "{}",
+        news[0].outcome.text
+    );
+
+    // Round 3: c 2; a, e 1½; b, f, g 1; d 0. Dave has the bye. c meets a (no one else on 2);
+    // e cannot meet b again, so e-f; b-g. Colours: c and a both W then B: equal, board 1 of
+    // round 3 to the higher (c); f (one Black) is due White against e (two Whites); b (two
+    // Blacks) White against g.
+    let games = t.open_games(now);
+    let pairs: Vec<(&str, &str)> = games
+        .iter()
+        .map(|(_, w, b)| (w.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![("carol", "alice"), ("frank", "erin"), ("bob", "gina")]
+    );
+    now += HOUR;
+    t.decide(games[0].0, Some("carol"), now);
+    // Gina withdraws during her game: she loses it, and stays in the standings marked (w).
+    let why = refused(
+        t.s()
+            .withdraw(&at("bob", CHANNEL, now), Some(&user("gina"))),
+    );
+    assert!(why.contains("only alice"), "{why}");
+    let w = t.s().withdraw(&at("gina", CHANNEL, now), None).unwrap();
+    assert!(w.text.contains("gina withdrew from Cup"), "{}", w.text);
+    assert!(t.s().store().game(games[2].0).unwrap().is_none());
+    // Frank never moves: after the day's limit he loses on time, and the tournament ends.
+    let fired = t.s().tick(now + 25 * HOUR).unwrap();
+    assert!(fired.iter().any(|e| e.channel == games[1].0));
+    let news = t.news(now + 25 * HOUR);
+    let end = &news[0].outcome;
+    assert!(
+        end.text.contains("Cup is over: carol wins with 3 points."),
+        "{}",
+        end.text
+    );
+    assert_eq!(end.ping.len(), 7, "everyone who played hears the end");
+    // By hand, in points: carol 3, erin 2½, bob 2, alice 1½, frank 1, gina 1, dave 1.
+    // Buchholz (opponents' scores, a bye counting 0): carol f1+g1+a1½ = 3½; erin b2+a1½+f1 =
+    // 4½; bob e2½+d1+g1 = 4½; alice d1+e2½+c3 = 6½; frank c3+0+e2½ = 5½; gina 0+c3+b2 = 5;
+    // dave a1½+b2+0 = 3½. Median-Buchholz drops the highest and the lowest: carol 1, erin 1½,
+    // bob 1, alice 2½, frank 2½, gina 2, dave 1½.
+    assert_eq!(
+        t.standings(),
+        vec![
+            row("carol", "3", "3½", "1"),
+            row("erin", "2½", "4½", "1½"),
+            row("bob", "2", "4½", "1"),
+            row("alice", "1½", "6½", "2½"),
+            row("frank", "1", "5½", "2½"),
+            row("gina", "1", "5", "2"),
+            row("dave", "1", "3½", "1½"),
+        ]
+    );
+    let table = t
+        .s()
+        .tournament_standings(&at("x", CHANNEL, now))
+        .unwrap()
+        .table
+        .unwrap();
+    assert!(table.contains("gina(w)"), "{table}");
+}
+
+#[test]
+fn tournament_actions_have_their_rules() {
+    let t = Table::new();
+    let mut o = options("Open", "rr", None, None);
+    o.limit = Some(3);
+    o.start = Some("when full".into());
+    t.s().create_tournament(&at("mod", CHANNEL, 0), &o).unwrap();
+    let why = refused(t.s().create_tournament(&at("mod", CHANNEL, 0), &o));
+    assert!(why.contains("already runs"), "{why}");
+    t.s().join_tournament(&at("alice", CHANNEL, 0)).unwrap();
+    t.s().join_tournament(&at("bob", CHANNEL, 0)).unwrap();
+    assert!(refused(t.s().withdraw(&at("bob", CHANNEL, 0), None)).contains("/tournament leave"));
+    // The third entry fills it, and it starts.
+    let full = t.s().join_tournament(&at("carol", CHANNEL, 0)).unwrap();
+    assert!(
+        full.text.contains("it is full") && full.text.contains("Round 1 of 3"),
+        "{}",
+        full.text
+    );
+    assert_eq!(full.tournament.is_some(), true);
+    assert!(refused(t.s().leave_tournament(&at("bob", CHANNEL, 0))).contains("withdraw"));
+    let pending = t.s().pending_pairings().unwrap();
+    assert_eq!(pending.len(), 1);
+    assert!(
+        pending[0].name.starts_with("Open R1: "),
+        "{}",
+        pending[0].name
+    );
+    let fixture: Fixture = pending[0].fixture;
+    t.s().start_pairing(fixture, 900, 0).unwrap().unwrap();
+    assert!(
+        t.s().start_pairing(fixture, 901, 0).unwrap().is_none(),
+        "opened once"
+    );
+    // A moderator cannot abort one tournament game; cancelling the tournament aborts them all.
+    let why = refused(t.s().abort(&at("mod", 900, 0)));
+    assert!(why.contains("tournament game"), "{why}");
+    assert!(refused(t.s().cancel_tournament(&at("alice", CHANNEL, 0))).contains("only mod"));
+    let cancelled = t.s().cancel_tournament(&at("mod", CHANNEL, 0)).unwrap();
+    assert!(
+        cancelled.text.contains("its running game was aborted"),
+        "{}",
+        cancelled.text
+    );
+    assert!(t.s().store().game(900).unwrap().is_none());
+    assert!(t.news(0).is_empty());
+    // A start time: too few players by then cancels it.
+    let mut later = options("Later", "swiss", Some(2), None);
+    later.start = Some("2h".into());
+    t.s()
+        .create_tournament(&at("mod", CHANNEL, 0), &later)
+        .unwrap();
+    t.s().join_tournament(&at("alice", CHANNEL, 0)).unwrap();
+    t.s().join_tournament(&at("bob", CHANNEL, 0)).unwrap();
+    assert!(t.news(HOUR).is_empty());
+    let news = t.news(3 * HOUR);
+    assert!(
+        news[0].outcome.text.contains("could not start"),
+        "{}",
+        news[0].outcome.text
+    );
+}
