@@ -192,8 +192,14 @@ fn local(lines: &str) -> String {
 }
 
 fn local_in(dir: &tempfile::TempDir, lines: &str) -> String {
+    local_as(dir, &[], lines)
+}
+
+/// `bredon local` with `args` (e.g. `--moderator mod`).
+fn local_as(dir: &tempfile::TempDir, args: &[&str], lines: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
         .arg("local")
+        .args(args)
         .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -360,5 +366,84 @@ fn analyze_writes_the_annotated_ptn_and_the_chart_and_refuses_takat() {
         String::from_utf8_lossy(&out.stderr).contains("analysis is for Tak games"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The last standings table `bredon local` printed (the lines after the last header).
+fn last_table(out: &str) -> Vec<String> {
+    let start = out.rfind(" #  Player").expect("a standings table");
+    out[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with(' ') && !l.starts_with("  "))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn a_round_robin_of_five_through_bredon_local() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = std::fs::read_to_string("tests/data/local-round-robin.txt").unwrap();
+    let out = local_as(&dir, &["--moderator", "mod"], &script);
+    // Every game opened in a channel of its own, two a round, with a bye each.
+    assert_eq!(
+        out.matches("(a channel for this game)").count(),
+        10,
+        "{out}"
+    );
+    assert!(
+        out.contains("Spring Cup is over: bob wins with 2½ points."),
+        "{out}"
+    );
+    // Worked out by hand in tests/tournament.rs (the same results).
+    assert_eq!(
+        last_table(&out),
+        vec![
+            "1 bob 2½ 5.25",
+            "2 dave 2½ 4.25",
+            "3 alice 2½ 3.75",
+            "4 carol 1½ 2.25",
+            "5 erin 1 2.5"
+        ]
+    );
+    let crosstable = out
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("picture: "))
+        .filter(|p| p.ends_with("crosstable.png"))
+        .expect("a crosstable picture");
+    let img = image::open(dir.path().join(crosstable)).unwrap();
+    assert!(
+        img.width() <= 800,
+        "readable when Discord shows it 400 px wide"
+    );
+}
+
+#[test]
+fn a_swiss_of_seven_through_bredon_local() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = std::fs::read_to_string("tests/data/local-swiss.txt").unwrap();
+    let out = local_as(&dir, &["--moderator", "mod"], &script);
+    assert!(out.contains("gina withdrew from Cup"), "{out}");
+    assert!(
+        out.contains("Round 3: frank 0-1 erin."),
+        "lost on time: {out}"
+    );
+    assert!(
+        out.contains("  bob 1-0 gina (#cup-r3-bob-vs-gina)"),
+        "{out}"
+    );
+    // Worked out by hand in tests/tournament.rs (the same pairings and results).
+    assert_eq!(
+        last_table(&out),
+        vec![
+            "1 carol 3 3½ 1",
+            "2 erin 2½ 4½ 1½",
+            "3 bob 2 4½ 1",
+            "4 alice 1½ 6½ 2½",
+            "5 frank 1 5½ 2½",
+            "6 gina(w) 1 5 2",
+            "7 dave 1 3½ 1½"
+        ]
     );
 }

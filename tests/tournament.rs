@@ -453,7 +453,7 @@ fn tournament_actions_have_their_rules() {
         "{}",
         full.text
     );
-    assert_eq!(full.tournament.is_some(), true);
+    assert!(full.tournament.is_some(), "its pairings wait to be opened");
     assert!(refused(t.s().leave_tournament(&at("bob", CHANNEL, 0))).contains("withdraw"));
     let pending = t.s().pending_pairings().unwrap();
     assert_eq!(pending.len(), 1);

@@ -36,7 +36,11 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   board | ptn | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] | games | mygames | moves
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
   notify [dm=on|off] [reminder=12h|off|game]
-  settings [theme=..] [size=..] [reminder=..] [coins=..]
+  settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators]
+  tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]
+                    [limit=8] [start=\"when full\"|2h|manual] [size=..] [komi=..] [time=1d] [rated]
+  tournament join | leave | start | standings | pairings | withdraw [NAME] | cancel
+             (games of a round open in channels of their own, e.g. #spring-cup-r1-alice-vs-bob)
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
 `help`, `quit`.";
 
@@ -162,6 +166,7 @@ impl Session {
                     // What fell due while waiting fires now, at the time it is now.
                     self.fire_timers();
                     self.bredon_turns();
+                    self.tournament_work();
                 }
                 Some(Err(e)) => println!("{e}"),
                 None => println!("how long? `wait 25h`"),
@@ -174,13 +179,17 @@ impl Session {
                 let cmd = words[1].trim_start_matches('/');
                 let rest = &words[2..];
                 self.fire_timers();
-                let result = self.user_command(name, cmd, rest);
+                let result = match cmd {
+                    "tournament" => self.tournament_command(name, rest),
+                    _ => self.user_command(name, cmd, rest),
+                };
                 match result {
                     Ok(Some(outcome)) => self.show(&outcome),
                     Ok(None) => {}
                     Err(Refusal(why)) => println!("✗ {why}"),
                 }
                 self.bredon_turns();
+                self.tournament_work();
             }
         }
         true
@@ -199,6 +208,87 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// What Discord's timer loop does for tournaments: their news in their channels, and a
+    /// channel of its own for each new pairing's game.
+    fn tournament_work(&mut self) {
+        let news = match self.service.tournament_news(self.now()) {
+            Ok(news) => news,
+            Err(e) => return println!("✗ tournaments: {e}"),
+        };
+        let here = self.channel.clone();
+        for event in news {
+            self.channel = channel_name(event.channel, &self.channels);
+            println!("🏆 [#{}]", self.channel);
+            self.show(&event.outcome);
+        }
+        let pending = match self.service.pending_pairings() {
+            Ok(p) => p,
+            Err(e) => return println!("✗ tournaments: {e}"),
+        };
+        for p in pending {
+            let name = slug(&p.name);
+            let channel = user(&name).id;
+            match self.service.start_pairing(p.fixture, channel, self.now()) {
+                Ok(Some(outcome)) => {
+                    self.channels.push(name.clone());
+                    self.channel = name;
+                    println!("🏆 [#{}] (a channel for this game)", self.channel);
+                    self.show(&outcome);
+                }
+                Ok(None) => {}
+                Err(e) => println!("✗ {e}"),
+            }
+        }
+        self.channel = here;
+    }
+
+    fn tournament_command(
+        &mut self,
+        name: &str,
+        rest: &[String],
+    ) -> Result<Option<Outcome>, Refusal> {
+        let ctx = self.ctx(name);
+        let sv = &self.service;
+        let what = rest.first().map(String::as_str).unwrap_or("");
+        let outcome = match what {
+            "create" => sv.create_tournament(&ctx, &tournament_options(&rest[1..])?)?,
+            "join" => sv.join_tournament(&ctx)?,
+            "leave" => sv.leave_tournament(&ctx)?,
+            "start" => sv.start_tournament(&ctx)?,
+            "withdraw" => {
+                let who = rest.get(1).map(|n| user(n.trim_start_matches('@')));
+                sv.withdraw(&ctx, who.as_ref())?
+            }
+            "cancel" => sv.cancel_tournament(&ctx)?,
+            "standings" => sv.tournament_standings(&ctx)?,
+            "pairings" => {
+                let view = sv.tournament_view(&ctx)?;
+                let rounds = view.tournament.rounds.len();
+                if rounds == 0 {
+                    println!("{} has not started yet", view.tournament.name);
+                }
+                for r in 0..rounds {
+                    println!("Round {}:", r + 1);
+                    for line in view.round_lines(r) {
+                        let place = line
+                            .channel
+                            .map(|c| format!(" (#{})", channel_name(c, &self.channels)))
+                            .unwrap_or_default();
+                        println!("  {}{place}", line.describe());
+                    }
+                }
+                return Ok(None);
+            }
+            other => {
+                return Err(Refusal(format!(
+                    "`tournament {other}` is not known: create, join, leave, start, standings, \
+                     pairings, withdraw or cancel"
+                )))
+            }
+        };
+        Ok(Some(outcome))
     }
 
     fn fire_timers(&mut self) {
@@ -385,6 +475,9 @@ impl Session {
                         .map_err(|_| Refusal(format!("coins={coins} is not a number")))?;
                     sv.set_starting_coins(&ctx, n)?;
                 }
+                if let Some(who) = get("tournaments") {
+                    sv.set_tournament_makers(&ctx, who)?;
+                }
                 let size = get("size")
                     .map(|v| {
                         v.parse()
@@ -393,8 +486,12 @@ impl Session {
                     .transpose()?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
-                    "settings: theme {}, size {}, reminder {:?} s, starting coins {}",
-                    s.theme, s.size, s.reminder_secs, s.starting_coins
+                    "settings: theme {}, size {}, reminder {:?} s, starting coins {}, tournaments by {}",
+                    s.theme,
+                    s.size,
+                    s.reminder_secs,
+                    s.starting_coins,
+                    if s.open_tournaments { "anyone" } else { "moderators" }
                 );
                 return Ok(None);
             }
@@ -423,6 +520,20 @@ impl Session {
         if !o.ping.is_empty() {
             let names: Vec<&str> = o.ping.iter().map(|p| p.name.as_str()).collect();
             println!("  (pings {})", names.join(", "));
+        }
+        if let Some(table) = &o.table {
+            print!("{table}");
+        }
+        if let Some(image) = &o.image {
+            self.pictures += 1;
+            let path = self.out.join(format!(
+                "{}-{:03}-{}",
+                self.channel, self.pictures, image.file
+            ));
+            match std::fs::write(&path, &image.png) {
+                Ok(()) => println!("  picture: {}", path.display()),
+                Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
+            }
         }
         if let Some(board) = &o.board {
             self.pictures += 1;
@@ -550,6 +661,49 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
         o.engine.get_or_insert_with(|| "medium".into());
     }
     Ok(o)
+}
+
+/// A channel name from a thread name: "Spring Cup R1: alice vs bob" → "spring-cup-r1-alice-vs-bob".
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// `name=".." format=swiss rounds=3 limit=8 start=..` and the games' challenge options.
+fn tournament_options(words: &[String]) -> Result<crate::service::TournamentOptions, Refusal> {
+    let get = |k: &str| words.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
+    let rounds = get("rounds")
+        .map(|r| {
+            r.parse::<u32>()
+                .map_err(|_| Refusal(format!("rounds={r} is not a number")))
+        })
+        .transpose()?;
+    let limit = get("limit")
+        .map(|r| {
+            r.parse::<usize>()
+                .map_err(|_| Refusal(format!("limit={r} is not a number")))
+        })
+        .transpose()?;
+    let own = ["name", "format", "rounds", "limit", "start"];
+    let game: Vec<String> = words
+        .iter()
+        .filter(|w| !own.contains(&w.split('=').next().unwrap_or("")))
+        .cloned()
+        .collect();
+    Ok(crate::service::TournamentOptions {
+        name: get("name").unwrap_or("").to_string(),
+        format: crate::service::parse_format(get("format").unwrap_or("round-robin"), rounds)?,
+        game: challenge_options(&game)?,
+        limit,
+        start: get("start").map(str::to_string),
+    })
 }
 
 /// `21/1,20/1`: White's stones/capstones, then Black's.

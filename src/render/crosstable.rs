@@ -48,8 +48,8 @@ fn rr_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
         .map(|col| {
             if col.seed == row.seed {
                 return Cell {
-                    text: String::new(),
-                    tint: Some(Rgb([0x40, 0x40, 0x40])),
+                    text: "—".into(),
+                    tint: None,
                 };
             }
             let games: Vec<_> = row

@@ -282,7 +282,7 @@ impl Service {
     }
 
     fn with_results(&self, t: Tournament) -> Result<TournamentView, Refusal> {
-        let results = self.store.results(t.id)?.into_iter().collect();
+        let results = self.store.results(t.id)?;
         Ok(TournamentView {
             tournament: t,
             results,
@@ -311,6 +311,30 @@ impl Service {
             "only {} (who made the tournament) or a moderator can {what}",
             t.organizer.name
         ))
+    }
+
+    /// Who may create tournaments in this server: `anyone`, or `moderators` (the default).
+    pub fn set_tournament_makers(&self, ctx: &Ctx, who: &str) -> Result<GuildSettings, Refusal> {
+        if !ctx.moderator {
+            return super::refuse(
+                "only a server moderator (Manage Server) can change Bredon's settings",
+            );
+        }
+        let open = match who.trim().to_ascii_lowercase().as_str() {
+            "anyone" | "everyone" => true,
+            "moderators" | "mods" => false,
+            other => {
+                return super::refuse(format!(
+                    "tournaments={} is not known: anyone or moderators",
+                    crate::tak::quote(other)
+                ))
+            }
+        };
+        let mut s = self.store.settings(ctx.guild)?;
+        s.open_tournaments = open;
+        self.store.put_settings(ctx.guild, &s)?;
+        self.store.flush()?;
+        Ok(s)
     }
 
     pub fn create_tournament(
@@ -627,7 +651,7 @@ impl Service {
             let results = self.store.results(t.id)?;
             let round = t.rounds.len().saturating_sub(1);
             for (b, p) in t.rounds.last().into_iter().flatten().enumerate() {
-                let decided = results.iter().any(|(k, _)| *k == (round as u32, b as u32));
+                let decided = results.contains_key(&(round as u32, b as u32));
                 let Some(black) = p.black else { continue };
                 if p.channel.is_some() || decided {
                     continue;
@@ -668,8 +692,7 @@ impl Service {
         let decided = self
             .store
             .results(t.id)?
-            .iter()
-            .any(|(k, _)| *k == (fixture.round, fixture.board));
+            .contains_key(&(fixture.round, fixture.board));
         let running = t.phase == Phase::Running;
         let Some(p) = t
             .rounds
@@ -891,7 +914,7 @@ impl Service {
         let mut forfeits = Vec::new();
         let mut live = None;
         for (b, p) in t.rounds[round].iter().enumerate() {
-            let decided = results.iter().any(|(k, _)| *k == (round as u32, b as u32));
+            let decided = results.contains_key(&(round as u32, b as u32));
             let Some(black) = p.black else { continue };
             if decided || (p.white != seed && black != seed) {
                 continue;

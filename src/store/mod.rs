@@ -80,6 +80,9 @@ impl From<StoreError> for CommitError {
     }
 }
 
+/// A tournament's results by (round, board).
+pub type Results = std::collections::HashMap<(u32, u32), PairingResult>;
+
 /// What a timer is for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum TimerKind {
@@ -553,15 +556,15 @@ impl Store {
         Ok(out)
     }
 
-    /// The results of a tournament's pairings: ((round, board), result).
-    pub fn results(&self, id: u64) -> Result<Vec<((u32, u32), PairingResult)>, StoreError> {
-        let mut out = Vec::new();
+    /// The results of a tournament's pairings, by (round, board).
+    pub fn results(&self, id: u64) -> Result<Results, StoreError> {
+        let mut out = Results::new();
         for entry in self.tournaments.scan_prefix(id.to_be_bytes()) {
             let (k, v) = entry?;
             if k.len() == 16 {
                 let round = u32::from_be_bytes(k[8..12].try_into().expect("4 bytes"));
                 let board = u32::from_be_bytes(k[12..16].try_into().expect("4 bytes"));
-                out.push(((round, board), decode("result", &v)?));
+                out.insert((round, board), decode("result", &v)?);
             }
         }
         Ok(out)

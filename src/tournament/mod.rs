@@ -182,7 +182,11 @@ pub fn swiss(entries: &[Entry], met: &HashSet<(Seed, Seed)>, round: usize) -> Ve
         .enumerate()
         .map(|(board, (a, b))| {
             let (high, low) = if rank(a) < rank(b) { (a, b) } else { (b, a) };
-            let high_white = white_first(by_seed(high), by_seed(low), (board + round) % 2 == 0);
+            let high_white = white_first(
+                by_seed(high),
+                by_seed(low),
+                (board + round).is_multiple_of(2),
+            );
             let (white, black) = if high_white { (high, low) } else { (low, high) };
             Pair {
                 white,
@@ -235,7 +239,7 @@ fn pair_group(
         return None;
     }
     let group = rest.iter().take_while(|e| e.score == top.score).count();
-    let half = (group + 1) / 2;
+    let half = group.div_ceil(2);
     // Indices into `rest`: the bottom half of the group from its top, then the top half from
     // its bottom, then the lower groups.
     let order = (half.saturating_sub(1)..group)
