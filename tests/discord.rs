@@ -2312,3 +2312,328 @@ async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
     assert_eq!((sum(111), sum(222)), (-34, 34));
     assert_eq!(ledger.len(), 7, "{ledger:?}");
 }
+
+// ---- Tournaments ------------------------------------------------------------------------------
+
+fn player(name: &str) -> TestUser {
+    let id = match name {
+        "alice" => 111,
+        "bob" => 222,
+        "carol" => 333,
+        "dave" => 444,
+        "erin" => 555,
+        "frank" => 666,
+        "gina" => 777,
+        _ => panic!("no test user {name}"),
+    };
+    TestUser::new(id, name)
+}
+
+fn moderator() -> TestUser {
+    let mut m = TestUser::new(999, "mod");
+    m.permissions |= fake_discord::perms::MANAGE_MESSAGES;
+    m
+}
+
+async fn tournament_cmd(
+    fake: &FakeDiscord,
+    user: &TestUser,
+    sub: &str,
+    options: serde_json::Value,
+) -> Request {
+    run(
+        fake,
+        user,
+        "tournament",
+        json!([{ "name": sub, "type": 1, "options": options }]),
+    )
+    .await
+}
+
+async fn run_in(fake: &FakeDiscord, channel: u64, user: &TestUser, command: &str) -> Request {
+    let from = fake.requests().len();
+    let token = fake.command(user, channel, command, json!([]));
+    answer(fake, from, &token).await
+}
+
+/// The games of round `round` as the bot opens them, each in a new thread under the tournament's
+/// channel: (thread, White, Black), waiting until `count` have started.
+async fn round_games(
+    fake: &FakeDiscord,
+    name: &str,
+    round: usize,
+    count: usize,
+) -> Vec<(u64, String, String)> {
+    let marker = format!("{name}, round {round}: ");
+    let found = |f: &FakeDiscord| -> Vec<(u64, String, String)> {
+        let threads = f.threads();
+        f.messages()
+            .iter()
+            .filter(|m| threads.contains(&m.channel))
+            .filter_map(|m| {
+                let rest = m.content.strip_prefix(&marker)?;
+                let (white, rest) = rest.split_once(" (White) vs ")?;
+                let (black, _) = rest.split_once(" (Black)")?;
+                Some((m.channel, white.to_string(), black.to_string()))
+            })
+            .collect()
+    };
+    fake.wait_until(
+        &format!("round {round}'s {count} games"),
+        Duration::from_secs(30),
+        |f| found(f).len() >= count,
+    )
+    .await;
+    let games = found(fake);
+    assert_eq!(games.len(), count, "each pairing opened once: {games:?}");
+    games
+}
+
+/// Ends the game in `thread`: the loser resigns, or both ask for a draw.
+async fn decide_in(
+    fake: &FakeDiscord,
+    thread: u64,
+    white: &str,
+    black: &str,
+    winner: Option<&str>,
+) {
+    match winner {
+        Some(w) => {
+            let loser = if w == white { black } else { white };
+            let r = run_in(fake, thread, &player(loser), "resign").await;
+            assert!(
+                r.content().contains(&format!("{w} wins")),
+                "{}",
+                r.content()
+            );
+        }
+        None => {
+            run_in(fake, thread, &player(white), "draw").await;
+            let r = run_in(fake, thread, &player(black), "draw").await;
+            assert!(
+                r.content().contains("Drawn by agreement"),
+                "{}",
+                r.content()
+            );
+        }
+    }
+}
+
+/// The newest message in the tournament's channel containing `text`.
+async fn news(fake: &FakeDiscord, text: &str) -> fake_discord::Msg {
+    let find = |f: &FakeDiscord| {
+        f.messages()
+            .into_iter()
+            .rev()
+            .find(|m| m.channel == CHANNEL && m.content.contains(text))
+    };
+    fake.wait_until(&format!("news: {text}"), Duration::from_secs(30), |f| {
+        find(f).is_some()
+    })
+    .await;
+    find(fake).unwrap()
+}
+
+/// The standings table of a message: its code block's rows, spaces squeezed.
+fn table_rows(content: &str) -> Vec<String> {
+    let block = content
+        .split("```")
+        .nth(1)
+        .expect("a table in a code block");
+    block
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+fn rr_winner(a: &str, b: &str) -> Option<&'static str> {
+    let mut pair = [a, b];
+    pair.sort();
+    match pair {
+        ["alice", "carol"] | ["alice", "erin"] => Some("alice"),
+        ["alice", "dave"] | ["dave", "erin"] => Some("dave"),
+        ["bob", "carol"] | ["bob", "dave"] => Some("bob"),
+        ["bob", "erin"] => Some("erin"),
+        ["carol", "erin"] => Some("carol"),
+        _ => None, // alice-bob and carol-dave are draws
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let mut bot = start_bot(&fake, data.path(), 0.5);
+    connected(&fake, 1).await;
+    let r = tournament_cmd(
+        &fake,
+        &alice(),
+        "create",
+        json!([{ "name": "name", "type": 3, "value": "Spring" }, { "name": "format", "type": 4, "value": 0 }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("only a moderator"),
+        "{}",
+        r.content()
+    );
+    let r = tournament_cmd(
+        &fake,
+        &moderator(),
+        "create",
+        json!([
+            { "name": "name", "type": 3, "value": "Spring" },
+            { "name": "format", "type": 4, "value": 0 },
+            { "name": "size", "type": 4, "value": 5 }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("opened the tournament Spring"),
+        "{}",
+        r.content()
+    );
+    for p in ["alice", "bob", "carol", "dave", "erin"] {
+        let r = tournament_cmd(&fake, &player(p), "join", json!([])).await;
+        assert!(
+            r.content().contains(&format!("{p} joined Spring")),
+            "{}",
+            r.content()
+        );
+    }
+    let r = tournament_cmd(&fake, &moderator(), "start", json!([])).await;
+    assert!(r.content().contains("Round 1 of 5"), "{}", r.content());
+    let mut games_played = 0;
+    for round in 1..=5 {
+        let games = round_games(&fake, "Spring", round, 2).await;
+        for (i, (thread, white, black)) in games.iter().enumerate() {
+            // A restart in the middle of round 3: the stored tournament carries on.
+            if round == 3 && i == 1 {
+                drop(bot);
+                bot = start_bot(&fake, data.path(), 0.5);
+                connected(&fake, 2).await;
+            }
+            decide_in(&fake, *thread, white, black, rr_winner(white, black)).await;
+            games_played += 1;
+        }
+        if round < 5 {
+            news(&fake, &format!("Round {} of 5", round + 1)).await;
+        }
+    }
+    assert_eq!(games_played, 10);
+    let end = news(&fake, "Spring is over: bob wins with 2½ points.").await;
+    assert!(
+        end.files.iter().any(|f| f == "crosstable.png"),
+        "{:?}",
+        end.files
+    );
+    // Worked out by hand in tests/tournament.rs.
+    assert_eq!(
+        table_rows(&end.content),
+        vec![
+            "1 bob 2½ 5.25",
+            "2 dave 2½ 4.25",
+            "3 alice 2½ 3.75",
+            "4 carol 1½ 2.25",
+            "5 erin 1 2.5"
+        ]
+    );
+    // Pairings list every round with its thread, newest first, for the asker only.
+    let r = tournament_cmd(&fake, &carol(), "pairings", json!([])).await;
+    assert!(r.is_ephemeral());
+    assert!(r.content().starts_with("**Round 5**"), "{}", r.content());
+    assert_eq!(r.content().matches(" in <#").count(), 10, "{}", r.content());
+    assert!(r.content().len() <= 2000);
+    drop(bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_of_seven_pairs_each_round_when_the_last_game_ends() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let _bot = start_bot(&fake, data.path(), 0.5);
+    connected(&fake, 1).await;
+    tournament_cmd(
+        &fake,
+        &moderator(),
+        "create",
+        json!([
+            { "name": "name", "type": 3, "value": "Cup" },
+            { "name": "format", "type": 4, "value": 2 },
+            { "name": "rounds", "type": 4, "value": 3 },
+            { "name": "size", "type": 4, "value": 5 }
+        ]),
+    )
+    .await;
+    for p in ["alice", "bob", "carol", "dave", "erin", "frank", "gina"] {
+        tournament_cmd(&fake, &player(p), "join", json!([])).await;
+    }
+    tournament_cmd(&fake, &moderator(), "start", json!([])).await;
+    // The pairings and results of tests/tournament.rs, where they are worked out by hand.
+    let rounds: [&[(&str, &str, Option<&str>)]; 3] = [
+        &[
+            ("alice", "dave", Some("alice")),
+            ("erin", "bob", Some("erin")),
+            ("carol", "frank", Some("carol")),
+        ],
+        &[
+            ("erin", "alice", None),
+            ("gina", "carol", Some("carol")),
+            ("dave", "bob", Some("bob")),
+        ],
+        &[
+            ("carol", "alice", Some("carol")),
+            ("frank", "erin", Some("erin")),
+            ("bob", "gina", None),
+        ],
+    ];
+    for (r, expected) in rounds.iter().enumerate() {
+        let games = round_games(&fake, "Cup", r + 1, 3).await;
+        for ((thread, white, black), (w, b, winner)) in games.iter().zip(expected.iter()) {
+            assert_eq!(
+                (white.as_str(), black.as_str()),
+                (*w, *b),
+                "round {}",
+                r + 1
+            );
+            if r == 2 && *w == "bob" {
+                // Gina withdraws mid-game: she loses it by forfeit.
+                let out = tournament_cmd(&fake, &player("gina"), "withdraw", json!([])).await;
+                assert!(
+                    out.content().contains("gina withdrew from Cup"),
+                    "{}",
+                    out.content()
+                );
+                continue;
+            }
+            decide_in(&fake, *thread, white, black, *winner).await;
+        }
+        // Only the last game of a round pairs the next.
+        if r < 2 {
+            let next = news(&fake, &format!("Round {} of 3", r + 2)).await;
+            assert!(next.files.iter().any(|f| f == "crosstable.png"));
+        }
+    }
+    let end = news(&fake, "Cup is over: carol wins with 3 points.").await;
+    assert_eq!(
+        table_rows(&end.content),
+        vec![
+            "1 carol 3 3½ 1",
+            "2 erin 2½ 4½ 1½",
+            "3 bob 2 4½ 1",
+            "4 alice 1½ 6½ 2½",
+            "5 frank 1 5½ 2½",
+            "6 gina(w) 1 5 2",
+            "7 dave 1 3½ 1½"
+        ]
+    );
+    // Everyone who played hears the end; the moderator, who did not play, does not.
+    let pinged: Vec<u64> = fake
+        .notifications()
+        .iter()
+        .filter(|n| n.message == end.id)
+        .map(|n| n.user)
+        .collect();
+    assert_eq!(pinged.len(), 7, "{pinged:?}");
+}

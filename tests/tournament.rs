@@ -496,3 +496,65 @@ fn tournament_actions_have_their_rules() {
         news[0].outcome.text
     );
 }
+
+#[test]
+fn a_swiss_of_thirty_one_never_repeats_a_pairing_and_every_post_fits_discord() {
+    let mut t = Table::new();
+    t.s()
+        .create_tournament(
+            &at("mod", CHANNEL, 0),
+            &options("Big", "swiss", Some(6), None),
+        )
+        .unwrap();
+    let names: Vec<String> = (0..31)
+        .map(|i| format!("player-with-a-long-name-{i:02}"))
+        .collect();
+    for n in &names {
+        t.s().join_tournament(&at(n, CHANNEL, 0)).unwrap();
+    }
+    let start = t.s().start_tournament(&at("mod", CHANNEL, 0)).unwrap();
+    let mut posts = vec![start];
+    let mut now = HOUR;
+    for round in 0..6 {
+        let games = t.open_games(now);
+        assert_eq!(games.len(), 15, "round {round}");
+        for (i, (thread, white, _)) in games.iter().enumerate() {
+            now += 1000;
+            let winner = match (i + round) % 3 {
+                0 => Some(white.as_str()),
+                1 => None,
+                _ => Some(games[i].2.as_str()),
+            };
+            t.decide(*thread, winner, now);
+        }
+        posts.extend(t.news(now).into_iter().map(|e| e.outcome));
+    }
+    assert!(posts.last().unwrap().text.contains("Big is over"));
+    posts.push(t.s().tournament_standings(&at("x", CHANNEL, now)).unwrap());
+    for p in &posts {
+        // Discord's limit, with the table in its code block and one mention per ping.
+        let length = p.text.chars().count()
+            + p.table.as_ref().map_or(0, |t| t.chars().count() + 8)
+            + p.ping.len() * 22;
+        assert!(length <= 2000, "{length}: {}", p.text);
+    }
+    let view = t.s().tournament_view(&at("x", CHANNEL, now)).unwrap();
+    let mut met = std::collections::HashSet::new();
+    let mut byes = std::collections::HashMap::new();
+    for p in view.tournament.rounds.iter().flatten() {
+        match p.black {
+            Some(b) => assert!(met.insert((p.white.min(b), p.white.max(b))), "a rematch"),
+            None => *byes.entry(p.white).or_insert(0) += 1,
+        }
+    }
+    assert_eq!(byes.len(), 6, "six different players had the six byes");
+    let png = view.crosstable_png(&bredon::render::Theme::default());
+    let img = image::load_from_memory(&png).unwrap();
+    // Names are cut to fit: the picture grows with rounds and players only.
+    assert!(
+        img.width() <= 1100 && img.height() <= 1600,
+        "{}x{}",
+        img.width(),
+        img.height()
+    );
+}

@@ -39,6 +39,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         stats(),
         leaderboard(),
         settings(),
+        super::tournament::tournament(),
         abort(),
         position(),
         rules(),
@@ -56,7 +57,7 @@ fn is_server_manager(permissions: Option<serenity::Permissions>) -> bool {
     permissions.is_some_and(|p| p.manage_guild() || p.administrator())
 }
 
-fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> PlayerRef {
+pub(super) fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> PlayerRef {
     let name = member
         .and_then(|m| m.nick.clone())
         .or_else(|| user.global_name.clone())
@@ -110,7 +111,7 @@ fn refusal_text(refusal: &Refusal) -> String {
     reply::fit(format!("✋ {}", escape(&refusal.0)))
 }
 
-async fn refuse(ctx: Context<'_>, refusal: Refusal) -> Result<(), Error> {
+pub(super) async fn refuse(ctx: Context<'_>, refusal: Refusal) -> Result<(), Error> {
     ctx.send(
         poise::CreateReply::default()
             .content(refusal_text(&refusal))
@@ -179,7 +180,7 @@ fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
         .map(|c| c.kind)
 }
 
-fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
+pub(super) fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
     let have = interaction(ctx).and_then(|i| i.app_permissions);
     missing_permissions(have, is_thread(channel_kind(ctx)), opens_thread)
 }
@@ -189,7 +190,7 @@ fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
 type Work = tokio::task::JoinHandle<Result<(Outcome, Post), Refusal>>;
 
 /// Runs a service action (after checking Bredon may post here) and answers it.
-async fn act(
+pub(super) async fn act(
     ctx: Context<'_>,
     f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
 ) -> Result<(), Error> {
@@ -307,6 +308,14 @@ pub enum LevelChoice {
 pub enum StakesChoice {
     #[name = "university (the rulebook's gambling rules)"]
     University,
+}
+
+#[derive(Debug, poise::ChoiceParameter)]
+pub enum MakersChoice {
+    #[name = "anyone"]
+    Anyone,
+    #[name = "moderators"]
+    Moderators,
 }
 
 #[derive(Debug, poise::ChoiceParameter)]
@@ -947,7 +956,7 @@ async fn wallet(
 
 /// Runs `f` on a blocking thread and posts the text it returns (already escaped where it holds
 /// names); refusals go out ephemeral.
-async fn say(
+pub(super) async fn say(
     ctx: Context<'_>,
     ephemeral: bool,
     f: impl FnOnce(&Service, &Ctx) -> Result<String, Refusal> + Send + 'static,
@@ -1232,6 +1241,7 @@ async fn settings(
     #[min = 10]
     #[max = 1000000]
     coins: Option<i64>,
+    #[description = "Who may create tournaments"] tournaments: Option<MakersChoice>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {
@@ -1241,6 +1251,15 @@ async fn settings(
         };
         if let Some(n) = coins {
             s.set_starting_coins(c, n)?;
+        }
+        if let Some(who) = tournaments {
+            s.set_tournament_makers(
+                c,
+                match who {
+                    MakersChoice::Anyone => "anyone",
+                    MakersChoice::Moderators => "moderators",
+                },
+            )?;
         }
         let st = if theme.is_none() && size.is_none() && reminder.is_none() {
             s.settings(c.guild)?
@@ -1257,8 +1276,16 @@ async fn settings(
             .map_or("off".to_string(), |r| format!("{} h", r / 3600));
         Ok(format!(
             "Server defaults: theme {}, size {}x{}, reminder {reminder}, University games start \
-             with {} coins.",
-            st.theme, st.size, st.size, st.starting_coins
+             with {} coins, tournaments are created by {}.",
+            st.theme,
+            st.size,
+            st.size,
+            st.starting_coins,
+            if st.open_tournaments {
+                "anyone"
+            } else {
+                "moderators"
+            }
         ))
     })
     .await

@@ -4,6 +4,7 @@
 mod commands;
 mod opponent;
 mod reply;
+mod tournament;
 
 use crate::service::Service;
 use crate::store::Store;

@@ -75,6 +75,18 @@ pub fn fit(mut text: String) -> String {
     text
 }
 
+/// `text` then `tail` in Discord's 2000 characters: the text is cut if need be, so the tail (a
+/// table, the deadline, the mentions) always arrives whole.
+pub fn fit_before(text: String, tail: &str) -> String {
+    let room = MAX_CONTENT.saturating_sub(tail.chars().count());
+    let mut text = text;
+    if text.chars().count() > room {
+        text = text.chars().take(room.saturating_sub(1)).collect();
+        text.push('…');
+    }
+    fit(text + tail)
+}
+
 /// Plain text made literal for Discord: markdown characters are escaped, line-start markers
 /// (`#`, `>`, `-`) too, and mention syntax is broken, so a name like `**<@&1>** @everyone` is
 /// shown as typed. Mentions are also refused by `allowed_mentions`; this keeps them from even
@@ -227,32 +239,48 @@ pub fn mention_line(ids: &[u64]) -> String {
 /// a blocking thread) and the buttons of its question. A finished game's rematch button goes on
 /// its record instead.
 pub async fn announce(outcome: &Outcome) -> Post {
+    if outcome.tournament.is_some() {
+        super::tournament::NEWS.notify_one();
+    }
     let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
-    let mut content = escape(&outcome.text);
+    let mut tail = String::new();
+    if let Some(table) = &outcome.table {
+        // A code block shows names as typed; only a backtick could end it early.
+        tail.push_str(&format!("\n```\n{}```", table.replace('`', "\u{2035}")));
+    }
     if let Some(ms) = outcome.deadline_ms {
         let secs = ms.div_euclid(1000);
-        content.push_str(&format!("\n⏳ Time runs out <t:{secs}:R> (<t:{secs}:f>)."));
+        tail.push_str(&format!("\n⏳ Time runs out <t:{secs}:R> (<t:{secs}:f>)."));
     }
     if !mentions.is_empty() {
-        content.push('\n');
-        content.push_str(&mention_line(&mentions));
+        tail.push('\n');
+        tail.push_str(&mention_line(&mentions));
     }
+    let content = fit_before(escape(&outcome.text), &tail);
     let components = match outcome.prompt {
         Some(p) if outcome.finished.is_none() => buttons(p, false),
         _ => Vec::new(),
     };
     let board = outcome.board.clone();
-    let files = tokio::task::spawn_blocking(move || {
+    let mut files: Vec<serenity::CreateAttachment> = tokio::task::spawn_blocking(move || {
         board.map(|b| {
             serenity::CreateAttachment::bytes(b.png(), "board.png").description(b.alt_text())
         })
     })
     .await
     .ok()
-    .flatten();
+    .flatten()
+    .into_iter()
+    .collect();
+    if let Some(image) = &outcome.image {
+        files.push(
+            serenity::CreateAttachment::bytes(image.png.clone(), image.file)
+                .description(image.alt.clone()),
+        );
+    }
     Post {
-        content: fit(content),
-        files: files.into_iter().collect(),
+        content,
+        files,
         components,
         mentions,
     }
@@ -348,7 +376,7 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     .await
     .unwrap_or_default();
     Some(Post {
-        content: fit(content),
+        content,
         files,
         components: outcome.prompt.map_or(Vec::new(), |p| buttons(p, false)),
         mentions: Vec::new(),
@@ -531,12 +559,17 @@ pub async fn deliver_outcome(
     }
 }
 
-/// Posts reminders, time-outs and expired challenges. Due times live in the store, so a restart
-/// picks up where the last process stopped; each fires once (the service stores it first).
+/// Posts reminders, time-outs and expired challenges, and does the tournaments' work (their news
+/// and their new games' threads), at every tick and whenever an outcome touched a tournament.
+/// Due times and pending pairings live in the store, so a restart picks up where the last
+/// process stopped; each fires once (the service stores it first).
 pub async fn timer_loop(http: Arc<serenity::Http>, service: Arc<Service>, every: Duration) {
     let mut interval = tokio::time::interval(every);
     loop {
-        interval.tick().await;
+        tokio::select! {
+            _ = interval.tick() => {}
+            _ = super::tournament::NEWS.notified() => {}
+        }
         let s = Arc::clone(&service);
         let events = match tokio::task::spawn_blocking(move || s.tick(now_ms())).await {
             Ok(Ok(events)) => events,
@@ -556,6 +589,7 @@ pub async fn timer_loop(http: Arc<serenity::Http>, service: Arc<Service>, every:
                 deliver_outcome(&http, &service, event.channel, &event.outcome, event.id).await;
             });
         }
+        super::tournament::work(&http, &service).await;
     }
 }
 
@@ -612,6 +646,16 @@ mod tests {
         ] {
             assert_eq!(parse_custom_id(old), None, "{old}");
         }
+    }
+
+    #[test]
+    fn a_long_announcement_keeps_its_table_and_mentions_whole() {
+        let text = "Round 1: someone 1-0 someone else. ".repeat(80);
+        let tail = format!("\n```\n{}```\n<@1> <@2>", "row\n".repeat(100));
+        let content = fit_before(text, &tail);
+        assert_eq!(content.chars().count(), MAX_CONTENT);
+        assert!(content.ends_with(&tail));
+        assert!(content.contains("…\n```"));
     }
 
     #[test]

@@ -246,6 +246,26 @@ fn clock(ms: i64) -> String {
     format!(" {:02}:{:02} UTC", minutes / 60, minutes % 60)
 }
 
+/// Characters the results and the pairings of one announcement may take, so that with the
+/// table and a mention of every player it fits in a Discord message.
+const RESULTS_ROOM: usize = 400;
+const PAIRINGS_ROOM: usize = 900;
+
+/// `items` joined by `separator` in at most about `room` characters; what does not fit is
+/// counted instead: "… and 4 more (`rest`)".
+fn within(items: &[String], separator: &str, room: usize, rest: &str) -> String {
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i == 0 { "" } else { separator };
+        if out.chars().count() + sep.len() + item.chars().count() > room {
+            return format!("{out}{sep}… and {} more ({rest})", items.len() - i);
+        }
+        out.push_str(sep);
+        out.push_str(item);
+    }
+    out
+}
+
 impl Service {
     /// The tournament taking entries or running in `ctx.channel`, or the one whose pairing is
     /// played there; else the newest one of the channel.
@@ -637,7 +657,12 @@ impl Service {
             "Round {} of {}: {}. Each game starts in its own thread.",
             round + 1,
             t.format.rounds(n),
-            lines.join("; ")
+            within(
+                &lines,
+                "; ",
+                PAIRINGS_ROOM,
+                "the rest in /tournament pairings"
+            )
         )
     }
 
@@ -815,14 +840,24 @@ impl Service {
         };
         let view = self.with_results(t.clone())?;
         let mut results = view.results.clone();
-        let mut lines = Vec::new();
+        let mut told = Vec::new();
         let round = t.rounds.len().saturating_sub(1);
         for (b, line) in view.round_lines(round).iter().enumerate() {
             let p = &mut t.rounds[round][b];
             if line.result.is_some() && !p.announced {
                 p.announced = true;
-                lines.push(format!("Round {}: {}.", round + 1, line.describe()));
+                told.push(format!("Round {}: {}.", round + 1, line.describe()));
             }
+        }
+        // Results come one by one; after a pause (a restart) they may come together.
+        let mut lines = Vec::new();
+        if !told.is_empty() {
+            lines.push(within(
+                &told,
+                "\n",
+                RESULTS_ROOM,
+                "more results in the table",
+            ));
         }
         let mut new_results = Vec::new();
         let mut round_done = false;

@@ -662,12 +662,14 @@ impl FakeDiscord {
     pub fn command(&self, user: &TestUser, channel: u64, name: &str, options: Value) -> String {
         let mut users = serde_json::Map::new();
         let mut members = serde_json::Map::new();
-        for o in options
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|o| o["type"] == 6)
-        {
+        // User options, also inside a subcommand (type 1), as Discord resolves them.
+        let top = options.as_array().cloned().unwrap_or_default();
+        let nested = top
+            .iter()
+            .filter(|o| o["type"] == 1)
+            .flat_map(|o| o["options"].as_array().cloned().unwrap_or_default());
+        let all: Vec<Value> = top.iter().cloned().chain(nested).collect();
+        for o in all.iter().filter(|o| o["type"] == 6) {
             let id: u64 = o["value"]
                 .as_str()
                 .and_then(|v| v.parse().ok())
@@ -783,6 +785,10 @@ pub fn test_name(id: u64) -> String {
         111 => "alice".into(),
         222 => "bob".into(),
         333 => "carol".into(),
+        444 => "dave".into(),
+        555 => "erin".into(),
+        666 => "frank".into(),
+        777 => "gina".into(),
         BOT_ID => "Bredon".into(),
         _ => format!("user{id}"),
     }
