@@ -124,7 +124,7 @@ pub(super) async fn refuse(ctx: Context<'_>, refusal: Refusal) -> Result<(), Err
 
 // ---- Permissions --------------------------------------------------------------------------
 
-fn is_thread(kind: Option<serenity::ChannelType>) -> bool {
+pub(super) fn is_thread(kind: Option<serenity::ChannelType>) -> bool {
     use serenity::ChannelType::{NewsThread, PrivateThread, PublicThread};
     matches!(kind, Some(PublicThread | PrivateThread | NewsThread))
 }
@@ -174,7 +174,7 @@ fn missing_permissions(
     })
 }
 
-fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
+pub(super) fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
     interaction(ctx)
         .and_then(|i| i.channel.as_ref())
         .map(|c| c.kind)
@@ -1415,6 +1415,7 @@ async fn help(ctx: Context<'_>) -> Result<(), Error> {
 `/challenge [opponent]` start (game, size, komi, seat, time limit, rated, thread…), answered with its buttons or `/accept` `/decline` `/cancel` · `/move` play (autocompletes legal plies) · `/board` show the game\n\
 `/undo` `/draw` ask your opponent · `/resign` · `/rematch` · `/ptn` export · `/analyze` the last game · `/history` `/stats` `/leaderboard` `/games`\n\
 `/challenge stakes:university` plays for coins (the rulebook's University rules): `/bid` for the first move, `/wallet` your coins\n\
+`/tournament create` a round robin or Swiss in this channel (games in threads) · `/tournament join` `standings` `pairings` `withdraw`\n\
 `/position` draw any TPS or PTN · `/rules [game]` the rules in short · `/settings` server defaults (Manage Server) · `/abort` (moderators)";
     ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
         .await?;

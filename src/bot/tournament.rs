@@ -1,7 +1,7 @@
 //! `/tournament` and the tournament work of the timer loop: news posted in each tournament's
 //! channel, and a public thread under it for every new pairing's game.
 
-use super::commands::{act, may_post, player_ref, refuse, say};
+use super::commands::{act, channel_kind, is_thread, may_post, player_ref, refuse, say};
 use super::reply::{self, escape, now_ms};
 use super::{Context, Error};
 use crate::service::{
@@ -72,6 +72,11 @@ async fn create(
     start: Option<String>,
     #[description = "No swap: the first plies place one's own colour"] no_swap: Option<bool>,
 ) -> Result<(), Error> {
+    if is_thread(channel_kind(ctx)) {
+        let why = "a tournament is made in a text channel, not a thread: its games open threads \
+                   under that channel, and a thread cannot hold threads";
+        return refuse(ctx, Refusal(why.into())).await;
+    }
     // Its games open threads here: Bredon must be able to.
     if let Some(refusal) = may_post(ctx, true) {
         return refuse(ctx, refusal).await;

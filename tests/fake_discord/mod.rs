@@ -17,6 +17,7 @@
 //! - topics/permissions: posting needs View Channel (50001 Missing Access) and Send Messages, or
 //!   Send Messages in Threads in a thread; files need Attach Files, also on follow-ups and edits
 //!   (change log, 2023); starting a thread needs Create Public Threads (403, 50013 otherwise).
+//! - resources/channel ("Start Thread without Message"): a thread's name has 1 to 100 characters.
 //! - topics/threads: a thread archives after `auto_archive_duration` minutes without activity
 //!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
 //!   unless it is locked, and in a locked thread only Manage Threads may post; the thread's
@@ -1610,6 +1611,15 @@ fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
         return error(403, 50013, "Missing Permissions");
     }
     let body = r.json();
+    // resources/channel, "Start Thread without Message": name, 1-100 characters.
+    let name_length = body["name"].as_str().map_or(0, |n| n.chars().count());
+    if !(1..=100).contains(&name_length) {
+        return form_error(
+            "name",
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be between 1 and 100 in length.",
+        );
+    }
     let id = state.next_id();
     let thread = Channel {
         kind: 11,
