@@ -2528,17 +2528,8 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
         "{:?}",
         end.files
     );
-    // Worked out by hand in tests/tournament.rs.
-    assert_eq!(
-        table_rows(&end.content),
-        vec![
-            "1 bob 2½ 5.25",
-            "2 dave 2½ 4.25",
-            "3 alice 2½ 3.75",
-            "4 carol 1½ 2.25",
-            "5 erin 1 2.5"
-        ]
-    );
+    // Worked out by hand in tests/support.
+    assert_eq!(table_rows(&end.content), support::ROUND_ROBIN_STANDINGS);
     // Pairings list every round with its thread, newest first, for the asker only.
     let r = tournament_cmd(&fake, &carol(), "pairings", json!([])).await;
     assert!(r.is_ephemeral());
@@ -2616,18 +2607,7 @@ async fn a_swiss_of_seven_pairs_each_round_when_the_last_game_ends() {
         }
     }
     let end = news(&fake, "Cup is over: carol wins with 3 points.").await;
-    assert_eq!(
-        table_rows(&end.content),
-        vec![
-            "1 carol 3 3½ 1",
-            "2 erin 2½ 4½ 1½",
-            "3 bob 2 4½ 1",
-            "4 alice 1½ 6½ 2½",
-            "5 frank 1 5½ 2½",
-            "6 gina(w) 1 5 2",
-            "7 dave 1 3½ 1½"
-        ]
-    );
+    assert_eq!(table_rows(&end.content), support::SWISS_STANDINGS);
     // Everyone who played hears the end; the moderator, who did not play, does not.
     let pinged: Vec<u64> = fake
         .notifications()

@@ -36,3 +36,34 @@ pub fn long_game(size: usize, plies: usize, seed: u64) -> Game {
     }
     game
 }
+
+/// The final standings of the test round robin of 5 (results in `tests/tournament.rs`, played
+/// again through `bredon local` and the fake Discord), worked out by hand, as "rank name points
+/// Sonneborn-Berger". Points: alice ½+1+0+1 = 2½, bob ½+1+1+0 = 2½, carol 0+0+½+1 = 1½, dave
+/// 1+0+½+1 = 2½, erin 0+1+0+0 = 1. Sonneborn-Berger: bob beat carol (1½) and dave (2½) and drew
+/// alice (2½/2): 5.25; dave beat alice (2½) and erin (1), drew carol (1½/2): 4.25; alice beat
+/// carol and erin, drew bob: 1½ + 1 + 1¼ = 3.75; carol beat erin, drew dave: 1 + 1¼ = 2.25; erin
+/// beat bob: 2.5. Byes count neither way.
+pub const ROUND_ROBIN_STANDINGS: [&str; 5] = [
+    "1 bob 2½ 5.25",
+    "2 dave 2½ 4.25",
+    "3 alice 2½ 3.75",
+    "4 carol 1½ 2.25",
+    "5 erin 1 2.5",
+];
+
+/// The final standings of the test Swiss of 7 in 3 rounds, worked out by hand, as "rank name
+/// points Buchholz median-Buchholz". Points: carol 3, erin 2½, bob 2, alice 1½, frank 1, gina 1,
+/// dave 1. Buchholz (opponents' scores, a bye counting 0): carol f1+g1+a1½ = 3½; erin b2+a1½+f1
+/// = 4½; bob e2½+d1+g1 = 4½; alice d1+e2½+c3 = 6½; frank c3+0+e2½ = 5½; gina 0+c3+b2 = 5; dave
+/// a1½+b2+0 = 3½. Median-Buchholz drops the highest and the lowest: carol 1, erin 1½, bob 1,
+/// alice 2½, frank 2½, gina 2, dave 1½. Gina withdrew in round 3: "(w)".
+pub const SWISS_STANDINGS: [&str; 7] = [
+    "1 carol 3 3½ 1",
+    "2 erin 2½ 4½ 1½",
+    "3 bob 2 4½ 1",
+    "4 alice 1½ 6½ 2½",
+    "5 frank 1 5½ 2½",
+    "6 gina(w) 1 5 2",
+    "7 dave 1 3½ 1½",
+];
