@@ -439,6 +439,18 @@ fn tournament_actions_have_their_rules() {
     );
     assert!(t.s().store().game(900).unwrap().is_none());
     assert!(t.news(0).is_empty());
+    // Without a limit, at most 32 players.
+    t.s()
+        .create_tournament(&at("mod", CHANNEL, 0), &options("Crowd", "rr", None, None))
+        .unwrap();
+    for i in 0..32 {
+        t.s()
+            .join_tournament(&at(&format!("p{i}"), CHANNEL, 0))
+            .unwrap();
+    }
+    let why = refused(t.s().join_tournament(&at("p32", CHANNEL, 0)));
+    assert!(why.contains("Crowd is full (32 players)"), "{why}");
+    t.s().cancel_tournament(&at("mod", CHANNEL, 0)).unwrap();
     // A start time: too few players by then cancels it.
     let mut later = options("Later", "swiss", Some(2), None);
     later.start = Some("2h".into());

@@ -417,7 +417,7 @@ impl Service {
                 Start::At(ctx.now_ms + secs as i64 * 1000)
             }
         };
-        let mut t = Tournament {
+        let t = Tournament {
             id: self.store.new_id()?,
             seq: 0,
             guild: ctx.guild,
@@ -437,7 +437,6 @@ impl Service {
             tournament: Some((t.clone(), None)),
             ..Change::default()
         })?;
-        t.seq = 0;
         let limit = t
             .limit
             .map_or(String::new(), |n| format!(", at most {n} players"));
@@ -473,7 +472,7 @@ impl Service {
         if t.entrants.iter().any(|e| e.player.id == ctx.user.id) {
             return super::refuse(format!("you are already in {}", t.name));
         }
-        if t.limit.is_some_and(|n| t.entrants.len() >= n) {
+        if t.entrants.len() >= t.limit.unwrap_or(MOST_ENTRANTS) {
             return super::refuse(format!("{} is full ({} players)", t.name, t.entrants.len()));
         }
         t.entrants.push(Entrant {
