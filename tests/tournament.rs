@@ -233,6 +233,9 @@ fn a_round_robin_of_five_plays_everyone_once_and_ranks_by_sonneborn_berger() {
             now += HOUR;
             let end = t.decide(*thread, rr_result(white, black), now);
             assert_eq!(end.tournament, view.tournament.id.into());
+            assert_eq!(end.prompt, None, "no rematch button for a tournament game");
+            let why = refused(t.s().rematch(&at(white, *thread, now)));
+            assert!(why.contains("tournament game"), "{why}");
             if i == 0 {
                 let news = t.news(now);
                 assert_eq!(news.len(), 1);
@@ -451,6 +454,22 @@ fn tournament_actions_have_their_rules() {
     let why = refused(t.s().join_tournament(&at("p32", CHANNEL, 0)));
     assert!(why.contains("Crowd is full (32 players)"), "{why}");
     t.s().cancel_tournament(&at("mod", CHANNEL, 0)).unwrap();
+    // A start time in UTC, or a delay; never in the past.
+    let mut dated = options("Dated", "rr", None, None);
+    dated.start = Some("1970-01-01 00:00".into());
+    let why = refused(t.s().create_tournament(&at("mod", CHANNEL, HOUR), &dated));
+    assert!(why.contains("has passed"), "{why}");
+    dated.start = Some("1970-01-01 05:00".into());
+    let made = t
+        .s()
+        .create_tournament(&at("mod", CHANNEL, HOUR), &dated)
+        .unwrap();
+    assert!(
+        made.text.contains("starts at 1970-01-01 05:00 UTC"),
+        "{}",
+        made.text
+    );
+    t.s().cancel_tournament(&at("mod", CHANNEL, HOUR)).unwrap();
     // A start time: too few players by then cancels it.
     let mut later = options("Later", "swiss", Some(2), None);
     later.start = Some("2h".into());

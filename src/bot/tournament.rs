@@ -68,7 +68,7 @@ async fn create(
     #[min = 2]
     #[max = 32]
     limit: Option<u32>,
-    #[description = "When it starts: `when full`, a delay like 2h or 1d, or manual (default)"]
+    #[description = "When: `when full`, a delay (2h, 1d), a UTC time (2026-12-01 18:00), or manual"]
     start: Option<String>,
     #[description = "No swap: the first plies place one's own colour"] no_swap: Option<bool>,
 ) -> Result<(), Error> {

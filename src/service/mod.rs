@@ -309,6 +309,14 @@ impl Service {
         })
     }
 
+    /// A finished game offers a rematch, unless it was a tournament's: the tournament decides
+    /// who plays whom.
+    fn rematch_prompt(game: &LiveGame) -> Option<Prompt> {
+        game.fixture
+            .is_none()
+            .then_some(Prompt::Rematch { game: game.id })
+    }
+
     /// The game of a record, replayed from its plies.
     pub fn rebuild(game: &LiveGame) -> Result<Match, Refusal> {
         let mut g = Self::start(&game.settings).map_err(Refusal)?;
@@ -652,6 +660,9 @@ impl Service {
         let Some(last) = self.store.last_finished(ctx.channel)? else {
             return refuse("no game has finished in this channel yet: start one with /challenge");
         };
+        if last.fixture.is_some() {
+            return refuse("that was a tournament game: the tournament pairs its players; challenge each other in another channel for a friendly game");
+        }
         let Some(seat) = last.players.iter().position(|p| p.id == ctx.user.id) else {
             return refuse(format!(
                 "only {} and {} can ask for a rematch of their game",
@@ -742,7 +753,7 @@ impl Service {
             outcome.finished = Some(finished);
             outcome.tournament = game.fixture.map(|f| f.tournament);
             outcome.ping = game.players.to_vec();
-            outcome.prompt = Some(Prompt::Rematch { game: game.id });
+            outcome.prompt = Self::rematch_prompt(&game);
         } else {
             self.update_with_coins(&mut game, coins.changes)?;
             let next = game.players[g.to_move().index()].clone();
@@ -1118,7 +1129,7 @@ impl Service {
             tournament: game.fixture.map(|f| f.tournament),
             text: finished.reason.clone(),
             ping: game.players.to_vec(),
-            prompt: Some(Prompt::Rematch { game: game.id }),
+            prompt: Self::rematch_prompt(&game),
             board: Some(Self::board(&game, g, ctx.now_ms)),
             finished: Some(finished),
             ..Outcome::default()

@@ -241,6 +241,34 @@ fn describe_start(start: Start) -> String {
     }
 }
 
+/// `YYYY-MM-DD HH:MM` (or with a `T`) in UTC, as milliseconds since 1970.
+fn utc_time(text: &str) -> Option<i64> {
+    let (date, time) = text.trim().split_once([' ', 'T'])?;
+    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let (h, min) = time.trim().split_once(':')?;
+    let (h, min) = (h.parse::<i64>().ok()?, min.parse::<i64>().ok()?);
+    if d.next().is_some()
+        || !(1..=12).contains(&m)
+        || !(1..=31).contains(&day)
+        || h > 23
+        || min > 59
+        || h < 0
+        || min < 0
+    {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm), the inverse of `ptn_date`.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + h) * 60 + min) * 60_000)
+}
+
 fn clock(ms: i64) -> String {
     let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
     format!(" {:02}:{:02} UTC", minutes / 60, minutes % 60)
@@ -404,17 +432,28 @@ impl Service {
                 }
                 Start::WhenFull
             }
-            Some(delay) => {
-                let secs = options::parse_duration(delay).map_err(|_| {
-                    Refusal(format!(
-                        "start {} is not understood: `when full`, `manual`, or a delay like 2h or 1d",
-                        crate::tak::quote(delay)
-                    ))
-                })?;
-                if secs > 28 * 24 * 3600 {
-                    return super::refuse("a tournament starts within 4 weeks (4w at most)");
+            Some(when) => {
+                let at = match utc_time(when) {
+                    Some(ms) => ms,
+                    None => {
+                        let secs = options::parse_duration(when).map_err(|_| {
+                            Refusal(format!(
+                                "start {} is not understood: `when full`, `manual`, a delay like \
+                                 2h or 1d, or a time in UTC like 2026-12-01 18:00",
+                                crate::tak::quote(when)
+                            ))
+                        })?;
+                        ctx.now_ms
+                            .saturating_add(secs.min(u32::MAX as u64) as i64 * 1000)
+                    }
+                };
+                if at <= ctx.now_ms {
+                    return super::refuse("that start time has passed: give a time to come");
                 }
-                Start::At(ctx.now_ms + secs as i64 * 1000)
+                if at - ctx.now_ms > 28 * 24 * 3_600_000 {
+                    return super::refuse("a tournament starts within 4 weeks");
+                }
+                Start::At(at)
             }
         };
         let t = Tournament {
@@ -1068,5 +1107,26 @@ impl Service {
             }),
             ..Outcome::default()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_times_read_as_utc() {
+        let ms = utc_time("2026-12-01 18:30").unwrap();
+        assert_eq!(super::super::finish::ptn_date(ms), "2026.12.01");
+        assert_eq!(clock(ms), " 18:30 UTC");
+        assert_eq!(utc_time("2000-02-29T00:00"), Some(951_782_400_000));
+        for bad in [
+            "2026-13-01 10:00",
+            "2026-12-01",
+            "tomorrow 10:00",
+            "2026-12-01 25:00",
+        ] {
+            assert_eq!(utc_time(bad), None, "{bad}");
+        }
     }
 }

@@ -145,10 +145,12 @@ pub fn swiss(entries: &[Entry], met: &HashSet<(Seed, Seed)>, round: usize) -> Ve
         if candidates.is_empty() {
             candidates.push(ranked.len() - 1);
         }
+        // One search budget for every candidate, so a hopeless round gives up in time.
+        let mut tries = 0;
         for &i in &candidates {
             let mut rest = ranked.clone();
             rest.remove(i);
-            if let Some(p) = pair_group(&rest, &has_met, &mut 0) {
+            if let Some(p) = pair_group(&rest, &has_met, &mut tries) {
                 bye = Some(ranked[i].seed);
                 pairs = Some(p);
                 order = rest;
@@ -509,6 +511,42 @@ mod tests {
         assert!(pairs.iter().any(|p| p.black.is_some()
             && p.white.min(p.black.unwrap()) == 0
             && p.white.max(p.black.unwrap()) == 2));
+    }
+
+    #[test]
+    fn a_swiss_as_long_as_a_round_robin_still_pairs_everyone_every_round() {
+        // 8 players, 7 rounds: late rounds have few pairings left without a rematch, and one
+        // may not exist; everyone is still paired, with rematches only as the last resort.
+        let mut rounds: Vec<Vec<Played>> = Vec::new();
+        let mut met = HashSet::new();
+        for r in 0..7 {
+            let table = standings(8, &rounds, Format::Swiss(7));
+            let entries: Vec<Entry> = table
+                .iter()
+                .map(|s| Entry {
+                    seed: s.seed,
+                    score: s.score,
+                    colours: s.games.iter().flatten().map(|g| g.white).collect(),
+                    had_bye: false,
+                })
+                .collect();
+            let pairs = swiss(&entries, &met, r);
+            assert_eq!(pairs.len(), 4, "round {r}: everyone plays");
+            let mut seen = HashSet::new();
+            for p in &pairs {
+                assert!(seen.insert(p.white) && seen.insert(p.black.unwrap()));
+                met.insert((p.white.min(p.black.unwrap()), p.white.max(p.black.unwrap())));
+            }
+            rounds.push(
+                pairs
+                    .iter()
+                    .map(|&pair| Played {
+                        pair,
+                        result: Some(Points::White),
+                    })
+                    .collect(),
+            );
+        }
     }
 
     #[test]
