@@ -376,7 +376,7 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     .await
     .unwrap_or_default();
     Some(Post {
-        content,
+        content: fit(content),
         files,
         components: outcome.prompt.map_or(Vec::new(), |p| buttons(p, false)),
         mentions: Vec::new(),
