@@ -548,3 +548,28 @@ fn a_swiss_of_thirty_one_never_repeats_a_pairing_and_every_post_fits_discord() {
         img.height()
     );
 }
+
+#[test]
+fn players_joining_at_the_same_moment_all_get_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = std::sync::Arc::new(Service::new(Store::open(dir.path()).unwrap()));
+    service
+        .create_tournament(&at("mod", CHANNEL, 0), &options("Rush", "rr", None, None))
+        .unwrap();
+    let joins: Vec<_> = (0..12)
+        .map(|i| {
+            let s = std::sync::Arc::clone(&service);
+            std::thread::spawn(move || s.join_tournament(&at(&format!("p{i}"), CHANNEL, 0)))
+        })
+        .collect();
+    for j in joins {
+        let joined = j.join().unwrap();
+        assert!(joined.is_ok(), "{joined:?}");
+    }
+    let view = service.tournament_view(&at("x", CHANNEL, 0)).unwrap();
+    assert_eq!(
+        view.tournament.entrants.len(),
+        12,
+        "no entry lost to a race"
+    );
+}

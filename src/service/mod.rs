@@ -244,15 +244,21 @@ impl Service {
     }
 
     fn durable(&self, change: &Change) -> Result<(), Refusal> {
+        self.durable_or(
+            change,
+            "the game changed while this was being done (another action came first); look at \
+             /board and try again",
+        )
+    }
+
+    /// `durable`, saying `conflict` if the records changed since they were read.
+    fn durable_or(&self, change: &Change, conflict: &str) -> Result<(), Refusal> {
         match self.store.commit(change) {
             Ok(()) => {
                 self.store.flush()?;
                 Ok(())
             }
-            Err(CommitError::Conflict) => refuse(
-                "the game changed while this was being done (another action came first); \
-                 look at /board and try again",
-            ),
+            Err(CommitError::Conflict) => refuse(conflict),
             Err(CommitError::Store(e)) => Err(e.into()),
             Err(CommitError::Broke(who, has)) => refuse(format!(
                 "{} has only {has} coins, not enough for this; nothing was changed",

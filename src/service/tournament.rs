@@ -274,6 +274,10 @@ fn clock(ms: i64) -> String {
     format!(" {:02}:{:02} UTC", minutes / 60, minutes % 60)
 }
 
+/// The refusal of a change to a tournament that another change overtook (retried first).
+const CHANGED: &str = "the tournament changed while this was being done (another entry or \
+                       result came first); try again";
+
 /// Characters the results and the pairings of one announcement may take, so that with the
 /// table and a mention of every player it fits in a Discord message.
 const RESULTS_ROOM: usize = 400;
@@ -337,18 +341,34 @@ impl Service {
         })
     }
 
-    /// Stores `t` as its next version, with `results`.
+    /// Stores `t` as its next version, with `results`; refused with `CHANGED` if the stored
+    /// tournament is no longer the version read.
     fn save_tournament(
         &self,
         t: &mut Tournament,
         results: Vec<(Fixture, PairingResult)>,
     ) -> Result<(), Refusal> {
         t.seq += 1;
-        self.durable(&Change {
-            tournament: Some((t.clone(), Some(t.seq - 1))),
-            results,
-            ..Change::default()
-        })
+        self.durable_or(
+            &Change {
+                tournament: Some((t.clone(), Some(t.seq - 1))),
+                results,
+                ..Change::default()
+            },
+            CHANGED,
+        )
+    }
+
+    /// Runs `action` again (reading everything afresh) while it lost a race for the tournament
+    /// record to another change: two players joining at once both get in.
+    fn retried<T>(&self, action: impl Fn() -> Result<T, Refusal>) -> Result<T, Refusal> {
+        let mut tries = 0;
+        loop {
+            match action() {
+                Err(Refusal(why)) if why == CHANGED && tries < 16 => tries += 1,
+                done => return done,
+            }
+        }
     }
 
     fn may_run(t: &Tournament, ctx: &Ctx, what: &str) -> Result<(), Refusal> {
@@ -507,6 +527,10 @@ impl Service {
     }
 
     pub fn join_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        self.retried(|| self.join_tournament_once(ctx))
+    }
+
+    fn join_tournament_once(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let mut t = self.open_here(ctx)?;
         if t.entrants.iter().any(|e| e.player.id == ctx.user.id) {
             return super::refuse(format!("you are already in {}", t.name));
@@ -539,6 +563,10 @@ impl Service {
     }
 
     pub fn leave_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        self.retried(|| self.leave_tournament_once(ctx))
+    }
+
+    fn leave_tournament_once(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let mut t = match self.active_here(ctx)? {
             Some(t) if t.phase == Phase::Running => {
                 return super::refuse(
@@ -560,6 +588,10 @@ impl Service {
     }
 
     pub fn start_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        self.retried(|| self.start_tournament_once(ctx))
+    }
+
+    fn start_tournament_once(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let t = self.open_here(ctx)?;
         Self::may_run(&t, ctx, "start it")?;
         self.begin(t)
@@ -749,6 +781,15 @@ impl Service {
         channel: u64,
         now_ms: i64,
     ) -> Result<Option<Outcome>, Refusal> {
+        self.retried(|| self.start_pairing_once(fixture, channel, now_ms))
+    }
+
+    fn start_pairing_once(
+        &self,
+        fixture: Fixture,
+        channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<Outcome>, Refusal> {
         let Some(mut t) = self.store.tournament(fixture.tournament)? else {
             return Ok(None);
         };
@@ -803,13 +844,16 @@ impl Service {
         let first = game.players[g.to_move().index()].clone();
         self.set_timers(&mut game, first.id, now_ms)?;
         t.seq += 1;
-        self.durable(&Change {
-            channel,
-            expect_seq: None,
-            game: Some(game.clone()),
-            tournament: Some((t.clone(), Some(t.seq - 1))),
-            ..Change::default()
-        })?;
+        self.durable_or(
+            &Change {
+                channel,
+                expect_seq: None,
+                game: Some(game.clone()),
+                tournament: Some((t.clone(), Some(t.seq - 1))),
+                ..Change::default()
+            },
+            CHANGED,
+        )?;
         Ok(Some(Outcome {
             text: format!(
                 "{}, round {}: {} (White) vs {} (Black), {}. {} to move.",
@@ -959,6 +1003,10 @@ impl Service {
     /// lost by forfeit now, and their later pairings are forfeited. Themselves, the organizer or
     /// a moderator.
     pub fn withdraw(&self, ctx: &Ctx, player: Option<&PlayerRef>) -> Result<Outcome, Refusal> {
+        self.retried(|| self.withdraw_once(ctx, player))
+    }
+
+    fn withdraw_once(&self, ctx: &Ctx, player: Option<&PlayerRef>) -> Result<Outcome, Refusal> {
         let mut t = match self.active_here(ctx)? {
             Some(t) => t,
             None => self.tournament_here(ctx)?,
@@ -1041,6 +1089,10 @@ impl Service {
 
     /// Ends the tournament without result; its running games are aborted (they do not count).
     pub fn cancel_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        self.retried(|| self.cancel_tournament_once(ctx))
+    }
+
+    fn cancel_tournament_once(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let Some(mut t) = self.active_here(ctx)? else {
             return super::refuse("there is no open or running tournament in this channel");
         };
