@@ -234,6 +234,12 @@ fn a_round_robin_of_five_plays_everyone_once_and_ranks_by_sonneborn_berger() {
             let end = t.decide(*thread, rr_result(white, black), now);
             assert_eq!(end.tournament, view.tournament.id.into());
             assert_eq!(end.prompt, None, "no rematch button for a tournament game");
+            let finished = end.finished.as_ref().unwrap();
+            assert_eq!(
+                finished.series[0].1 + finished.series[1].1,
+                0,
+                "a tournament game is no series"
+            );
             let why = refused(t.s().rematch(&at(white, *thread, now)));
             assert!(why.contains("tournament game"), "{why}");
             if i == 0 {

@@ -564,10 +564,13 @@ impl Session {
             for (p, rating, change) in &f.ratings {
                 println!("  {} is now rated {rating:.0} ({change:+.0})", p.name);
             }
-            println!(
-                "  series: {} {} – {} {}",
-                f.series[0].0.name, f.series[0].1, f.series[1].1, f.series[1].0.name
-            );
+            // As on Discord: a series is shown once it has points (never for tournament games).
+            if f.series[0].1 + f.series[1].1 > 0 {
+                println!(
+                    "  series: {} {} – {} {}",
+                    f.series[0].0.name, f.series[0].1, f.series[1].1, f.series[1].0.name
+                );
+            }
             if let Some(link) = &f.link {
                 println!("  PTN Ninja: {link}");
             }

@@ -81,7 +81,11 @@ impl Service {
         if counted {
             series.games += 1;
         }
-        if let Some(winner) = result.winner().filter(|_| counted) {
+        // A tournament game is scored by its tournament, not as a series between two players.
+        if let Some(winner) = result
+            .winner()
+            .filter(|_| counted && game.fixture.is_none())
+        {
             let points = g.points(winner);
             let id = game.players[winner.index()].id;
             for entry in series.points.iter_mut().filter(|(u, _)| *u == id) {
