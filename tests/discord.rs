@@ -2478,6 +2478,22 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
         "{}",
         r.content()
     );
+    // Its games need threads: without Create Public Threads the tournament is refused.
+    use fake_discord::perms;
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::CREATE_PUBLIC_THREADS);
+    let r = tournament_cmd(
+        &fake,
+        &moderator(),
+        "create",
+        json!([{ "name": "name", "type": 3, "value": "Spring" }, { "name": "format", "type": 4, "value": 0 }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("Create Public Threads"),
+        "{}",
+        r.content()
+    );
+    fake.set_bot_permissions(CHANNEL, perms::INVITE);
     let r = tournament_cmd(
         &fake,
         &moderator(),

@@ -25,7 +25,8 @@ pub struct TournamentOptions {
     /// The games' settings (size, komi, opening, time limit, rated...); seats are the pairing's.
     pub game: ChallengeOptions,
     pub limit: Option<usize>,
-    /// `when full`, `manual` (the default), or a delay such as `2h` or `1d`.
+    /// `when full`, `manual` (the default), a delay such as `2h` or `1d`, or a UTC time
+    /// `2026-12-01 18:00`.
     pub start: Option<String>,
 }
 
