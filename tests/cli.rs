@@ -394,7 +394,9 @@ fn a_round_robin_of_five_through_bredon_local() {
         "{out}"
     );
     assert!(
-        out.contains("Spring Cup is over: bob wins with 2½ points."),
+        out.contains(
+            "Spring Cup is over: bob wins with 2½ points, ahead of dave on Sonneborn-Berger."
+        ),
         "{out}"
     );
     // Worked out by hand in tests/support.

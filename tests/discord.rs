@@ -2538,7 +2538,11 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
         }
     }
     assert_eq!(games_played, 10);
-    let end = news(&fake, "Spring is over: bob wins with 2½ points.").await;
+    let end = news(
+        &fake,
+        "Spring is over: bob wins with 2½ points, ahead of dave on Sonneborn-Berger.",
+    )
+    .await;
     assert!(
         end.files.iter().any(|f| f == "crosstable.png"),
         "{:?}",

@@ -270,7 +270,9 @@ fn a_round_robin_of_five_plays_everyone_once_and_ranks_by_sonneborn_berger() {
             );
         } else {
             assert!(
-                text.contains("Spring is over: bob wins with 2½ points."),
+                text.contains(
+                    "Spring is over: bob wins with 2½ points, ahead of dave on Sonneborn-Berger."
+                ),
                 "{text}"
             );
         }

@@ -980,8 +980,26 @@ impl Service {
         if finished {
             let table = view.standings();
             let winner = &t.entrants[table[0].seed].player;
+            let tie = match table.get(1) {
+                Some(second) if second.score == table[0].score => {
+                    let swiss = matches!(t.format, Format::Swiss(_));
+                    let by = if second.first_tiebreak != table[0].first_tiebreak {
+                        if swiss {
+                            "Buchholz"
+                        } else {
+                            "Sonneborn-Berger"
+                        }
+                    } else if swiss && second.second_tiebreak != table[0].second_tiebreak {
+                        "median-Buchholz"
+                    } else {
+                        "the order of entry"
+                    };
+                    format!(", ahead of {} on {by}", t.entrants[second.seed].player.name)
+                }
+                _ => String::new(),
+            };
             lines.push(format!(
-                "{} is over: {} wins with {} points.",
+                "{} is over: {} wins with {} points{tie}.",
                 t.name,
                 winner.name,
                 pairing::halves(table[0].score)
