@@ -2478,6 +2478,26 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
         "{}",
         r.content()
     );
+    // `start:` suggests its presets while typing.
+    let from = fake.requests().len();
+    let token =
+        fake.autocomplete_sub_option(&alice(), CHANNEL, "tournament", "create", "start", "wh");
+    let cb = fake
+        .wait_request(from, "start presets", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    let values: Vec<String> = cb.json()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        values,
+        ["wh", "when full"],
+        "what was typed, then the presets"
+    );
     // Its games need threads: without Create Public Threads the tournament is refused.
     use fake_discord::perms;
     fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::CREATE_PUBLIC_THREADS);

@@ -617,7 +617,10 @@ const REMINDER_PRESETS: [(&str, &str); 5] = [
 ];
 
 /// The presets that start with what was typed, and what was typed itself when it is no preset.
-fn presets(presets: &[(&str, &str)], partial: &str) -> Vec<serenity::AutocompleteChoice> {
+pub(super) fn presets(
+    presets: &[(&str, &str)],
+    partial: &str,
+) -> Vec<serenity::AutocompleteChoice> {
     let typed = partial.trim();
     let mut choices: Vec<serenity::AutocompleteChoice> = presets
         .iter()
@@ -631,11 +634,17 @@ fn presets(presets: &[(&str, &str)], partial: &str) -> Vec<serenity::Autocomplet
     choices
 }
 
-async fn autocomplete_komi(_ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+pub(super) async fn autocomplete_komi(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> Vec<serenity::AutocompleteChoice> {
     presets(&KOMI_PRESETS, partial)
 }
 
-async fn autocomplete_time(_ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+pub(super) async fn autocomplete_time(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> Vec<serenity::AutocompleteChoice> {
     presets(&TIME_PRESETS, partial)
 }
 

@@ -1,7 +1,10 @@
 //! `/tournament` and the tournament work of the timer loop: news posted in each tournament's
 //! channel, and a public thread under it for every new pairing's game.
 
-use super::commands::{act, channel_kind, is_thread, may_post, player_ref, refuse, say};
+use super::commands::{
+    act, autocomplete_komi, autocomplete_time, channel_kind, is_thread, may_post, player_ref,
+    presets, refuse, say,
+};
 use super::reply::{self, escape, now_ms};
 use super::{Context, Error};
 use crate::service::{
@@ -61,14 +64,19 @@ async fn create(
     #[min = 3]
     #[max = 8]
     size: Option<u8>,
-    #[description = "Komi: flats added to Black's count (0 to 4.5)"] komi: Option<String>,
-    #[description = "Time per move: 1d .. 2w (default: none)"] time: Option<String>,
+    #[description = "Komi: flats added to Black's count (0 to 4.5)"]
+    #[autocomplete = "autocomplete_komi"]
+    komi: Option<String>,
+    #[description = "Time per move: 1d .. 2w (default: none)"]
+    #[autocomplete = "autocomplete_time"]
+    time: Option<String>,
     #[description = "Rated games"] rated: Option<bool>,
     #[description = "At most this many players"]
     #[min = 2]
     #[max = 32]
     limit: Option<u32>,
     #[description = "When: `when full`, a delay (2h, 1d), a UTC time (2026-12-01 18:00), or manual"]
+    #[autocomplete = "autocomplete_start"]
     start: Option<String>,
     #[description = "No swap: the first plies place one's own colour"] no_swap: Option<bool>,
 ) -> Result<(), Error> {
@@ -109,6 +117,18 @@ async fn create(
         start,
     };
     act(ctx, move |s, c| s.create_tournament(c, &options)).await
+}
+
+/// Start presets offered while typing; any delay or UTC time may be typed instead.
+async fn autocomplete_start(_ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+    const STARTS: [(&str, &str); 5] = [
+        ("manual", "when the organizer says /tournament start"),
+        ("when full", "when the entry limit is reached"),
+        ("1h", "in an hour"),
+        ("1d", "in a day"),
+        ("1w", "in a week"),
+    ];
+    presets(&STARTS, partial)
 }
 
 /// Join the tournament taking entries in this channel.

@@ -691,6 +691,27 @@ impl FakeDiscord {
     }
 
     /// Autocomplete for `/command option:` with `typed` so far.
+    /// Autocomplete for `/command sub option:` (an option of a subcommand).
+    pub fn autocomplete_sub_option(
+        &self,
+        user: &TestUser,
+        channel: u64,
+        command: &str,
+        sub: &str,
+        option: &str,
+        typed: &str,
+    ) -> String {
+        let focused = json!([{ "name": option, "type": 3, "value": typed, "focused": true }]);
+        let options = json!([{ "name": sub, "type": 1, "options": focused }]);
+        self.interact(
+            4,
+            user,
+            channel,
+            json!({ "id": "1", "name": command, "type": 1, "options": options }),
+            None,
+        )
+    }
+
     pub fn autocomplete_option(
         &self,
         user: &TestUser,
