@@ -51,21 +51,7 @@ fn history() -> History {
 }
 
 fn entries(table: &[bredon::tournament::Standing]) -> Vec<Entry> {
-    table
-        .iter()
-        .map(|s| Entry {
-            seed: s.seed,
-            score: s.score,
-            colours: s
-                .games
-                .iter()
-                .flatten()
-                .filter(|g| g.opponent.is_some())
-                .map(|g| g.white)
-                .collect(),
-            had_bye: false,
-        })
-        .collect()
+    table.iter().map(Entry::of).collect()
 }
 
 fn bench(c: &mut Criterion) {

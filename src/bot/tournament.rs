@@ -180,7 +180,8 @@ async fn pairings(ctx: Context<'_>) -> Result<(), Error> {
                 text.push_str(&format!("{}{place}\n", escape(&line.describe())));
             }
         }
-        Ok(reply::fit(text))
+        // `say` posts through `Post::text`, which cuts to Discord's limit.
+        Ok(text)
     })
     .await
 }

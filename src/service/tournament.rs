@@ -655,18 +655,7 @@ impl Service {
                 let entries: Vec<pairing::Entry> = table
                     .iter()
                     .filter(|s| !t.entrants[s.seed].withdrawn)
-                    .map(|s| pairing::Entry {
-                        seed: s.seed,
-                        score: s.score,
-                        colours: s
-                            .games
-                            .iter()
-                            .flatten()
-                            .filter(|g| g.opponent.is_some())
-                            .map(|g| g.white)
-                            .collect(),
-                        had_bye: s.games.iter().flatten().any(|g| g.opponent.is_none()),
-                    })
+                    .map(pairing::Entry::of)
                     .collect();
                 pairing::swiss(&entries, &met, round)
             }
@@ -882,7 +871,7 @@ impl Service {
         for t in self.store.tournaments()? {
             let outcome = match (t.phase, t.start) {
                 (Phase::Open, Start::At(due)) if due <= now_ms => self.start_due(t.clone()),
-                (Phase::Running, _) => self.advance(t.id),
+                (Phase::Running, _) => self.advance(t.clone()),
                 _ => continue,
             };
             match outcome {
@@ -915,12 +904,9 @@ impl Service {
         }
     }
 
-    /// Announces new results of `id`, pairs its next round when the current one is complete,
-    /// or ends it after the last.
-    fn advance(&self, id: u64) -> Result<Option<Outcome>, Refusal> {
-        let Some(mut t) = self.store.tournament(id)? else {
-            return Ok(None);
-        };
+    /// Announces new results of `t` (as just read), pairs its next round when the current one
+    /// is complete, or ends it after the last.
+    fn advance(&self, mut t: Tournament) -> Result<Option<Outcome>, Refusal> {
         let view = self.with_results(t.clone())?;
         let mut results = view.results.clone();
         let mut told = Vec::new();

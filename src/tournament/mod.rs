@@ -117,6 +117,23 @@ pub struct Entry {
     pub had_bye: bool,
 }
 
+impl Entry {
+    /// A player's line of the standings, as Swiss pairing reads it.
+    pub fn of(s: &Standing) -> Entry {
+        let games = s.games.iter().flatten();
+        Entry {
+            seed: s.seed,
+            score: s.score,
+            colours: games
+                .clone()
+                .filter(|g| g.opponent.is_some())
+                .map(|g| g.white)
+                .collect(),
+            had_bye: games.clone().any(|g| g.opponent.is_none()),
+        }
+    }
+}
+
 /// The next Swiss round for `entries` (players still in, any order), never repeating a pairing
 /// in `met` if that can be helped. Algorithm (a simplified Dutch system):
 /// 1. Rank by score, then seed.
@@ -521,15 +538,7 @@ mod tests {
         let mut met = HashSet::new();
         for r in 0..7 {
             let table = standings(8, &rounds, Format::Swiss(7));
-            let entries: Vec<Entry> = table
-                .iter()
-                .map(|s| Entry {
-                    seed: s.seed,
-                    score: s.score,
-                    colours: s.games.iter().flatten().map(|g| g.white).collect(),
-                    had_bye: false,
-                })
-                .collect();
+            let entries: Vec<Entry> = table.iter().map(Entry::of).collect();
             let pairs = swiss(&entries, &met, r);
             assert_eq!(pairs.len(), 4, "round {r}: everyone plays");
             let mut seen = HashSet::new();
