@@ -158,7 +158,17 @@ impl TournamentView {
         out
     }
 
-    /// The crosstable picture.
+    /// The crosstable as posted: in the games' theme, with its description.
+    pub fn crosstable(&self) -> super::Picture {
+        let t = &self.tournament;
+        super::Picture {
+            file: "crosstable.png",
+            png: self.crosstable_png(&Theme::named(&t.settings.theme).unwrap_or_default()),
+            alt: format!("Crosstable of {}", t.name),
+        }
+    }
+
+    /// The crosstable picture in `theme`.
     pub fn crosstable_png(&self, theme: &Theme) -> Vec<u8> {
         let t = &self.tournament;
         let names: Vec<String> = t.entrants.iter().map(|e| e.player.name.clone()).collect();
@@ -994,11 +1004,7 @@ impl Service {
         }
         if round_done {
             outcome.table = Some(view.table_text(12));
-            outcome.image = Some(super::Picture {
-                file: "crosstable.png",
-                png: view.crosstable_png(&Theme::named(&t.settings.theme).unwrap_or_default()),
-                alt: format!("Crosstable of {}", t.name),
-            });
+            outcome.image = Some(view.crosstable());
         }
         outcome.text = lines.join("\n");
         Ok(Some(outcome))
@@ -1157,11 +1163,7 @@ impl Service {
         Ok(Outcome {
             text: format!("{} ({}, {state}).", t.name, t.format.describe()),
             table: Some(view.table_text(25)),
-            image: Some(super::Picture {
-                file: "crosstable.png",
-                png: view.crosstable_png(&Theme::named(&t.settings.theme).unwrap_or_default()),
-                alt: format!("Crosstable of {}", t.name),
-            }),
+            image: Some(view.crosstable()),
             ..Outcome::default()
         })
     }
