@@ -4,7 +4,7 @@
 //! - [`ply`]: plies and their PTN spelling; [`setup`]: size, reserves, komi, opening;
 //! - [`position`]: the position and its invariants, every rule of a ply, game end by position;
 //! - [`movegen`]: legal plies, counting, road threats (Tak) and one-move Tinuë;
-//! - [`game`]: history, undo, results; [`tps`] and [`ptn`]: notation; [`perft`].
+//! - [`result`]: how a game ended (below `position` and `game`); [`game`]: history, undo; [`tps`] and [`ptn`]: notation; [`perft`].
 
 pub mod game;
 pub mod movegen;
@@ -12,16 +12,18 @@ pub mod perft;
 pub mod ply;
 pub mod position;
 pub mod ptn;
+pub mod result;
 pub mod setup;
 pub mod square;
 pub mod stack;
 pub mod tps;
 
-pub use game::{flat_score, FlatCause, Game, GameError, GameResult, Played};
+pub use game::{Game, GameError, Played};
 pub use perft::perft;
 pub use ply::{Color, Drops, Piece, Ply, PtnPly, Role};
 pub use position::{PlyError, Position, Undo};
 pub use ptn::{PtnFile, PtnNote, ReplayError};
+pub use result::{flat_score, FlatCause, GameResult};
 pub use setup::{Komi, Opening, Reserve, Setup};
 pub use square::{Bitboard, Dir, Square};
 pub use stack::Stack;

@@ -6,9 +6,9 @@
 //! drop is one piece. Counting uses the same rule through two small tables, so perft can count
 //! the last depth without playing anything.
 
-use super::game::GameResult;
 use super::ply::{Color, Drops, Ply, Role};
 use super::position::Position;
+use super::result::GameResult;
 use super::square::{Bitboard, Dir, Square, MAX_SIZE};
 
 const fn is_crush_mask(mask: u16, bits: u32) -> bool {

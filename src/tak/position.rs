@@ -535,8 +535,8 @@ impl Position {
     }
 
     /// The game's end after the last ply, if the position ends it (road first, then flats).
-    pub fn end(&self) -> Option<super::game::GameResult> {
-        use super::game::{FlatCause, GameResult};
+    pub fn end(&self) -> Option<super::result::GameResult> {
+        use super::result::{FlatCause, GameResult};
         let mover = self.to_move().opponent();
         let mine = self.has_road(mover);
         let theirs = self.has_road(mover.opponent());

@@ -1,8 +1,9 @@
 //! PTN files: tag pairs, numbered movetext, comments and results.
 
-use super::game::{Game, GameResult};
+use super::game::Game;
 use super::ply::{Color, Ply, PtnPly};
 use super::position::Position;
+use super::result::GameResult;
 use super::setup::{Komi, Opening, Reserve, Setup};
 use super::tps::tps_size;
 use std::fmt;
