@@ -302,16 +302,21 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
             0.0,
             Paint::solid(theme.badge_text.0),
         );
-        text::draw(
-            img,
-            &label,
-            (at.x, at.y),
-            px,
-            Weight::Bold,
-            Align::Center,
-            theme.badge_fill.0,
-        );
+        bold_label(img, &label, at, px, theme.badge_fill.0);
     }
+}
+
+/// A short bold label centred on `at` (the text of a badge or a pill).
+fn bold_label(img: &mut RgbImage, label: &str, at: Pt, px: f32, colour: image::Rgb<u8>) {
+    text::draw(
+        img,
+        label,
+        (at.x, at.y),
+        px,
+        Weight::Bold,
+        Align::Center,
+        colour,
+    );
 }
 
 fn badge(img: &mut RgbImage, theme: &Theme, l: &Layout, sq: Square, height: usize) {
@@ -331,15 +336,7 @@ fn badge(img: &mut RgbImage, theme: &Theme, l: &Layout, sq: Square, height: usiz
         0.0,
         Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 1.5 * l.k),
     );
-    text::draw(
-        img,
-        &label,
-        (at.x, at.y),
-        px,
-        Weight::Bold,
-        Align::Center,
-        theme.badge_text.0,
-    );
+    bold_label(img, &label, at, px, theme.badge_text.0);
 }
 
 /// The winning road as one edge-to-edge path (the shortest, so no branches or loops), drawn as
