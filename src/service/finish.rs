@@ -1,7 +1,7 @@
 //! Ending a game: archive with PTN, series points, ratings and stats, all in one change.
 
-use super::{Ctx, Finished, Refusal, Service, DEFAULT_RATING};
-use crate::game::{Ending, Match};
+use super::{Ctx, Finished, Outcome, Refusal, Service, DEFAULT_RATING};
+use crate::game::{Decision, Ending, Match};
 use crate::store::records::*;
 use crate::store::Change;
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
@@ -44,21 +44,10 @@ pub fn ninja_link(ptn: &str) -> String {
 }
 
 impl Service {
-    /// Stores the end of `game` (whose record had `expect_seq`) and says what happened.
+    /// Stores the end of `game` (whose record had `expect_seq`) and says what happened, with
+    /// `coins` already moving in the same change (a Tak fee paid by the last ply); a University
+    /// game also pays out its pot.
     pub(super) fn finish(
-        &self,
-        ctx: &Ctx,
-        game: LiveGame,
-        g: &Match,
-        result: Ending,
-        expect_seq: u64,
-    ) -> Result<Finished, Refusal> {
-        self.finish_with_coins(ctx, game, g, result, expect_seq, Vec::new())
-    }
-
-    /// `finish`, with `coins` already moving in the same change (a Tak fee paid by the last
-    /// ply); a University game also pays out its pot.
-    pub(super) fn finish_with_coins(
         &self,
         ctx: &Ctx,
         game: LiveGame,
@@ -232,6 +221,27 @@ impl Service {
                 None => Vec::new(),
             },
             series: [score(0), score(1)],
+        })
+    }
+
+    pub(super) fn decided(
+        &self,
+        ctx: &Ctx,
+        game: LiveGame,
+        mut g: Match,
+        decision: Decision,
+    ) -> Result<Outcome, Refusal> {
+        let result = g.decide(decision).map_err(Refusal)?;
+        let seq = game.seq;
+        let finished = self.finish(ctx, game.clone(), &g, result, seq, Vec::new())?;
+        Ok(Outcome {
+            tournament: game.fixture.map(|f| f.tournament),
+            text: finished.reason.clone(),
+            ping: game.players.to_vec(),
+            prompt: Self::rematch_prompt(&game),
+            board: Some(Self::board(&game, g, ctx.now_ms)),
+            finished: Some(finished),
+            ..Outcome::default()
         })
     }
 }

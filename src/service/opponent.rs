@@ -3,7 +3,7 @@
 //! external TEI engine configured, that engine thinks instead; a crashed or silent engine is
 //! restarted once, and otherwise reported with the game kept.
 
-use super::{Ctx, Outcome, Service};
+use super::{Ctx, Outcome, Refusal, Service};
 use crate::engine::{choose, tei, Level};
 use crate::game::Match;
 use crate::store::records::PlayerRef;
@@ -19,6 +19,20 @@ pub struct EngineOpponent {
     tei: Mutex<Option<tei::Client>>,
     /// Thinking time for `hard` and for TEI engines.
     pub think: Duration,
+}
+
+impl Service {
+    /// The channels of engine games, where Bredon may have something to do (after a restart).
+    /// The store holds only this process's guilds, so one scan finds them all.
+    pub fn engine_games(&self) -> Result<Vec<u64>, Refusal> {
+        Ok(self
+            .store
+            .all_live_games()?
+            .into_iter()
+            .filter(|g| g.settings.engine.is_some())
+            .map(|g| g.channel)
+            .collect())
+    }
 }
 
 impl EngineOpponent {

@@ -1,0 +1,173 @@
+//! What the service answers: outcomes to post, the questions they ask (prompts) and their
+//! answers, boards to draw, timer events, and the views of records.
+
+use super::*;
+
+/// A position to draw with the names and theme of its game.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub game: Match,
+    pub players: [PlayerRef; 2],
+    pub theme: String,
+    /// The time the player to move has left, in words, in games with a time limit.
+    pub clock: Option<String>,
+}
+
+impl Board {
+    fn names(&self) -> [&str; 2] {
+        [self.players[0].name.as_str(), self.players[1].name.as_str()]
+    }
+
+    pub fn png(&self) -> Vec<u8> {
+        let theme = Theme::named(&self.theme).unwrap_or_default();
+        self.game.png(self.names(), &theme, self.clock.clone())
+    }
+
+    pub fn alt_text(&self) -> String {
+        self.game.alt_text(self.names())
+    }
+
+    /// The whole game as an animation (for the end-of-game post).
+    pub fn gif(&self) -> Vec<u8> {
+        let theme = Theme::named(&self.theme).unwrap_or_default();
+        self.game.gif(self.names(), &theme)
+    }
+}
+
+/// A finished game, for the end-of-game post.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub result: Ending,
+    pub reason: String,
+    /// The game record (PTN for Tak) and the name of its file.
+    pub ptn: String,
+    pub file: &'static str,
+    /// A PTN Ninja link (Tak only: PTN Ninja does not know Takat).
+    pub link: Option<String>,
+    /// (player, rating after, change), for rated games.
+    pub ratings: Vec<(PlayerRef, f64, f64)>,
+    /// The series score after this game: (player, points).
+    pub series: [(PlayerRef, u32); 2],
+}
+
+/// A question an outcome leaves open: which record it is about and at which version, so that an
+/// answer to an older question (an old button) is refused instead of answering today's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Prompt {
+    /// The open challenge with this id: accept, decline or cancel.
+    Challenge { id: u64 },
+    /// An undo request stored as version `seq` of game `game`: agree or refuse.
+    Undo { game: u64, seq: u64 },
+    /// A draw offer stored as version `seq` of game `game`: agree or refuse.
+    Draw { game: u64, seq: u64 },
+    /// The finished game `game`: ask for a rematch.
+    Rematch { game: u64 },
+    /// The board of game `game` after the plies whose fingerprint is `position`: undo, offer a
+    /// draw, resign, list the legal plies, show it again. Any ply or undo makes it an old board.
+    Board { game: u64, position: u64 },
+    /// "Do you really resign?" on that board.
+    Resign { game: u64, position: u64 },
+}
+
+/// An answer to a [`Prompt`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    Accept,
+    Decline,
+    Cancel,
+    Agree,
+    Refuse,
+    Rematch,
+    /// Board buttons.
+    Move,
+    Undo,
+    Draw,
+    Resign,
+    Moves,
+    Refresh,
+}
+
+/// What to post after an action.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The announcement, in plain text with names (no markup: adapters escape it).
+    pub text: String,
+    /// Users to mention (the player to move, the challenged player...).
+    pub ping: Vec<PlayerRef>,
+    pub board: Option<Board>,
+    pub finished: Option<Finished>,
+    /// "Tak!" / "Tinuë!" applies to this outcome.
+    pub tak: bool,
+    pub tinue: bool,
+    /// The question this outcome asks, if any (for buttons).
+    pub prompt: Option<Prompt>,
+    /// When the player to move loses on time (games with a time limit).
+    pub deadline_ms: Option<i64>,
+    /// Players who asked for a direct message when it becomes their move (`/notify dm:on`).
+    pub direct: Vec<PlayerRef>,
+    /// Something changed in this tournament: adapters ask for its news and open the games of
+    /// new pairings.
+    pub tournament: Option<u64>,
+    /// A table to show in fixed-width text (tournament standings).
+    pub table: Option<String>,
+    /// A picture other than a board (a tournament's crosstable).
+    pub image: Option<Picture>,
+}
+
+/// A rendered picture with its file name and description.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    pub file: &'static str,
+    pub png: Vec<u8>,
+    pub alt: String,
+}
+
+/// Something the timer loop must post.
+#[derive(Clone, Debug)]
+pub struct TimerEvent {
+    /// Unique per event, so a post that is retried after a failure can be deduplicated.
+    pub id: u64,
+    pub guild: u64,
+    pub channel: u64,
+    pub outcome: Outcome,
+}
+
+/// A live game as `/games` and `/mygames` list it.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub channel: u64,
+    pub game: Kind,
+    pub players: [PlayerRef; 2],
+    pub size: usize,
+    pub plies: usize,
+    pub to_move: PlayerRef,
+    pub last_ply_ms: i64,
+    pub deadline_ms: Option<i64>,
+    /// The newest message showing its board, if Bredon knows it.
+    pub board_message: Option<u64>,
+}
+
+/// A game record to post: its text, file name and PTN Ninja link.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub text: String,
+    pub file: &'static str,
+    pub link: Option<String>,
+}
+
+impl Record {
+    pub fn new(text: String, kind: Kind) -> Record {
+        Record {
+            link: (kind == Kind::Tak).then(|| finish::ninja_link(&text)),
+            file: kind.record_file(),
+            text,
+        }
+    }
+}
+
+/// What `/stats` shows.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    pub player: PlayerRecord,
+    pub rank: Option<usize>,
+}

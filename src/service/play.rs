@@ -1,0 +1,357 @@
+//! Playing: plies, the legal plies and their labels, the board, and the requests a game
+//! answers (undo, draw, resignation, abort) until it is decided.
+
+use super::*;
+
+impl Service {
+    pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        Self::refuse_while_bidding(&game)?;
+        let mut g = Self::rebuild(&game)?;
+        let to_move = g.to_move();
+        if seat != to_move {
+            return refuse(format!(
+                "it is {}'s turn, not yours",
+                game.players[to_move.index()].name
+            ));
+        }
+        let mover = game.players[seat.index()].clone();
+        let coins = self.before_ply(&mut game, &mover)?;
+        let played = g.play(text).map_err(Refusal)?;
+        game.plies.push(played.text.clone());
+        game.last_ply_ms = ctx.now_ms;
+        game.undo_request = None;
+        game.draw_offer = None;
+        let next = game.players[g.to_move().index()].id;
+        self.set_timers(&mut game, next, ctx.now_ms)?;
+        let mut text = format!("{} played {}.", mover.name, played.text);
+        let mut outcome = Outcome {
+            tak: played.tak,
+            tinue: played.tinue,
+            ..Outcome::default()
+        };
+        if played.tinue {
+            text.push_str(" Tinuë!");
+        } else if played.tak {
+            text.push_str(" Tak!");
+        }
+        for note in &played.notes {
+            text.push_str(&format!(" {note}!"));
+        }
+        if coins.lines.iter().any(|m| m.user == mover.id) {
+            text.push_str(&format!(
+                " ({} paid {TAK_FEE} coins for the Tak.)",
+                mover.name
+            ));
+        }
+        if played.tak && g.result().is_none() {
+            if let Some(fee) = Self::after_tak(&mut game, &mover) {
+                text.push(' ');
+                text.push_str(&fee);
+            }
+        }
+        if let Some(result) = g.result() {
+            let finished = self.finish(ctx, game.clone(), &g, result, game.seq, coins.changes)?;
+            text.push(' ');
+            text.push_str(&finished.reason);
+            outcome.finished = Some(finished);
+            outcome.tournament = game.fixture.map(|f| f.tournament);
+            outcome.ping = game.players.to_vec();
+            outcome.prompt = Self::rematch_prompt(&game);
+        } else {
+            self.update_with_coins(&mut game, coins.changes)?;
+            let next = game.players[g.to_move().index()].clone();
+            text.push_str(&format!(" {} to move.", next.name));
+            outcome.direct = self.wants_direct(&next)?;
+            outcome.ping = vec![next];
+            outcome.deadline_ms = game.timeout_due_ms;
+            outcome.prompt = Self::board_prompt(&game);
+        }
+        outcome.text = text;
+        outcome.board = match outcome.finished {
+            Some(_) => Some(Self::board(&game, g, ctx.now_ms)),
+            None => Self::shown(&game, g, ctx.now_ms),
+        };
+        Ok(outcome)
+    }
+
+    /// The legal plies for the player to move, in canonical PTN (for autocomplete).
+    pub fn legal_plies(&self, channel: u64) -> Result<Vec<String>, Refusal> {
+        let Some(game) = self.store.game(channel)? else {
+            return Ok(Vec::new());
+        };
+        if game.settings.blind {
+            return refuse("this is a blind game: the legal plies would give the board away");
+        }
+        Ok(Self::rebuild(&game)?.legal_plies())
+    }
+
+    /// Labels for plies offered as choices: what each does in words, and whether it wins,
+    /// makes Tak or Tinuë ("2c3>11 — two from c3 right, dropping 1, 1 (Tak!)"), at most 100
+    /// characters (Discord's limit for a choice's name).
+    pub fn label_plies(&self, channel: u64, plies: &[String]) -> Result<Vec<String>, Refusal> {
+        let Some(game) = self.store.game(channel)? else {
+            return Ok(plies.to_vec());
+        };
+        let g = Self::rebuild(&game)?;
+        Ok(plies.iter().map(|text| g.label(text)).collect())
+    }
+
+    pub fn view(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        if let Some(game) = self.store.game(ctx.channel)? {
+            let g = Self::rebuild(&game)?;
+            let to_move = &game.players[g.to_move().index()];
+            let mut text = format!(
+                "{} (White) vs {} (Black), {}, move {}. {} to move.",
+                game.players[0].name,
+                game.players[1].name,
+                game.settings.game.name(),
+                g.move_number(),
+                to_move.name
+            );
+            if let Some(u) = game.undo_request {
+                text.push_str(&format!(
+                    " {} asked to undo the last ply.",
+                    name_of(&game.players, u)
+                ));
+            }
+            if let Some(u) = game.draw_offer {
+                text.push_str(&format!(" {} offers a draw.", name_of(&game.players, u)));
+            }
+            if game.settings.blind {
+                let ptn = g.record(&[]);
+                let movetext = ptn
+                    .split_once("\n\n")
+                    .map_or(String::new(), |(_, m)| m.trim().replace('\n', " "));
+                text.push_str(&format!(
+                    " A blind game, so no picture; the plies so far: {}",
+                    if movetext.is_empty() {
+                        "none"
+                    } else {
+                        &movetext
+                    }
+                ));
+            }
+            return Ok(Outcome {
+                text,
+                deadline_ms: game.timeout_due_ms,
+                prompt: Self::board_prompt(&game),
+                board: Self::shown(&game, g, ctx.now_ms),
+                ..Outcome::default()
+            });
+        }
+        if let Some(last) = self.store.last_finished(ctx.channel)? {
+            let g = Match::from_record(&last.ptn).map_err(Refusal)?;
+            let names = [last.players[0].name.as_str(), last.players[1].name.as_str()];
+            return Ok(Outcome {
+                text: format!(
+                    "No game is running here. The last one: {} ({}).",
+                    last.result.describe_with(last.settings.komi, names),
+                    last.result.code()
+                ),
+                board: Some(Board {
+                    game: g,
+                    players: last.players.clone(),
+                    theme: last.settings.theme.clone(),
+                    clock: None,
+                }),
+                ..Outcome::default()
+            });
+        }
+        refuse("there is no game in this channel: start one with /challenge")
+    }
+
+    /// Refuses a button of an older board, or one pressed by someone not playing.
+    pub fn check_board(&self, ctx: &Ctx, prompt: Prompt) -> Result<(), Refusal> {
+        let Prompt::Board { game, position } = prompt else {
+            return refuse("that button does not belong to a board");
+        };
+        let live = self.store.game(ctx.channel)?;
+        let Some(live) = live.filter(|g| g.id == game && fingerprint(&g.plies) == position) else {
+            return refuse(
+                "this board is no longer the latest; use the buttons under the newest board, or /board",
+            );
+        };
+        Self::player_seat(&live, ctx).map(|_| ())
+    }
+
+    /// How many plies an undo for `requester` takes back: their last ply and any reply since
+    /// (so 1 if they moved last, 2 if the opponent has answered). `None` if they have no ply yet.
+    fn undo_count(g: &Match, requester: Color) -> Option<usize> {
+        let last_mover = g.to_move().opponent();
+        let count = if last_mover == requester { 1 } else { 2 };
+        (g.ply_count() >= count).then_some(count)
+    }
+
+    pub fn request_undo(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        if game.purse.is_some() {
+            return refuse(
+                "plies cannot be taken back in a University game: coins have moved with them",
+            );
+        }
+        let Some(count) = Self::undo_count(&Self::rebuild(&game)?, seat) else {
+            return refuse("you have no ply to take back yet");
+        };
+        if game.undo_request == Some(ctx.user.id) {
+            return refuse("you already asked; your opponent can accept or decline");
+        }
+        if game.undo_request.is_some() {
+            return self.answer_undo(ctx, true);
+        }
+        game.undo_request = Some(ctx.user.id);
+        self.update(&mut game)?;
+        let other = game.players[seat.opponent().index()].clone();
+        let plies = game.plies[game.plies.len() - count..].join(" ");
+        let text = format!(
+            "{} asks to take back {plies}. {}, do you agree?",
+            ctx.user.name, other.name
+        );
+        Ok(ask(&game, other, text, |game, seq| Prompt::Undo {
+            game,
+            seq,
+        }))
+    }
+
+    /// The opponent's answer to an undo request.
+    pub fn answer_undo(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
+        self.answer_undo_in(ctx, self.live(ctx)?, accept)
+    }
+
+    /// Answers the undo request of `game`, as read; the change applies only to that version.
+    pub(super) fn answer_undo_in(
+        &self,
+        ctx: &Ctx,
+        mut game: LiveGame,
+        accept: bool,
+    ) -> Result<Outcome, Refusal> {
+        Self::player_seat(&game, ctx)?;
+        let requester = match game.undo_request {
+            None => return refuse("nobody asked to undo; ask with /undo"),
+            Some(u) if u == ctx.user.id => {
+                return refuse("your opponent has to answer your undo request")
+            }
+            Some(u) => u,
+        };
+        game.undo_request = None;
+        let mut g = Self::rebuild(&game)?;
+        let text = if accept {
+            let seat = Self::seat_of(&game, requester).expect("only players ask");
+            let count = Self::undo_count(&g, seat).unwrap_or(0);
+            for _ in 0..count {
+                g.undo();
+            }
+            let undone = game.plies.split_off(game.plies.len() - count).join(" ");
+            let next = game.players[g.to_move().index()].id;
+            self.set_timers(&mut game, next, ctx.now_ms)?;
+            format!("{} agreed: {undone} taken back.", ctx.user.name)
+        } else {
+            format!("{} declined the undo.", ctx.user.name)
+        };
+        self.update(&mut game)?;
+        let next = game.players[g.to_move().index()].clone();
+        Ok(Outcome {
+            text: format!("{text} {} to move.", next.name),
+            direct: self.wants_direct(&next)?,
+            ping: vec![next],
+            deadline_ms: game.timeout_due_ms,
+            prompt: Self::board_prompt(&game),
+            board: Self::shown(&game, g, ctx.now_ms),
+            ..Outcome::default()
+        })
+    }
+
+    pub fn offer_draw(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let mut game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        match game.draw_offer {
+            Some(u) if u == ctx.user.id => {
+                return refuse("you already offered a draw; it stands until a ply is made")
+            }
+            Some(_) => return self.answer_draw(ctx, true),
+            None => {}
+        }
+        game.draw_offer = Some(ctx.user.id);
+        self.update(&mut game)?;
+        let other = game.players[seat.opponent().index()].clone();
+        let text = format!(
+            "{} offers a draw. {}, accept or decline (the offer lapses when a ply is made).",
+            ctx.user.name, other.name
+        );
+        Ok(ask(&game, other, text, |game, seq| Prompt::Draw {
+            game,
+            seq,
+        }))
+    }
+
+    pub fn answer_draw(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
+        self.answer_draw_in(ctx, self.live(ctx)?, accept)
+    }
+
+    /// Answers the draw offer of `game`, as read; the change applies only to that version.
+    pub(super) fn answer_draw_in(
+        &self,
+        ctx: &Ctx,
+        mut game: LiveGame,
+        accept: bool,
+    ) -> Result<Outcome, Refusal> {
+        Self::player_seat(&game, ctx)?;
+        match game.draw_offer {
+            None => return refuse("there is no draw offer to answer; offer one with /draw"),
+            Some(u) if u == ctx.user.id => {
+                return refuse("your opponent has to answer your draw offer")
+            }
+            Some(_) => {}
+        }
+        if accept {
+            let g = Self::rebuild(&game)?;
+            return self.decided(ctx, game, g, Decision::DrawAgreed);
+        }
+        game.draw_offer = None;
+        self.update(&mut game)?;
+        Ok(Outcome {
+            text: format!("{} declined the draw.", ctx.user.name),
+            ..Outcome::default()
+        })
+    }
+
+    pub fn resign(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let game = self.live(ctx)?;
+        let seat = Self::player_seat(&game, ctx)?;
+        let g = Self::rebuild(&game)?;
+        self.decided(
+            ctx,
+            game,
+            g,
+            Decision::Resignation {
+                winner: seat.opponent(),
+            },
+        )
+    }
+
+    /// A moderator ends a game without result.
+    pub fn abort(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Messages) can abort a game; players can /resign or offer a /draw");
+        }
+        let game = self.live(ctx)?;
+        if game.fixture.is_some() {
+            return refuse("this is a tournament game: a moderator can withdraw a player (/tournament withdraw) or cancel the whole tournament (/tournament cancel), not abort one game");
+        }
+        let g = Self::rebuild(&game)?;
+        self.decided(ctx, game, g, Decision::Abandoned)
+    }
+}
+
+/// A question for `other` about `game` as stored now (an undo request, a draw offer), answered
+/// with its buttons.
+fn ask(game: &LiveGame, other: PlayerRef, text: String, prompt: fn(u64, u64) -> Prompt) -> Outcome {
+    Outcome {
+        text,
+        ping: vec![other],
+        prompt: Some(prompt(game.id, game.seq)),
+        ..Outcome::default()
+    }
+}

@@ -1,0 +1,76 @@
+//! Server defaults and each player's notification wishes.
+
+use super::*;
+
+impl Service {
+    /// The player to move, in a list if they asked for direct messages.
+    pub(super) fn wants_direct(&self, player: &PlayerRef) -> Result<Vec<PlayerRef>, Refusal> {
+        Ok(if self.store.prefs(player.id)?.dm {
+            vec![player.clone()]
+        } else {
+            Vec::new()
+        })
+    }
+
+    /// Changes a player's notification wishes: `dm` on or off, `reminder` `game` (as the game
+    /// says), `off`, or an interval (1h .. 2w).
+    pub fn set_prefs(
+        &self,
+        user: u64,
+        dm: Option<bool>,
+        reminder: Option<&str>,
+    ) -> Result<PlayerPrefs, Refusal> {
+        let mut prefs = self.store.prefs(user)?;
+        if let Some(dm) = dm {
+            prefs.dm = dm;
+        }
+        if let Some(text) = reminder {
+            prefs.reminder = match text.trim() {
+                "game" | "default" => ReminderPref::Game,
+                "off" | "none" => ReminderPref::Off,
+                other => ReminderPref::Every(options::reminder(other)?),
+            };
+        }
+        self.store.put_prefs(user, &prefs)?;
+        self.store.flush()?;
+        Ok(prefs)
+    }
+
+    pub fn prefs(&self, user: u64) -> Result<PlayerPrefs, Refusal> {
+        Ok(self.store.prefs(user)?)
+    }
+
+    pub fn settings(&self, guild: u64) -> Result<GuildSettings, Refusal> {
+        Ok(self.store.settings(guild)?)
+    }
+
+    /// Changes server defaults (moderators only).
+    pub fn set_settings(
+        &self,
+        ctx: &Ctx,
+        theme: Option<&str>,
+        size: Option<usize>,
+        reminder: Option<&str>,
+    ) -> Result<GuildSettings, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
+        }
+        let mut s = self.store.settings(ctx.guild)?;
+        if let Some(t) = theme {
+            s.theme = Theme::named(t).map_err(Refusal)?.name;
+        }
+        if let Some(n) = size {
+            crate::tak::Setup::new(n).map_err(Refusal)?;
+            s.size = n;
+        }
+        if let Some(r) = reminder {
+            s.reminder_secs = match r {
+                "off" | "none" => None,
+                text => Some(options::reminder(text)?),
+            };
+        }
+        self.store.put_settings(ctx.guild, &s)?;
+        self.store.flush()?;
+        Ok(s)
+    }
+}

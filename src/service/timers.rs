@@ -1,0 +1,169 @@
+//! Reminders, time-outs and expired challenges, and channels or servers Bredon lost.
+
+use super::*;
+
+impl Service {
+    /// Arms the time-out and the first reminder for the player to move (`to_move`), whose own
+    /// reminder wish overrides the game's.
+    pub(super) fn set_timers(
+        &self,
+        game: &mut LiveGame,
+        to_move: u64,
+        now_ms: i64,
+    ) -> Result<(), Refusal> {
+        game.timeout_due_ms = game
+            .settings
+            .time_limit_secs
+            .map(|s| now_ms + s as i64 * 1000);
+        game.reminder_due_ms = next_reminder(game, self.reminder_interval(game, to_move)?, now_ms);
+        Ok(())
+    }
+
+    /// How often `player` is reminded in `game`.
+    pub(super) fn reminder_interval(
+        &self,
+        game: &LiveGame,
+        player: u64,
+    ) -> Result<Option<u64>, Refusal> {
+        Ok(self
+            .store
+            .prefs(player)?
+            .reminder
+            .interval(game.settings.reminder_secs))
+    }
+
+    /// Fires due reminders and time-outs and expires old challenges. Each fires once: its new
+    /// state is stored before the event is returned.
+    pub fn tick(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
+        let mut events = Vec::new();
+        for (channel, kind, due) in self.store.due_timers(now_ms)? {
+            let Some(mut game) = self.store.game(channel)? else {
+                continue;
+            };
+            let g = Self::rebuild(&game)?;
+            let to_move = g.to_move();
+            let player = game.players[to_move.index()].clone();
+            let ctx = Ctx {
+                guild: game.guild,
+                channel,
+                user: player.clone(),
+                now_ms,
+                moderator: false,
+            };
+            let outcome = match kind {
+                // A reminder overtaken by the time-out (the bot was down) is not posted.
+                TimerKind::Reminder if game.timeout_due_ms.is_some_and(|t| t <= now_ms) => continue,
+                TimerKind::Reminder => {
+                    let interval = self.reminder_interval(&game, player.id)?;
+                    game.reminder_due_ms = next_reminder(&game, interval, now_ms);
+                    if self.update(&mut game).is_err() {
+                        continue; // a ply came in meanwhile: its timers stand
+                    }
+                    let idle = (now_ms - game.last_ply_ms) / 3_600_000;
+                    Outcome {
+                        text: format!(
+                            "{}, it is your move (move {}; no ply for {idle} h).",
+                            player.name,
+                            g.move_number()
+                        ),
+                        direct: self.wants_direct(&player)?,
+                        ping: vec![player],
+                        deadline_ms: game.timeout_due_ms,
+                        prompt: Self::board_prompt(&game),
+                        board: Self::shown(&game, g, now_ms),
+                        ..Outcome::default()
+                    }
+                }
+                TimerKind::Timeout => match self.decided(
+                    &ctx,
+                    game,
+                    g,
+                    Decision::Timeout {
+                        winner: to_move.opponent(),
+                    },
+                ) {
+                    Ok(o) => o,
+                    Err(_) => continue,
+                },
+            };
+            events.push(TimerEvent {
+                id: event_id(channel, kind as u64, due as u64),
+                guild: ctx.guild,
+                channel,
+                outcome,
+            });
+        }
+        for c in self.store.challenges_expired(now_ms)? {
+            let change = Change {
+                channel: c.channel,
+                take_challenge: Some(c.id),
+                ..Change::default()
+            };
+            if self.durable(&change).is_ok() {
+                events.push(TimerEvent {
+                    id: event_id(c.channel, 3, c.id),
+                    guild: c.guild,
+                    channel: c.channel,
+                    outcome: Outcome {
+                        text: format!("{}'s challenge expired.", c.challenger.name),
+                        ping: vec![c.challenger],
+                        ..Outcome::default()
+                    },
+                });
+            }
+        }
+        Ok(events)
+    }
+
+    /// Discord says the channel is gone or closed to Bredon (deleted, locked, no access): its
+    /// reminders and time-outs stop, so nothing keeps failing there. The game is kept; a ply
+    /// (which re-arms them) or a moderator's /abort still works. True if timers were stopped.
+    pub fn channel_gone(&self, channel: u64) -> Result<bool, Refusal> {
+        // Several events may report the same channel at once: a lost race is read again.
+        let mut tries = 0;
+        loop {
+            let Some(mut game) = self.store.game(channel)? else {
+                return Ok(false);
+            };
+            if game.reminder_due_ms.is_none() && game.timeout_due_ms.is_none() {
+                return Ok(false);
+            }
+            game.reminder_due_ms = None;
+            game.timeout_due_ms = None;
+            match self.update(&mut game) {
+                Ok(()) => return Ok(true),
+                Err(_) if tries < 3 => tries += 1,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Bredon was removed from a server: every game there stops its timers (the data stays).
+    pub fn guild_gone(&self, guild: u64) -> Result<usize, Refusal> {
+        let mut stopped = 0;
+        for game in self.store.live_games(guild)? {
+            stopped += usize::from(self.channel_gone(game.channel)?);
+        }
+        Ok(stopped)
+    }
+}
+
+/// The last warning comes this long before a time-out (or a quarter of the limit, if shorter).
+const LAST_CALL_MS: i64 = 3_600_000;
+
+/// The next reminder after `now_ms`: after the reminder `interval`, and with a time limit
+/// also at half the limit and an hour before the time-out; never at or after the time-out, so a
+/// reminder never arrives together with it.
+fn next_reminder(game: &LiveGame, interval: Option<u64>, now_ms: i64) -> Option<i64> {
+    let regular = interval.map(|s| now_ms + s as i64 * 1000);
+    let Some(deadline) = game.timeout_due_ms else {
+        return regular;
+    };
+    let limit = deadline - game.last_ply_ms;
+    let last_call = deadline - LAST_CALL_MS.min(limit / 4);
+    [regular, Some(game.last_ply_ms + limit / 2), Some(last_call)]
+        .into_iter()
+        .flatten()
+        .filter(|&t| t > now_ms && t <= last_call)
+        .min()
+}

@@ -1,0 +1,418 @@
+//! Rounds: the start, each round paired, a game opened per pairing, results announced and
+//! the next round paired, until the winner is told.
+
+use super::*;
+
+impl Service {
+    pub fn start_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        self.retried(|| self.start_tournament_once(ctx))
+    }
+
+    fn start_tournament_once(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let t = self.open_here(ctx)?;
+        Self::may_run(&t, ctx, "start it")?;
+        self.begin(t)
+    }
+
+    /// Starts `t` (as read): pairs round 1 and stores it.
+    pub(super) fn begin(&self, mut t: Tournament) -> Result<Outcome, Refusal> {
+        let n = t.entrants.len();
+        if n < 2 {
+            return refuse(format!(
+                "{} has {n} player{}; it needs at least 2",
+                t.name,
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        if let Format::Swiss(rounds) = t.format {
+            if rounds as usize >= n {
+                return refuse(format!(
+                    "{rounds} Swiss rounds need at least {} players, so that nobody meets the same \
+                     opponent twice; {} joined",
+                    rounds + 1,
+                    n
+                ));
+            }
+        }
+        t.phase = Phase::Running;
+        let mut results = Vec::new();
+        let text = self.pair_next_round(&mut t, &HashMap::new(), &mut results);
+        self.save_tournament(&mut t, results)?;
+        Ok(Outcome {
+            text: format!("{} begins with {n} players. {text}", t.name),
+            tournament: Some(t.id),
+            ..Outcome::default()
+        })
+    }
+
+    /// Pairs the next round of `t` into `t.rounds`; byes and forfeits get their results at once
+    /// (in `results`). The announcement.
+    fn pair_next_round(
+        &self,
+        t: &mut Tournament,
+        known: &HashMap<(u32, u32), PairingResult>,
+        results: &mut Vec<(Fixture, PairingResult)>,
+    ) -> String {
+        let round = t.rounds.len();
+        let n = t.entrants.len();
+        let pairs = match t.format {
+            Format::Swiss(_) => {
+                let view = TournamentView {
+                    tournament: t.clone(),
+                    results: known.clone(),
+                };
+                let table = view.standings();
+                let mut met = HashSet::new();
+                for p in t.rounds.iter().flatten() {
+                    if let Some(b) = p.black {
+                        met.insert((p.white.min(b), p.white.max(b)));
+                    }
+                }
+                let entries: Vec<pairing::Entry> = table
+                    .iter()
+                    .filter(|s| !t.entrants[s.seed].withdrawn)
+                    .map(pairing::Entry::of)
+                    .collect();
+                pairing::swiss(&entries, &met, round)
+            }
+            _ => pairing::round_robin(n, round),
+        };
+        let mut lines = Vec::new();
+        let mut pairings = Vec::new();
+        for (b, pair) in pairs.iter().enumerate() {
+            let fixture = Fixture {
+                tournament: t.id,
+                round: round as u32,
+                board: b as u32,
+            };
+            let name = |s: usize| t.entrants[s].player.name.clone();
+            let decided = match pair.black {
+                None => Some(PairingResult {
+                    points: Points::White,
+                    how: How::Bye,
+                }),
+                Some(black) => {
+                    match (
+                        t.entrants[pair.white].withdrawn,
+                        t.entrants[black].withdrawn,
+                    ) {
+                        (false, false) => None,
+                        (true, false) => Some(Points::Black),
+                        (false, true) => Some(Points::White),
+                        // Both gone: neither can win; recorded as a draw.
+                        (true, true) => Some(Points::Draw),
+                    }
+                    .map(|points| PairingResult {
+                        points,
+                        how: How::Forfeit,
+                    })
+                }
+            };
+            lines.push(match (pair.black, decided) {
+                (None, _) => format!("{}: bye", name(pair.white)),
+                (Some(black), Some(_)) => format!(
+                    "{} vs {}: forfeit (withdrawn)",
+                    name(pair.white),
+                    name(black)
+                ),
+                (Some(black), None) => format!("{} (White) vs {}", name(pair.white), name(black)),
+            });
+            if let Some(r) = decided {
+                results.push((fixture, r));
+            }
+            pairings.push(Pairing {
+                white: pair.white,
+                black: pair.black,
+                channel: None,
+                game: None,
+                announced: decided.is_some(),
+            });
+        }
+        t.rounds.push(pairings);
+        format!(
+            "Round {} of {}: {}. Each game starts in its own thread.",
+            round + 1,
+            t.format.rounds(n),
+            within(
+                &lines,
+                "; ",
+                PAIRINGS_ROOM,
+                "the rest in /tournament pairings"
+            )
+        )
+    }
+
+    /// Pairings whose games are yet to be opened, in every running tournament.
+    pub fn pending_pairings(&self) -> Result<Vec<PendingPairing>, Refusal> {
+        let mut out = Vec::new();
+        for t in self.store.tournaments()? {
+            if t.phase != Phase::Running {
+                continue;
+            }
+            let results = self.store.results(t.id)?;
+            let round = t.rounds.len().saturating_sub(1);
+            for (b, p) in t.rounds.last().into_iter().flatten().enumerate() {
+                let decided = results.contains_key(&(round as u32, b as u32));
+                let Some(black) = p.black else { continue };
+                if p.channel.is_some() || decided {
+                    continue;
+                }
+                let name = format!(
+                    "{} R{}: {} vs {}",
+                    t.name,
+                    round + 1,
+                    t.entrants[p.white].player.name,
+                    t.entrants[black].player.name
+                );
+                out.push(PendingPairing {
+                    fixture: Fixture {
+                        tournament: t.id,
+                        round: round as u32,
+                        board: b as u32,
+                    },
+                    channel: t.channel,
+                    guild: t.guild,
+                    name: name.chars().take(100).collect(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Opens the game of a pending pairing in `channel` (a new thread). `None` if it no longer
+    /// waits (opened meanwhile, or decided by a withdrawal).
+    pub fn start_pairing(
+        &self,
+        fixture: Fixture,
+        channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<Outcome>, Refusal> {
+        self.retried(|| self.start_pairing_once(fixture, channel, now_ms))
+    }
+
+    fn start_pairing_once(
+        &self,
+        fixture: Fixture,
+        channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<Outcome>, Refusal> {
+        let Some(mut t) = self.store.tournament(fixture.tournament)? else {
+            return Ok(None);
+        };
+        let decided = self
+            .store
+            .results(t.id)?
+            .contains_key(&(fixture.round, fixture.board));
+        let running = t.phase == Phase::Running;
+        let Some(p) = t
+            .rounds
+            .get_mut(fixture.round as usize)
+            .and_then(|r| r.get_mut(fixture.board as usize))
+        else {
+            return Ok(None);
+        };
+        let Some(black) = p.black else {
+            return Ok(None);
+        };
+        if !running || decided || p.channel.is_some() {
+            return Ok(None);
+        }
+        let white = p.white;
+        let players = [
+            t.entrants[white].player.clone(),
+            t.entrants[black].player.clone(),
+        ];
+        let mut game = LiveGame {
+            id: self.store.new_id()?,
+            seq: 0,
+            guild: t.guild,
+            channel,
+            players: players.clone(),
+            settings: t.settings.clone(),
+            plies: Vec::new(),
+            started_ms: now_ms,
+            last_ply_ms: now_ms,
+            undo_request: None,
+            draw_offer: None,
+            reminder_due_ms: None,
+            timeout_due_ms: None,
+            series: Series {
+                id: t.id,
+                games: 0,
+                points: [(players[0].id, 0), (players[1].id, 0)],
+            },
+            purse: None,
+            fixture: Some(fixture),
+        };
+        p.channel = Some(channel);
+        p.game = Some(game.id);
+        let g = Self::rebuild(&game)?;
+        let first = game.players[g.to_move().index()].clone();
+        self.set_timers(&mut game, first.id, now_ms)?;
+        t.seq += 1;
+        self.durable_or(
+            &Change {
+                channel,
+                expect_seq: None,
+                game: Some(game.clone()),
+                tournament: Some((t.clone(), Some(t.seq - 1))),
+                ..Change::default()
+            },
+            CHANGED,
+        )?;
+        Ok(Some(Outcome {
+            text: format!(
+                "{}, round {}: {} (White) vs {} (Black), {}. {} to move.",
+                t.name,
+                fixture.round + 1,
+                players[0].name,
+                players[1].name,
+                describe_game(&game.settings),
+                first.name
+            ),
+            ping: players.to_vec(),
+            direct: self.wants_direct(&first)?,
+            deadline_ms: game.timeout_due_ms,
+            prompt: Self::board_prompt(&game),
+            board: Self::shown(&game, g, now_ms),
+            ..Outcome::default()
+        }))
+    }
+
+    /// Announces what happened in running tournaments since the last call: results, new
+    /// rounds, the end. Also starts tournaments whose start time has come. One event per
+    /// tournament with news, for its channel.
+    pub fn tournament_news(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
+        let mut events = Vec::new();
+        for t in self.store.tournaments()? {
+            let outcome = match (t.phase, t.start) {
+                (Phase::Open, Start::At(due)) if due <= now_ms => self.start_due(t.clone()),
+                (Phase::Running, _) => self.advance(t.clone()),
+                _ => continue,
+            };
+            match outcome {
+                Ok(Some(outcome)) => events.push(TimerEvent {
+                    id: crate::service::event_id(t.channel, 4, t.id ^ t.seq),
+                    guild: t.guild,
+                    channel: t.channel,
+                    outcome,
+                }),
+                Ok(None) => {}
+                // Another process or call got there first: its news stands.
+                Err(_) => {}
+            }
+        }
+        Ok(events)
+    }
+
+    /// A tournament whose start time came: it begins, or is cancelled if too few joined.
+    fn start_due(&self, mut t: Tournament) -> Result<Option<Outcome>, Refusal> {
+        match self.begin(t.clone()) {
+            Ok(outcome) => Ok(Some(outcome)),
+            Err(Refusal(why)) => {
+                t.phase = Phase::Cancelled;
+                self.save_tournament(&mut t, Vec::new())?;
+                Ok(Some(Outcome {
+                    text: format!("{} could not start ({why}); it is cancelled.", t.name),
+                    ..Outcome::default()
+                }))
+            }
+        }
+    }
+
+    /// Announces new results of `t` (as just read), pairs its next round when the current one
+    /// is complete, or ends it after the last.
+    fn advance(&self, mut t: Tournament) -> Result<Option<Outcome>, Refusal> {
+        let view = self.with_results(t.clone())?;
+        let mut results = view.results.clone();
+        let mut told = Vec::new();
+        let round = t.rounds.len().saturating_sub(1);
+        for (b, line) in view.round_lines(round).iter().enumerate() {
+            let p = &mut t.rounds[round][b];
+            if line.result.is_some() && !p.announced {
+                p.announced = true;
+                told.push(format!("Round {}: {}.", round + 1, line.describe()));
+            }
+        }
+        // Results come one by one; after a pause (a restart) they may come together.
+        let mut lines = Vec::new();
+        if !told.is_empty() {
+            lines.push(within(
+                &told,
+                "\n",
+                RESULTS_ROOM,
+                "more results in the table",
+            ));
+        }
+        let mut new_results = Vec::new();
+        let mut round_done = false;
+        let mut finished = false;
+        loop {
+            let r = t.rounds.len() - 1;
+            let complete =
+                (0..t.rounds[r].len()).all(|b| results.contains_key(&(r as u32, b as u32)));
+            if !complete {
+                break;
+            }
+            round_done = true;
+            if t.rounds.len() >= t.format.rounds(t.entrants.len()) {
+                t.phase = Phase::Finished;
+                finished = true;
+                break;
+            }
+            let before = new_results.len();
+            let text = self.pair_next_round(&mut t, &results, &mut new_results);
+            for (f, r) in &new_results[before..] {
+                results.insert((f.round, f.board), *r);
+            }
+            lines.push(text);
+        }
+        if lines.is_empty() && !finished {
+            return Ok(None);
+        }
+        self.save_tournament(&mut t, new_results)?;
+        let view = TournamentView {
+            tournament: t.clone(),
+            results,
+        };
+        let mut outcome = Outcome {
+            tournament: Some(t.id),
+            ..Outcome::default()
+        };
+        if finished {
+            let table = view.standings();
+            let winner = &t.entrants[table[0].seed].player;
+            let tie = match table.get(1) {
+                Some(second) if second.score == table[0].score => {
+                    let swiss = matches!(t.format, Format::Swiss(_));
+                    let by = if second.first_tiebreak != table[0].first_tiebreak {
+                        if swiss {
+                            "Buchholz"
+                        } else {
+                            "Sonneborn-Berger"
+                        }
+                    } else if swiss && second.second_tiebreak != table[0].second_tiebreak {
+                        "median-Buchholz"
+                    } else {
+                        "the order of entry"
+                    };
+                    format!(", ahead of {} on {by}", t.entrants[second.seed].player.name)
+                }
+                _ => String::new(),
+            };
+            lines.push(format!(
+                "{} is over: {} wins with {} points{tie}.",
+                t.name,
+                winner.name,
+                pairing::halves(table[0].score)
+            ));
+            outcome.ping = t.entrants.iter().map(|e| e.player.clone()).collect();
+        }
+        if round_done {
+            outcome.table = Some(view.table_text(12));
+            outcome.image = Some(view.crosstable());
+        }
+        outcome.text = lines.join("\n");
+        Ok(Some(outcome))
+    }
+}

@@ -1,0 +1,203 @@
+//! How a tournament is shown: standings, the table, the crosstable and each round's lines.
+
+use super::*;
+
+/// A tournament with its results, as `/tournament standings` and `pairings` show it.
+#[derive(Clone, Debug)]
+pub struct TournamentView {
+    pub tournament: Tournament,
+    pub results: HashMap<(u32, u32), PairingResult>,
+}
+
+impl TournamentView {
+    fn played(&self) -> Vec<Vec<Played>> {
+        self.tournament
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(r, round)| {
+                round
+                    .iter()
+                    .enumerate()
+                    .map(|(b, p)| Played {
+                        pair: Pair {
+                            white: p.white,
+                            black: p.black,
+                        },
+                        result: self.results.get(&(r as u32, b as u32)).map(|x| x.points),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    pub fn standings(&self) -> Vec<Standing> {
+        let t = &self.tournament;
+        pairing::standings(t.entrants.len(), &self.played(), t.format)
+    }
+
+    fn name(&self, seed: usize) -> &str {
+        &self.tournament.entrants[seed].player.name
+    }
+
+    /// The standings as a fixed-width table (for a code block), at most `width` rows.
+    pub fn table_text(&self, rows: usize) -> String {
+        let t = &self.tournament;
+        let swiss = matches!(t.format, Format::Swiss(_));
+        let mut out = if swiss {
+            format!(
+                "{:>2}  {:<16} {:>4} {:>5} {:>5}\n",
+                "#", "Player", "Pts", "Bu", "mBu"
+            )
+        } else {
+            format!("{:>2}  {:<16} {:>4} {:>6}\n", "#", "Player", "Pts", "SB")
+        };
+        let table = self.standings();
+        for (i, s) in table.iter().enumerate().take(rows) {
+            let mut name: String = self.name(s.seed).chars().take(16).collect();
+            if t.entrants[s.seed].withdrawn {
+                name = format!("{}(w)", name.chars().take(13).collect::<String>());
+            }
+            let pad = 16usize.saturating_sub(name.chars().count());
+            let name = format!("{name}{}", " ".repeat(pad));
+            if swiss {
+                out.push_str(&format!(
+                    "{:>2}  {name} {:>4} {:>5} {:>5}\n",
+                    i + 1,
+                    pairing::halves(s.score),
+                    pairing::halves(s.first_tiebreak),
+                    pairing::halves(s.second_tiebreak)
+                ));
+            } else {
+                out.push_str(&format!(
+                    "{:>2}  {name} {:>4} {:>6}\n",
+                    i + 1,
+                    pairing::halves(s.score),
+                    pairing::quarters(s.first_tiebreak)
+                ));
+            }
+        }
+        if table.len() > rows {
+            out.push_str(&format!(
+                "… and {} more (see the picture)\n",
+                table.len() - rows
+            ));
+        }
+        out
+    }
+
+    /// The crosstable as posted: in the games' theme, with its description.
+    pub fn crosstable(&self) -> crate::service::Picture {
+        let t = &self.tournament;
+        crate::service::Picture {
+            file: "crosstable.png",
+            png: self.crosstable_png(&Theme::named(&t.settings.theme).unwrap_or_default()),
+            alt: format!("Crosstable of {}", t.name),
+        }
+    }
+
+    /// The crosstable picture in `theme`.
+    pub fn crosstable_png(&self, theme: &Theme) -> Vec<u8> {
+        let t = &self.tournament;
+        let names: Vec<String> = t.entrants.iter().map(|e| e.player.name.clone()).collect();
+        let withdrawn: Vec<bool> = t.entrants.iter().map(|e| e.withdrawn).collect();
+        let table = self.standings();
+        let img = render_crosstable(
+            &Crosstable {
+                title: &format!("{} · {}", t.name, t.format.describe()),
+                names: &names,
+                withdrawn: &withdrawn,
+                standings: &table,
+                format: t.format,
+                rounds: t.format.rounds(t.entrants.len()),
+            },
+            theme,
+        );
+        crate::render::encode_png(&img)
+    }
+
+    /// The round's pairings, one line each: (board, white, black or none, thread, result).
+    pub fn round_lines(&self, round: usize) -> Vec<RoundLine> {
+        let t = &self.tournament;
+        let Some(pairings) = t.rounds.get(round) else {
+            return Vec::new();
+        };
+        pairings
+            .iter()
+            .enumerate()
+            .map(|(b, p)| RoundLine {
+                white: t.entrants[p.white].player.clone(),
+                black: p.black.map(|s| t.entrants[s].player.clone()),
+                channel: p.channel,
+                result: self.results.get(&(round as u32, b as u32)).copied(),
+            })
+            .collect()
+    }
+}
+
+/// A pairing as `/tournament pairings` lists it.
+#[derive(Clone, Debug)]
+pub struct RoundLine {
+    pub white: PlayerRef,
+    pub black: Option<PlayerRef>,
+    pub channel: Option<u64>,
+    pub result: Option<PairingResult>,
+}
+
+impl RoundLine {
+    /// "alice 1-0 bob", "carol ½-½ dave", "erin vs frank", "gina: bye".
+    pub fn describe(&self) -> String {
+        let Some(black) = &self.black else {
+            return format!("{}: bye", self.white.name);
+        };
+        let score = match self.result.map(|r| (r.points, r.how)) {
+            None => "vs".to_string(),
+            Some((p, how)) => {
+                let s = match p {
+                    Points::White => "1-0",
+                    Points::Black => "0-1",
+                    Points::Draw => "½-½",
+                };
+                if how == How::Forfeit {
+                    format!("{s} (forfeit)")
+                } else {
+                    s.to_string()
+                }
+            }
+        };
+        format!("{} {score} {}", self.white.name, black.name)
+    }
+}
+
+impl Service {
+    /// The tournament of this channel (or of the pairing played here) with its results.
+    pub fn tournament_view(&self, ctx: &Ctx) -> Result<TournamentView, Refusal> {
+        let t = self.tournament_here(ctx)?;
+        self.with_results(t)
+    }
+
+    /// Standings as an outcome: the table as text and the crosstable picture.
+    pub fn tournament_standings(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let view = self.tournament_view(ctx)?;
+        let t = &view.tournament;
+        if t.entrants.is_empty() {
+            return refuse(format!("nobody has joined {} yet", t.name));
+        }
+        let state = match t.phase {
+            Phase::Open => format!("taking entries; {}", describe_start(t.start)),
+            Phase::Running => format!(
+                "round {} of {}",
+                t.rounds.len(),
+                t.format.rounds(t.entrants.len())
+            ),
+            Phase::Finished => "finished".into(),
+            Phase::Cancelled => "cancelled".into(),
+        };
+        Ok(Outcome {
+            text: format!("{} ({}, {state}).", t.name, t.format.describe()),
+            table: Some(view.table_text(25)),
+            image: Some(view.crosstable()),
+            ..Outcome::default()
+        })
+    }
+}
