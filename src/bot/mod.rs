@@ -1,31 +1,28 @@
 //! The Discord adapter: slash commands, buttons and timers mapped onto the service, outcomes mapped
-//! onto messages. No game logic lives here.
+//! onto messages. No game logic lives here, and no store: the bot asks the service.
 
+mod buttons;
+mod checks;
+mod choices;
 mod commands;
+mod data;
+mod events;
 mod opponent;
-mod reply;
-mod tournament;
+mod post;
+mod press;
+mod publish;
+mod respond;
+mod timers;
+
+pub use data::{Context, Data, Error};
 
 use crate::service::Service;
 use crate::store::Store;
+use data::Publisher;
 use poise::serenity_prelude as serenity;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
-pub type Context<'a> = poise::Context<'a, Data, Error>;
-
-/// Shared by every command.
-pub struct Data {
-    pub service: Arc<Service>,
-    /// Bredon itself as a player (engine games).
-    pub opponent: Arc<opponent::Opponent>,
-    /// An answer not ready after this long is deferred.
-    pub defer_after: Duration,
-    /// `/analyze`'s thinking time per position.
-    pub analysis_per_position: Duration,
-}
 
 /// Which shards this process runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -130,14 +127,13 @@ pub async fn run(config: Config) -> Result<(), String> {
     let tick = config.tick;
     let defer_after = config.defer_after;
     let analysis_per_position = config.analysis_per_position;
-    let timer_service = Arc::clone(&service);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             event_handler: |ctx, event, _framework, data| {
-                Box::pin(commands::on_event(ctx, event, data))
+                Box::pin(events::on_event(ctx, event, data))
             },
-            on_error: |error| Box::pin(commands::on_error(error)),
+            on_error: |error| Box::pin(events::on_error(error)),
             ..Default::default()
         })
         .initialize_owners(false)
@@ -161,39 +157,33 @@ pub async fn run(config: Config) -> Result<(), String> {
                         "registering the slash commands failed: {}. Check DISCORD_TOKEN, and that \
                          DISCORD_GUILD_ID (if set) is a server the bot was invited to with the \
                          applications.commands scope",
-                        reply::describe(&e)
+                        publish::describe(&e)
                     );
                     fatal_in_setup.raise(reason.clone());
                     return Err(reason.into());
                 }
-                tokio::spawn(reply::timer_loop(
-                    Arc::clone(&ctx.http),
-                    timer_service,
-                    tick,
-                ));
                 let me = crate::store::records::PlayerRef {
                     id: ready.user.id.get(),
                     name: ready.user.name.clone(),
                 };
-                let opponent = Arc::new(opponent::Opponent {
+                let publisher = Arc::new(Publisher {
+                    http: Arc::clone(&ctx.http),
                     service: Arc::clone(&service),
-                    engine: crate::service::EngineOpponent::from_env(me),
+                    engine: Arc::new(crate::service::EngineOpponent::from_env(me)),
                 });
+                tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));
                 // Engine games left waiting for the bot's move when the last process stopped.
-                // The store holds only this process's guilds, so one scan finds them all.
-                let live = service.store().all_live_games().map_err(|e| {
+                let waiting = service.engine_games().map_err(|e| {
                     let reason = format!("reading the live games failed: {e}");
                     fatal_in_setup.raise(reason.clone());
                     reason
                 })?;
-                for game in live {
-                    if game.settings.engine.is_some() {
-                        opponent.spawn_turn(Arc::clone(&ctx.http), game.channel);
-                    }
+                for channel in waiting {
+                    publisher.spawn_turn(channel);
                 }
                 Ok(Data {
                     service: Arc::clone(&service),
-                    opponent,
+                    publisher,
                     defer_after,
                     analysis_per_position,
                 })

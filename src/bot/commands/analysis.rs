@@ -1,0 +1,112 @@
+//! `/analyze`: the channel's last finished game, analysed on a blocking thread.
+
+use crate::bot::checks::may_post;
+use crate::bot::data::interaction;
+use crate::bot::post::{analysis_text, mention_line, Post};
+use crate::bot::respond::{blocking, refuse, service_ctx};
+use crate::bot::{Context, Error};
+use crate::render::Theme;
+use crate::service::analysis::analyze_ptn;
+use crate::service::Refusal;
+use poise::serenity_prelude as serenity;
+use std::time::Duration;
+
+/// An analysis takes at most this long in all (Discord keeps an interaction's token for 15
+/// minutes: interactions/receiving-and-responding); long games get less time per position.
+const ANALYSIS_BUDGET: Duration = Duration::from_secs(300);
+
+/// The "thinking" message shows the analysis's progress this often.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// Analyse this channel's last finished game: mistakes marked, an evaluation chart, annotated PTN.
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn analyze(ctx: Context<'_>) -> Result<(), Error> {
+    if let Some(refusal) = may_post(ctx, false) {
+        return refuse(ctx, refusal).await;
+    }
+    let sctx = service_ctx(ctx);
+    let record = match blocking(&ctx.data().service, move |s| s.finished_record(&sctx)).await {
+        Ok(record) if crate::game::is_takat_record(&record) => {
+            return refuse(
+                ctx,
+                Refusal("the last game here is Takat: analysis is for Tak games".into()),
+            )
+            .await
+        }
+        Ok(record) => record,
+        Err(r) => return refuse(ctx, r).await,
+    };
+    ctx.defer().await?;
+    let Some(interaction) = interaction(ctx) else {
+        return Ok(());
+    };
+    let http = &ctx.serenity_context().http;
+    // At most one position per word of the record (tags and move numbers make it fewer).
+    let positions = record.split_whitespace().count().max(1) as u32;
+    let per_position = ctx
+        .data()
+        .analysis_per_position
+        .min(ANALYSIS_BUDGET / positions);
+    let (progress, mut seen) = tokio::sync::watch::channel((0usize, 0usize));
+    let mut work = tokio::task::spawn_blocking(move || {
+        let limits = crate::engine::Limits {
+            time: Some(per_position),
+            ..Default::default()
+        };
+        analyze_ptn(&record, &limits, &Theme::default(), |done, total| {
+            progress.send_replace((done, total));
+        })
+    });
+    let report = loop {
+        tokio::select! {
+            done = &mut work => break done,
+            _ = tokio::time::sleep(PROGRESS_EVERY) => {
+                let (done, total) = *seen.borrow_and_update();
+                let edit = serenity::EditInteractionResponse::new()
+                    .content(format!("Analysing the game: position {done} of {total}…"))
+                    .allowed_mentions(serenity::CreateAllowedMentions::new());
+                interaction.edit_response(http, edit).await?;
+            }
+        }
+    };
+    let report = match report {
+        Ok(Ok(report)) => report,
+        Ok(Err(reason)) => {
+            interaction.delete_response(http).await?;
+            return refuse(
+                ctx,
+                Refusal(format!("the record cannot be analysed: {reason}")),
+            )
+            .await;
+        }
+        Err(e) => {
+            interaction.delete_response(http).await?;
+            return refuse(
+                ctx,
+                Refusal(format!("Bredon failed inside ({e}); try again")),
+            )
+            .await;
+        }
+    };
+    let edit = serenity::EditInteractionResponse::new()
+        .content(analysis_text(&report))
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .new_attachment(serenity::CreateAttachment::bytes(
+            report.chart,
+            "evaluation.png",
+        ))
+        .new_attachment(serenity::CreateAttachment::bytes(
+            report.ptn.into_bytes(),
+            "analysis.ptn",
+        ));
+    interaction.edit_response(http, edit).await?;
+    // An edit notifies no one: the one who asked is told in a new message.
+    let asker = ctx.author().id.get();
+    let line = mention_line(&[asker]);
+    let ping = Post::pinging(
+        format!("{line}: the analysis is ready (above)."),
+        vec![asker],
+    );
+    ctx.send(ping.reply()).await?;
+    Ok(())
+}

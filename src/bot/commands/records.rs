@@ -1,0 +1,254 @@
+//! Records: `/ptn`, `/history`, `/games`, `/mygames`, `/stats`, `/leaderboard`.
+
+use crate::bot::choices::GameChoice;
+use crate::bot::post::{escape, jump_link, link_line, Post};
+use crate::bot::respond::{blocking, player_ref, refuse, say, service_ctx};
+use crate::bot::{Context, Error};
+use crate::service::{Ctx, Refusal};
+use crate::store::records::PlayerRef;
+use poise::serenity_prelude as serenity;
+
+/// The PTN of this channel's game, as a file and a PTN Ninja link.
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
+    let sctx = service_ctx(ctx);
+    match blocking(&ctx.data().service, move |s| s.ptn(&sctx)).await {
+        Err(r) => refuse(ctx, r).await,
+        Ok(record) => {
+            let mut post = Post::text(match &record.link {
+                Some(link) => link_line(link, 0),
+                None => "The game record:".into(),
+            });
+            post.files.push(serenity::CreateAttachment::bytes(
+                record.text.into_bytes(),
+                record.file,
+            ));
+            ctx.send(post.reply()).await?;
+            Ok(())
+        }
+    }
+}
+
+/// Someone's finished games in this server (only you see the answer, unless public).
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn history(
+    ctx: Context<'_>,
+    #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
+) -> Result<(), Error> {
+    let who = user.as_ref().map(|u| player_ref(u, None));
+    say(ctx, !public.unwrap_or(false), move |s, c| {
+        let who = who.unwrap_or_else(|| c.user.clone());
+        let games = s.history(c, who.id)?;
+        if games.is_empty() {
+            return Err(Refusal(format!(
+                "{} has no finished games in this server yet",
+                who.name
+            )));
+        }
+        let name = |p: &PlayerRef| escape(&p.name);
+        let lines: Vec<String> = games
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} vs {}, {} on {}: **{}** ({} plies)",
+                    name(&g.players[0]),
+                    name(&g.players[1]),
+                    g.settings.game.name(),
+                    g.settings.game.board(g.settings.size),
+                    g.result.code(),
+                    g.plies.len()
+                )
+            })
+            .collect();
+        Ok(format!(
+            "Last games of {}:\n{}",
+            name(&who),
+            lines.join("\n")
+        ))
+    })
+    .await
+}
+
+/// Games per page of `/games` and `/mygames`: a line is at most ~210 characters (two names cut
+/// to 24, a jump link), so 8 stay well below Discord's 2000.
+const GAMES_PER_PAGE: usize = 8;
+
+/// Games being played in this server, the longest waiting first.
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn games(
+    ctx: Context<'_>,
+    #[description = "Page of the list"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    list_games(ctx, page, false).await
+}
+
+/// Your games in this server: whose turn, since when, the deadline, and a link to the board.
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn mygames(
+    ctx: Context<'_>,
+    #[description = "Page of the list"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    list_games(ctx, page, true).await
+}
+
+/// `/games` (public, everyone's) or `/mygames` (private, the user's).
+async fn list_games(ctx: Context<'_>, page: Option<u32>, mine: bool) -> Result<(), Error> {
+    let page = page.unwrap_or(1).max(1) as usize;
+    let command = if mine { "mygames" } else { "games" };
+    say(ctx, mine, move |s, c| {
+        let list = s.summaries(c, mine.then_some(c.user.id))?;
+        if list.is_empty() {
+            let none = if mine {
+                "you are not playing in this server: start a game with /challenge"
+            } else {
+                "no games are running in this server: start one with /challenge"
+            };
+            return Err(Refusal(none.into()));
+        }
+        let pages = list.len().div_ceil(GAMES_PER_PAGE);
+        if page > pages {
+            return Err(Refusal(format!(
+                "there are {pages} pages of games; ask for page 1 to {pages}"
+            )));
+        }
+        let mut lines: Vec<String> = list
+            .iter()
+            .skip((page - 1) * GAMES_PER_PAGE)
+            .take(GAMES_PER_PAGE)
+            .map(|g| game_line(g, c, mine))
+            .collect();
+        if pages > 1 {
+            lines.push(format!(
+                "Page {page} of {pages} ({} games); more with /{command} page:{}",
+                list.len(),
+                page % pages + 1
+            ));
+        }
+        Ok(lines.join("\n"))
+    })
+    .await
+}
+
+/// One game in a list: channel, players, whose turn, the last ply, the deadline, the board.
+fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
+    let name = |p: &PlayerRef| escape(&short(&p.name));
+    let who = if mine {
+        let other = g
+            .players
+            .iter()
+            .find(|p| p.id != c.user.id)
+            .unwrap_or(&g.players[0]);
+        format!("vs {}", name(other))
+    } else {
+        format!(
+            "{} vs {}, {} on {}",
+            name(&g.players[0]),
+            name(&g.players[1]),
+            g.game.name(),
+            g.game.board(g.size)
+        )
+    };
+    let turn = if mine && g.to_move.id == c.user.id {
+        "**your move**".to_string()
+    } else {
+        format!("{} to move", name(&g.to_move))
+    };
+    let mut line = format!(
+        "<#{}>: {who}, ply {} · {turn} · last ply <t:{}:R>",
+        g.channel,
+        g.plies,
+        g.last_ply_ms.div_euclid(1000)
+    );
+    if let Some(deadline) = g.deadline_ms {
+        line.push_str(&format!(
+            " · time runs out <t:{}:R>",
+            deadline.div_euclid(1000)
+        ));
+    }
+    if g.board_message.is_some() {
+        let link = jump_link(c.guild, g.channel, g.board_message);
+        line.push_str(&format!(" · [board]({link})"));
+    }
+    line
+}
+
+/// A name cut to 24 characters for lists.
+fn short(name: &str) -> String {
+    let mut s: String = name.chars().take(24).collect();
+    if name.chars().count() > 24 {
+        s.push('…');
+    }
+    s
+}
+
+/// A player's results and rating in this server (only you see the answer, unless public).
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose stats (default: yours)"] user: Option<serenity::User>,
+    #[description = "Which game (default Tak)"] game: Option<GameChoice>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
+) -> Result<(), Error> {
+    let who = user.as_ref().map(|u| player_ref(u, None));
+    let kind = GameChoice::kind(game);
+    say(ctx, !public.unwrap_or(false), move |s, c| {
+        let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()), kind)?;
+        let p = &st.player;
+        let rank = st
+            .rank
+            .map_or("unrated".to_string(), |r| format!("rank #{r}"));
+        Ok(format!(
+            "{} in {}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
+            escape(&p.user.name),
+            kind.name(),
+            p.wins,
+            p.losses,
+            p.draws,
+            p.rating,
+            2.0 * p.deviation
+        ))
+    })
+    .await
+}
+
+/// The best rated players in this server (only you see the answer, unless public).
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Which game (default Tak)"] game: Option<GameChoice>,
+    #[description = "Show the answer to the channel"] public: Option<bool>,
+) -> Result<(), Error> {
+    let kind = GameChoice::kind(game);
+    say(ctx, !public.unwrap_or(false), move |s, c| {
+        let list = s.leaderboard(c, kind)?;
+        if list.is_empty() {
+            return Err(Refusal(format!(
+                "nobody has finished a rated game of {} here yet: try /challenge rated:true",
+                kind.name()
+            )));
+        }
+        let lines: Vec<String> = list
+            .iter()
+            .take(15)
+            .enumerate()
+            .map(|(i, p)| {
+                format!(
+                    "{}. {} — {:.0} ({}-{}-{})",
+                    i + 1,
+                    escape(&short(&p.user.name)),
+                    p.rating,
+                    p.wins,
+                    p.losses,
+                    p.draws
+                )
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    })
+    .await
+}

@@ -1,0 +1,112 @@
+//! Settings and moderation: `/settings`, `/notify`, `/abort`.
+
+use crate::bot::checks::{is_server_manager, member_permissions};
+use crate::bot::choices::{autocomplete_reminder, MakersChoice, ThemeChoice};
+use crate::bot::respond::{act, say};
+use crate::bot::{Context, Error};
+use crate::service::Ctx;
+
+/// Server defaults (Manage Server): theme, board size, reminder interval.
+#[poise::command(slash_command, guild_only, default_member_permissions = "MANAGE_GUILD")]
+pub(super) async fn settings(
+    ctx: Context<'_>,
+    #[description = "Default theme"] theme: Option<ThemeChoice>,
+    #[description = "Default board size"]
+    #[min = 3]
+    #[max = 8]
+    size: Option<u8>,
+    #[description = "Default reminder: 1h .. 2w, or off"]
+    #[autocomplete = "autocomplete_reminder"]
+    reminder: Option<String>,
+    #[description = "Coins each player starts with for University games"]
+    #[min = 10]
+    #[max = 1000000]
+    coins: Option<i64>,
+    #[description = "Who may create tournaments"] tournaments: Option<MakersChoice>,
+) -> Result<(), Error> {
+    let manager = is_server_manager(member_permissions(ctx));
+    say(ctx, true, move |s, c| {
+        let c = &Ctx {
+            moderator: manager,
+            ..c.clone()
+        };
+        if let Some(n) = coins {
+            s.set_starting_coins(c, n)?;
+        }
+        if let Some(who) = tournaments {
+            s.set_tournament_makers(
+                c,
+                match who {
+                    MakersChoice::Anyone => "anyone",
+                    MakersChoice::Moderators => "moderators",
+                },
+            )?;
+        }
+        let st = if theme.is_none() && size.is_none() && reminder.is_none() {
+            s.settings(c.guild)?
+        } else {
+            s.set_settings(
+                c,
+                theme.as_ref().map(ThemeChoice::name),
+                size.map(usize::from),
+                reminder.as_deref(),
+            )?
+        };
+        let reminder = st
+            .reminder_secs
+            .map_or("off".to_string(), |r| format!("{} h", r / 3600));
+        Ok(format!(
+            "Server defaults: theme {}, size {}x{}, reminder {reminder}, University games start \
+             with {} coins, tournaments are created by {}.",
+            st.theme,
+            st.size,
+            st.size,
+            st.starting_coins,
+            if st.open_tournaments {
+                "anyone"
+            } else {
+                "moderators"
+            }
+        ))
+    })
+    .await
+}
+
+/// Your notifications: a direct message when it is your move, and how often to remind you.
+#[poise::command(slash_command)]
+pub(super) async fn notify(
+    ctx: Context<'_>,
+    #[description = "A direct message when it becomes your move"] dm: Option<bool>,
+    #[description = "Remind me after: 1h .. 2w, off, or game (as each game says)"]
+    #[autocomplete = "autocomplete_reminder"]
+    reminder: Option<String>,
+) -> Result<(), Error> {
+    say(ctx, true, move |s, c| {
+        let prefs = s.set_prefs(c.user.id, dm, reminder.as_deref())?;
+        let reminder = match prefs.reminder {
+            crate::store::records::ReminderPref::Game => "as each game says".to_string(),
+            crate::store::records::ReminderPref::Off => "never".to_string(),
+            crate::store::records::ReminderPref::Every(secs) => {
+                format!(
+                    "after {} without a ply",
+                    crate::service::describe_secs(secs)
+                )
+            }
+        };
+        Ok(format!(
+            "Direct messages when it is your move: {}. Reminders: {reminder}.",
+            if prefs.dm { "on" } else { "off" }
+        ))
+    })
+    .await
+}
+
+/// End this channel's game without result (moderators).
+#[poise::command(
+    slash_command,
+    guild_only,
+    default_member_permissions = "MANAGE_MESSAGES"
+)]
+pub(super) async fn abort(ctx: Context<'_>) -> Result<(), Error> {
+    act(ctx, |s, c| s.abort(c)).await
+}

@@ -1,0 +1,161 @@
+//! Gateway events that matter to games (presses and forms, threads archived, channels deleted,
+//! Bredon removed from a server) and the framework's errors, answered so users know what to do.
+
+use super::post::{escape, Post};
+use super::press::{on_move_modal, on_press};
+use super::publish::{classify, describe, Failure};
+use super::respond::blocking;
+use super::{Data, Error};
+use poise::serenity_prelude as serenity;
+use std::sync::Arc;
+
+/// Gateway events: button presses, and the channel changes that matter to games (a thread
+/// archived, a channel deleted, Bredon removed from a server).
+pub async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    data: &Data,
+) -> Result<(), Error> {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(press),
+        } => on_press(ctx, press, data).await,
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Modal(submit),
+        } => on_move_modal(ctx, submit, data).await,
+        serenity::FullEvent::ThreadUpdate { new, .. } => {
+            on_thread_update(ctx, new, data).await;
+            Ok(())
+        }
+        serenity::FullEvent::ChannelDelete { channel, .. } => {
+            gone(data, channel.id.get()).await;
+            Ok(())
+        }
+        serenity::FullEvent::ThreadDelete { thread, .. } => {
+            gone(data, thread.id.get()).await;
+            Ok(())
+        }
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            // Removed from the server (an outage sets `unavailable`): its games stop their
+            // timers; the records stay, in case Bredon is invited back.
+            let (service, guild) = (Arc::clone(&data.service), incomplete.id.get());
+            let stopped = blocking(&service, move |s| s.guild_gone(guild)).await;
+            tracing::info!(guild, ?stopped, "removed from a server");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn gone(data: &Data, channel: u64) {
+    let service = Arc::clone(&data.service);
+    if let Ok(true) = blocking(&service, move |s| s.channel_gone(channel)).await {
+        tracing::info!(channel, "channel deleted; its game's timers stop");
+    }
+}
+
+/// Users cannot run commands in an archived thread (topics/threads, "Active & Archived
+/// Threads"), so a thread with a game or challenge is unarchived at once, unless a moderator
+/// locked it: then the game stops posting there (kept, for a moderator's /abort).
+async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChannel, data: &Data) {
+    let Some(meta) = thread.thread_metadata.filter(|m| m.archived) else {
+        return;
+    };
+    let channel = thread.id.get();
+    let busy = blocking(&data.service, move |s| s.holds_game_or_challenge(channel)).await;
+    if busy != Ok(true) {
+        return;
+    }
+    if meta.locked {
+        tracing::info!(
+            channel,
+            "game thread locked by a moderator; posting there stops"
+        );
+        gone(data, channel).await;
+        return;
+    }
+    let reopened = thread
+        .id
+        .edit_thread(&ctx.http, serenity::EditThread::new().archived(false))
+        .await;
+    if let Err(e) = reopened {
+        tracing::warn!(channel, error = %describe(&e), "could not unarchive a game thread");
+        if matches!(classify(&e), Failure::Gone) {
+            gone(data, channel).await;
+        }
+    }
+}
+
+/// An autocomplete request carries a focused option.
+fn is_autocomplete(interaction: &serenity::CommandInteraction) -> bool {
+    interaction.data.options.iter().any(|o| {
+        matches!(
+            o.value,
+            serenity::CommandDataOptionValue::Autocomplete { .. }
+        )
+    })
+}
+
+pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    let outdated = "Discord still shows an older version of this command; reload Discord \
+                    (Ctrl+R, or restart the app) and try again";
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::warn!(command = ctx.command().name, %error, "command failed");
+            let _ = ctx
+                .send(poise::CreateReply::default().content("✋ Something went wrong talking to Discord; if your ply was accepted, /board shows it.").ephemeral(true))
+                .await;
+        }
+        poise::FrameworkError::UnknownInteraction {
+            ctx, interaction, ..
+        } => {
+            // A command Bredon no longer has (Discord's command list was not updated yet).
+            let response = if is_autocomplete(interaction) {
+                serenity::CreateInteractionResponse::Autocomplete(
+                    serenity::CreateAutocompleteResponse::new(),
+                )
+            } else {
+                serenity::CreateInteractionResponse::Message(
+                    serenity::CreateInteractionResponseMessage::new()
+                        .content(format!(
+                            "✋ Bredon has no /{} command any more. {outdated}; /help lists the commands.",
+                            escape(&interaction.data.name)
+                        ))
+                        .ephemeral(true),
+                )
+            };
+            if let Err(e) = interaction.create_response(ctx, response).await {
+                tracing::warn!(error = %e, "could not answer an unknown command");
+            }
+        }
+        poise::FrameworkError::ArgumentParse { ctx, error, .. } => {
+            let text = format!(
+                "✋ Bredon could not read the options of /{}: {}. {outdated}.",
+                ctx.command().name,
+                escape(&crate::tak::quote(&error.to_string()))
+            );
+            let _ = ctx.send(Post::text(text).reply().ephemeral(true)).await;
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            ctx, description, ..
+        } => {
+            tracing::info!(
+                command = ctx.command.name,
+                description,
+                "outdated command options"
+            );
+            let text = format!(
+                "✋ The options of /{} have changed. {outdated}.",
+                ctx.command.name
+            );
+            let _ = poise::Context::Application(ctx)
+                .send(Post::text(text).reply().ephemeral(true))
+                .await;
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}

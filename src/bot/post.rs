@@ -1,0 +1,331 @@
+//! Service outcomes as Discord messages. Every message holds escaped text (a name is shown as
+//! typed and pings no one), at most 2000 characters, `allowed_mentions` listing exactly the users
+//! it means to ping, and buttons whose custom ids name the question and its version. A finished
+//! game takes two messages: the result with the final board (pinging both players), then its
+//! record (GIF, PTN file, link, ratings), which may take a while to draw.
+
+use super::buttons::buttons;
+use crate::service::Outcome;
+use poise::serenity_prelude as serenity;
+
+/// Discord's limit on a message's content (message resource, "Create Message": content is up to
+/// 2000 characters).
+pub const MAX_CONTENT: usize = 2000;
+
+/// One message to post.
+#[derive(Clone)]
+pub struct Post {
+    pub content: String,
+    pub files: Vec<serenity::CreateAttachment>,
+    pub components: Vec<serenity::CreateActionRow>,
+    /// The users this message pings; no other mention is allowed to notify.
+    pub mentions: Vec<u64>,
+}
+
+impl Post {
+    pub fn text(content: impl Into<String>) -> Post {
+        Post {
+            content: fit(content.into()),
+            files: Vec::new(),
+            components: Vec::new(),
+            mentions: Vec::new(),
+        }
+    }
+
+    /// A message that pings `mentions` (its content names them).
+    pub fn pinging(content: String, mentions: Vec<u64>) -> Post {
+        Post {
+            content: fit(content),
+            files: Vec::new(),
+            components: Vec::new(),
+            mentions,
+        }
+    }
+
+    pub fn allowed_mentions(&self) -> serenity::CreateAllowedMentions {
+        serenity::CreateAllowedMentions::new()
+            .users(self.mentions.iter().map(|&id| serenity::UserId::new(id)))
+    }
+
+    pub fn message(self) -> serenity::CreateMessage {
+        serenity::CreateMessage::new()
+            .allowed_mentions(self.allowed_mentions())
+            .content(self.content)
+            .add_files(self.files)
+            .components(self.components)
+    }
+
+    pub fn reply(self) -> poise::CreateReply {
+        let mut r = poise::CreateReply::default()
+            .allowed_mentions(self.allowed_mentions())
+            .content(self.content)
+            .components(self.components);
+        for f in self.files {
+            r = r.attachment(f);
+        }
+        r
+    }
+
+    pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
+        serenity::CreateInteractionResponseFollowup::new()
+            .allowed_mentions(self.allowed_mentions())
+            .content(self.content)
+            .add_files(self.files)
+            .components(self.components)
+    }
+}
+
+/// Cuts `text` to Discord's 2000 characters (a last guard: callers page or shorten first).
+pub fn fit(mut text: String) -> String {
+    if text.chars().count() > MAX_CONTENT {
+        text = text.chars().take(MAX_CONTENT - 1).collect();
+        text.push('…');
+    }
+    text
+}
+
+/// `text` then `tail` in Discord's 2000 characters: the text is cut if need be, so the tail (a
+/// table, the deadline, the mentions) always arrives whole.
+pub fn fit_before(text: String, tail: &str) -> String {
+    let room = MAX_CONTENT.saturating_sub(tail.chars().count());
+    let mut text = text;
+    if text.chars().count() > room {
+        text = text.chars().take(room.saturating_sub(1)).collect();
+        text.push('…');
+    }
+    fit(text + tail)
+}
+
+/// Plain text made literal for Discord: markdown characters are escaped, line-start markers
+/// (`#`, `>`, `-`) too, and mention syntax is broken, so a name like `**<@&1>** @everyone` is
+/// shown as typed. Mentions are also refused by `allowed_mentions`; this keeps them from even
+/// looking like pings.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_start = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '<' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '#' | '>' | '-' if line_start => {
+                out.push('\\');
+                out.push(c);
+            }
+            '@' if rest.starts_with("everyone") || rest.starts_with("here") => {
+                out.push('@');
+                out.push('\u{200B}');
+            }
+            _ => out.push(c),
+        }
+        line_start = c == '\n' || (line_start && c == ' ');
+    }
+    out
+}
+
+/// `<@id> <@id>` for the users an outcome pings.
+pub fn mention_line(ids: &[u64]) -> String {
+    ids.iter()
+        .map(|id| format!("<@{id}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The announcement of an outcome: its text, the deadline, the pings, the board picture (drawn on
+/// a blocking thread) and the buttons of its question. A finished game's rematch button goes on
+/// its record instead.
+pub async fn announce(outcome: &Outcome) -> Post {
+    let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
+    let mut tail = String::new();
+    if let Some(table) = &outcome.table {
+        // A code block shows names as typed; only a backtick could end it early.
+        tail.push_str(&format!("\n```\n{}```", table.replace('`', "\u{2035}")));
+    }
+    if let Some(ms) = outcome.deadline_ms {
+        let secs = ms.div_euclid(1000);
+        tail.push_str(&format!("\n⏳ Time runs out <t:{secs}:R> (<t:{secs}:f>)."));
+    }
+    if !mentions.is_empty() {
+        tail.push('\n');
+        tail.push_str(&mention_line(&mentions));
+    }
+    let content = fit_before(escape(&outcome.text), &tail);
+    let components = match outcome.prompt {
+        Some(p) if outcome.finished.is_none() => buttons(p, false),
+        _ => Vec::new(),
+    };
+    let board = outcome.board.clone();
+    let mut files: Vec<serenity::CreateAttachment> = tokio::task::spawn_blocking(move || {
+        board.map(|b| {
+            serenity::CreateAttachment::bytes(b.png(), "board.png").description(b.alt_text())
+        })
+    })
+    .await
+    .ok()
+    .flatten()
+    .into_iter()
+    .collect();
+    if let Some(image) = &outcome.image {
+        files.push(
+            serenity::CreateAttachment::bytes(image.png.clone(), image.file)
+                .description(image.alt.clone()),
+        );
+    }
+    Post {
+        content,
+        files,
+        components,
+        mentions,
+    }
+}
+
+/// The line with a game's PTN Ninja link, if it fits in a message that already holds `used`
+/// characters; otherwise a sentence pointing at the attached PTN file.
+pub fn link_line(link: &str, used: usize) -> String {
+    let line = format!("Open in PTN Ninja: <{link}>");
+    if used + line.chars().count() <= MAX_CONTENT {
+        line
+    } else {
+        "This game is too long for a PTN Ninja link: open the attached game.ptn in PTN Ninja \
+         (Add game, then choose the file)."
+            .into()
+    }
+}
+
+/// An analysis as a message: the summary per player, the marked plies as far as they fit, the
+/// PTN Ninja link if it fits (the annotated PTN is attached either way).
+pub fn analysis_text(report: &crate::service::analysis::Report) -> String {
+    let mut text = String::from("**Analysis**\n");
+    for line in &report.summary {
+        text.push_str(&escape(line));
+        text.push('\n');
+    }
+    let link = format!("Open in PTN Ninja: <{}>", report.link);
+    // Room kept for the link (or the sentence instead of it) and a "more" line.
+    let reserve = link.chars().count().min(200) + 80;
+    let mut shown = 0;
+    for line in &report.marked {
+        let line = escape(line);
+        if text.chars().count() + line.chars().count() + 1 + reserve > MAX_CONTENT {
+            break;
+        }
+        text.push_str(&line);
+        text.push('\n');
+        shown += 1;
+    }
+    if shown < report.marked.len() {
+        text.push_str(&format!(
+            "…and {} more in analysis.ptn\n",
+            report.marked.len() - shown
+        ));
+    }
+    let used = text.chars().count();
+    if used + link.chars().count() <= MAX_CONTENT {
+        text.push_str(&link);
+    } else {
+        text.push_str(
+            "The link is too long for a message: open the attached analysis.ptn in PTN Ninja.",
+        );
+    }
+    fit(text)
+}
+
+/// The record of a finished game: the GIF of the whole game, the PTN file, the PTN Ninja link if
+/// it fits, ratings and series, and the rematch button. Pings no one.
+pub async fn record(outcome: &Outcome) -> Option<Post> {
+    let f = outcome.finished.clone()?;
+    let mut lines = Vec::new();
+    for (player, rating, change) in &f.ratings {
+        lines.push(format!(
+            "{} is now rated {rating:.0} ({change:+.0}).",
+            escape(&player.name)
+        ));
+    }
+    let [(a, pa), (b, pb)] = &f.series;
+    if pa + pb > 0 {
+        lines.push(format!(
+            "Series: {} {pa} – {pb} {}.",
+            escape(&a.name),
+            escape(&b.name)
+        ));
+    }
+    let mut content = lines.join("\n");
+    if let Some(link) = &f.link {
+        let used = content.chars().count() + 1;
+        content.push('\n');
+        content.push_str(&link_line(link, used));
+    }
+    let file = f.file;
+    let board = outcome.board.clone();
+    let ptn = f.ptn.clone().into_bytes();
+    let files = tokio::task::spawn_blocking(move || {
+        let mut files = Vec::new();
+        if let Some(board) = board {
+            files.push(serenity::CreateAttachment::bytes(board.gif(), "game.gif"));
+        }
+        files.push(serenity::CreateAttachment::bytes(ptn, file));
+        files
+    })
+    .await
+    .unwrap_or_default();
+    Some(Post {
+        content: fit(content),
+        files,
+        components: outcome.prompt.map_or(Vec::new(), |p| buttons(p, false)),
+        mentions: Vec::new(),
+    })
+}
+
+/// A link that opens a message (or, without one, a mention of the channel).
+pub fn jump_link(guild: u64, channel: u64, message: Option<u64>) -> String {
+    match message {
+        Some(m) => format!("https://discord.com/channels/{guild}/{channel}/{m}"),
+        None => format!("<#{channel}>"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_shows_names_as_typed_and_breaks_mentions() {
+        assert_eq!(escape("**bold** _x_"), "\\*\\*bold\\*\\* \\_x\\_");
+        assert_eq!(escape("<@&123> <#5>"), "\\<@&123> \\<#5>");
+        assert_eq!(
+            escape("hi @everyone @here"),
+            "hi @\u{200B}everyone @\u{200B}here"
+        );
+        assert_eq!(
+            escape("# big\n> quote\n- item"),
+            "\\# big\n\\> quote\n\\- item"
+        );
+        assert_eq!(
+            escape("alice played 2c3>11 (R-0)"),
+            "alice played 2c3>11 (R-0)",
+            "mid-line markers stay readable"
+        );
+    }
+
+    #[test]
+    fn a_long_announcement_keeps_its_table_and_mentions_whole() {
+        let text = "Round 1: someone 1-0 someone else. ".repeat(80);
+        let tail = format!("\n```\n{}```\n<@1> <@2>", "row\n".repeat(100));
+        let content = fit_before(text, &tail);
+        assert_eq!(content.chars().count(), MAX_CONTENT);
+        assert!(content.ends_with(&tail));
+        assert!(content.contains("…\n```"));
+    }
+
+    #[test]
+    fn long_text_is_cut_to_discords_limit() {
+        let long = "é".repeat(3000);
+        let cut = fit(long);
+        assert_eq!(cut.chars().count(), MAX_CONTENT);
+        assert!(cut.ends_with('…'));
+        assert_eq!(fit("short".into()), "short");
+    }
+}

@@ -1,0 +1,234 @@
+//! Buttons and the Move form: answered at once (Discord's 3 seconds), checked by the service,
+//! and their outcomes handed to the publisher.
+
+use super::buttons::{buttons, label, move_id, parse_custom_id};
+use super::checks::{is_thread, missing_permissions};
+use super::post::{escape, fit};
+use super::publish::{Ready, Via};
+use super::respond::{blocking, ephemeral, interaction_ctx, refusal_text};
+use super::{Data, Error};
+use crate::service::{Answer, Ctx, Prompt, Refusal};
+use poise::serenity_prelude as serenity;
+
+/// Buttons whose ids an older Bredon wrote no longer say which request they answer.
+const OLD_BUTTON: &str = "this button comes from an older version of Bredon and no longer works; \
+     use /accept, /decline, /cancel, /undo, /draw or /rematch instead";
+
+/// A button press: acknowledged at once (DEFERRED_UPDATE_MESSAGE: no loading state, and the
+/// message's files stay, which serenity's UPDATE_MESSAGE would clear), answered by the service,
+/// then the pressed message shows who pressed what with its buttons disabled, and the outcome
+/// follows as a new message that pings.
+pub async fn on_press(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    data: &Data,
+) -> Result<(), Error> {
+    let Some((prompt, answer)) = parse_custom_id(&press.data.custom_id) else {
+        press
+            .create_response(ctx, ephemeral(&Refusal(OLD_BUTTON.into())))
+            .await?;
+        return Ok(());
+    };
+    let in_thread = is_thread(press.channel.as_ref().map(|c| c.kind));
+    if let Some(refusal) = missing_permissions(press.app_permissions, in_thread, false) {
+        press.create_response(ctx, ephemeral(&refusal)).await?;
+        return Ok(());
+    }
+    if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves | Answer::Move) = (prompt, answer)
+    {
+        return answer_privately(ctx, press, data, prompt, answer).await;
+    }
+    press
+        .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
+        .await?;
+    let sctx = press_ctx(press);
+    let who = sctx.user.name.clone();
+    let outcome = match blocking(&data.service, move |s| s.answer(&sctx, prompt, answer)).await {
+        Ok(outcome) => outcome,
+        Err(refusal) => {
+            let text = serenity::CreateInteractionResponseFollowup::new()
+                .content(refusal_text(&refusal))
+                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .ephemeral(true);
+            press.create_followup(ctx, text).await?;
+            return Ok(());
+        }
+    };
+    // A question's buttons are spent once answered; a board keeps its buttons until it is old.
+    if !matches!(prompt, Prompt::Board { .. }) {
+        let pressed = format!(
+            "{}\n*{} pressed {}.*",
+            press.message.content,
+            escape(&who),
+            label(prompt, answer)
+        );
+        press
+            .edit_response(
+                ctx,
+                serenity::EditInteractionResponse::new()
+                    .content(fit(pressed))
+                    .components(buttons(prompt, true))
+                    .allowed_mentions(serenity::CreateAllowedMentions::new()),
+            )
+            .await?;
+    }
+    let channel = press.channel_id.get();
+    let ready = Ready::draw(outcome).await;
+    data.publisher
+        .publish(channel, ready, Via::Followup(press))
+        .await
+}
+
+fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {
+    interaction_ctx(
+        press.guild_id,
+        press.channel_id,
+        &press.user,
+        press.member.as_ref(),
+    )
+}
+
+/// Board buttons whose answer is for the presser alone: the legal plies, "really resign?", or a
+/// form to type a ply in.
+async fn answer_privately(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    data: &Data,
+    prompt: Prompt,
+    answer: Answer,
+) -> Result<(), Error> {
+    let sctx = press_ctx(press);
+    let checked = blocking(&data.service, move |s| {
+        s.check_board(&sctx, prompt)?;
+        match answer {
+            Answer::Moves => s.legal_plies(sctx.channel).map(Some),
+            _ => Ok(None),
+        }
+    })
+    .await;
+    if let (Ok(_), Answer::Move) = (&checked, answer) {
+        let input = serenity::CreateInputText::new(
+            serenity::InputTextStyle::Short,
+            "Your ply (PTN)",
+            "ply",
+        )
+        .placeholder("c3, Sd4, Cb2, 3c3>12")
+        .max_length(32);
+        let modal = serenity::CreateModal::new(move_id(prompt), "Your move")
+            .components(vec![serenity::CreateActionRow::InputText(input)]);
+        press
+            .create_response(ctx, serenity::CreateInteractionResponse::Modal(modal))
+            .await?;
+        return Ok(());
+    }
+    let message = serenity::CreateInteractionResponseMessage::new()
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    let message = match (checked, prompt) {
+        (Err(refusal), _) => message.content(refusal_text(&refusal)),
+        (Ok(Some(plies)), _) => message.content(fit(plies_by_square(&plies))),
+        (Ok(None), Prompt::Board { game, position }) => message
+            .content("Resign this game? Your opponent wins; this cannot be taken back.")
+            .components(buttons(Prompt::Resign { game, position }, false)),
+        (Ok(None), _) => message.content("✋ that button does not belong to a board"),
+    };
+    press
+        .create_response(ctx, serenity::CreateInteractionResponse::Message(message))
+        .await?;
+    Ok(())
+}
+
+/// A ply typed in the Move form: played on the board the form was opened from, and answered like
+/// `/move`, with a new message that pings the player to move.
+pub async fn on_move_modal(
+    ctx: &serenity::Context,
+    submit: &serenity::ModalInteraction,
+    data: &Data,
+) -> Result<(), Error> {
+    let typed = submit
+        .data
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .find_map(|c| match c {
+            serenity::ActionRowComponent::InputText(t) if t.custom_id == "ply" => t.value.clone(),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let prompt = parse_custom_id(&submit.data.custom_id)
+        .map(|(prompt, _)| prompt)
+        .filter(|p| matches!(p, Prompt::Board { .. }));
+    let in_thread = is_thread(submit.channel.as_ref().map(|c| c.kind));
+    let refused = match prompt {
+        None => Some(Refusal(OLD_BUTTON.into())),
+        Some(_) => missing_permissions(submit.app_permissions, in_thread, false),
+    };
+    let (Some(prompt), None) = (prompt, &refused) else {
+        let refusal = refused.unwrap_or_else(|| Refusal(OLD_BUTTON.into()));
+        submit.create_response(ctx, ephemeral(&refusal)).await?;
+        return Ok(());
+    };
+    let sctx = interaction_ctx(
+        submit.guild_id,
+        submit.channel_id,
+        &submit.user,
+        submit.member.as_ref(),
+    );
+    let played = blocking(&data.service, move |s| {
+        s.check_board(&sctx, prompt)?;
+        s.play(&sctx, &typed)
+    })
+    .await;
+    let outcome = match played {
+        Err(refusal) => {
+            submit.create_response(ctx, ephemeral(&refusal)).await?;
+            return Ok(());
+        }
+        Ok(outcome) => outcome,
+    };
+    let channel = submit.channel_id.get();
+    let ready = Ready::draw(outcome).await;
+    data.publisher
+        .publish(channel, ready, Via::Form(submit))
+        .await
+}
+
+/// Legal plies grouped by the square they place on or move from, one line a square.
+fn plies_by_square(plies: &[String]) -> String {
+    let mut squares: Vec<(String, Vec<&str>)> = Vec::new();
+    for ply in plies {
+        let square: String = ply
+            .trim_start_matches(['S', 'C'])
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .chars()
+            .take(2)
+            .collect();
+        match squares.iter_mut().find(|(s, _)| *s == square) {
+            Some((_, list)) => list.push(ply),
+            None => squares.push((square, vec![ply])),
+        }
+    }
+    squares.sort_by(|a, b| a.0.cmp(&b.0));
+    let lines: Vec<String> = squares
+        .iter()
+        .map(|(square, list)| format!("**{square}**: {}", list.join(" ")))
+        .collect();
+    format!("{} legal plies:\n{}", plies.len(), lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legal_plies_are_grouped_by_square() {
+        let plies: Vec<String> = ["a1", "Sa1", "b2", "a1>", "2b2<11", "Cb2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            plies_by_square(&plies),
+            "6 legal plies:\n**a1**: a1 Sa1 a1>\n**b2**: b2 2b2<11 Cb2"
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! The handler path of slash commands: who acts where (the service's `Ctx`), the service called on
+//! a blocking thread, refusals answered ephemerally, outcomes handed to the publisher.
+
+use super::checks::{is_moderator, may_post, member_permissions};
+use super::data::{interaction, now_ms};
+use super::post::{escape, fit, Post};
+use super::publish::{Ready, Via};
+use super::{Context, Error};
+use crate::service::{Ctx, Outcome, Refusal, Service};
+use crate::store::records::PlayerRef;
+use poise::serenity_prelude as serenity;
+use std::sync::Arc;
+
+pub fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> PlayerRef {
+    let name = member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone());
+    PlayerRef {
+        id: user.id.get(),
+        name,
+    }
+}
+
+pub fn service_ctx(ctx: Context<'_>) -> Ctx {
+    let member = interaction(ctx).and_then(|i| i.member.as_deref());
+    Ctx {
+        guild: ctx.guild_id().map_or(0, |g| g.get()),
+        channel: ctx.channel_id().get(),
+        user: player_ref(ctx.author(), member),
+        now_ms: now_ms(),
+        moderator: is_moderator(member_permissions(ctx)),
+    }
+}
+
+/// The service context of an interaction outside poise (a button press, a form).
+pub fn interaction_ctx(
+    guild: Option<serenity::GuildId>,
+    channel: serenity::ChannelId,
+    user: &serenity::User,
+    member: Option<&serenity::Member>,
+) -> Ctx {
+    Ctx {
+        guild: guild.map_or(0, |g| g.get()),
+        channel: channel.get(),
+        user: player_ref(user, member),
+        now_ms: now_ms(),
+        moderator: is_moderator(member.and_then(|m| m.permissions)),
+    }
+}
+
+pub async fn blocking<T: Send + 'static>(
+    service: &Arc<Service>,
+    f: impl FnOnce(&Service) -> Result<T, Refusal> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = Arc::clone(service);
+    tokio::task::spawn_blocking(move || f(&s))
+        .await
+        .unwrap_or_else(|e| {
+            Err(Refusal(format!(
+                "Bredon failed inside ({e}); look at /board"
+            )))
+        })
+}
+
+pub fn refusal_text(refusal: &Refusal) -> String {
+    fit(format!("✋ {}", escape(&refusal.0)))
+}
+
+pub async fn refuse(ctx: Context<'_>, refusal: Refusal) -> Result<(), Error> {
+    ctx.send(
+        poise::CreateReply::default()
+            .content(refusal_text(&refusal))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// A private answer: a refusal only the presser sees.
+pub fn ephemeral(refusal: &Refusal) -> serenity::CreateInteractionResponse {
+    serenity::CreateInteractionResponse::Message(
+        serenity::CreateInteractionResponseMessage::new()
+            .content(refusal_text(refusal))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .ephemeral(true),
+    )
+}
+
+type Work = tokio::task::JoinHandle<Result<Ready, Refusal>>;
+
+/// Runs a service action (after checking Bredon may post here) and answers it.
+pub async fn act(
+    ctx: Context<'_>,
+    f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    if let Some(refusal) = may_post(ctx, false) {
+        return refuse(ctx, refusal).await;
+    }
+    let sctx = service_ctx(ctx);
+    let service = Arc::clone(&ctx.data().service);
+    let work: Work = tokio::spawn(async move {
+        let outcome = blocking(&service, move |s| f(s, &sctx)).await?;
+        Ok(Ready::draw(outcome).await)
+    });
+    respond(ctx, work).await
+}
+
+/// Answers with an outcome already decided (and stored).
+pub async fn answer(ctx: Context<'_>, outcome: Outcome) -> Result<(), Error> {
+    let work: Work = tokio::spawn(async move { Ok(Ready::draw(outcome).await) });
+    respond(ctx, work).await
+}
+
+/// Publishes the work's outcome as the command's answer, a new message so its pings notify.
+/// Work that takes longer than `Data::defer_after` (1.5 s; Discord wants the first response
+/// within 3 s: interactions/receiving-and-responding) is deferred first.
+async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
+    let defer_after = ctx.data().defer_after;
+    let (done, deferred) = match tokio::time::timeout(defer_after, &mut work).await {
+        Ok(done) => (done, false),
+        Err(_) => {
+            ctx.defer().await?;
+            (work.await, true)
+        }
+    };
+    let done = done.unwrap_or_else(|e| {
+        Err(Refusal(format!(
+            "Bredon failed inside ({e}); look at /board"
+        )))
+    });
+    let channel = ctx.channel_id().get();
+    let publisher = &ctx.data().publisher;
+    match (done, deferred) {
+        (Err(refusal), false) => refuse(ctx, refusal).await,
+        (Err(refusal), true) => {
+            // The public "thinking" message goes; the refusal is for the user alone.
+            if let Some(interaction) = interaction(ctx) {
+                interaction.delete_response(ctx.http()).await?;
+            }
+            refuse(ctx, refusal).await
+        }
+        (Ok(ready), false) => publisher.publish(channel, ready, Via::Reply(ctx)).await,
+        (Ok(ready), true) => publisher.publish(channel, ready, Via::Deferred(ctx)).await,
+    }
+}
+
+/// Runs `f` on a blocking thread and posts the text it returns (already escaped where it holds
+/// names); refusals go out ephemeral.
+pub async fn say(
+    ctx: Context<'_>,
+    ephemeral: bool,
+    f: impl FnOnce(&Service, &Ctx) -> Result<String, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    let sctx = service_ctx(ctx);
+    match blocking(&ctx.data().service, move |s| f(s, &sctx)).await {
+        Err(r) => refuse(ctx, r).await,
+        Ok(text) => {
+            ctx.send(Post::text(text).reply().ephemeral(ephemeral))
+                .await?;
+            Ok(())
+        }
+    }
+}

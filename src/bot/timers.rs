@@ -1,0 +1,110 @@
+//! The timer loop: reminders, time-outs and expired challenges, and the tournaments' work (their
+//! news and a thread for each new pairing's game). Everything it posts goes through the
+//! publisher as channel messages.
+
+use super::data::Publisher;
+use super::data::{now_ms, TOURNAMENT_NEWS};
+use super::publish::{describe, Ready, Via};
+use crate::service::{event_id, Outcome, Refusal, TimerEvent};
+use poise::serenity_prelude as serenity;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Posts reminders, time-outs and expired challenges, and does the tournaments' work (their news
+/// and their new games' threads), at every tick and whenever an outcome touched a tournament.
+/// Due times and pending pairings live in the store, so a restart picks up where the last
+/// process stopped; each fires once (the service stores it first).
+pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
+    let mut interval = tokio::time::interval(every);
+    loop {
+        tokio::select! {
+            _ = interval.tick() => {}
+            _ = TOURNAMENT_NEWS.notified() => {}
+        }
+        let s = Arc::clone(&publisher.service);
+        let events = match tokio::task::spawn_blocking(move || s.tick(now_ms())).await {
+            Ok(Ok(events)) => events,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "timers");
+                continue;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "timer task failed");
+                continue;
+            }
+        };
+        for event in events {
+            let publisher = Arc::clone(&publisher);
+            // Each channel on its own task: one slow retry never holds up the others.
+            tokio::spawn(async move { post_event(&publisher, event).await });
+        }
+        tournament_work(&publisher).await;
+    }
+}
+
+/// Posts an event as a channel message whose nonce is the event's id.
+async fn post_event(publisher: &Arc<Publisher>, event: TimerEvent) {
+    post_outcome(publisher, event.channel, event.outcome, event.id).await;
+}
+
+async fn post_outcome(publisher: &Arc<Publisher>, channel: u64, outcome: Outcome, nonce: u64) {
+    let ready = Ready::draw(outcome).await;
+    let via = Via::Channel { nonce };
+    if let Err(e) = publisher.publish(channel, ready, via).await {
+        tracing::warn!(channel, error = %e, "a timer's message was not posted");
+    }
+}
+
+/// Posts tournament news in their channels and opens a thread for each new pairing. Called by
+/// the timer loop only (one task), so a pairing is never opened twice by this process; the
+/// service refuses a second opening anyway.
+async fn tournament_work(publisher: &Arc<Publisher>) {
+    let service = &publisher.service;
+    let s = Arc::clone(service);
+    let news = tokio::task::spawn_blocking(move || s.tournament_news(now_ms())).await;
+    match news {
+        Ok(Ok(events)) => {
+            for event in events {
+                post_event(publisher, event).await;
+            }
+        }
+        Ok(Err(e)) => tracing::warn!(error = %e, "tournament news"),
+        Err(e) => tracing::error!(error = %e, "tournament news failed"),
+    }
+    let s = Arc::clone(service);
+    let pending = match tokio::task::spawn_blocking(move || s.pending_pairings()).await {
+        Ok(Ok(p)) => p,
+        _ => return,
+    };
+    for p in pending {
+        let created = serenity::ChannelId::new(p.channel)
+            .create_thread(
+                &publisher.http,
+                serenity::CreateThread::new(p.name.clone())
+                    .kind(serenity::ChannelType::PublicThread)
+                    .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+            )
+            .await;
+        let thread = match created {
+            Ok(t) => t.id.get(),
+            Err(e) => {
+                // Tried again at the next tick; a moderator sees why in the log.
+                tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
+                continue;
+            }
+        };
+        let s = Arc::clone(service);
+        let fixture = p.fixture;
+        let started =
+            tokio::task::spawn_blocking(move || s.start_pairing(fixture, thread, now_ms())).await;
+        match started {
+            Ok(Ok(Some(outcome))) => {
+                let nonce = event_id(thread, 5, fixture.tournament);
+                post_outcome(publisher, thread, outcome, nonce).await;
+            }
+            Ok(Ok(None)) => {}
+            Ok(Err(Refusal(why))) => tracing::warn!(%why, "a tournament game did not start"),
+            Err(e) => tracing::error!(error = %e, "starting a tournament game failed"),
+        }
+    }
+}
