@@ -56,7 +56,7 @@ impl Table {
     /// Stops the service (closing the store) and opens it again, as a restarted bot would.
     fn restart(&mut self) {
         drop(self.service.take());
-        self.service = Some(Service::new(Store::open(self.dir.path()).unwrap()));
+        self.service = Some(Service::new(support::reopen(self.dir.path())));
     }
 
     /// Opens every pending pairing's game in a new "thread": (thread, White, Black).

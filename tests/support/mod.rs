@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use bredon::store::{Store, StoreError};
 use bredon::tak::{Game, Position, Setup};
 
 /// A legal game of `plies` plies on a `size` board that is still running: each ply is chosen
@@ -67,3 +68,18 @@ pub const SWISS_STANDINGS: [&str; 7] = [
     "6 gina(w) 1 5 2",
     "7 dave 1 3½ 1½",
 ];
+
+/// Opens the store in `path` again after the last handle was dropped, as a restarted bot would.
+/// sled's flusher thread lets go of the folder's lock a moment after the handle goes, so a
+/// `Locked` answer is waited out (for at most five seconds).
+pub fn reopen(path: &std::path::Path) -> Store {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match Store::open(path) {
+            Err(StoreError::Locked(_)) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            opened => return opened.unwrap(),
+        }
+    }
+}
