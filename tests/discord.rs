@@ -3,183 +3,14 @@
 //! restart mid-game, a reminder, failing REST calls and a dropped gateway.
 
 mod fake_discord;
+mod harness;
 mod support;
 
-use fake_discord::{FakeDiscord, Request, TestUser};
+use fake_discord::{FakeDiscord, TestUser};
+use harness::*;
 use serde_json::json;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
-
-const CHANNEL: u64 = 555_000_000_000_000_001;
-
-struct Bot {
-    child: Child,
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_bot(fake: &FakeDiscord, data: &std::path::Path, tick_secs: f64) -> Bot {
-    start_bot_with(fake, data, tick_secs, &[])
-}
-
-fn start_bot_with(
-    fake: &FakeDiscord,
-    data: &std::path::Path,
-    tick_secs: f64,
-    env: &[(&str, &str)],
-) -> Bot {
-    let child = Command::new(env!("CARGO_BIN_EXE_bredon"))
-        .envs(env.iter().copied())
-        .arg("run")
-        .env("DISCORD_TOKEN", "fake-token")
-        .env("DISCORD_API_BASE", &fake.api_base)
-        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
-        .env("BREDON_DATA", data)
-        .env("BREDON_TICK_SECS", tick_secs.to_string())
-        .env(
-            "RUST_LOG",
-            std::env::var("BREDON_TEST_LOG").unwrap_or_else(|_| "off".into()),
-        )
-        .stdout(Stdio::null())
-        .stderr(if std::env::var_os("BREDON_TEST_LOG").is_some() {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
-        })
-        .spawn()
-        .unwrap();
-    Bot { child }
-}
-
-/// A fake Discord, a database folder, and the bot connected to the fake.
-async fn boot() -> (FakeDiscord, tempfile::TempDir, Bot) {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
-    (fake, data, bot)
-}
-
-async fn connected(fake: &FakeDiscord, identifies: u64) {
-    fake.wait_until("IDENTIFY", Duration::from_secs(30), |f| {
-        f.identifies() >= identifies
-    })
-    .await;
-    // Commands are registered once READY is handled: then interactions are dispatched.
-    fake.wait_until("command registration", Duration::from_secs(30), |f| {
-        f.requests()
-            .iter()
-            .any(|r| r.method == "PUT" && r.path.contains("/commands"))
-    })
-    .await;
-}
-
-fn alice() -> TestUser {
-    TestUser::new(111, "alice")
-}
-
-fn bob() -> TestUser {
-    TestUser::new(222, "bob")
-}
-
-/// The response to the interaction with `token`: its callback; if that deferred (5), the edit of
-/// the "thinking" message; if it acknowledged a button (6), the first follow-up.
-async fn answer(fake: &FakeDiscord, from: usize, token: &str) -> Request {
-    let cb = format!("/{token}/callback");
-    let callback = fake
-        .wait_request(from, &format!("callback for {token}"), |r| {
-            r.path.contains(&cb) && r.status < 300
-        })
-        .await;
-    let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
-    match callback.json()["type"].as_u64() {
-        Some(5) => {
-            fake.wait_request(from, &format!("answer for {token}"), |r| {
-                r.path.contains(&hook) && matches!(r.method.as_str(), "POST" | "PATCH")
-            })
-            .await
-        }
-        Some(6) => {
-            fake.wait_request(from, &format!("follow-up for {token}"), |r| {
-                r.path.ends_with(&hook) && r.method == "POST"
-            })
-            .await
-        }
-        _ => callback,
-    }
-}
-
-async fn run(
-    fake: &FakeDiscord,
-    user: &TestUser,
-    command: &str,
-    options: serde_json::Value,
-) -> Request {
-    let from = fake.requests().len();
-    let token = fake.command(user, CHANNEL, command, options);
-    answer(fake, from, &token).await
-}
-
-async fn ply(fake: &FakeDiscord, user: &TestUser, text: &str) -> Request {
-    run(
-        fake,
-        user,
-        "move",
-        json!([{ "name": "ply", "type": 3, "value": text }]),
-    )
-    .await
-}
-
-/// Presses the newest button whose action is `action` (like `bredon:accept`) in the channel.
-async fn press(fake: &FakeDiscord, user: &TestUser, action: &str) -> Request {
-    press_in(fake, CHANNEL, user, action).await
-}
-
-async fn press_in(fake: &FakeDiscord, channel: u64, user: &TestUser, action: &str) -> Request {
-    let id = fake
-        .button(channel, &format!("{action}:"))
-        .unwrap_or_else(|| panic!("no {action} button in {channel}"));
-    let from = fake.requests().len();
-    let token = fake.press(user, channel, &id);
-    answer(fake, from, &token).await
-}
-
-async fn start_game(fake: &FakeDiscord) {
-    let r = run(
-        fake,
-        &alice(),
-        "challenge",
-        json!([
-            { "name": "opponent", "type": 6, "value": "222" },
-            { "name": "size", "type": 4, "value": 5 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]),
-    )
-    .await;
-    assert!(
-        r.content().contains("alice challenges bob"),
-        "{}",
-        r.content()
-    );
-    assert!(
-        r.text().contains("bredon:accept"),
-        "the challenge has buttons"
-    );
-    let r = press(fake, &alice(), "bredon:accept").await;
-    assert!(r.is_ephemeral() && r.content().contains("cannot accept your own challenge"));
-    let r = press(fake, &bob(), "bredon:accept").await;
-    assert!(
-        r.content().contains("alice (White) vs bob (Black)"),
-        "{}",
-        r.content()
-    );
-    assert_eq!(r.pngs().len(), 1);
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenge_tak_and_road_win_with_pictures() {
@@ -587,11 +418,7 @@ fn payloads_deserialize_with_serenitys_own_types() {
 #[test]
 fn no_token_exits_2_with_instructions() {
     let dir = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_bredon"))
-        .current_dir(dir.path())
-        .env_remove("DISCORD_TOKEN")
-        .output()
-        .unwrap();
+    let o = bredon(dir.path()).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -823,10 +650,6 @@ async fn position_and_rules_draw_pictures() {
     assert!(r.text().contains("Takat board of 7 circles"), "alt text");
 }
 
-fn carol() -> TestUser {
-    TestUser::new(333, "carol")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn records_and_settings_commands_answer_or_refuse() {
     let (fake, _data, _bot) = boot().await;
@@ -912,65 +735,6 @@ async fn records_and_settings_commands_answer_or_refuse() {
 
 use fake_discord::perms;
 
-/// Runs `f` on the bot's store while the bot is not running (sled allows one process).
-fn with_service<T>(data: &std::path::Path, f: impl FnOnce(&bredon::service::Service) -> T) -> T {
-    let service = bredon::service::Service::new(bredon::store::Store::open(data).unwrap());
-    f(&service)
-}
-
-fn sctx(user: &TestUser, channel: u64) -> bredon::service::Ctx {
-    bredon::service::Ctx {
-        guild: fake_discord::GUILD_ID,
-        channel,
-        user: bredon::store::records::PlayerRef {
-            id: user.id,
-            name: user.name.clone(),
-        },
-        now_ms: now_ms(),
-        moderator: false,
-    }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
-
-/// A stored game between alice (White) and bob in `channel`, `plies` plies long, still running.
-fn stored_game(service: &bredon::service::Service, channel: u64, plies: usize) {
-    let options = bredon::service::ChallengeOptions {
-        opponent: Some(bredon::store::records::PlayerRef {
-            id: 222,
-            name: "bob".into(),
-        }),
-        seat: bredon::store::records::Seat::White,
-        size: Some(6),
-        ..Default::default()
-    };
-    service
-        .challenge(&sctx(&alice(), channel), &options)
-        .unwrap();
-    service.accept(&sctx(&bob(), channel)).unwrap();
-    let game = support::long_game(6, plies, channel);
-    let players = [alice(), bob()];
-    for (i, played) in game.plies().iter().enumerate() {
-        service
-            .play(&sctx(&players[i % 2], channel), &played.ptn)
-            .unwrap_or_else(|e| panic!("ply {} {}: {e}", i + 1, played.ptn));
-    }
-}
-
-/// Notifications that arrived since `from` (an index into `fake.notifications()`).
-fn notified_since(fake: &FakeDiscord, from: usize) -> Vec<u64> {
-    fake.notifications()
-        .into_iter()
-        .skip(from)
-        .map(|n| n.user)
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_ply_notifies_the_next_player_and_nobody_else() {
     let (fake, _data, _bot) = boot().await;
@@ -1051,7 +815,7 @@ async fn names_are_shown_as_typed_and_never_ping_roles_or_everyone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole_record() {
+async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_its_whole_record() {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();
     with_service(data.path(), |s| stored_game(s, CHANNEL, 300));
@@ -1072,7 +836,7 @@ async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole
             r.path.contains(&format!("/{token}/callback"))
         })
         .await;
-    assert_eq!(ack.status, 204, "acknowledged within Discord's 3 seconds");
+    assert_eq!(ack.status, 204);
     assert_eq!(ack.json()["type"], 6);
     let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
     let result = fake
@@ -1081,6 +845,15 @@ async fn a_draw_accepted_by_button_at_ply_300_is_answered_in_time_with_its_whole
         })
         .await;
     assert_eq!(result.status, 200);
+    // Discord's 3 seconds: the press is acknowledged before the slow work (replaying 300 plies,
+    // drawing the board) is done, so the acknowledgement is the first request of its token.
+    let first = fake
+        .requests()
+        .into_iter()
+        .skip(from)
+        .find(|r| r.path.contains(token.as_str()))
+        .unwrap();
+    assert!(first.path.ends_with("/callback"), "{}", first.path);
     assert!(
         result.content().contains("Drawn by agreement"),
         "{}",
@@ -1194,7 +967,7 @@ async fn a_failed_command_registration_stops_the_bot_with_discords_reason() {
     let fake = FakeDiscord::start().await;
     fake.fail_registration(403);
     let data = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+    let mut child = bredon(data.path())
         .arg("run")
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_API_BASE", &fake.api_base)
@@ -1418,36 +1191,52 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deleted_channels_and_a_removed_server_stop_the_timers_and_keep_the_games() {
+async fn deleted_channels_and_threads_and_a_removed_server_stop_the_timers_and_keep_the_games() {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();
-    let other = CHANNEL + 7;
+    let (deleted, kept) = (CHANNEL, CHANNEL + 7);
     with_service(data.path(), |s| {
-        stored_game(s, CHANNEL, 2);
-        stored_game(s, other, 2);
+        stored_game(s, deleted, 2);
+        stored_game(s, kept, 2);
     });
-    let mut bot = start_bot(&fake, data.path(), 30.0);
+    let mut bot = start_bot_logging(&fake, data.path());
     connected(&fake, 1).await;
-    fake.delete_channel(CHANNEL);
-    fake.remove_from_guild();
-    // Nothing is posted for these events; give the bot time to store them (tests run in
-    // parallel on two cores), then stop it cleanly.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
-    assert!(Command::new("kill")
-        .args(["-TERM", &bot.child.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let _ = bot.child.wait();
-    let store = bredon::store::Store::open(data.path()).unwrap();
-    for channel in [CHANNEL, other] {
+    // A game in a thread of its own.
+    run(&fake, &alice(), "challenge", json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "thread", "type": 5, "value": true }])).await;
+    let thread = fake.threads()[0];
+    press_in(&fake, thread, &bob(), "bredon:accept").await;
+    // Each deletion alone, each seen done in the bot's log before the next.
+    fake.delete_channel(deleted);
+    bot.logged(&["channel deleted", &deleted.to_string()]).await;
+    fake.delete_channel(thread);
+    bot.logged(&["channel deleted", &thread.to_string()]).await;
+    bot.stop();
+    let timers = |channel: u64| {
+        let store = support::reopen(data.path());
         let game = store.game(channel).unwrap().expect("the game is kept");
-        assert_eq!(game.plies.len(), 2);
-        assert_eq!(
-            game.reminder_due_ms, None,
-            "no reminder into a gone channel"
-        );
-    }
+        (game.reminder_due_ms, game.plies.len())
+    };
+    assert_eq!(
+        timers(deleted),
+        (None, 2),
+        "no reminder into a deleted channel"
+    );
+    assert_eq!(timers(thread).0, None, "nor into a deleted thread");
+    assert!(
+        timers(kept).0.is_some(),
+        "the other channel's game keeps its reminder"
+    );
+    // Removed from the server: every game there stops its timers.
+    let mut bot = start_bot_logging(&fake, data.path());
+    connected(&fake, 2).await;
+    fake.remove_from_guild();
+    bot.logged(&["removed from a server", "Ok(1)"]).await;
+    bot.stop();
+    assert_eq!(
+        timers(kept),
+        (None, 2),
+        "the game is kept, its timers stopped"
+    );
 }
 
 /// The fake's own rules, checked with serenity's HTTP client: limits and the token lifetime.
@@ -2314,138 +2103,6 @@ async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
 }
 
 // ---- Tournaments ------------------------------------------------------------------------------
-
-fn player(name: &str) -> TestUser {
-    let id = match name {
-        "alice" => 111,
-        "bob" => 222,
-        "carol" => 333,
-        "dave" => 444,
-        "erin" => 555,
-        "frank" => 666,
-        "gina" => 777,
-        _ => panic!("no test user {name}"),
-    };
-    TestUser::new(id, name)
-}
-
-fn moderator() -> TestUser {
-    let mut m = TestUser::new(999, "mod");
-    m.permissions |= fake_discord::perms::MANAGE_MESSAGES;
-    m
-}
-
-async fn tournament_cmd(
-    fake: &FakeDiscord,
-    user: &TestUser,
-    sub: &str,
-    options: serde_json::Value,
-) -> Request {
-    run(
-        fake,
-        user,
-        "tournament",
-        json!([{ "name": sub, "type": 1, "options": options }]),
-    )
-    .await
-}
-
-async fn run_in(fake: &FakeDiscord, channel: u64, user: &TestUser, command: &str) -> Request {
-    let from = fake.requests().len();
-    let token = fake.command(user, channel, command, json!([]));
-    answer(fake, from, &token).await
-}
-
-/// The games of round `round` as the bot opens them, each in a new thread under the tournament's
-/// channel: (thread, White, Black), waiting until `count` have started.
-async fn round_games(
-    fake: &FakeDiscord,
-    name: &str,
-    round: usize,
-    count: usize,
-) -> Vec<(u64, String, String)> {
-    let marker = format!("{name}, round {round}: ");
-    let found = |f: &FakeDiscord| -> Vec<(u64, String, String)> {
-        let threads = f.threads();
-        f.messages()
-            .iter()
-            .filter(|m| threads.contains(&m.channel))
-            .filter_map(|m| {
-                let rest = m.content.strip_prefix(&marker)?;
-                let (white, rest) = rest.split_once(" (White) vs ")?;
-                let (black, _) = rest.split_once(" (Black)")?;
-                Some((m.channel, white.to_string(), black.to_string()))
-            })
-            .collect()
-    };
-    fake.wait_until(
-        &format!("round {round}'s {count} games"),
-        Duration::from_secs(30),
-        |f| found(f).len() >= count,
-    )
-    .await;
-    let games = found(fake);
-    assert_eq!(games.len(), count, "each pairing opened once: {games:?}");
-    games
-}
-
-/// Ends the game in `thread`: the loser resigns, or both ask for a draw.
-async fn decide_in(
-    fake: &FakeDiscord,
-    thread: u64,
-    white: &str,
-    black: &str,
-    winner: Option<&str>,
-) {
-    match winner {
-        Some(w) => {
-            let loser = if w == white { black } else { white };
-            let r = run_in(fake, thread, &player(loser), "resign").await;
-            assert!(
-                r.content().contains(&format!("{w} wins")),
-                "{}",
-                r.content()
-            );
-        }
-        None => {
-            run_in(fake, thread, &player(white), "draw").await;
-            let r = run_in(fake, thread, &player(black), "draw").await;
-            assert!(
-                r.content().contains("Drawn by agreement"),
-                "{}",
-                r.content()
-            );
-        }
-    }
-}
-
-/// The newest message in the tournament's channel containing `text`.
-async fn news(fake: &FakeDiscord, text: &str) -> fake_discord::Msg {
-    let find = |f: &FakeDiscord| {
-        f.messages()
-            .into_iter()
-            .rev()
-            .find(|m| m.channel == CHANNEL && m.content.contains(text))
-    };
-    fake.wait_until(&format!("news: {text}"), Duration::from_secs(30), |f| {
-        find(f).is_some()
-    })
-    .await;
-    find(fake).unwrap()
-}
-
-/// The standings table of a message: its code block's rows, spaces squeezed.
-fn table_rows(content: &str) -> Vec<String> {
-    let block = content
-        .split("```")
-        .nth(1)
-        .expect("a table in a code block");
-    block
-        .lines()
-        .skip(2)
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect()
-}
 
 fn rr_winner(a: &str, b: &str) -> Option<&'static str> {
     let mut pair = [a, b];

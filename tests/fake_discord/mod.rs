@@ -25,7 +25,10 @@
 //! - topics/opcodes-and-status-codes: a deleted channel answers 404 Unknown Channel (10003);
 //!   events/gateway-events: GUILD_DELETE without `unavailable` means the bot was removed.
 //!
-//! Time runs on a virtual clock the test can move forward (`advance`). Payloads are complete
+//! Time runs on a virtual clock that only the test moves (`advance`): a slow machine never trips
+//! a deadline by accident, and each deadline rule has a test that moves the clock past it.
+//! Tests that care how fast Bredon answers assert the order of its requests instead
+//! (acknowledgement before the slow work). Payloads are complete
 //! objects: serenity drops what it cannot parse without a word, so `payloads_deserialize` checks
 //! each with serenity's own types.
 
@@ -271,8 +274,8 @@ struct State {
     seq: AtomicU64,
     ids: AtomicU64,
     ws_url: Mutex<String>,
-    started: Mutex<Option<Instant>>,
-    offset_ms: AtomicI64,
+    /// The virtual clock, in milliseconds since the fake started; it moves only by `advance`.
+    clock_ms: AtomicI64,
     interactions: Mutex<HashMap<String, Interaction>>,
     messages: Mutex<Vec<Msg>>,
     notifications: Mutex<Vec<Notification>>,
@@ -287,8 +290,7 @@ struct State {
 
 impl State {
     fn now_ms(&self) -> i64 {
-        let started = self.started.lock().unwrap().unwrap_or_else(Instant::now);
-        started.elapsed().as_millis() as i64 + self.offset_ms.load(Ordering::SeqCst)
+        self.clock_ms.load(Ordering::SeqCst)
     }
 
     fn next_id(&self) -> u64 {
@@ -351,7 +353,6 @@ impl FakeDiscord {
         let state = Arc::new(State::default());
         state.ids.store(1_000_000, Ordering::SeqCst);
         state.registration_status.store(200, Ordering::SeqCst);
-        *state.started.lock().unwrap() = Some(Instant::now());
         *state.ws_url.lock().unwrap() = format!("ws://{}", ws.local_addr().unwrap());
         let api_base = format!("http://{}", http.local_addr().unwrap());
         let s = Arc::clone(&state);
@@ -460,7 +461,7 @@ impl FakeDiscord {
     /// Moves the virtual clock on: threads idle for their auto-archive duration archive.
     pub fn advance(&self, by: Duration) {
         self.state
-            .offset_ms
+            .clock_ms
             .fetch_add(by.as_millis() as i64, Ordering::SeqCst);
         let now = self.state.now_ms();
         let mut archived = Vec::new();

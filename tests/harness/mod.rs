@@ -1,0 +1,444 @@
+//! The harness of the end-to-end tests: the real `bredon` binary started against the fake
+//! Discord with a clean environment and a working folder of its own, the test users, and the
+//! steps a scenario is written in (run a command, play a ply, press a button, wait for news).
+
+#![allow(dead_code)]
+
+use crate::fake_discord::{self, FakeDiscord, Request, TestUser};
+use crate::support;
+use serde_json::json;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running `bredon run`, killed when dropped (as SIGKILL would).
+pub struct Bot {
+    pub child: Child,
+    /// Its working folder: empty, so no `.env` of the developer's is read. Holds `bot.log` when
+    /// the bot was started logging.
+    work: tempfile::TempDir,
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Bot {
+    /// What the bot has logged so far (started with `start_bot_logging`).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.work.path().join("bot.log")).unwrap_or_default()
+    }
+
+    /// Waits until the log has a line containing every one of `words`: how a test sees that
+    /// work which posts nothing (a channel deleted, a server left) was done.
+    pub async fn logged(&self, words: &[&str]) {
+        let seen = |log: &str| log.lines().any(|l| words.iter().all(|w| l.contains(w)));
+        let started = std::time::Instant::now();
+        while !seen(&self.log()) {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the bot never logged {words:?}:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Stops the bot as a deploy would (SIGTERM) and waits until it has exited.
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(killed.success());
+        self.child.wait().unwrap()
+    }
+}
+
+/// The `bredon` binary with a clean environment, run in `work` (so no `.env` is read).
+pub fn bredon(work: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bredon"));
+    command.env_clear().current_dir(work);
+    command
+}
+
+/// `bredon run` against the fake, storing in `data`, checking timers every `tick_secs`.
+fn bot_command(fake: &FakeDiscord, data: &Path, tick_secs: f64, work: &Path) -> Command {
+    let mut command = bredon(work);
+    command
+        .arg("run")
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", &fake.api_base)
+        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
+        .env("BREDON_DATA", data)
+        .env("BREDON_TICK_SECS", tick_secs.to_string())
+        .stdout(Stdio::null());
+    command
+}
+
+pub fn start_bot(fake: &FakeDiscord, data: &Path, tick_secs: f64) -> Bot {
+    start_bot_with(fake, data, tick_secs, &[])
+}
+
+/// Starts the bot with `env` added to its clean environment. `BREDON_TEST_LOG` (a `RUST_LOG`
+/// filter) shows its log on the test's standard error.
+pub fn start_bot_with(
+    fake: &FakeDiscord,
+    data: &Path,
+    tick_secs: f64,
+    env: &[(&str, &str)],
+) -> Bot {
+    let work = tempfile::tempdir().unwrap();
+    let log = std::env::var("BREDON_TEST_LOG").ok();
+    let child = bot_command(fake, data, tick_secs, work.path())
+        .env("RUST_LOG", log.as_deref().unwrap_or("off"))
+        .envs(env.iter().copied())
+        .stderr(match log {
+            Some(_) => Stdio::inherit(),
+            None => Stdio::null(),
+        })
+        .spawn()
+        .unwrap();
+    Bot { child, work }
+}
+
+/// `start_bot`, with Bredon's own log (info and above) kept in its working folder.
+pub fn start_bot_logging(fake: &FakeDiscord, data: &Path) -> Bot {
+    let work = tempfile::tempdir().unwrap();
+    let log = std::fs::File::create(work.path().join("bot.log")).unwrap();
+    let child = bot_command(fake, data, 30.0, work.path())
+        .env("RUST_LOG", "bredon=info")
+        .env("NO_COLOR", "1")
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    Bot { child, work }
+}
+
+/// A fake Discord, a database folder, and the bot connected to the fake.
+pub async fn boot() -> (FakeDiscord, tempfile::TempDir, Bot) {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    (fake, data, bot)
+}
+
+/// Waits for the `n`th start of the bot to be ready: its IDENTIFY, then its command
+/// registration (interactions are dispatched once READY is handled and the commands are in).
+pub async fn connected(fake: &FakeDiscord, n: u64) {
+    fake.wait_until("IDENTIFY", Duration::from_secs(30), |f| f.identifies() >= n)
+        .await;
+    fake.wait_until("command registration", Duration::from_secs(30), |f| {
+        let registrations = f
+            .requests()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path.contains("/commands"))
+            .count();
+        registrations as u64 >= n
+    })
+    .await;
+}
+
+pub fn alice() -> TestUser {
+    player("alice")
+}
+
+pub fn bob() -> TestUser {
+    player("bob")
+}
+
+pub fn carol() -> TestUser {
+    player("carol")
+}
+
+pub const CHANNEL: u64 = 555_000_000_000_000_001;
+
+/// The response to the interaction with `token`: its callback; if that deferred (5), the edit of
+/// the "thinking" message; if it acknowledged a button (6), the first follow-up.
+pub async fn answer(fake: &FakeDiscord, from: usize, token: &str) -> Request {
+    let cb = format!("/{token}/callback");
+    let callback = fake
+        .wait_request(from, &format!("callback for {token}"), |r| {
+            r.path.contains(&cb) && r.status < 300
+        })
+        .await;
+    let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
+    match callback.json()["type"].as_u64() {
+        Some(5) => {
+            fake.wait_request(from, &format!("answer for {token}"), |r| {
+                r.path.contains(&hook) && matches!(r.method.as_str(), "POST" | "PATCH")
+            })
+            .await
+        }
+        Some(6) => {
+            fake.wait_request(from, &format!("follow-up for {token}"), |r| {
+                r.path.ends_with(&hook) && r.method == "POST"
+            })
+            .await
+        }
+        _ => callback,
+    }
+}
+
+pub async fn run(
+    fake: &FakeDiscord,
+    user: &TestUser,
+    command: &str,
+    options: serde_json::Value,
+) -> Request {
+    let from = fake.requests().len();
+    let token = fake.command(user, CHANNEL, command, options);
+    answer(fake, from, &token).await
+}
+
+pub async fn run_in(fake: &FakeDiscord, channel: u64, user: &TestUser, command: &str) -> Request {
+    let from = fake.requests().len();
+    let token = fake.command(user, channel, command, json!([]));
+    answer(fake, from, &token).await
+}
+
+pub async fn ply(fake: &FakeDiscord, user: &TestUser, text: &str) -> Request {
+    run(
+        fake,
+        user,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": text }]),
+    )
+    .await
+}
+
+/// Presses the newest button whose action is `action` (like `bredon:accept`) in the channel.
+pub async fn press(fake: &FakeDiscord, user: &TestUser, action: &str) -> Request {
+    press_in(fake, CHANNEL, user, action).await
+}
+
+pub async fn press_in(fake: &FakeDiscord, channel: u64, user: &TestUser, action: &str) -> Request {
+    let id = fake
+        .button(channel, &format!("{action}:"))
+        .unwrap_or_else(|| panic!("no {action} button in {channel}"));
+    let from = fake.requests().len();
+    let token = fake.press(user, channel, &id);
+    answer(fake, from, &token).await
+}
+
+pub async fn start_game(fake: &FakeDiscord) {
+    let r = run(
+        fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "size", "type": 4, "value": 5 },
+            { "name": "seat", "type": 4, "value": 0 }
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().contains("alice challenges bob"),
+        "{}",
+        r.content()
+    );
+    assert!(
+        r.text().contains("bredon:accept"),
+        "the challenge has buttons"
+    );
+    let r = press(fake, &alice(), "bredon:accept").await;
+    assert!(r.is_ephemeral() && r.content().contains("cannot accept your own challenge"));
+    let r = press(fake, &bob(), "bredon:accept").await;
+    assert!(
+        r.content().contains("alice (White) vs bob (Black)"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(r.pngs().len(), 1);
+}
+
+/// Runs `f` on the bot's store while the bot is not running (sled allows one process).
+pub fn with_service<T>(
+    data: &std::path::Path,
+    f: impl FnOnce(&bredon::service::Service) -> T,
+) -> T {
+    let service = bredon::service::Service::new(bredon::store::Store::open(data).unwrap());
+    f(&service)
+}
+
+pub fn sctx(user: &TestUser, channel: u64) -> bredon::service::Ctx {
+    bredon::service::Ctx {
+        guild: fake_discord::GUILD_ID,
+        channel,
+        user: bredon::store::records::PlayerRef {
+            id: user.id,
+            name: user.name.clone(),
+        },
+        now_ms: now_ms(),
+        moderator: false,
+    }
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A stored game between alice (White) and bob in `channel`, `plies` plies long, still running.
+pub fn stored_game(service: &bredon::service::Service, channel: u64, plies: usize) {
+    let options = bredon::service::ChallengeOptions {
+        opponent: Some(bredon::store::records::PlayerRef {
+            id: 222,
+            name: "bob".into(),
+        }),
+        seat: bredon::store::records::Seat::White,
+        size: Some(6),
+        ..Default::default()
+    };
+    service
+        .challenge(&sctx(&alice(), channel), &options)
+        .unwrap();
+    service.accept(&sctx(&bob(), channel)).unwrap();
+    let game = support::long_game(6, plies, channel);
+    let players = [alice(), bob()];
+    for (i, played) in game.plies().iter().enumerate() {
+        service
+            .play(&sctx(&players[i % 2], channel), &played.ptn)
+            .unwrap_or_else(|e| panic!("ply {} {}: {e}", i + 1, played.ptn));
+    }
+}
+
+/// Notifications that arrived since `from` (an index into `fake.notifications()`).
+pub fn notified_since(fake: &FakeDiscord, from: usize) -> Vec<u64> {
+    fake.notifications()
+        .into_iter()
+        .skip(from)
+        .map(|n| n.user)
+        .collect()
+}
+
+pub fn player(name: &str) -> TestUser {
+    let id = match name {
+        "alice" => 111,
+        "bob" => 222,
+        "carol" => 333,
+        "dave" => 444,
+        "erin" => 555,
+        "frank" => 666,
+        "gina" => 777,
+        _ => panic!("no test user {name}"),
+    };
+    TestUser::new(id, name)
+}
+
+pub fn moderator() -> TestUser {
+    let mut m = TestUser::new(999, "mod");
+    m.permissions |= fake_discord::perms::MANAGE_MESSAGES;
+    m
+}
+
+pub async fn tournament_cmd(
+    fake: &FakeDiscord,
+    user: &TestUser,
+    sub: &str,
+    options: serde_json::Value,
+) -> Request {
+    run(
+        fake,
+        user,
+        "tournament",
+        json!([{ "name": sub, "type": 1, "options": options }]),
+    )
+    .await
+}
+
+/// The games of round `round` as the bot opens them, each in a new thread under the tournament's
+/// channel: (thread, White, Black), waiting until `count` have started.
+pub async fn round_games(
+    fake: &FakeDiscord,
+    name: &str,
+    round: usize,
+    count: usize,
+) -> Vec<(u64, String, String)> {
+    let marker = format!("{name}, round {round}: ");
+    let found = |f: &FakeDiscord| -> Vec<(u64, String, String)> {
+        let threads = f.threads();
+        f.messages()
+            .iter()
+            .filter(|m| threads.contains(&m.channel))
+            .filter_map(|m| {
+                let rest = m.content.strip_prefix(&marker)?;
+                let (white, rest) = rest.split_once(" (White) vs ")?;
+                let (black, _) = rest.split_once(" (Black)")?;
+                Some((m.channel, white.to_string(), black.to_string()))
+            })
+            .collect()
+    };
+    fake.wait_until(
+        &format!("round {round}'s {count} games"),
+        Duration::from_secs(30),
+        |f| found(f).len() >= count,
+    )
+    .await;
+    let games = found(fake);
+    assert_eq!(games.len(), count, "each pairing opened once: {games:?}");
+    games
+}
+
+/// Ends the game in `thread`: the loser resigns, or both ask for a draw.
+pub async fn decide_in(
+    fake: &FakeDiscord,
+    thread: u64,
+    white: &str,
+    black: &str,
+    winner: Option<&str>,
+) {
+    match winner {
+        Some(w) => {
+            let loser = if w == white { black } else { white };
+            let r = run_in(fake, thread, &player(loser), "resign").await;
+            assert!(
+                r.content().contains(&format!("{w} wins")),
+                "{}",
+                r.content()
+            );
+        }
+        None => {
+            run_in(fake, thread, &player(white), "draw").await;
+            let r = run_in(fake, thread, &player(black), "draw").await;
+            assert!(
+                r.content().contains("Drawn by agreement"),
+                "{}",
+                r.content()
+            );
+        }
+    }
+}
+
+/// The newest message in the tournament's channel containing `text`.
+pub async fn news(fake: &FakeDiscord, text: &str) -> fake_discord::Msg {
+    let find = |f: &FakeDiscord| {
+        f.messages()
+            .into_iter()
+            .rev()
+            .find(|m| m.channel == CHANNEL && m.content.contains(text))
+    };
+    fake.wait_until(&format!("news: {text}"), Duration::from_secs(30), |f| {
+        find(f).is_some()
+    })
+    .await;
+    find(fake).unwrap()
+}
+
+/// The standings table of a message: its code block's rows, spaces squeezed.
+pub fn table_rows(content: &str) -> Vec<String> {
+    let block = content
+        .split("```")
+        .nth(1)
+        .expect("a table in a code block");
+    block
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
