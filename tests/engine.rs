@@ -2,6 +2,9 @@
 //! Bredon's TEI server driven by Bredon's TEI client.
 
 use bredon::engine::{random_ply, search, tei, Level, Limits};
+use bredon::service::{ChallengeOptions, Ctx, EngineOpponent, Service};
+use bredon::store::records::{PlayerRef, Seat};
+use bredon::store::Store;
 use bredon::tak::{Color, Game, Position, Setup};
 use std::time::Duration;
 
@@ -166,7 +169,7 @@ fn bredon_tei_answers_bredons_tei_client() {
 }
 
 #[test]
-fn a_silent_or_crashed_engine_is_noticed_and_restarted() {
+fn a_silent_or_missing_engine_is_refused_with_a_clear_reason() {
     // A program that never answers `tei`: the handshake times out with a clear error.
     let err = tei::Client::spawn("sh", &["-c".into(), "sleep 30".into()])
         .err()
@@ -177,17 +180,84 @@ fn a_silent_or_crashed_engine_is_noticed_and_restarted() {
     );
     let err = tei::Client::spawn("/no/such/engine", &[]).err().unwrap();
     assert!(err.contains("cannot start the engine"), "{err}");
-    let mut client =
-        tei::Client::spawn(env!("CARGO_BIN_EXE_bredon"), &["tei".to_string()]).unwrap();
-    client.restart().unwrap();
-    assert!(client
-        .best_ply(
-            None,
-            &Setup::new(4).unwrap(),
-            &[],
-            Duration::from_millis(50)
-        )
-        .is_ok());
+}
+
+/// A shell engine that answers the handshake and dies at `go`, leaving `mark`; once the mark
+/// exists it is Bredon's own `bredon tei` (a crash, then a working restart), unless `always`.
+fn crashing_engine(mark: &std::path::Path, always: bool) -> Vec<String> {
+    let mark = mark.display();
+    let healed = match always {
+        true => String::new(),
+        false => format!(
+            "if [ -e {mark} ]; then exec {} tei; fi; ",
+            env!("CARGO_BIN_EXE_bredon")
+        ),
+    };
+    let script = format!(
+        "{healed}while read line; do case \"$line\" in \
+         tei) echo 'id name crashy'; echo teiok;; isready) echo readyok;; \
+         go*) touch {mark}; exit 1;; esac; done"
+    );
+    vec!["sh".into(), "-c".into(), script]
+}
+
+/// A service with an engine game in channel 1 where Bredon (White) is to move.
+fn engine_game(dir: &std::path::Path, me: &PlayerRef) -> Service {
+    let service = Service::new(Store::open(dir).unwrap());
+    let alice = PlayerRef {
+        id: 111,
+        name: "alice".into(),
+    };
+    let at = |user: &PlayerRef| Ctx {
+        guild: 9,
+        channel: 1,
+        user: user.clone(),
+        now_ms: 0,
+        moderator: false,
+    };
+    let options = ChallengeOptions {
+        opponent: Some(me.clone()),
+        engine: Some("medium".into()),
+        seat: Seat::Black,
+        size: Some(5),
+        ..ChallengeOptions::default()
+    };
+    service.challenge(&at(&alice), &options).unwrap();
+    service.accept(&at(me)).unwrap();
+    service
+}
+
+#[test]
+fn an_engine_that_crashes_mid_game_is_restarted_and_one_that_keeps_crashing_is_reported() {
+    let me = PlayerRef {
+        id: 900,
+        name: "Bredon".into(),
+    };
+    let think = Duration::from_millis(50);
+    let plies = |s: &Service| s.store().game(1).unwrap().unwrap().plies;
+    // It crashes at its first `go`; restarted, it plays.
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("crashed");
+    let service = engine_game(&dir.path().join("db"), &me);
+    let engine = EngineOpponent::new(me.clone(), Some(crashing_engine(&mark, false)), think);
+    let played = engine
+        .act(&service, 1, 1000)
+        .unwrap()
+        .expect("Bredon moves");
+    assert!(mark.exists(), "the engine really crashed first");
+    assert!(played.text.starts_with("Bredon played "), "{}", played.text);
+    assert_eq!(plies(&service).len(), 1);
+    // It crashes every time: a clear reason, and the game as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("crashed");
+    let service = engine_game(&dir.path().join("db"), &me);
+    let engine = EngineOpponent::new(me, Some(crashing_engine(&mark, true)), think);
+    let why = engine.act(&service, 1, 1000).expect_err("reported");
+    assert!(
+        why.contains("exited") && why.contains("after a restart"),
+        "{why}"
+    );
+    assert!(plies(&service).is_empty(), "nothing was played");
 }
 
 /// `bredon tei` as a child: send lines, read its answers up to a line that starts with `until`.

@@ -494,10 +494,9 @@ fn resignation_and_moderator_abort() {
     assert!(refusal(w.service.abort(&ctx("alice", 0))).contains("only a server moderator"));
     let o = w.service.abort(&ctx("mod", 0)).unwrap();
     assert_eq!(o.finished.unwrap().result.code(), "0-0");
-    assert!(
-        w.service
-            .stats(&ctx("alice", 0), &user("alice"), Kind::Tak)
-            .is_err(),
+    let why = refusal_of(w.service.stats(&ctx("alice", 0), &user("alice"), Kind::Tak));
+    assert_eq!(
+        why, "alice has not finished a game of Tak in this server yet",
         "an aborted game does not count"
     );
 }
@@ -830,9 +829,11 @@ fn version_one_records_load_as_tak() {
         .stats(&ctx("alice", 0), &user("bob"), Kind::Tak)
         .expect("the rating reads");
     assert_eq!(rated.player.rating, 1620.5);
-    assert!(service
-        .stats(&ctx("alice", 0), &user("bob"), Kind::Takat)
-        .is_err());
+    let why = refusal_of(service.stats(&ctx("alice", 0), &user("bob"), Kind::Takat));
+    assert_eq!(
+        why,
+        "bob has not finished a game of Takat in this server yet"
+    );
     let live = service.store().game(CHANNEL).unwrap().unwrap();
     assert_eq!((live.settings.game, live.settings.size), (Kind::Tak, 5));
     let o = service
@@ -864,10 +865,11 @@ fn legal_plies_list_the_position() {
 #[test]
 fn settings_are_for_moderators_and_become_defaults() {
     let w = world();
-    assert!(w
-        .service
-        .set_settings(&ctx("alice", 0), Some("light"), None, None)
-        .is_err());
+    let why = refusal_of(
+        w.service
+            .set_settings(&ctx("alice", 0), Some("light"), None, None),
+    );
+    assert!(why.contains("only a server moderator"), "{why}");
     let s = w
         .service
         .set_settings(&ctx("mod", 0), Some("light"), Some(7), Some("off"))
@@ -887,10 +889,8 @@ fn settings_are_for_moderators_and_become_defaults() {
         )
         .unwrap();
     assert!(o.text.contains("7x7"), "{}", o.text);
-    assert!(w
-        .service
-        .set_settings(&ctx("mod", 0), None, Some(2), None)
-        .is_err());
+    let why = refusal_of(w.service.set_settings(&ctx("mod", 0), None, Some(2), None));
+    assert!(why.contains("sizes go from 3 to 8"), "{why}");
 }
 
 #[test]
@@ -1159,12 +1159,17 @@ fn a_university_game_moves_every_coin_through_the_ledger() {
         early.contains("still bidding") && early.contains("alice and bob"),
         "{early}"
     );
-    assert!(s.bid(&ctx("alice", 0), 91).is_err(), "more than alice has");
+    let why = refusal_of(s.bid(&ctx("alice", 0), 91));
+    assert!(
+        why.contains("bid 0 to 90 coins"),
+        "more than alice has: {why}"
+    );
     match s.bid(&ctx("alice", 0), 7).unwrap() {
         bredon::service::Bid::Sealed(text) => assert!(text.contains("sealed"), "{text}"),
         bredon::service::Bid::Settled(_) => panic!("one bid settles nothing"),
     }
-    assert!(s.bid(&ctx("alice", 0), 8).is_err(), "bids are final");
+    let why = refusal_of(s.bid(&ctx("alice", 0), 8));
+    assert!(why.contains("bids are sealed and final"), "{why}");
     let settled = match s.bid(&ctx("bob", 0), 3).unwrap() {
         bredon::service::Bid::Settled(o) => o,
         bredon::service::Bid::Sealed(_) => panic!("the second bid settles"),
@@ -1247,10 +1252,8 @@ fn a_tak_fee_that_cannot_be_paid_leaves_only_resignation() {
     let w = world();
     let s = &w.service;
     const POOR: u64 = 8;
-    assert!(
-        s.set_starting_coins(&in_guild(POOR, "alice"), 10).is_err(),
-        "moderators only"
-    );
+    let why = refusal_of(s.set_starting_coins(&in_guild(POOR, "alice"), 10));
+    assert!(why.contains("only a server moderator"), "{why}");
     s.set_starting_coins(&in_guild(POOR, "mod"), 10).unwrap();
     let mut options = opts(Some("bob"), Seat::White);
     options.stakes = Some(bredon::store::records::Stakes::University);

@@ -335,9 +335,20 @@ fn a_swiss_of_seven_pairs_by_score_and_ranks_by_buchholz() {
         pairs(&games),
         vec![("alice", "dave"), ("erin", "bob"), ("carol", "frank")]
     );
-    for (thread, winner) in games.iter().map(|g| g.0).zip(["alice", "erin", "carol"]) {
+    for (i, (thread, winner)) in games
+        .iter()
+        .map(|g| g.0)
+        .zip(["alice", "erin", "carol"])
+        .enumerate()
+    {
         now += HOUR;
         t.decide(thread, Some(winner), now);
+        if i < 2 {
+            // The round waits for its last game: the result is told, nothing is paired.
+            let told = t.expect_news(now, &format!("Round 1: {}", games[i].1));
+            assert!(!told.text.contains("Round 2"), "{}", told.text);
+            assert!(t.s().pending_pairings().unwrap().is_empty());
+        }
     }
     t.expect_news(now, "Round 2 of 3");
 
@@ -392,7 +403,13 @@ fn a_swiss_of_seven_pairs_by_score_and_ranks_by_buchholz() {
         "{}",
         end.text
     );
-    assert_eq!(end.ping.len(), 7, "everyone who played hears the end");
+    let mut pinged: Vec<&str> = end.ping.iter().map(|p| p.name.as_str()).collect();
+    pinged.sort();
+    assert_eq!(
+        pinged,
+        ["alice", "bob", "carol", "dave", "erin", "frank", "gina"],
+        "everyone who played hears the end, and nobody else"
+    );
     // Worked out by hand in tests/support.
     assert_eq!(t.standings(), support::SWISS_STANDINGS);
     let table = t

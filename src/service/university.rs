@@ -13,6 +13,7 @@ pub const TAK_FEE: i64 = 2;
 
 /// What `/bid` did: a sealed bid (told only to the bidder), or the last bid, which settles who
 /// moves first (told to everyone).
+#[derive(Debug)]
 pub enum Bid {
     Sealed(String),
     Settled(Box<Outcome>),

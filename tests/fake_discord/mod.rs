@@ -522,11 +522,8 @@ impl FakeDiscord {
             (c.kind, c.parent)
         });
         if kind == 11 {
-            self.state.dispatch(
-                "THREAD_DELETE",
-                json!({ "id": id.to_string(), "guild_id": GUILD_ID.to_string(),
-                        "parent_id": parent.unwrap_or(0).to_string(), "type": 11 }),
-            );
+            let deleted = thread_delete_json(id, parent.unwrap_or(0));
+            self.state.dispatch("THREAD_DELETE", deleted);
         } else {
             self.state.dispatch("CHANNEL_DELETE", text_channel_json(id));
         }
@@ -534,8 +531,7 @@ impl FakeDiscord {
 
     /// The bot is removed from the test server.
     pub fn remove_from_guild(&self) {
-        self.state
-            .dispatch("GUILD_DELETE", json!({ "id": GUILD_ID.to_string() }));
+        self.state.dispatch("GUILD_DELETE", guild_delete_json());
     }
 
     pub async fn wait_until(
@@ -906,6 +902,38 @@ pub fn text_channel_json(id: u64) -> Value {
         "position": 0, "permission_overwrites": [], "nsfw": false, "rate_limit_per_user": 0 })
 }
 
+/// A direct-message channel with `recipient` (POST /users/@me/channels).
+pub fn dm_channel_json(id: u64, recipient: u64) -> Value {
+    json!({ "id": id.to_string(), "type": 1, "last_message_id": null,
+        "recipients": [user_json(recipient, &test_name(recipient), false)] })
+}
+
+/// THREAD_DELETE's payload: the deleted thread, partly.
+pub fn thread_delete_json(id: u64, parent: u64) -> Value {
+    json!({ "id": id.to_string(), "guild_id": GUILD_ID.to_string(),
+            "parent_id": parent.to_string(), "type": 11 })
+}
+
+/// GUILD_DELETE's payload when the bot was removed (no `unavailable`).
+pub fn guild_delete_json() -> Value {
+    json!({ "id": GUILD_ID.to_string() })
+}
+
+/// A public thread under `parent` as REST answers and THREAD_UPDATE carry it.
+pub fn thread_update_json(id: u64, parent: u64, archived: bool, locked: bool) -> Value {
+    let mut c = Channel::text();
+    (c.kind, c.parent, c.archived, c.locked) = (11, Some(parent), archived, locked);
+    c.auto_archive_minutes = 10080;
+    thread_of(id, &c)
+}
+
+/// The `channel` of an interaction in a thread under `parent`.
+pub fn interaction_thread_json(id: u64, parent: u64) -> Value {
+    let mut c = Channel::text();
+    (c.kind, c.parent, c.auto_archive_minutes) = (11, Some(parent), 1440);
+    partial_channel(id, &c)
+}
+
 pub fn ready(ws_url: &str) -> Value {
     json!({
         "v": 10, "user": { "id": BOT_ID.to_string(), "username": "Bredon", "global_name": null, "discriminator": "0",
@@ -1144,13 +1172,7 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
             let id = state.dm_channel(recipient);
-            (
-                200,
-                Some(
-                    json!({ "id": id.to_string(), "type": 1, "last_message_id": null,
-                    "recipients": [user_json(recipient, &test_name(recipient), false)] }),
-                ),
-            )
+            (200, Some(dm_channel_json(id, recipient)))
         }
         ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
             let mut ixns = state.interactions.lock().unwrap();
