@@ -339,7 +339,7 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
         service.accept(&ctx(&bob(), long_ago)).unwrap();
     }
     let before = fake.requests().len();
-    let _bot = start_bot(&fake, &store_dir, 0.2);
+    let bot = start_bot_logging(&fake, &store_dir, 0.2);
     connected(&fake, 2).await;
     let reminder = fake
         .wait_request(before, "a reminder", |r| {
@@ -352,7 +352,9 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
         reminder.content()
     );
     assert!(reminder.content().contains("<@111>"));
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Five more checks of the timers, then count.
+    let ticks = bot.log_count(&["timers checked"]);
+    bot.logged_times(&["timers checked"], ticks + 5).await;
     let posts = fake
         .requests()
         .iter()
@@ -1068,7 +1070,7 @@ async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, _data, bot) = boot_logging().await;
     run(
         &fake,
         &alice(),
@@ -1115,7 +1117,7 @@ async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
     assert!(r.content().contains("bob played f6"), "{}", r.content());
     // A moderator locks it: Bredon leaves it closed.
     fake.lock_thread(thread);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    bot.logged(&["game thread locked by a moderator"]).await;
     assert!(
         fake.thread_archived(thread),
         "a locked thread stays archived"
@@ -1151,7 +1153,7 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
     let posts = format!("/channels/{CHANNEL}/messages");
     // Discord creates the message, but its answer is lost: Bredon must not post it twice.
     fake.lose_next_answer(&posts, 500);
-    let _bot = start_bot(&fake, data.path(), 0.2);
+    let bot = start_bot_logging(&fake, data.path(), 0.2);
     connected(&fake, 1).await;
     fake.wait_until("the retry", Duration::from_secs(20), |f| {
         f.requests()
@@ -1161,7 +1163,8 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
             >= 2
     })
     .await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let ticks = bot.log_count(&["timers checked"]);
+    bot.logged_times(&["timers checked"], ticks + 5).await;
     let reminders: Vec<_> = fake
         .messages()
         .into_iter()
@@ -1241,7 +1244,7 @@ async fn deleted_channels_and_threads_and_a_removed_server_stop_the_timers_and_k
         stored_game(s, deleted, 2);
         stored_game(s, kept, 2);
     });
-    let mut bot = start_bot_logging(&fake, data.path());
+    let mut bot = start_bot_logging(&fake, data.path(), 30.0);
     connected(&fake, 1).await;
     // A game in a thread of its own.
     run(&fake, &alice(), "challenge", json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "thread", "type": 5, "value": true }])).await;
@@ -1269,7 +1272,7 @@ async fn deleted_channels_and_threads_and_a_removed_server_stop_the_timers_and_k
         "the other channel's game keeps its reminder"
     );
     // Removed from the server: every game there stops its timers.
-    let mut bot = start_bot_logging(&fake, data.path());
+    let mut bot = start_bot_logging(&fake, data.path(), 30.0);
     connected(&fake, 2).await;
     fake.remove_from_guild();
     bot.logged(&["removed from a server", "Ok(1)"]).await;
@@ -1690,7 +1693,7 @@ async fn the_move_button_opens_a_form_whose_ply_is_played() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, _data, bot) = boot_logging().await;
     let r = run(
         &fake,
         &bob(),
@@ -1755,7 +1758,9 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
     .await;
     ply(&fake, &bob(), "e5").await;
     ply(&fake, &alice(), "c3").await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The game's fifth outcome (challenge, accept, a1, e5, c3) is posted whole, direct
+    // messages included, before the count.
+    bot.logged_times(&["outcome posted"], 5).await;
     assert_eq!(
         fake.direct_messages(222).len(),
         before + 1,

@@ -89,6 +89,7 @@ impl Publisher {
         if let Some(record) = record(&outcome).await {
             self.post_more(channel, record, &via).await?;
         }
+        tracing::debug!(channel, "outcome posted");
         Ok(())
     }
 

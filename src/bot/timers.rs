@@ -33,6 +33,7 @@ pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
                 continue;
             }
         };
+        tracing::debug!(events = events.len(), "timers checked");
         for event in events {
             let publisher = Arc::clone(&publisher);
             // Each channel on its own task: one slow retry never holds up the others.

@@ -32,12 +32,25 @@ impl Bot {
         std::fs::read_to_string(self.work.path().join("bot.log")).unwrap_or_default()
     }
 
+    /// How many lines of the log contain every one of `words`.
+    pub fn log_count(&self, words: &[&str]) -> usize {
+        let log = self.log();
+        log.lines()
+            .filter(|l| words.iter().all(|w| l.contains(w)))
+            .count()
+    }
+
     /// Waits until the log has a line containing every one of `words`: how a test sees that
     /// work which posts nothing (a channel deleted, a server left) was done.
     pub async fn logged(&self, words: &[&str]) {
-        let seen = |log: &str| log.lines().any(|l| words.iter().all(|w| l.contains(w)));
+        self.logged_times(words, 1).await;
+    }
+
+    /// Waits until `times` lines of the log contain every one of `words`. Negative checks wait
+    /// for such a later event (the outcome fully posted, more timer ticks) instead of sleeping.
+    pub async fn logged_times(&self, words: &[&str], times: usize) {
         let started = std::time::Instant::now();
-        while !seen(&self.log()) {
+        while self.log_count(words) < times {
             assert!(
                 started.elapsed() < Duration::from_secs(30),
                 "the bot never logged {words:?}:\n{}",
@@ -103,17 +116,26 @@ pub fn start_bot_with(
     Bot { child, work }
 }
 
-/// `start_bot`, with Bredon's own log (info and above) kept in its working folder.
-pub fn start_bot_logging(fake: &FakeDiscord, data: &Path) -> Bot {
+/// `start_bot`, with Bredon's own log (debug and above) kept in its working folder.
+pub fn start_bot_logging(fake: &FakeDiscord, data: &Path, tick_secs: f64) -> Bot {
     let work = tempfile::tempdir().unwrap();
     let log = std::fs::File::create(work.path().join("bot.log")).unwrap();
-    let child = bot_command(fake, data, 30.0, work.path())
-        .env("RUST_LOG", "bredon=info")
+    let child = bot_command(fake, data, tick_secs, work.path())
+        .env("RUST_LOG", "bredon=debug")
         .env("NO_COLOR", "1")
         .stderr(log)
         .spawn()
         .unwrap();
     Bot { child, work }
+}
+
+/// `boot`, with the bot's log kept (see `Bot::logged`).
+pub async fn boot_logging() -> (FakeDiscord, tempfile::TempDir, Bot) {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let bot = start_bot_logging(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    (fake, data, bot)
 }
 
 /// A fake Discord, a database folder, and the bot connected to the fake.
