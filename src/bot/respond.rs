@@ -1,7 +1,7 @@
 //! The handler path of slash commands: who acts where (the service's `Ctx`), the service called on
 //! a blocking thread, refusals answered ephemerally, outcomes handed to the publisher.
 
-use super::checks::{is_moderator, may_post, member_permissions};
+use super::checks::{is_moderator, may_post};
 use super::data::{interaction, now_ms};
 use super::post::{escape, fit, Post};
 use super::publish::{Ready, Via};
@@ -24,16 +24,10 @@ pub fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> P
 
 pub fn service_ctx(ctx: Context<'_>) -> Ctx {
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
-    Ctx {
-        guild: ctx.guild_id().map_or(0, |g| g.get()),
-        channel: ctx.channel_id().get(),
-        user: player_ref(ctx.author(), member),
-        now_ms: now_ms(),
-        moderator: is_moderator(member_permissions(ctx)),
-    }
+    interaction_ctx(ctx.guild_id(), ctx.channel_id(), ctx.author(), member)
 }
 
-/// The service context of an interaction outside poise (a button press, a form).
+/// The service context of an interaction: who acts where, now, and whether as a moderator.
 pub fn interaction_ctx(
     guild: Option<serenity::GuildId>,
     channel: serenity::ChannelId,
@@ -56,11 +50,12 @@ pub async fn blocking<T: Send + 'static>(
     let s = Arc::clone(service);
     tokio::task::spawn_blocking(move || f(&s))
         .await
-        .unwrap_or_else(|e| {
-            Err(Refusal(format!(
-                "Bredon failed inside ({e}); look at /board"
-            )))
-        })
+        .unwrap_or_else(|e| Err(failed_inside(e)))
+}
+
+/// The refusal for work that panicked: whatever it did is stored or not, so look.
+fn failed_inside(e: tokio::task::JoinError) -> Refusal {
+    Refusal(format!("Bredon failed inside ({e}); look at /board"))
 }
 
 pub fn refusal_text(refusal: &Refusal) -> String {
@@ -125,11 +120,7 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             (work.await, true)
         }
     };
-    let done = done.unwrap_or_else(|e| {
-        Err(Refusal(format!(
-            "Bredon failed inside ({e}); look at /board"
-        )))
-    });
+    let done = done.unwrap_or_else(|e| Err(failed_inside(e)));
     let channel = ctx.channel_id().get();
     let publisher = &ctx.data().publisher;
     match (done, deferred) {

@@ -217,17 +217,30 @@ impl Service {
 
     /// The opponent's answer to an undo request.
     pub fn answer_undo(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
-        self.answer_undo_in(ctx, self.live(ctx)?, accept)
+        self.answer_request(ctx, self.live(ctx)?, Request::Undo, accept)
     }
 
-    /// Answers the undo request of `game`, as read; the change applies only to that version.
-    pub(super) fn answer_undo_in(
+    /// The opponent's answer to a draw offer.
+    pub fn answer_draw(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
+        self.answer_request(ctx, self.live(ctx)?, Request::Draw, accept)
+    }
+
+    /// Answers the request open in `game`, as read; the change applies only to that version.
+    pub(super) fn answer_request(
         &self,
         ctx: &Ctx,
-        mut game: LiveGame,
+        game: LiveGame,
+        request: Request,
         accept: bool,
     ) -> Result<Outcome, Refusal> {
         Self::player_seat(&game, ctx)?;
+        match request {
+            Request::Undo => self.undo_reply(ctx, game, accept),
+            Request::Draw => self.draw_reply(ctx, game, accept),
+        }
+    }
+
+    fn undo_reply(&self, ctx: &Ctx, mut game: LiveGame, accept: bool) -> Result<Outcome, Refusal> {
         let requester = match game.undo_request {
             None => return refuse("nobody asked to undo; ask with /undo"),
             Some(u) if u == ctx.user.id => {
@@ -286,18 +299,7 @@ impl Service {
         }))
     }
 
-    pub fn answer_draw(&self, ctx: &Ctx, accept: bool) -> Result<Outcome, Refusal> {
-        self.answer_draw_in(ctx, self.live(ctx)?, accept)
-    }
-
-    /// Answers the draw offer of `game`, as read; the change applies only to that version.
-    pub(super) fn answer_draw_in(
-        &self,
-        ctx: &Ctx,
-        mut game: LiveGame,
-        accept: bool,
-    ) -> Result<Outcome, Refusal> {
-        Self::player_seat(&game, ctx)?;
+    fn draw_reply(&self, ctx: &Ctx, mut game: LiveGame, accept: bool) -> Result<Outcome, Refusal> {
         match game.draw_offer {
             None => return refuse("there is no draw offer to answer; offer one with /draw"),
             Some(u) if u == ctx.user.id => {
@@ -354,4 +356,11 @@ fn ask(game: &LiveGame, other: PlayerRef, text: String, prompt: fn(u64, u64) -> 
         prompt: Some(prompt(game.id, game.seq)),
         ..Outcome::default()
     }
+}
+
+/// A question one player puts to the other in a game, answered yes or no.
+#[derive(Clone, Copy)]
+pub(super) enum Request {
+    Undo,
+    Draw,
 }

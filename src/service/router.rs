@@ -1,6 +1,7 @@
 //! The button router, on top of the features: a press names a question and its answer, and the
 //! question must still be the open one.
 
+use super::play::Request;
 use super::*;
 
 impl Service {
@@ -31,10 +32,11 @@ impl Service {
                     return stale();
                 };
                 let agree = answer == Answer::Agree;
-                match prompt {
-                    Prompt::Undo { .. } => self.answer_undo_in(ctx, live, agree),
-                    _ => self.answer_draw_in(ctx, live, agree),
-                }
+                let request = match prompt {
+                    Prompt::Undo { .. } => Request::Undo,
+                    _ => Request::Draw,
+                };
+                self.answer_request(ctx, live, request, agree)
             }
             (Prompt::Rematch { game }, Answer::Rematch) => {
                 match self.store.last_finished(ctx.channel)? {
