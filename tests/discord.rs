@@ -63,11 +63,7 @@ async fn challenge_tak_and_road_win_with_pictures() {
         last = Some(ply(&fake, &user, text).await);
     }
     let tak = last.unwrap();
-    assert!(
-        tak.content().contains("alice played d3. Tak!"),
-        "{}",
-        tak.content()
-    );
+    says(&tak, "alice played d3. Tak!");
     assert!(tak.content().contains("<@222>"), "bob is pinged");
     let png = &tak.pngs()[0];
     let img = image::load_from_memory(png).unwrap();
@@ -79,11 +75,7 @@ async fn challenge_tak_and_road_win_with_pictures() {
     ply(&fake, &bob(), "d5").await;
     let from = fake.requests().len();
     let win = ply(&fake, &alice(), "e3").await;
-    assert!(
-        win.content().contains("alice wins by road (R-0)"),
-        "{}",
-        win.content()
-    );
+    says(&win, "alice wins by road (R-0)");
     assert_eq!(win.pngs().len(), 1, "the final board comes with the result");
     let record = fake
         .wait_request(from, "the game's record", |r| {
@@ -151,28 +143,16 @@ async fn refusals_are_ephemeral_and_autocomplete_lists_legal_plies() {
     assert!(r.is_ephemeral() && r.content().contains("it is alice's turn"));
     let from = fake.requests().len();
     let token = fake.autocomplete(&alice(), CHANNEL, "c");
-    let cb = fake
-        .wait_request(from, "autocomplete", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
-    let j = cb.json();
-    assert_eq!(j["type"], 8);
-    let choices: Vec<&str> = j["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["value"].as_str().unwrap())
-        .collect();
+    let choices = offered(&fake, from, &token).await;
     assert_eq!(choices.len(), 5, "{choices:?}");
-    assert!(choices.iter().all(|c| c.starts_with('c')), "{choices:?}");
-    let names: Vec<&str> = j["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
-    assert!(names.contains(&"c1 — flat on c1"), "{names:?}");
+    assert!(
+        choices.iter().all(|c| c.value.starts_with('c')),
+        "{choices:?}"
+    );
+    assert!(
+        choices.iter().any(|c| c.name == "c1 — flat on c1"),
+        "{choices:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -225,11 +205,7 @@ async fn racing_plies_and_a_failing_rest_call_never_double_or_lose_a_ply() {
     fake.wait_request(from, "the rate-limited callback", |r| r.status == 429)
         .await;
     let board = run(&fake, &bob(), "board", json!([])).await;
-    assert!(
-        board.content().contains("move 2. alice to move"),
-        "{}",
-        board.content()
-    );
+    says(&board, "move 2. alice to move");
     let r = ply(&fake, &bob(), "d4").await;
     assert!(
         r.is_ephemeral() && r.content().contains("it is alice's turn"),
@@ -256,11 +232,7 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
     let _bot = start_bot(&fake, data.path(), 30.0);
     connected(&fake, 2).await;
     let r = ply(&fake, &bob(), "e5").await;
-    assert!(
-        r.content().contains("bob played e5. alice to move"),
-        "{}",
-        r.content()
-    );
+    says(&r, "bob played e5. alice to move");
     // The gateway drops the connection: the bot resumes and keeps answering.
     fake.drop_gateway(4000);
     fake.wait_until("a RESUME", Duration::from_secs(30), |f| {
@@ -272,7 +244,7 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
     })
     .await;
     let r = ply(&fake, &alice(), "c3").await;
-    assert!(r.content().contains("alice played c3"), "{}", r.content());
+    says(&r, "alice played c3");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -294,7 +266,7 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
         ]),
     )
     .await;
-    assert!(r.content().contains("from a position"), "{}", r.content());
+    says(&r, "from a position");
     press(&fake, &bob(), "bredon:accept").await;
     let win = ply(&fake, &alice(), "c1").await;
     assert!(
@@ -346,11 +318,7 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
             r.path.contains(&format!("/channels/{CHANNEL}/messages"))
         })
         .await;
-    assert!(
-        reminder.content().contains("alice, it is your move"),
-        "{}",
-        reminder.content()
-    );
+    says(&reminder, "alice, it is your move");
     assert!(reminder.content().contains("<@111>"));
     // Five more checks of the timers, then count.
     let ticks = bot.log_count(&["timers checked"]);
@@ -519,27 +487,15 @@ async fn challenging_bredon_starts_a_game_against_its_engine_and_a_rematch() {
         ]),
     )
     .await;
-    assert!(
-        r.content().contains("alice (White) vs Bredon (Black)"),
-        "{}",
-        r.content()
-    );
+    says(&r, "alice (White) vs Bredon (Black)");
     let posts = format!("/channels/{CHANNEL}/messages");
     let from = fake.requests().len();
     let mine = ply(&fake, &alice(), "a1").await;
-    assert!(
-        mine.content().contains("Bredon to move"),
-        "{}",
-        mine.content()
-    );
+    says(&mine, "Bredon to move");
     let reply = fake
         .wait_request(from, "Bredon's ply", |r| r.path.contains(&posts))
         .await;
-    assert!(
-        reply.content().contains("Bredon played"),
-        "{}",
-        reply.content()
-    );
+    says(&reply, "Bredon played");
     assert!(
         reply.content().contains("alice to move") && reply.content().contains("<@111>"),
         "{}",
@@ -571,11 +527,7 @@ async fn challenging_bredon_starts_a_game_against_its_engine_and_a_rematch() {
     )
     .await;
     let r = press(&fake, &alice(), "bredon:rematch").await;
-    assert!(
-        r.content().contains("alice challenges Bredon"),
-        "{}",
-        r.content()
-    );
+    says(&r, "alice challenges Bredon");
     let accepted = fake
         .wait_request(from, "Bredon accepting", |r| {
             r.path.contains(&posts) && r.content().contains("Bredon (White) vs alice (Black)")
@@ -603,11 +555,7 @@ async fn an_engine_game_can_have_its_own_thread() {
         ]),
     )
     .await;
-    assert!(
-        r.content().contains("Game started in <#"),
-        "{}",
-        r.content()
-    );
+    says(&r, "Game started in <#");
     let thread = *fake.threads().last().expect("a thread");
     let from = 0;
     let first = fake
@@ -616,7 +564,7 @@ async fn an_engine_game_can_have_its_own_thread() {
                 && r.content().contains("Bredon played")
         })
         .await;
-    assert!(first.content().contains("<@333>"), "{}", first.content());
+    says(&first, "<@333>");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -642,11 +590,7 @@ async fn a_challenge_can_open_a_thread_for_its_game() {
         !posted.path.contains(&CHANNEL.to_string()),
         "posted in the thread, not the channel"
     );
-    assert!(
-        r.content().contains("Challenge posted in <#"),
-        "{}",
-        r.content()
-    );
+    says(&r, "Challenge posted in <#");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -866,11 +810,7 @@ async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_i
     let _bot = start_bot(&fake, data.path(), 30.0);
     connected(&fake, 1).await;
     let offer = run(&fake, &alice(), "draw", json!([])).await;
-    assert!(
-        offer.content().contains("alice offers a draw"),
-        "{}",
-        offer.content()
-    );
+    says(&offer, "alice offers a draw");
     let button = fake.button(CHANNEL, "bredon:draw-yes:").unwrap();
     let from = fake.requests().len();
     let seen = fake.notifications().len();
@@ -898,11 +838,7 @@ async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_i
         .find(|r| r.path.contains(token.as_str()))
         .unwrap();
     assert!(first.path.ends_with("/callback"), "{}", first.path);
-    assert!(
-        result.content().contains("Drawn by agreement"),
-        "{}",
-        result.content()
-    );
+    says(&result, "Drawn by agreement");
     assert_eq!(result.pngs().len(), 1, "the final board");
     let record = fake
         .wait_request(from, "the record", |r| {
@@ -953,11 +889,7 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
     connected(&fake, 1).await;
     let games = run(&fake, &carol(), "games", json!([])).await;
     assert_eq!(games.status, 204);
-    assert!(
-        games.content().contains("Page 1 of 13 (101 games)"),
-        "{}",
-        games.content()
-    );
+    says(&games, "Page 1 of 13 (101 games)");
     let last = run(
         &fake,
         &carol(),
@@ -979,11 +911,7 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
     let from = fake.requests().len();
     let resigned = run(&fake, &bob(), "resign", json!([])).await;
     assert_eq!(resigned.status, 204);
-    assert!(
-        resigned.content().contains("bob resigns"),
-        "{}",
-        resigned.content()
-    );
+    says(&resigned, "bob resigns");
     let record = fake
         .wait_request(from, "the record", |r| r.text().contains("game.gif"))
         .await;
@@ -1065,7 +993,7 @@ async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
         board.content()
     );
     let r = ply(&fake, &alice(), "a1").await;
-    assert!(r.content().contains("alice played a1"), "{}", r.content());
+    says(&r, "alice played a1");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1097,7 +1025,7 @@ async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
         json!([{ "name": "ply", "type": 3, "value": "a1" }]),
     );
     let r = answer(&fake, from, &token).await;
-    assert!(r.content().contains("alice played a1"), "{}", r.content());
+    says(&r, "alice played a1");
     // A week without a ply: Discord archives the thread; Bredon opens it again.
     fake.advance(Duration::from_secs(8 * 24 * 3600));
     fake.wait_until(
@@ -1114,7 +1042,7 @@ async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
         json!([{ "name": "ply", "type": 3, "value": "f6" }]),
     );
     let r = answer(&fake, from, &token).await;
-    assert!(r.content().contains("bob played f6"), "{}", r.content());
+    says(&r, "bob played f6");
     // A moderator locks it: Bredon leaves it closed.
     fake.lock_thread(thread);
     bot.logged(&["game thread locked by a moderator"]).await;
@@ -1186,11 +1114,7 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
     run(&fake, &alice(), "undo", json!([])).await;
     let first = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
     let r = press(&fake, &bob(), "bredon:undo-no").await;
-    assert!(
-        r.content().contains("bob declined the undo"),
-        "{}",
-        r.content()
-    );
+    says(&r, "bob declined the undo");
     run(&fake, &alice(), "undo", json!([])).await;
     let second = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
     assert_ne!(first, second, "each request has its own buttons");
@@ -1225,14 +1149,10 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
     )
     .await;
     assert!(r.is_ephemeral(), "{}", r.content());
-    assert!(r.content().contains("reload Discord"), "{}", r.content());
+    says(&r, "reload Discord");
     // The undo that is open still works.
     let r = press(&fake, &bob(), "bredon:undo-yes").await;
-    assert!(
-        r.content().contains("bob agreed: a1 taken back"),
-        "{}",
-        r.content()
-    );
+    says(&r, "bob agreed: a1 taken back");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1432,11 +1352,7 @@ async fn a_deferred_answer_still_notifies_the_player_to_move() {
     );
     let edit = answer(&fake, from, &token).await;
     assert_eq!(edit.method, "PATCH", "the thinking message is edited");
-    assert!(
-        edit.content().contains("alice played a1"),
-        "{}",
-        edit.content()
-    );
+    says(&edit, "alice played a1");
     assert_eq!(edit.pngs().len(), 1);
     fake.wait_until("the ping", Duration::from_secs(10), |f| {
         f.notifications().len() > seen
@@ -1496,11 +1412,7 @@ async fn buttons_under_every_board_work_for_the_players_on_the_newest_board() {
     assert!(ask.is_ephemeral() && ask.content().contains("Resign this game?"));
     ply(&fake, &bob(), "e5").await;
     let stale = press(&fake, &bob(), "bredon:resign-yes").await;
-    assert!(
-        stale.content().contains("no longer the latest"),
-        "{}",
-        stale.content()
-    );
+    says(&stale, "no longer the latest");
     let from = fake.requests().len();
     let token = fake.press(&alice(), CHANNEL, &old_board);
     let stale = answer(&fake, from, &token).await;
@@ -1508,11 +1420,7 @@ async fn buttons_under_every_board_work_for_the_players_on_the_newest_board() {
     // The newest board's buttons work.
     let seen = fake.notifications().len();
     let offer = press(&fake, &alice(), "bredon:board-draw").await;
-    assert!(
-        offer.content().contains("alice offers a draw"),
-        "{}",
-        offer.content()
-    );
+    says(&offer, "alice offers a draw");
     assert_eq!(notified_since(&fake, seen), vec![222]);
     let again = press(&fake, &bob(), "bredon:board-refresh").await;
     assert!(
@@ -1522,11 +1430,7 @@ async fn buttons_under_every_board_work_for_the_players_on_the_newest_board() {
     );
     press(&fake, &alice(), "bredon:board-resign").await;
     let resigned = press(&fake, &alice(), "bredon:resign-yes").await;
-    assert!(
-        resigned.content().contains("alice resigns"),
-        "{}",
-        resigned.content()
-    );
+    says(&resigned, "alice resigns");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1566,39 +1470,20 @@ async fn a_member_can_be_challenged_from_their_menu_and_options_offer_presets() 
     let from = fake.requests().len();
     let token = fake.user_command(&alice(), CHANNEL, "Challenge to Tak", 222);
     let r = answer(&fake, from, &token).await;
-    assert!(
-        r.content().contains("alice challenges bob"),
-        "{}",
-        r.content()
-    );
+    says(&r, "alice challenges bob");
     assert_eq!(notified_since(&fake, seen), vec![222]);
     // Free-text options suggest presets, and keep what was typed.
     let from = fake.requests().len();
     let token = fake.autocomplete_option(&alice(), CHANNEL, "challenge", "komi", "2");
-    let cb = fake
-        .wait_request(from, "komi presets", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
-    let values: Vec<String> = cb.json()["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["value"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(values, ["2", "2.5"]);
+    let values = offered(&fake, from, &token)
+        .await
+        .into_iter()
+        .map(|c| c.value);
+    assert_eq!(values.collect::<Vec<_>>(), ["2", "2.5"]);
     let from = fake.requests().len();
     let token = fake.autocomplete_option(&alice(), CHANNEL, "challenge", "time", "36h");
-    let cb = fake
-        .wait_request(from, "time presets", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
-    assert_eq!(
-        cb.json()["data"]["choices"][0]["value"],
-        "36h",
-        "what was typed comes first"
-    );
+    let first = offered(&fake, from, &token).await.remove(0);
+    assert_eq!(first.value, "36h", "what was typed comes first");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1616,11 +1501,7 @@ async fn a_challenge_in_a_busy_channel_gets_a_thread_and_blind_games_show_no_boa
         ]),
     )
     .await;
-    assert!(
-        r.content().contains("This channel already has a game, so this one starts in a new thread: Challenge posted in <#"),
-        "{}",
-        r.content()
-    );
+    says(&r, "This channel already has a game, so this one starts in a new thread: Challenge posted in <#");
     let thread = *fake.threads().last().unwrap();
     let accepted = press_in(&fake, thread, &alice(), "bredon:accept").await;
     assert!(
@@ -1647,11 +1528,7 @@ async fn a_challenge_in_a_busy_channel_gets_a_thread_and_blind_games_show_no_boa
     let from = fake.requests().len();
     let token = fake.command(&alice(), thread, "board", json!([]));
     let r = answer(&fake, from, &token).await;
-    assert!(
-        r.content().contains("the plies so far: 1. a1"),
-        "{}",
-        r.content()
-    );
+    says(&r, "the plies so far: 1. a1");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1677,7 +1554,7 @@ async fn the_move_button_opens_a_form_whose_ply_is_played() {
     let from = fake.requests().len();
     let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "A1");
     let r = answer(&fake, from, &token).await;
-    assert!(r.content().contains("alice played a1."), "{}", r.content());
+    says(&r, "alice played a1.");
     assert_eq!(r.pngs().len(), 1);
     assert_eq!(notified_since(&fake, seen), vec![222]);
     // The form of an older board does not play on the new one.
@@ -1739,11 +1616,7 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
         mine.content()
     );
     let theirs = run(&fake, &alice(), "mygames", json!([])).await;
-    assert!(
-        theirs.content().contains("bob to move"),
-        "{}",
-        theirs.content()
-    );
+    says(&theirs, "bob to move");
     let none = run(&fake, &carol(), "mygames", json!([])).await;
     assert!(none
         .content()
@@ -1816,20 +1689,10 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
     // Autocomplete offers Takat's plies, in words.
     let from = fake.requests().len();
     let token = fake.autocomplete_option(&alice(), CHANNEL, "move", "ply", "a");
-    let cb = fake
-        .wait_request(from, "Takat plies", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
-    let names: Vec<String> = cb.json()["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap().to_string())
-        .collect();
+    let choices = offered(&fake, from, &token).await;
     assert!(
-        names.iter().any(|n| n == "a1 — enter on a1") && names.len() == 2,
-        "{names:?}"
+        choices.iter().any(|c| c.name == "a1 — enter on a1") && choices.len() == 2,
+        "{choices:?}"
     );
     let mut last = None;
     let mut threats = 0;
@@ -1903,11 +1766,7 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
         json!([{ "name": "user", "type": 6, "value": "111" }, { "name": "game", "type": 4, "value": 1 }]),
     )
     .await;
-    assert!(
-        r.content().contains("alice in Takat: 1 wins, 0 losses"),
-        "{}",
-        r.content()
-    );
+    says(&r, "alice in Takat: 1 wins, 0 losses");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1947,7 +1806,7 @@ async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn
     ply(&fake, &alice(), "d3").await;
     ply(&fake, &bob(), "d5").await;
     let win = ply(&fake, &alice(), "e3").await;
-    assert!(win.content().contains("wins by road"), "{}", win.content());
+    says(&win, "wins by road");
 
     let seen = fake.notifications().len();
     let from = fake.requests().len();
@@ -2029,11 +1888,7 @@ async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
         ]),
     )
     .await;
-    assert!(
-        r.content().contains("alice challenges bob"),
-        "{}",
-        r.content()
-    );
+    says(&r, "alice challenges bob");
     let seen = fake.notifications().len();
     let started = press(&fake, &bob(), "bredon:accept").await;
     assert!(
@@ -2065,12 +1920,9 @@ async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
     )
     .await;
     assert!(!settled.is_ephemeral());
-    assert!(
-        settled.content().contains(
-            "Bids: alice 7, bob 3. alice moves first (White) and pays 7 into the pot (pot 27)"
-        ),
-        "{}",
-        settled.content()
+    says(
+        &settled,
+        "Bids: alice 7, bob 3. alice moves first (White) and pays 7 into the pot (pot 27)",
     );
     assert_eq!(
         settled.pngs().len(),
@@ -2094,11 +1946,7 @@ async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
         ply(&fake, &user, text).await;
     }
     let tak = ply(&fake, &alice(), "d3").await;
-    assert!(
-        tak.content().contains("bob owes 2 coins for the Tak"),
-        "{}",
-        tak.content()
-    );
+    says(&tak, "bob owes 2 coins for the Tak");
     let paid = ply(&fake, &bob(), "d5").await;
     assert!(
         paid.content().contains("bob paid 2 coins")
@@ -2186,19 +2034,12 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
     let from = fake.requests().len();
     let token =
         fake.autocomplete_sub_option(&alice(), CHANNEL, "tournament", "create", "start", "wh");
-    let cb = fake
-        .wait_request(from, "start presets", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
-    let values: Vec<String> = cb.json()["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["value"].as_str().unwrap().to_string())
-        .collect();
+    let values = offered(&fake, from, &token)
+        .await
+        .into_iter()
+        .map(|c| c.value);
     assert_eq!(
-        values,
+        values.collect::<Vec<_>>(),
         ["wh", "when full"],
         "what was typed, then the presets"
     );
@@ -2229,21 +2070,13 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
         ]),
     )
     .await;
-    assert!(
-        r.content().contains("opened the tournament Spring"),
-        "{}",
-        r.content()
-    );
+    says(&r, "opened the tournament Spring");
     for p in ["alice", "bob", "carol", "dave", "erin"] {
         let r = tournament_cmd(&fake, &player(p), "join", json!([])).await;
-        assert!(
-            r.content().contains(&format!("{p} joined Spring")),
-            "{}",
-            r.content()
-        );
+        says(&r, &format!("{p} joined Spring"));
     }
     let r = tournament_cmd(&fake, &moderator(), "start", json!([])).await;
-    assert!(r.content().contains("Round 1 of 5"), "{}", r.content());
+    says(&r, "Round 1 of 5");
     let mut games_played = 0;
     for round in 1..=5 {
         let games = round_games(&fake, "Spring", round, 2).await;
@@ -2337,11 +2170,7 @@ async fn a_swiss_of_seven_pairs_each_round_when_the_last_game_ends() {
             if r == 2 && *w == "bob" {
                 // Gina withdraws mid-game: she loses it by forfeit.
                 let out = tournament_cmd(&fake, &player("gina"), "withdraw", json!([])).await;
-                assert!(
-                    out.content().contains("gina withdrew from Cup"),
-                    "{}",
-                    out.content()
-                );
+                says(&out, "gina withdrew from Cup");
                 continue;
             }
             decide_in(&fake, *thread, white, black, *winner).await;

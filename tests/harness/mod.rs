@@ -163,6 +163,41 @@ pub async fn connected(fake: &FakeDiscord, n: u64) {
     .await;
 }
 
+/// Asserts that an answer's text contains `text`, showing the whole text if not.
+#[track_caller]
+pub fn says(answer: &Request, text: &str) {
+    let content = answer.content();
+    assert!(content.contains(text), "expected {text:?} in: {content}");
+}
+
+/// A choice autocomplete offers: what the user reads, and the value sent when picked.
+#[derive(Debug)]
+pub struct Choice {
+    pub name: String,
+    pub value: String,
+}
+
+/// The choices Bredon answered the autocomplete request `token` (sent after request `from`)
+/// with.
+pub async fn offered(fake: &FakeDiscord, from: usize, token: &str) -> Vec<Choice> {
+    let callback = format!("/{token}/callback");
+    let answer = fake
+        .wait_request(from, "autocomplete choices", |r| r.path.contains(&callback))
+        .await;
+    let j = answer.json();
+    assert_eq!(j["type"], 8, "an autocomplete result: {j}");
+    let text = |c: &serde_json::Value, key: &str| c[key].as_str().unwrap().to_string();
+    j["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| Choice {
+            name: text(c, "name"),
+            value: text(c, "value"),
+        })
+        .collect()
+}
+
 pub fn alice() -> TestUser {
     player("alice")
 }
