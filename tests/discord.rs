@@ -216,10 +216,7 @@ async fn racing_plies_and_a_failing_rest_call_never_double_or_lose_a_ply() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     ply(&fake, &alice(), "a1").await;
     drop(bot); // SIGKILL
@@ -249,10 +246,7 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flat_win_and_a_reminder_that_fires_once() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 0.2);
-    connected(&fake, 1).await;
+    let (fake, data, _bot) = boot_with(0.2, &[]).await;
     // A 3x3 game from a position one ply from a full board: White fills it and wins on flats.
     let r = run(
         &fake,
@@ -443,10 +437,7 @@ fn no_token_exits_2_with_instructions() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let mut bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, data, mut bot) = boot().await;
     start_game(&fake).await;
     ply(&fake, &alice(), "a1").await;
     let pid = bot.child.id().to_string();
@@ -1337,10 +1328,7 @@ async fn the_fake_keeps_discords_interaction_deadlines() {
 /// so the ping follows as a new message, and a refusal goes out ephemeral.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deferred_answer_still_notifies_the_player_to_move() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot_with(&fake, data.path(), 30.0, &[("BREDON_DEFER_MS", "0")]);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot_with(30.0, &[("BREDON_DEFER_MS", "0")]).await;
     start_game(&fake).await;
     let seen = fake.notifications().len();
     let from = fake.requests().len();
@@ -1873,10 +1861,7 @@ async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn
 /// is paid by playing on, a Tak refused by resigning, the reward, the balances and the ledger.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 1).await;
+    let (fake, data, bot) = boot().await;
     let r = run(
         &fake,
         &alice(),
@@ -2014,10 +1999,7 @@ fn rr_winner(a: &str, b: &str) -> Option<&'static str> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let mut bot = start_bot(&fake, data.path(), 0.5);
-    connected(&fake, 1).await;
+    let (fake, data, mut bot) = boot_with(0.5, &[]).await;
     let r = tournament_cmd(
         &fake,
         &alice(),
@@ -2118,10 +2100,7 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_of_seven_pairs_each_round_when_the_last_game_ends() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let _bot = start_bot(&fake, data.path(), 0.5);
-    connected(&fake, 1).await;
+    let (fake, _data, _bot) = boot_with(0.5, &[]).await;
     tournament_cmd(
         &fake,
         &moderator(),

@@ -140,9 +140,17 @@ pub async fn boot_logging() -> (FakeDiscord, tempfile::TempDir, Bot) {
 
 /// A fake Discord, a database folder, and the bot connected to the fake.
 pub async fn boot() -> (FakeDiscord, tempfile::TempDir, Bot) {
+    boot_with(30.0, &[]).await
+}
+
+/// `boot`, with the timers checked every `tick_secs` and `env` added to the bot's environment.
+pub async fn boot_with(
+    tick_secs: f64,
+    env: &[(&str, &str)],
+) -> (FakeDiscord, tempfile::TempDir, Bot) {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();
-    let bot = start_bot(&fake, data.path(), 30.0);
+    let bot = start_bot_with(&fake, data.path(), tick_secs, env);
     connected(&fake, 1).await;
     (fake, data, bot)
 }
