@@ -248,15 +248,12 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
 async fn a_flat_win_and_a_reminder_that_fires_once() {
     let (fake, data, _bot) = boot_with(0.2, &[]).await;
     // A 3x3 game from a position one ply from a full board: White fills it and wins on flats.
-    let r = run(
+    let r = challenge_bob(
         &fake,
-        &alice(),
-        "challenge",
         json!([
-            { "name": "opponent", "type": 6, "value": "222" },
             { "name": "seat", "type": 4, "value": 0 },
             { "name": "tps", "type": 3, "value": "2,1,2/1,2,1/2,1,x 1 5" },
-            { "name": "reminder", "type": 3, "value": "1h" }
+            { "name": "reminder", "type": 3, "value": "1h" },
         ]),
     )
     .await;
@@ -564,7 +561,13 @@ async fn a_challenge_can_open_a_thread_for_its_game() {
         serde_json::from_value(fake_discord::thread_json(5, CHANNEL)).unwrap();
     let (fake, _data, _bot) = boot().await;
     let from = fake.requests().len();
-    let r = run(&fake, &alice(), "challenge", json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "thread", "type": 5, "value": true }])).await;
+    let r = challenge_bob(
+        &fake,
+        json!([
+            { "name": "thread", "type": 5, "value": true },
+        ]),
+    )
+    .await;
     let created = fake
         .wait_request(from, "the thread", |r| {
             r.method == "POST" && r.path.ends_with(&format!("/channels/{CHANNEL}/threads"))
@@ -718,14 +721,11 @@ use fake_discord::perms;
 async fn every_ply_notifies_the_next_player_and_nobody_else() {
     let (fake, _data, _bot) = boot().await;
     let seen = fake.notifications().len();
-    let r = run(
+    let r = challenge_bob(
         &fake,
-        &alice(),
-        "challenge",
         json!([
-            { "name": "opponent", "type": 6, "value": "222" },
             { "name": "seat", "type": 4, "value": 0 },
-            { "name": "time", "type": 3, "value": "2d" }
+            { "name": "time", "type": 3, "value": "2d" },
         ]),
     )
     .await;
@@ -990,14 +990,11 @@ async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
     let (fake, _data, bot) = boot_logging().await;
-    run(
+    challenge_bob(
         &fake,
-        &alice(),
-        "challenge",
         json!([
-            { "name": "opponent", "type": 6, "value": "222" },
             { "name": "seat", "type": 4, "value": 0 },
-            { "name": "thread", "type": 5, "value": true }
+            { "name": "thread", "type": 5, "value": true },
         ]),
     )
     .await;
@@ -1158,7 +1155,13 @@ async fn deleted_channels_and_threads_and_a_removed_server_stop_the_timers_and_k
     let mut bot = start_bot_logging(&fake, data.path(), 30.0);
     connected(&fake, 1).await;
     // A game in a thread of its own.
-    run(&fake, &alice(), "challenge", json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "thread", "type": 5, "value": true }])).await;
+    challenge_bob(
+        &fake,
+        json!([
+            { "name": "thread", "type": 5, "value": true },
+        ]),
+    )
+    .await;
     let thread = fake.threads()[0];
     press_in(&fake, thread, &bob(), "bredon:accept").await;
     // Each deletion alone, each seen done in the bot's log before the next.
@@ -1639,14 +1642,11 @@ const TAKAT_SIX: [&str; 24] = [
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
     let (fake, _data, _bot) = boot().await;
-    let r = run(
+    let r = challenge_bob(
         &fake,
-        &alice(),
-        "challenge",
         json!([
-            { "name": "opponent", "type": 6, "value": "222" },
             { "name": "game", "type": 4, "value": 1 },
-            { "name": "seat", "type": 4, "value": 0 }
+            { "name": "seat", "type": 4, "value": 0 },
         ]),
     )
     .await;
@@ -1862,14 +1862,11 @@ async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_university_game_antes_bids_pays_for_tak_and_rewards_the_winner() {
     let (fake, data, bot) = boot().await;
-    let r = run(
+    let r = challenge_bob(
         &fake,
-        &alice(),
-        "challenge",
         json!([
-            { "name": "opponent", "type": 6, "value": "222" },
             { "name": "size", "type": 4, "value": 5 },
-            { "name": "stakes", "type": 4, "value": 0 }
+            { "name": "stakes", "type": 4, "value": 0 },
         ]),
     )
     .await;

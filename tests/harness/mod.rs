@@ -171,6 +171,13 @@ pub async fn connected(fake: &FakeDiscord, n: u64) {
     .await;
 }
 
+/// alice challenges bob in the test channel, with `options` besides the opponent.
+pub async fn challenge_bob(fake: &FakeDiscord, options: serde_json::Value) -> Request {
+    let mut all = vec![json!({ "name": "opponent", "type": 6, "value": "222" })];
+    all.extend(options.as_array().cloned().unwrap_or_default());
+    run(fake, &alice(), "challenge", json!(all)).await
+}
+
 /// Asserts that an answer's text contains `text`, showing the whole text if not.
 #[track_caller]
 pub fn says(answer: &Request, text: &str) {
@@ -289,17 +296,11 @@ pub async fn press_in(fake: &FakeDiscord, channel: u64, user: &TestUser, action:
 }
 
 pub async fn start_game(fake: &FakeDiscord) {
-    let r = run(
-        fake,
-        &alice(),
-        "challenge",
-        json!([
-            { "name": "opponent", "type": 6, "value": "222" },
-            { "name": "size", "type": 4, "value": 5 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]),
-    )
-    .await;
+    let options = json!([
+        { "name": "size", "type": 4, "value": 5 },
+        { "name": "seat", "type": 4, "value": 0 }
+    ]);
+    let r = challenge_bob(fake, options).await;
     assert!(
         r.content().contains("alice challenges bob"),
         "{}",
