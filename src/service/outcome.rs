@@ -155,16 +155,6 @@ pub struct Record {
     pub link: Option<String>,
 }
 
-impl Record {
-    pub fn new(text: String, kind: Kind) -> Record {
-        Record {
-            link: (kind == Kind::Tak).then(|| finish::ninja_link(&text)),
-            file: kind.record_file(),
-            text,
-        }
-    }
-}
-
 /// What `/stats` shows.
 #[derive(Clone, Debug)]
 pub struct Stats {

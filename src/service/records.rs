@@ -122,3 +122,13 @@ impl Service {
         Ok(self.store.game(channel)?.map_or(0, |g| g.guild))
     }
 }
+
+impl Record {
+    pub fn new(text: String, kind: Kind) -> Record {
+        Record {
+            link: (kind == Kind::Tak).then(|| super::finish::ninja_link(&text)),
+            file: kind.record_file(),
+            text,
+        }
+    }
+}

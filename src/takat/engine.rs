@@ -3,7 +3,8 @@
 //! deep; the evaluation rewards tall stacks (White's aim) and mobility (both sides lose when
 //! they cannot move).
 
-use super::position::{Color, Ply, Position};
+use super::position::{Ply, Position};
+use super::result::Color;
 
 const WIN: i32 = 100_000;
 

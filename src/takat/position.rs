@@ -1,35 +1,8 @@
 //! A Takat position: the stacks, whose turn, the piece just moved, and every rule of a ply.
 
 use super::board::{each, Board, Cells};
+use super::result::{Color, Ending};
 use std::fmt;
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
-pub enum Color {
-    /// Player 1: few pieces, builds stacks of six.
-    White,
-    /// Player 2: many pieces, immobilises White.
-    Black,
-}
-
-impl Color {
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Color::White => "White",
-            Color::Black => "Black",
-        }
-    }
-}
 
 /// The tallest a stack may be.
 pub const MAX_HEIGHT: u8 = 6;
@@ -413,13 +386,13 @@ impl Position {
 
     /// How the position ends the game, by the rules' order: White's stacks of six, then a player
     /// to move with no legal ply. Repetition needs the history: see `Game`.
-    pub fn end(&self) -> Option<super::Ending> {
+    pub fn end(&self) -> Option<Ending> {
         if self.sixes() >= self.board.sixes_to_win() {
-            return Some(super::Ending::Sixes {
+            return Some(Ending::Sixes {
                 count: self.sixes(),
             });
         }
-        (!self.has_legal_ply()).then_some(super::Ending::Immobilised {
+        (!self.has_legal_ply()).then_some(Ending::Immobilised {
             loser: self.to_move,
         })
     }
