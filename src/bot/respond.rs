@@ -123,18 +123,22 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
     let done = done.unwrap_or_else(|e| Err(failed_inside(e)));
     let channel = ctx.channel_id().get();
     let publisher = &ctx.data().publisher;
-    match (done, deferred) {
-        (Err(refusal), false) => refuse(ctx, refusal).await,
-        (Err(refusal), true) => {
-            // The public "thinking" message goes; the refusal is for the user alone.
-            if let Some(interaction) = interaction(ctx) {
-                interaction.delete_response(ctx.http()).await?;
-            }
-            refuse(ctx, refusal).await
+    let refusal = match (done, deferred) {
+        (Ok(ready), false) => return publisher.publish(channel, ready, Via::Reply(ctx)).await,
+        (Ok(ready), true) => return publisher.publish(channel, ready, Via::Deferred(ctx)).await,
+        (Err(refusal), _) => refusal,
+    };
+    if deferred {
+        // The public "thinking" message goes; the refusal is for the user alone.
+        if let Some(interaction) = interaction(ctx) {
+            interaction.delete_response(ctx.http()).await?;
         }
-        (Ok(ready), false) => publisher.publish(channel, ready, Via::Reply(ctx)).await,
-        (Ok(ready), true) => publisher.publish(channel, ready, Via::Deferred(ctx)).await,
     }
+    let refused = refuse(ctx, refusal).await;
+    // A refused action is still an action here: if Bredon's move is waiting (its engine failed
+    // before), it tries again now.
+    publisher.spawn_turn(channel);
+    refused
 }
 
 /// Runs `f` on a blocking thread and posts the text it returns (already escaped where it holds
