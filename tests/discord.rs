@@ -1198,6 +1198,83 @@ async fn deleted_channels_and_threads_and_a_removed_server_stop_the_timers_and_k
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_from_a_game_thread_opens_its_thread_in_the_parent_channel() {
+    let (fake, _data, _bot) = boot().await;
+    challenge_bob(
+        &fake,
+        json!([{ "name": "thread", "type": 5, "value": true }]),
+    )
+    .await;
+    let game_thread = fake.threads()[0];
+    press_in(&fake, game_thread, &bob(), "bredon:accept").await;
+    // Inside the game's thread: a thread inside a thread cannot be, so it opens in the channel.
+    let from = fake.requests().len();
+    let r = run_with(&fake, game_thread, &carol(), "challenge", json!([])).await;
+    says(
+        &r,
+        "already has a game, so this one starts in a new thread: Challenge posted in <#",
+    );
+    let threads: Vec<String> = fake
+        .requests()
+        .into_iter()
+        .skip(from)
+        .filter(|r| r.path.ends_with("/threads"))
+        .map(|r| format!("{} {}", r.path, r.status))
+        .collect();
+    assert_eq!(
+        threads,
+        [format!("/api/v10/channels/{CHANNEL}/threads 200")]
+    );
+    let new_thread = *fake.threads().last().unwrap();
+    assert_ne!(new_thread, game_thread);
+    let posted = fake
+        .messages()
+        .into_iter()
+        .rev()
+        .find(|m| m.channel == new_thread);
+    assert!(posted.is_some_and(|m| m.content.contains("carol opens a challenge")));
+    // An announcement channel takes announcement threads.
+    let news = CHANNEL + 10;
+    fake.set_channel_kind(news, 5);
+    let from = fake.requests().len();
+    let thread = json!([{ "name": "thread", "type": 5, "value": true }]);
+    let r = run_with(&fake, news, &carol(), "challenge", thread.clone()).await;
+    says(&r, "Challenge posted in <#");
+    let created = fake
+        .wait_request(from, "the announcement thread", |r| {
+            r.path.ends_with("/threads")
+        })
+        .await;
+    assert_eq!(
+        (created.status, created.json()["type"].as_u64()),
+        (200, Some(10))
+    );
+    // A voice channel's chat holds no threads: refused before anything is made.
+    let voice = CHANNEL + 11;
+    fake.set_channel_kind(voice, 2);
+    let from = fake.requests().len();
+    let r = run_with(&fake, voice, &carol(), "challenge", thread).await;
+    assert!(r.is_ephemeral(), "{}", r.content());
+    says(&r, "cannot hold threads");
+    let options = json!([{ "name": "create", "type": 1, "options": [
+        { "name": "name", "type": 3, "value": "Cup" }, { "name": "format", "type": 4, "value": 0 }] }]);
+    let r = run_with(&fake, voice, &moderator(), "tournament", options).await;
+    assert!(r.is_ephemeral(), "{}", r.content());
+    says(&r, "a tournament is made in a text channel");
+    let made = fake
+        .requests()
+        .into_iter()
+        .skip(from)
+        .any(|r| r.path.ends_with("/threads"));
+    assert!(!made, "no thread was asked for");
+    assert_eq!(
+        fake.requests().iter().filter(|r| r.status >= 400).count(),
+        0,
+        "Discord refused nothing"
+    );
+}
+
 /// The fake's own rules, checked with serenity's HTTP client: limits and the token lifetime.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fake_refuses_what_discord_refuses() {
@@ -1214,6 +1291,33 @@ async fn the_fake_refuses_what_discord_refuses() {
         }
         other => panic!("{other}"),
     };
+    // Threads open in text channels (public) and announcement channels (announcement threads)
+    // only: not in a thread, nor in a voice chat, nor as the wrong kind.
+    let open = |parent: u64, kind: serenity::ChannelType| {
+        let http = &http;
+        async move {
+            serenity::ChannelId::new(parent)
+                .create_thread(http, serenity::CreateThread::new("Tak").kind(kind))
+                .await
+        }
+    };
+    let public = serenity::ChannelType::PublicThread;
+    let thread = open(CHANNEL + 2, public).await.unwrap();
+    assert_eq!(thread.kind, public);
+    let inside = open(thread.id.get(), public).await.unwrap_err();
+    assert_eq!(code(inside), (400, 50024), "no thread in a thread");
+    fake.set_channel_kind(CHANNEL + 3, 5);
+    let news = serenity::ChannelType::NewsThread;
+    assert_eq!(open(CHANNEL + 3, news).await.unwrap().kind, news);
+    assert_eq!(
+        code(open(CHANNEL + 3, public).await.unwrap_err()),
+        (400, 50024)
+    );
+    fake.set_channel_kind(CHANNEL + 4, 2);
+    assert_eq!(
+        code(open(CHANNEL + 4, public).await.unwrap_err()),
+        (400, 50024)
+    );
     let alt =
         serenity::CreateAttachment::bytes(vec![1, 2, 3], "a.png").description("d".repeat(1025));
     let described = serenity::CreateMessage::new().add_file(alt);

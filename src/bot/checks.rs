@@ -78,6 +78,33 @@ pub fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
         .map(|c| c.kind)
 }
 
+/// Where a new game's thread opens, and of which kind: in the command's channel, or from inside
+/// a thread in that thread's parent (a thread cannot hold threads); an announcement channel takes
+/// announcement threads (resources/channel, "Start Thread without Message"). Voice and stage
+/// chats hold no threads.
+pub fn thread_home(ctx: Context<'_>) -> Result<(u64, serenity::ChannelType), Refusal> {
+    use serenity::ChannelType::{News, NewsThread, PrivateThread, PublicThread, Text};
+    let Some(channel) = interaction(ctx).and_then(|i| i.channel.as_ref()) else {
+        return Ok((ctx.channel_id().get(), PublicThread));
+    };
+    let parent = || {
+        channel.parent_id.map(|p| p.get()).ok_or_else(|| {
+            Refusal("Bredon cannot tell which channel this thread belongs to; challenge in that channel instead".into())
+        })
+    };
+    match channel.kind {
+        Text => Ok((channel.id.get(), PublicThread)),
+        News => Ok((channel.id.get(), NewsThread)),
+        PublicThread | PrivateThread => Ok((parent()?, PublicThread)),
+        NewsThread => Ok((parent()?, NewsThread)),
+        _ => Err(Refusal(
+            "a game's thread opens in a text or announcement channel, and this chat cannot hold \
+             threads: challenge without `thread`, or in a text channel"
+                .into(),
+        )),
+    }
+}
+
 pub fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
     let have = interaction(ctx).and_then(|i| i.app_permissions);
     missing_permissions(have, is_thread(channel_kind(ctx)), opens_thread)

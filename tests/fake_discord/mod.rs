@@ -17,7 +17,9 @@
 //! - topics/permissions: posting needs View Channel (50001 Missing Access) and Send Messages, or
 //!   Send Messages in Threads in a thread; files need Attach Files, also on follow-ups and edits
 //!   (change log, 2023); starting a thread needs Create Public Threads (403, 50013 otherwise).
-//! - resources/channel ("Start Thread without Message"): a thread's name has 1 to 100 characters.
+//! - resources/channel ("Start Thread without Message"): a thread's name has 1 to 100 characters;
+//!   threads open only in text channels (public or private threads) and announcement channels
+//!   (announcement threads, type 10), never in a thread, a voice or a stage channel (400, 50024).
 //! - topics/threads: a thread archives after `auto_archive_duration` minutes without activity
 //!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
 //!   unless it is locked, and in a locked thread only Manage Threads may post; the thread's
@@ -232,7 +234,7 @@ struct Interaction {
 }
 
 struct Channel {
-    /// 0 text, 11 public thread.
+    /// 0 text, 2 voice, 5 announcement, 10 announcement thread, 11 public thread, 13 stage.
     kind: u8,
     parent: Option<u64>,
     bot_permissions: u64,
@@ -453,6 +455,11 @@ impl FakeDiscord {
     }
 
     /// What Bredon may do in `channel` (it has `perms::INVITE` everywhere unless said here).
+    /// Makes `channel` another kind of channel (5 announcement, 2 voice, 13 stage).
+    pub fn set_channel_kind(&self, channel: u64, kind: u8) {
+        self.state.with_channel(channel, |c| c.kind = kind);
+    }
+
     pub fn set_bot_permissions(&self, channel: u64, bits: u64) {
         self.state
             .with_channel(channel, |c| c.bot_permissions = bits);
@@ -469,7 +476,7 @@ impl FakeDiscord {
             let mut channels = self.state.channels.lock().unwrap();
             for (id, c) in channels.iter_mut() {
                 let idle = now - c.last_activity_ms;
-                if c.kind == 11
+                if is_thread(c.kind)
                     && !c.archived
                     && !c.deleted
                     && idle >= c.auto_archive_minutes * 60_000
@@ -498,7 +505,7 @@ impl FakeDiscord {
         let channels = self.state.channels.lock().unwrap();
         let mut ids: Vec<u64> = channels
             .iter()
-            .filter(|(_, c)| c.kind == 11)
+            .filter(|(_, c)| is_thread(c.kind))
             .map(|(id, _)| *id)
             .collect();
         ids.sort();
@@ -521,7 +528,7 @@ impl FakeDiscord {
             c.deleted = true;
             (c.kind, c.parent)
         });
-        if kind == 11 {
+        if is_thread(kind) {
             let deleted = thread_delete_json(id, parent.unwrap_or(0));
             self.state.dispatch("THREAD_DELETE", deleted);
         } else {
@@ -879,7 +886,7 @@ pub fn interaction(
 
 fn partial_channel(id: u64, c: &Channel) -> Value {
     let mut v = json!({ "id": id.to_string(), "type": c.kind, "name": "tak", "permissions": c.bot_permissions.to_string() });
-    if c.kind == 11 {
+    if is_thread(c.kind) {
         v["parent_id"] = json!(c.parent.unwrap_or(0).to_string());
         v["thread_metadata"] = thread_metadata(c);
     }
@@ -893,6 +900,7 @@ fn thread_metadata(c: &Channel) -> Value {
 
 fn thread_of(id: u64, c: &Channel) -> Value {
     let mut v = thread_json(id, c.parent.unwrap_or(0));
+    v["type"] = json!(c.kind);
     v["thread_metadata"] = thread_metadata(c);
     v
 }
@@ -1416,7 +1424,7 @@ fn post_refused(state: &State, channel: u64, with_files: bool) -> Option<Answer>
     if have & perms::VIEW_CHANNEL == 0 {
         return Some(error(403, 50001, "Missing Access"));
     }
-    let send = if kind == 11 {
+    let send = if is_thread(kind) {
         perms::SEND_MESSAGES_IN_THREADS
     } else {
         perms::SEND_MESSAGES
@@ -1664,9 +1672,19 @@ fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
             "Must be between 1 and 100 in length.",
         );
     }
+    // resources/channel, "Start Thread without Message": a thread opens in a text channel
+    // (type 0: public 11 or private 12) or an announcement channel (type 5: announcement thread
+    // 10); anywhere else, a thread in a thread included, Discord answers 50024 "Cannot execute
+    // action on this channel type" (topics/opcodes-and-status-codes, JSON error codes).
+    let parent_kind = state.with_channel(parent, |c| c.kind);
+    let kind = body["type"].as_u64().unwrap_or(12) as u8;
+    let fits = matches!((parent_kind, kind), (0, 11 | 12) | (5, 10));
+    if !fits {
+        return error(400, 50024, "Cannot execute action on this channel type");
+    }
     let id = state.next_id();
     let thread = Channel {
-        kind: 11,
+        kind,
         parent: Some(parent),
         bot_permissions: have,
         deleted: false,
@@ -1688,7 +1706,7 @@ fn edit_channel(state: &State, r: &Request, id: u64) -> Answer {
             return Err(error(404, 10003, "Unknown Channel"));
         }
         // The bot created every thread here, so it may unarchive one (topics/threads).
-        if body["archived"] == false && c.kind == 11 {
+        if body["archived"] == false && is_thread(c.kind) {
             c.archived = false;
             c.last_activity_ms = state.now_ms();
         }
@@ -1701,4 +1719,9 @@ fn edit_channel(state: &State, r: &Request, id: u64) -> Answer {
         }
         Err(e) => e,
     }
+}
+
+/// Announcement, public and private threads (resources/channel, "Channel Types": 10, 11, 12).
+fn is_thread(kind: u8) -> bool {
+    matches!(kind, 10..=12)
 }

@@ -260,14 +260,23 @@ pub async fn run(
     command: &str,
     options: serde_json::Value,
 ) -> Request {
-    let from = fake.requests().len();
-    let token = fake.command(user, CHANNEL, command, options);
-    answer(fake, from, &token).await
+    run_with(fake, CHANNEL, user, command, options).await
 }
 
 pub async fn run_in(fake: &FakeDiscord, channel: u64, user: &TestUser, command: &str) -> Request {
+    run_with(fake, channel, user, command, json!([])).await
+}
+
+/// `user` runs `command` with `options` in `channel`; Bredon's answer.
+pub async fn run_with(
+    fake: &FakeDiscord,
+    channel: u64,
+    user: &TestUser,
+    command: &str,
+    options: serde_json::Value,
+) -> Request {
     let from = fake.requests().len();
-    let token = fake.command(user, channel, command, json!([]));
+    let token = fake.command(user, channel, command, options);
     answer(fake, from, &token).await
 }
 

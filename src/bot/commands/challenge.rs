@@ -1,7 +1,7 @@
 //! Challenges: `/challenge`, the member menu's "Challenge to Tak", `/accept`, `/decline`,
 //! `/cancel` and `/rematch`.
 
-use crate::bot::checks::may_post;
+use crate::bot::checks::{may_post, thread_home};
 use crate::bot::choices::{
     autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice, LevelChoice,
     OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
@@ -150,8 +150,8 @@ async fn issue_challenge(
     act(ctx, start).await
 }
 
-/// A challenge (or an engine game) in a new public thread that stays listed for a week; `why`
-/// starts the answer that points at the thread.
+/// A challenge (or an engine game) in a new thread that stays listed for a week, under this
+/// channel or, from a thread, under its parent; `why` starts the answer that points at it.
 async fn challenge_in_thread(
     ctx: Context<'_>,
     name: String,
@@ -162,6 +162,10 @@ async fn challenge_in_thread(
     if let Some(refusal) = may_post(ctx, true) {
         return refuse(ctx, refusal).await;
     }
+    let (home, kind) = match thread_home(ctx) {
+        Ok(home) => home,
+        Err(refusal) => return refuse(ctx, refusal).await,
+    };
     // Check first, so a refused challenge leaves no empty thread behind.
     let guild = service_ctx(ctx).guild;
     let checked = blocking(&ctx.data().service, move |s| {
@@ -177,12 +181,11 @@ async fn challenge_in_thread(
     };
     // Creating a thread is a round trip to Discord: answer "thinking" first.
     ctx.defer().await?;
-    let thread = ctx
-        .channel_id()
+    let thread = serenity::ChannelId::new(home)
         .create_thread(
             ctx,
             serenity::CreateThread::new(name)
-                .kind(serenity::ChannelType::PublicThread)
+                .kind(kind)
                 .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
         )
         .await?;

@@ -61,9 +61,15 @@ pub(super) async fn create(
     start: Option<String>,
     #[description = "No swap: the first plies place one's own colour"] no_swap: Option<bool>,
 ) -> Result<(), Error> {
-    if is_thread(channel_kind(ctx)) {
+    let kind = channel_kind(ctx);
+    if is_thread(kind) {
         let why = "a tournament is made in a text channel, not a thread: its games open threads \
                    under that channel, and a thread cannot hold threads";
+        return refuse(ctx, Refusal(why.into())).await;
+    }
+    if kind.is_some_and(|k| k != serenity::ChannelType::Text) {
+        let why = "a tournament is made in a text channel: its news are posted there and its \
+                   games open public threads under it, which this channel cannot hold";
         return refuse(ctx, Refusal(why.into())).await;
     }
     // Its games open threads here: Bredon must be able to.
