@@ -3,7 +3,7 @@
 
 use super::buttons::{buttons, label, move_id, parse_custom_id};
 use super::checks::{is_thread, missing_permissions};
-use super::post::{escape, fit};
+use super::post::{escape, fit, MAX_CONTENT};
 use super::publish::{Ready, Via};
 use super::respond::{blocking, ephemeral, interaction_ctx, refusal_text};
 use super::{Data, Error};
@@ -209,16 +209,51 @@ fn plies_by_square(plies: &[String]) -> String {
         }
     }
     squares.sort_by(|a, b| a.0.cmp(&b.0));
-    let lines: Vec<String> = squares
-        .iter()
-        .map(|(square, list)| format!("**{square}**: {}", list.join(" ")))
-        .collect();
-    format!("{} legal plies:\n{}", plies.len(), lines.join("\n"))
+    let mut text = format!("{} legal plies:", plies.len());
+    // Whole squares while they fit, then how many were left out and where to find them.
+    let room = MAX_CONTENT - 100;
+    for (i, (square, list)) in squares.iter().enumerate() {
+        let line = format!("\n**{square}**: {}", list.join(" "));
+        if text.chars().count() + line.chars().count() > room {
+            let left: usize = squares[i..].iter().map(|(_, l)| l.len()).sum();
+            text.push_str(&format!(
+                "\n…and {left} more on {} more squares: type a square in /move to see its plies.",
+                squares.len() - i
+            ));
+            break;
+        }
+        text.push_str(&line);
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_list_of_plies_says_how_many_it_left_out() {
+        // 8x8 with tall stacks: a square can have over a hundred spreads.
+        let plies: Vec<String> = (0..64)
+            .flat_map(|sq| {
+                let square = format!("{}{}", (b'a' + sq / 8) as char, 1 + sq % 8);
+                (0..40).map(move |n| format!("{}{square}>{}", 1 + n % 8, n))
+            })
+            .collect();
+        let text = plies_by_square(&plies);
+        assert!(text.chars().count() <= MAX_CONTENT, "{}", text.len());
+        let shown = text.lines().filter(|l| l.starts_with("**")).count();
+        let left = format!(
+            "…and {} more on {} more squares",
+            (64 - shown) * 40,
+            64 - shown
+        );
+        assert!(
+            text.ends_with("type a square in /move to see its plies."),
+            "{text}"
+        );
+        assert!(text.contains(&left), "{text}");
+    }
 
     #[test]
     fn legal_plies_are_grouped_by_square() {
