@@ -32,13 +32,12 @@ impl Post {
         }
     }
 
-    /// A message that pings `mentions` (its content names them).
-    pub fn pinging(content: String, mentions: Vec<u64>) -> Post {
+    /// A message that pings `mentions`: it names them, then says `text`.
+    pub fn pinging(mentions: Vec<u64>, text: &str) -> Post {
+        let content = format!("{}: {text}", mention_line(&mentions));
         Post {
-            content: fit(content),
-            files: Vec::new(),
-            components: Vec::new(),
             mentions,
+            ..Post::text(content)
         }
     }
 

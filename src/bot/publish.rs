@@ -6,7 +6,7 @@
 
 use super::data::{interaction, Publisher, TOURNAMENT_NEWS};
 use super::opponent::take_turn;
-use super::post::{jump_link, mention_line, record, Post};
+use super::post::{jump_link, record, Post};
 use super::{Context, Error};
 use crate::service::{Outcome, Prompt};
 use poise::serenity_prelude as serenity;
@@ -126,8 +126,7 @@ impl Publisher {
                 }
                 let edited = interaction.edit_response(http, edit).await?;
                 if !pings.is_empty() {
-                    let line = mention_line(&pings);
-                    let ping = Post::pinging(format!("{line}: see Bredon's answer above."), pings);
+                    let ping = Post::pinging(pings, "see Bredon's answer above.");
                     ctx.send(ping.reply()).await?;
                 }
                 Ok(Some(edited.id.get()))

@@ -114,7 +114,7 @@ impl Service {
 
     /// Whether `channel` holds a game or an open challenge (a thread worth keeping open).
     pub fn holds_game_or_challenge(&self, channel: u64) -> Result<bool, Refusal> {
-        Ok(self.store.game(channel)?.is_some() || self.store.challenge(channel)?.is_some())
+        Ok(self.has_game(channel)? || self.store.challenge(channel)?.is_some())
     }
 
     /// The server of the game played in `channel` (0 if none is).

@@ -2,7 +2,7 @@
 
 use crate::bot::checks::may_post;
 use crate::bot::data::interaction;
-use crate::bot::post::{analysis_text, mention_line, Post};
+use crate::bot::post::{analysis_text, Post};
 use crate::bot::respond::{blocking, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::render::Theme;
@@ -102,11 +102,7 @@ pub(super) async fn analyze(ctx: Context<'_>) -> Result<(), Error> {
     interaction.edit_response(http, edit).await?;
     // An edit notifies no one: the one who asked is told in a new message.
     let asker = ctx.author().id.get();
-    let line = mention_line(&[asker]);
-    let ping = Post::pinging(
-        format!("{line}: the analysis is ready (above)."),
-        vec![asker],
-    );
+    let ping = Post::pinging(vec![asker], "the analysis is ready (above).");
     ctx.send(ping.reply()).await?;
     Ok(())
 }
