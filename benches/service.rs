@@ -21,6 +21,7 @@ fn ctx(channel: u64, who: u64) -> Ctx {
         user,
         now_ms: 0,
         moderator: false,
+        request: None,
     }
 }
 

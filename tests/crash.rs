@@ -25,6 +25,7 @@ fn ctx(channel: u64, who: &PlayerRef) -> Ctx {
         user: who.clone(),
         now_ms: 0,
         moderator: false,
+        request: None,
     }
 }
 

@@ -79,7 +79,7 @@ async fn challenge_tak_and_road_win_with_pictures() {
     assert_eq!(win.pngs().len(), 1, "the final board comes with the result");
     let record = fake
         .wait_request(from, "the game's record", |r| {
-            r.path.contains("/webhooks/") && r.text().contains("game.gif")
+            r.path.ends_with("/messages") && r.text().contains("game.gif")
         })
         .await;
     assert_eq!(record.status, 200);
@@ -287,6 +287,7 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
             },
             now_ms: now,
             moderator: false,
+            request: None,
         };
         let long_ago = 0; // 1970: every due time has passed
         let o = bredon::service::ChallengeOptions {
@@ -813,10 +814,10 @@ async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_i
         .await;
     assert_eq!(ack.status, 204);
     assert_eq!(ack.json()["type"], 6);
-    let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
+    let posts = format!("/channels/{CHANNEL}/messages");
     let result = fake
         .wait_request(from, "the result", |r| {
-            r.path.ends_with(&hook) && r.method == "POST"
+            r.path.ends_with(&posts) && r.method == "POST"
         })
         .await;
     assert_eq!(result.status, 200);
@@ -833,7 +834,7 @@ async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_i
     assert_eq!(result.pngs().len(), 1, "the final board");
     let record = fake
         .wait_request(from, "the record", |r| {
-            r.path.ends_with(&hook) && r.text().contains("game.gif")
+            r.path.ends_with(&posts) && r.text().contains("game.gif")
         })
         .await;
     assert_eq!(record.status, 200, "{}", record.text().len());
@@ -1065,6 +1066,7 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
             ..long_ago
         })
         .unwrap();
+        posted_earlier(s);
     });
     let posts = format!("/channels/{CHANNEL}/messages");
     // Discord creates the message, but its answer is lost: Bredon must not post it twice.
@@ -1825,7 +1827,7 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
     assert_eq!(win.pngs().len(), 1, "the final board comes with the result");
     let record = fake
         .wait_request(from.saturating_sub(4), "the game's record", |r| {
-            r.path.contains("/webhooks/") && r.text().contains("game.gif")
+            r.path.ends_with("/messages") && r.text().contains("game.gif")
         })
         .await;
     let files = record.files();

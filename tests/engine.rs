@@ -214,6 +214,7 @@ fn engine_game(dir: &std::path::Path, me: &PlayerRef) -> Service {
         user: user.clone(),
         now_ms: 0,
         moderator: false,
+        request: None,
     };
     let options = ChallengeOptions {
         opponent: Some(me.clone()),

@@ -39,6 +39,7 @@ fn ctx(name: &str, now_ms: i64) -> Ctx {
         user: user(name),
         now_ms,
         moderator: name == "mod",
+        request: None,
     }
 }
 
@@ -605,7 +606,10 @@ fn with_a_time_limit_reminders_come_at_half_time_and_an_hour_before_never_with_t
         "a last reminder an hour before the time-out"
     );
     assert!(last_call[0].outcome.finished.is_none());
-    assert_ne!(half[0].id, last_call[0].id, "each post has its own id");
+    assert_ne!(
+        half[0].outcome.letter, last_call[0].outcome.letter,
+        "each post is owed on its own"
+    );
     let end = w.service.tick(48 * HOUR).unwrap();
     assert_eq!(end.len(), 1);
     assert!(end[0].outcome.finished.is_some(), "then only the time-out");
@@ -1360,4 +1364,62 @@ fn university_draws_split_the_pot_and_aborts_refund_it() {
         "back to before the game"
     );
     assert_eq!(coins("alice") + coins("bob"), 200);
+}
+
+#[test]
+fn every_change_stores_the_message_it_owes_until_it_is_delivered() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let ply = play(&w, "alice", "a1");
+    let owed = w.service.deliveries().unwrap();
+    let texts: Vec<&str> = owed.iter().map(|d| d.outcome.text.as_str()).collect();
+    assert_eq!(owed.len(), 3, "{texts:?}");
+    assert!(texts[0].starts_with("alice challenges bob"), "{texts:?}");
+    assert!(
+        texts[1].contains("alice (White) vs bob (Black)"),
+        "{texts:?}"
+    );
+    assert_eq!(texts[2], ply.text, "the stored outcome is the one returned");
+    assert_eq!(owed[2].outcome.letter, ply.letter);
+    assert_eq!(owed[2].outcome.ping, vec![user("bob")]);
+    assert_eq!(owed[2].channel, CHANNEL);
+    // A look at the board changes nothing and owes nothing.
+    let view = w.service.view(&ctx("carol", 1)).unwrap();
+    assert_eq!(view.letter, None);
+    assert_eq!(w.service.deliveries().unwrap().len(), 3);
+    // A refused action stores nothing either.
+    refusal(w.service.play(&ctx("alice", 2), "a2"));
+    assert_eq!(w.service.deliveries().unwrap().len(), 3);
+    for d in &owed {
+        w.service.delivered(d.letter).unwrap();
+    }
+    assert!(w.service.deliveries().unwrap().is_empty());
+}
+
+#[test]
+fn a_stored_outcome_draws_the_same_board_after_a_restart() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    play(&w, "alice", "a1");
+    play(&w, "bob", "e5");
+    let resigned = w.service.resign(&ctx("bob", 3)).unwrap();
+    let World { dir, service } = w;
+    drop(service);
+    let service = Service::new(Store::open(dir.path()).unwrap());
+    let owed = service.deliveries().unwrap();
+    let stored = &owed.last().unwrap().outcome;
+    assert_eq!(stored.letter, resigned.letter);
+    let (a, b) = (
+        resigned.board.as_ref().unwrap(),
+        stored.board.as_ref().unwrap(),
+    );
+    assert_eq!(b.alt_text(), a.alt_text());
+    assert_eq!(b.game.result(), a.game.result(), "the resignation is kept");
+    assert_eq!(b.png(), a.png(), "the same picture");
+    let (fa, fb) = (
+        resigned.finished.as_ref().unwrap(),
+        stored.finished.as_ref().unwrap(),
+    );
+    assert_eq!((&fb.ptn, &fb.file, &fb.link), (&fa.ptn, &fa.file, &fa.link));
+    assert_eq!(stored.prompt, resigned.prompt);
 }

@@ -28,6 +28,7 @@ fn at(name: &str, channel: u64, now_ms: i64) -> Ctx {
         user: user(name),
         now_ms,
         moderator: name == "mod",
+        request: None,
     }
 }
 

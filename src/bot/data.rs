@@ -8,11 +8,72 @@ use std::time::Duration;
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
-/// What every outgoing path needs: Discord, the service, and Bredon as a player.
+/// What every outgoing path needs: Discord, the service, Bredon as a player, and the outbox's
+/// claims.
 pub struct Publisher {
     pub http: Arc<serenity::Http>,
     pub service: Arc<Service>,
     pub engine: Arc<EngineOpponent>,
+    pub claims: Arc<Claims>,
+}
+
+/// Who delivers which stored outcome: a handler that just made one delivers it itself (its
+/// claim), and the outbox loop takes what no handler holds. A claim dropped before its outcome
+/// was delivered (a failed request, an early return) rings the outbox at once.
+#[derive(Default)]
+pub struct Claims {
+    held: std::sync::Mutex<std::collections::HashSet<u64>>,
+    /// Letters a handler gave up on: the outbox takes them without waiting for them to age.
+    released: std::sync::Mutex<std::collections::HashSet<u64>>,
+    pub bell: tokio::sync::Notify,
+}
+
+impl Claims {
+    /// Claims `letter`, unless someone holds it already.
+    pub fn claim(self: &Arc<Self>, letter: u64) -> Option<Claim> {
+        let fresh = self.held.lock().expect("claims").insert(letter);
+        fresh.then(|| Claim {
+            claims: Arc::clone(self),
+            letter,
+            delivered: false,
+        })
+    }
+
+    /// Whether a handler gave `letter` up (and forgets it).
+    pub fn take_released(&self, letter: u64) -> bool {
+        self.released.lock().expect("claims").remove(&letter)
+    }
+}
+
+/// The right to deliver one stored outcome, given back when dropped.
+pub struct Claim {
+    claims: Arc<Claims>,
+    pub letter: u64,
+    delivered: bool,
+}
+
+impl Claim {
+    pub fn delivered(mut self) {
+        self.delivered = true;
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        self.claims
+            .held
+            .lock()
+            .expect("claims")
+            .remove(&self.letter);
+        if !self.delivered {
+            self.claims
+                .released
+                .lock()
+                .expect("claims")
+                .insert(self.letter);
+            self.claims.bell.notify_one();
+        }
+    }
 }
 
 /// Shared by every command.

@@ -8,6 +8,7 @@ mod commands;
 mod data;
 mod events;
 mod opponent;
+mod outbox;
 mod post;
 mod press;
 mod publish;
@@ -170,7 +171,9 @@ pub async fn run(config: Config) -> Result<(), String> {
                     http: Arc::clone(&ctx.http),
                     service: Arc::clone(&service),
                     engine: Arc::new(crate::service::EngineOpponent::from_env(me)),
+                    claims: Arc::default(),
                 });
+                tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));
                 // Engine games left waiting for the bot's move when the last process stopped.
                 let waiting = service.engine_games().map_err(|e| {

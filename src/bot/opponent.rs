@@ -3,13 +3,12 @@
 //! games. The publisher posts what it did.
 
 use super::data::now_ms;
-use crate::service::{event_id, EngineOpponent, Outcome, Service};
+use crate::service::{EngineOpponent, Outcome, Service};
 use std::sync::Arc;
 
-/// One action of Bredon's, stored, to post as a channel message with this nonce.
+/// One action of Bredon's, stored (with the outcome it owes), to post as a channel message.
 pub struct Turn {
     pub outcome: Outcome,
-    pub nonce: u64,
     /// The engine failed: the outcome says so, and Bredon stops until the next action here.
     pub failed: bool,
 }
@@ -26,8 +25,6 @@ pub async fn take_turn(
     match acted {
         Ok(Ok(Some(outcome))) => Some(Turn {
             outcome,
-            // The action is stored; its time makes the nonce unique and stable over retries.
-            nonce: event_id(channel, 4, now as u64),
             failed: false,
         }),
         Ok(Ok(None)) => None,
@@ -39,7 +36,6 @@ pub async fn take_turn(
                     text,
                     ..Outcome::default()
                 },
-                nonce: event_id(channel, 5, now as u64),
                 failed: true,
             })
         }

@@ -169,7 +169,7 @@ pub async fn announce(outcome: &Outcome) -> Post {
     .collect();
     if let Some(image) = &outcome.image {
         files.push(
-            serenity::CreateAttachment::bytes(image.png.clone(), image.file)
+            serenity::CreateAttachment::bytes(image.png.clone(), image.file.clone())
                 .description(image.alt.clone()),
         );
     }

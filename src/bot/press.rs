@@ -4,7 +4,7 @@
 use super::buttons::{buttons, label, move_id, parse_custom_id};
 use super::checks::{is_thread, missing_permissions};
 use super::post::{escape, fit, MAX_CONTENT};
-use super::publish::{Ready, Via};
+use super::publish::Via;
 use super::respond::{blocking, ephemeral, interaction_ctx, refusal_text};
 use super::{Data, Error};
 use crate::service::{Answer, Ctx, Prompt, Refusal};
@@ -16,8 +16,9 @@ const OLD_BUTTON: &str = "this button comes from an older version of Bredon and 
 
 /// A button press: acknowledged at once (DEFERRED_UPDATE_MESSAGE: no loading state, and the
 /// message's files stay, which serenity's UPDATE_MESSAGE would clear), answered by the service,
-/// then the pressed message shows who pressed what with its buttons disabled, and the outcome
-/// follows as a new message that pings.
+/// then the outcome follows as a new message in the channel that pings, and the pressed message
+/// shows who pressed what with its buttons disabled. The outcome is stored, so a failed edit
+/// of the pressed message never loses it.
 pub async fn on_press(
     ctx: &serenity::Context,
     press: &serenity::ComponentInteraction,
@@ -44,7 +45,7 @@ pub async fn on_press(
     let sctx = press_ctx(press);
     let who = sctx.user.name.clone();
     let outcome = match blocking(&data.service, move |s| s.answer(&sctx, prompt, answer)).await {
-        Ok(outcome) => outcome,
+        Ok(outcome) => data.publisher.ready(outcome).await,
         Err(refusal) => {
             let text = serenity::CreateInteractionResponseFollowup::new()
                 .content(refusal_text(&refusal))
@@ -54,6 +55,8 @@ pub async fn on_press(
             return Ok(());
         }
     };
+    let channel = press.channel_id.get();
+    let published = data.publisher.publish(channel, outcome, Via::Channel).await;
     // A question's buttons are spent once answered; a board keeps its buttons until it is old.
     if !matches!(prompt, Prompt::Board { .. }) {
         let pressed = format!(
@@ -72,11 +75,7 @@ pub async fn on_press(
             )
             .await?;
     }
-    let channel = press.channel_id.get();
-    let ready = Ready::draw(outcome).await;
-    data.publisher
-        .publish(channel, ready, Via::Followup(press))
-        .await
+    published
 }
 
 fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {
@@ -168,12 +167,15 @@ pub async fn on_move_modal(
         submit.create_response(ctx, ephemeral(&refusal)).await?;
         return Ok(());
     };
-    let sctx = interaction_ctx(
-        submit.guild_id,
-        submit.channel_id,
-        &submit.user,
-        submit.member.as_ref(),
-    );
+    let sctx = Ctx {
+        request: Some(submit.token.clone()),
+        ..interaction_ctx(
+            submit.guild_id,
+            submit.channel_id,
+            &submit.user,
+            submit.member.as_ref(),
+        )
+    };
     let played = blocking(&data.service, move |s| {
         s.check_board(&sctx, prompt)?;
         s.play(&sctx, &typed)
@@ -184,12 +186,11 @@ pub async fn on_move_modal(
             submit.create_response(ctx, ephemeral(&refusal)).await?;
             return Ok(());
         }
-        Ok(outcome) => outcome,
+        Ok(outcome) => data.publisher.ready(outcome).await,
     };
     let channel = submit.channel_id.get();
-    let ready = Ready::draw(outcome).await;
     data.publisher
-        .publish(channel, ready, Via::Form(submit))
+        .publish(channel, outcome, Via::Form(submit))
         .await
 }
 

@@ -1,48 +1,72 @@
 //! The one way out: every outcome leaves Bredon through [`Publisher::send`], whatever carried it
-//! (a slash command, a button, the Move form, a timer, Bredon's own ply, a tournament). It posts
-//! the announcement the way its carrier allows ([`Via`]), remembers the board's message, sends
-//! the direct messages players asked for, and posts the record of a finished game.
+//! (a slash command, a button, the Move form, a timer, Bredon's own ply, a tournament). An outcome
+//! of a change was stored with it (the outbox letter); the handler that made it claims it and
+//! delivers it the way its carrier allows ([`Via`]), part by part (the announcement, the pings
+//! of a deferred answer, the direct messages, the record of a finished game), noting each part.
+//! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
-use super::data::{interaction, Publisher, TOURNAMENT_NEWS};
+use super::data::{interaction, now_ms, Claim, Publisher, TOURNAMENT_NEWS};
 use super::opponent::take_turn;
-use super::post::{jump_link, record, Post};
+use super::post::{announce, jump_link, record, Post};
 use super::{Context, Error};
-use crate::service::{Outcome, Prompt};
+use crate::service::{event_id, Delivery, Outcome, Part, Prompt};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// An outcome with its announcement drawn (the picture is the slow part, so a slash command
-/// draws it before deciding whether to defer).
+/// draws it before deciding whether to defer), and the claim on its letter.
 pub struct Ready {
     pub outcome: Outcome,
     pub post: Post,
+    claim: Option<Claim>,
 }
 
-impl Ready {
-    pub async fn draw(outcome: Outcome) -> Ready {
-        let post = super::post::announce(&outcome).await;
-        Ready { outcome, post }
-    }
-}
-
-/// How an outcome reaches Discord.
+/// How an outcome's announcement reaches Discord.
 pub enum Via<'a> {
     /// The first response to a slash command.
     Reply(Context<'a>),
     /// A slash command answered "thinking" first: that message is edited into the outcome and
     /// the pings follow as a new message (an edit notifies no one).
     Deferred(Context<'a>),
-    /// A follow-up to an acknowledged button press.
-    Followup(&'a serenity::ComponentInteraction),
     /// The response to the Move form.
     Form(&'a serenity::ModalInteraction),
-    /// A new message in the channel, retried; `nonce` makes a retried post arrive once.
-    Channel { nonce: u64 },
+    /// A new message in the channel (a nonce makes a repeated post arrive once).
+    Channel,
 }
 
+/// Why an outcome is not (wholly) delivered.
+#[derive(Debug)]
+pub enum Undelivered {
+    /// Worth another try later: the outbox keeps it.
+    Later(String),
+    /// The channel is gone or closed to Bredon: the outcome was dropped, its game's timers stop.
+    Gone,
+}
+
+impl std::fmt::Display for Undelivered {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Undelivered::Later(why) => write!(f, "{why}; the outbox tries again"),
+            Undelivered::Gone => f.write_str("the channel is gone or closed to Bredon"),
+        }
+    }
+}
+
+impl std::error::Error for Undelivered {}
+
 impl Publisher {
+    /// Claims the outcome's letter (the outbox leaves it to this handler) and draws it.
+    pub async fn ready(&self, outcome: Outcome) -> Ready {
+        let claim = outcome.letter.and_then(|id| self.claims.claim(id));
+        let post = announce(&outcome).await;
+        Ready {
+            outcome,
+            post,
+            claim,
+        }
+    }
+
     /// Sends the outcome, then lets Bredon act in the channel (its ply, an answer to an undo or a
     /// draw, accepting a rematch) whether or not Discord took the message: the action is stored.
     pub async fn publish(
@@ -57,7 +81,8 @@ impl Publisher {
     }
 
     /// Bredon's turns in `channel`, on a task of their own: accepting a rematch, or answering an
-    /// undo, may make it Bredon's move, so a few steps at most.
+    /// undo, may make it Bredon's move, so a few steps at most. Each is stored before it is
+    /// posted, so a failed post is the outbox's to repeat, never a reason to stop.
     pub fn spawn_turn(self: &Arc<Self>, channel: u64) {
         let me = Arc::clone(self);
         tokio::spawn(async move {
@@ -65,10 +90,9 @@ impl Publisher {
                 let Some(turn) = take_turn(&me.engine, &me.service, channel).await else {
                     return;
                 };
-                let via = Via::Channel { nonce: turn.nonce };
-                let ready = Ready::draw(turn.outcome).await;
-                if let Err(e) = me.send(channel, ready, via).await {
-                    tracing::warn!(channel, error = %e, "Bredon's action was not posted");
+                let ready = me.ready(turn.outcome).await;
+                if let Err(e) = me.send(channel, ready, Via::Channel).await {
+                    tracing::info!(channel, error = %e, "Bredon's action is not posted yet");
                 }
                 if turn.failed {
                     return;
@@ -78,45 +102,108 @@ impl Publisher {
     }
 
     /// Posts an outcome in `channel`: the announcement, the board's message remembered, the
-    /// direct messages, then a finished game's record.
+    /// direct messages, then a finished game's record; the letter leaves the outbox when all
+    /// went out. On an error, what is left stays for the outbox.
     pub async fn send(&self, channel: u64, ready: Ready, via: Via<'_>) -> Result<(), Error> {
-        let Ready { outcome, post } = ready;
+        let Ready {
+            outcome,
+            post,
+            claim,
+        } = ready;
+        if outcome.letter.is_some() && claim.is_none() {
+            // The outbox is delivering it already.
+            return Ok(());
+        }
         if outcome.tournament.is_some() {
             TOURNAMENT_NEWS.notify_one();
         }
-        let message = self.announce(channel, &outcome, post, &via).await?;
-        self.after_post(channel, &outcome, message).await;
-        if let Some(record) = record(&outcome).await {
-            self.post_more(channel, record, &via).await?;
+        let letter = outcome.letter;
+        let message = match via {
+            Via::Channel => self.post(channel, letter, Part::Announcement, post).await?,
+            via => self.answer(channel, &outcome, post, via).await?,
+        };
+        self.note(letter, Part::Announcement, message).await;
+        self.rest(channel, &outcome, message, &[]).await?;
+        if let Some(claim) = claim {
+            claim.delivered();
         }
         tracing::debug!(channel, "outcome posted");
         Ok(())
     }
 
-    /// Posts the announcement; the id of its message, when something needs it.
-    async fn announce(
+    /// Delivers what `letter` still owes (the outbox loop holds its claim): the announcement as
+    /// a channel message, unless the interaction it answered shows it went out already.
+    pub async fn deliver(&self, letter: u64, claim: Claim) -> Result<(), Undelivered> {
+        let s = Arc::clone(&self.service);
+        let found = tokio::task::spawn_blocking(move || s.delivery(letter)).await;
+        let Ok(Ok(Some(d))) = found else {
+            claim.delivered();
+            return Ok(());
+        };
+        let channel = d.channel;
+        let message = match d.has_sent(Part::Announcement) {
+            true => d.message,
+            false => {
+                let post = announce(&d.outcome).await;
+                let message = match self.answered(&d, &post.content).await? {
+                    Some(message) => Some(message),
+                    None => {
+                        self.post(channel, Some(letter), Part::Announcement, post)
+                            .await?
+                    }
+                };
+                self.note(Some(letter), Part::Announcement, message).await;
+                message
+            }
+        };
+        if d.has_sent(Part::Deferred) && !d.has_sent(Part::Pings) {
+            self.pings(channel, Some(letter), &d.outcome).await?;
+        }
+        self.rest(channel, &d.outcome, message, &d.sent).await?;
+        claim.delivered();
+        Ok(())
+    }
+
+    /// The message an interaction's answer made, if it carried this announcement: after a lost
+    /// answer or a restart, `@original` tells whether it went out (for 15 minutes).
+    async fn answered(&self, d: &Delivery, content: &str) -> Result<Option<u64>, Undelivered> {
+        let Some(token) = &d.request else {
+            return Ok(None);
+        };
+        match self.http.get_original_interaction_response(token).await {
+            Ok(m) if m.content.trim() == content.trim() => Ok(Some(m.id.get())),
+            Ok(_) => Ok(None),
+            Err(e) => match classify(&e) {
+                Failure::Transient => Err(Undelivered::Later(describe(&e))),
+                // Unknown or expired: the answer never went out, or can no longer be seen.
+                _ => Ok(None),
+            },
+        }
+    }
+
+    /// The announcement as the interaction's answer. A failed answer whose effect is unknown
+    /// (5xx, a dropped connection) is looked for before it is left to the outbox.
+    async fn answer(
         &self,
         channel: u64,
         outcome: &Outcome,
         post: Post,
-        via: &Via<'_>,
-    ) -> Result<Option<u64>, Error> {
+        via: Via<'_>,
+    ) -> Result<Option<u64>, Undelivered> {
         let http = &self.http;
         let wants_id = wants_message_id(outcome);
-        match via {
-            Via::Reply(ctx) => {
-                let handle = ctx.send(post.reply()).await?;
+        let answered = match via {
+            Via::Reply(ctx) => match ctx.send(post.reply()).await {
                 // The response's id costs one more request: only if used.
-                Ok(match wants_id {
-                    true => handle.message().await.ok().map(|m| m.id.get()),
-                    false => None,
-                })
-            }
+                Ok(handle) if wants_id => Ok(handle.message().await.ok().map(|m| m.id.get())),
+                Ok(_) => Ok(None),
+                Err(e) => Err(e),
+            },
             Via::Deferred(ctx) => {
-                let Some(interaction) = interaction(*ctx) else {
+                let Some(interaction) = interaction(ctx) else {
                     return Ok(None);
                 };
-                let pings = post.mentions.clone();
+                self.note_durably(outcome.letter, Part::Deferred).await;
                 let mut edit = serenity::EditInteractionResponse::new()
                     .content(post.content.clone())
                     .components(post.components.clone())
@@ -124,16 +211,13 @@ impl Publisher {
                 for file in post.files {
                     edit = edit.new_attachment(file);
                 }
-                let edited = interaction.edit_response(http, edit).await?;
-                if !pings.is_empty() {
-                    let ping = Post::pinging(pings, "see Bredon's answer above.");
-                    ctx.send(ping.reply()).await?;
+                match interaction.edit_response(http, edit).await {
+                    Ok(edited) => {
+                        self.pings(channel, outcome.letter, outcome).await?;
+                        Ok(Some(edited.id.get()))
+                    }
+                    Err(e) => Err(e),
                 }
-                Ok(Some(edited.id.get()))
-            }
-            Via::Followup(press) => {
-                let posted = press.create_followup(http, post.followup()).await?;
-                Ok(Some(posted.id.get()))
             }
             Via::Form(submit) => {
                 let response = serenity::CreateInteractionResponseMessage::new()
@@ -141,123 +225,201 @@ impl Publisher {
                     .content(post.content)
                     .add_files(post.files)
                     .components(post.components);
-                submit
+                let sent = submit
                     .create_response(http, serenity::CreateInteractionResponse::Message(response))
-                    .await?;
-                Ok(match wants_id {
-                    true => submit.get_response(http).await.ok().map(|m| m.id.get()),
-                    false => None,
-                })
+                    .await;
+                match sent {
+                    Ok(()) if wants_id => {
+                        Ok(submit.get_response(http).await.ok().map(|m| m.id.get()))
+                    }
+                    Ok(()) => Ok(None),
+                    Err(e) => Err(e),
+                }
             }
-            Via::Channel { nonce } => match self.deliver(channel, post, *nonce).await {
-                Some(message) => Ok(Some(message)),
-                None => Err(format!("the post in channel {channel} was given up").into()),
-            },
-        }
+            Via::Channel => unreachable!("channel posts do not answer an interaction"),
+        };
+        let error = match answered {
+            Ok(message) => return Ok(message),
+            Err(e) => e,
+        };
+        // Whether it went out after all, the outbox asks the interaction (`answered`).
+        tracing::info!(channel, error = %describe(&error), "the answer failed; the outbox posts it");
+        Err(Undelivered::Later(describe(&error)))
     }
 
-    /// A further message after the announcement (a finished game's record), the same way.
-    async fn post_more(&self, channel: u64, post: Post, via: &Via<'_>) -> Result<(), Error> {
-        match via {
-            Via::Reply(ctx) | Via::Deferred(ctx) => {
-                ctx.send(post.reply()).await?;
+    /// A deferred announcement's pings, as a message of their own.
+    async fn pings(
+        &self,
+        channel: u64,
+        letter: Option<u64>,
+        outcome: &Outcome,
+    ) -> Result<(), Undelivered> {
+        let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
+        if !mentions.is_empty() {
+            let ping = Post::pinging(mentions, "see Bredon's answer above.");
+            self.post(channel, letter, Part::Pings, ping).await?;
+        }
+        self.note(letter, Part::Pings, None).await;
+        Ok(())
+    }
+
+    /// After the announcement (posted as `message`): the board's message remembered, the direct
+    /// messages and the record not yet `sent`, then the letter is done.
+    async fn rest(
+        &self,
+        channel: u64,
+        outcome: &Outcome,
+        message: Option<u64>,
+        sent: &[String],
+    ) -> Result<(), Undelivered> {
+        let letter = outcome.letter;
+        self.board_posted(channel, outcome, message).await;
+        let wanted: Vec<_> = outcome
+            .direct
+            .iter()
+            .filter(|p| !sent.contains(&Part::Direct(p.id).key()))
+            .cloned()
+            .collect();
+        if !wanted.is_empty() {
+            let s = Arc::clone(&self.service);
+            let guild = tokio::task::spawn_blocking(move || s.guild_of(channel))
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or(0);
+            for player in wanted {
+                let text = format!(
+                    "It is your move in <#{channel}>: {}",
+                    jump_link(guild, channel, message)
+                );
+                self.direct(player.id, letter, text).await?;
+                self.note(letter, Part::Direct(player.id), None).await;
             }
-            Via::Followup(press) => {
-                press.create_followup(&self.http, post.followup()).await?;
+        }
+        if !sent.contains(&Part::Record.key()) {
+            if let Some(record) = record(outcome).await {
+                self.post(channel, letter, Part::Record, record).await?;
             }
-            Via::Form(submit) => {
-                submit.create_followup(&self.http, post.followup()).await?;
-            }
-            Via::Channel { nonce } => {
-                self.deliver(channel, post, nonce.wrapping_add(1)).await;
+        }
+        if let Some(letter) = letter {
+            let s = Arc::clone(&self.service);
+            let done = tokio::task::spawn_blocking(move || s.delivered(letter)).await;
+            if !matches!(done, Ok(Ok(()))) {
+                return Err(Undelivered::Later("the outbox could not be written".into()));
             }
         }
         Ok(())
     }
 
-    /// After an outcome was posted in `channel` as `message`: remember the message if it shows a
-    /// live game's board (for the jump links of /games and /mygames), and send the direct
-    /// messages players asked for (`/notify dm:on`). A closed DM is logged and passed over.
-    async fn after_post(&self, channel: u64, outcome: &Outcome, message: Option<u64>) {
-        let shows_board = matches!(outcome.prompt, Some(Prompt::Board { .. }));
-        let direct = outcome.direct.clone();
-        if direct.is_empty() && !(shows_board && message.is_some()) {
-            return;
+    /// Remembers the message showing a live game's board (for the jump links of /games and
+    /// /mygames).
+    async fn board_posted(&self, channel: u64, outcome: &Outcome, message: Option<u64>) {
+        if let (Some(Prompt::Board { .. }), Some(id)) = (outcome.prompt, message) {
+            let s = Arc::clone(&self.service);
+            let _ = tokio::task::spawn_blocking(move || s.board_posted(channel, id)).await;
         }
-        let s = Arc::clone(&self.service);
-        let wants_dm = !direct.is_empty();
-        let guild = tokio::task::spawn_blocking(move || {
-            if let (true, Some(id)) = (shows_board, message) {
-                s.board_posted(channel, id)?;
-            }
-            // The server is needed only for the DM's jump link.
-            match wants_dm {
-                true => s.guild_of(channel),
-                false => Ok(0),
-            }
-        })
-        .await;
-        let guild = match guild {
-            Ok(Ok(guild)) => guild,
-            _ => return,
-        };
+    }
+
+    /// A direct message a player asked for (`/notify dm:on`). A closed DM is logged and passed
+    /// over; a transient failure is tried again later.
+    async fn direct(
+        &self,
+        user: u64,
+        letter: Option<u64>,
+        text: String,
+    ) -> Result<(), Undelivered> {
         let http = &self.http;
-        for player in direct {
-            let text = format!(
-                "It is your move in <#{channel}>: {}",
-                jump_link(guild, channel, message)
-            );
-            let sent = async {
-                let dm = serenity::UserId::new(player.id)
-                    .create_dm_channel(http)
-                    .await?;
-                dm.id.send_message(http, Post::text(text).message()).await
-            };
-            if let Err(e) = sent.await {
-                tracing::info!(user = player.id, error = %describe(&e), "no direct message");
+        let nonce = nonce_of(letter, Part::Direct(user), user);
+        let sent = async {
+            let dm = serenity::UserId::new(user).create_dm_channel(http).await?;
+            let message = Post::text(text)
+                .message()
+                .nonce(serenity::Nonce::String(nonce))
+                .enforce_nonce(true);
+            dm.id.send_message(http, message).await
+        };
+        match sent.await {
+            Ok(_) => Ok(()),
+            Err(e) => match classify(&e) {
+                Failure::Transient => Err(Undelivered::Later(describe(&e))),
+                _ => {
+                    tracing::info!(user, error = %describe(&e), "no direct message");
+                    Ok(())
+                }
+            },
+        }
+    }
+
+    /// Posts one part of an outcome in `channel`, once: the nonce makes Discord return the first
+    /// message instead of creating a second when a post is repeated after its answer was lost
+    /// (message resource, "Create Message": `enforce_nonce`). A channel that is gone or closed
+    /// to Bredon drops the outcome and stops its game's timers, logged once; a post Discord
+    /// refuses as wrong is logged and passed over (repeating it cannot help).
+    async fn post(
+        &self,
+        channel: u64,
+        letter: Option<u64>,
+        part: Part,
+        post: Post,
+    ) -> Result<Option<u64>, Undelivered> {
+        let message = post
+            .message()
+            .nonce(serenity::Nonce::String(nonce_of(letter, part, channel)))
+            .enforce_nonce(true);
+        let error = match serenity::ChannelId::new(channel)
+            .send_message(&self.http, message)
+            .await
+        {
+            Ok(message) => return Ok(Some(message.id.get())),
+            Err(e) => e,
+        };
+        match classify(&error) {
+            Failure::Transient => Err(Undelivered::Later(describe(&error))),
+            Failure::Gone => {
+                tracing::warn!(channel, error = %describe(&error), "channel gone or closed to Bredon; its game's timers stop");
+                let s = Arc::clone(&self.service);
+                let _ = tokio::task::spawn_blocking(move || {
+                    s.channel_gone(channel)?;
+                    match letter {
+                        Some(letter) => s.delivered(letter),
+                        None => Ok(()),
+                    }
+                })
+                .await;
+                Err(Undelivered::Gone)
+            }
+            Failure::Refused => {
+                tracing::warn!(channel, error = %describe(&error), "Discord refused a post; passed over");
+                Ok(None)
             }
         }
     }
 
-    /// Posts `post` in `channel`, retrying transient failures with backoff. The nonce makes
-    /// Discord return the first message instead of creating a second when a retry follows a post
-    /// whose answer was lost (message resource, "Create Message": `enforce_nonce`). A channel
-    /// that is gone or closed to Bredon stops its game's timers, logged once. The message, if
-    /// the post arrived.
-    async fn deliver(&self, channel: u64, post: Post, nonce: u64) -> Option<u64> {
-        let mut wait = RETRY_FIRST;
-        for attempt in 1..=TRIES {
-            let message = post
-                .clone()
-                .message()
-                .nonce(serenity::Nonce::String(nonce.to_string()))
-                .enforce_nonce(true);
-            let error = match serenity::ChannelId::new(channel)
-                .send_message(&self.http, message)
-                .await
-            {
-                Ok(message) => return Some(message.id.get()),
-                Err(e) => e,
-            };
-            match classify(&error) {
-                Failure::Transient if attempt < TRIES => {
-                    tracing::info!(channel, attempt, error = %describe(&error), "post failed; retrying");
-                    tokio::time::sleep(wait).await;
-                    wait *= 2;
-                }
-                Failure::Gone => {
-                    tracing::warn!(channel, error = %describe(&error), "channel gone or closed to Bredon; its game's timers stop");
-                    let s = Arc::clone(&self.service);
-                    let _ = tokio::task::spawn_blocking(move || s.channel_gone(channel)).await;
-                    return None;
-                }
-                _ => {
-                    tracing::warn!(channel, error = %describe(&error), "post given up");
-                    return None;
-                }
-            }
+    /// Notes that `part` of `letter` went out.
+    async fn note(&self, letter: Option<u64>, part: Part, message: Option<u64>) {
+        if let Some(letter) = letter {
+            let s = Arc::clone(&self.service);
+            let _ = tokio::task::spawn_blocking(move || s.part_sent(letter, part, message, false))
+                .await;
         }
-        None
+    }
+
+    /// `note`, on disk before anything else happens.
+    async fn note_durably(&self, letter: Option<u64>, part: Part) {
+        if let Some(letter) = letter {
+            let s = Arc::clone(&self.service);
+            let _ =
+                tokio::task::spawn_blocking(move || s.part_sent(letter, part, None, true)).await;
+        }
+    }
+}
+
+/// The nonce of a part: from its letter, or (for a message no change owes, like an engine's
+/// failure) from where and when it is posted.
+fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
+    match letter {
+        Some(letter) => part.nonce(letter),
+        None => event_id(place, 6, now_ms() as u64).to_string(),
     }
 }
 
@@ -308,7 +470,3 @@ pub fn describe(error: &serenity::Error) -> String {
         other => other.to_string(),
     }
 }
-
-/// Tries before a post is given up; waits between them double from `RETRY_FIRST`.
-const TRIES: u32 = 5;
-const RETRY_FIRST: Duration = Duration::from_millis(250);

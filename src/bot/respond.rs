@@ -22,9 +22,13 @@ pub fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> P
     }
 }
 
+/// Who runs a slash command where; its answer may carry the outcome.
 pub fn service_ctx(ctx: Context<'_>) -> Ctx {
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
-    interaction_ctx(ctx.guild_id(), ctx.channel_id(), ctx.author(), member)
+    Ctx {
+        request: interaction(ctx).map(|i| i.token.clone()),
+        ..interaction_ctx(ctx.guild_id(), ctx.channel_id(), ctx.author(), member)
+    }
 }
 
 /// The service context of an interaction: who acts where, now, and whether as a moderator.
@@ -40,6 +44,7 @@ pub fn interaction_ctx(
         user: player_ref(user, member),
         now_ms: now_ms(),
         moderator: is_moderator(member.and_then(|m| m.permissions)),
+        request: None,
     }
 }
 
@@ -94,17 +99,18 @@ pub async fn act(
         return refuse(ctx, refusal).await;
     }
     let sctx = service_ctx(ctx);
-    let service = Arc::clone(&ctx.data().service);
+    let publisher = Arc::clone(&ctx.data().publisher);
     let work: Work = tokio::spawn(async move {
-        let outcome = blocking(&service, move |s| f(s, &sctx)).await?;
-        Ok(Ready::draw(outcome).await)
+        let outcome = blocking(&publisher.service, move |s| f(s, &sctx)).await?;
+        Ok(publisher.ready(outcome).await)
     });
     respond(ctx, work).await
 }
 
 /// Answers with an outcome already decided (and stored).
 pub async fn answer(ctx: Context<'_>, outcome: Outcome) -> Result<(), Error> {
-    let work: Work = tokio::spawn(async move { Ok(Ready::draw(outcome).await) });
+    let publisher = Arc::clone(&ctx.data().publisher);
+    let work: Work = tokio::spawn(async move { Ok(publisher.ready(outcome).await) });
     respond(ctx, work).await
 }
 

@@ -4,8 +4,8 @@
 
 use super::data::Publisher;
 use super::data::{now_ms, TOURNAMENT_NEWS};
-use super::publish::{describe, Ready, Via};
-use crate::service::{event_id, Outcome, Refusal, TimerEvent};
+use super::publish::{describe, Via};
+use crate::service::{Outcome, Refusal, TimerEvent};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,16 +43,15 @@ pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
     }
 }
 
-/// Posts an event as a channel message whose nonce is the event's id.
+/// Posts an event as a channel message.
 async fn post_event(publisher: &Arc<Publisher>, event: TimerEvent) {
-    post_outcome(publisher, event.channel, event.outcome, event.id).await;
+    post_outcome(publisher, event.channel, event.outcome).await;
 }
 
-async fn post_outcome(publisher: &Arc<Publisher>, channel: u64, outcome: Outcome, nonce: u64) {
-    let ready = Ready::draw(outcome).await;
-    let via = Via::Channel { nonce };
-    if let Err(e) = publisher.publish(channel, ready, via).await {
-        tracing::warn!(channel, error = %e, "a timer's message was not posted");
+async fn post_outcome(publisher: &Arc<Publisher>, channel: u64, outcome: Outcome) {
+    let ready = publisher.ready(outcome).await;
+    if let Err(e) = publisher.publish(channel, ready, Via::Channel).await {
+        tracing::info!(channel, error = %e, "a timer's message is not posted yet");
     }
 }
 
@@ -99,10 +98,7 @@ async fn tournament_work(publisher: &Arc<Publisher>) {
         let started =
             tokio::task::spawn_blocking(move || s.start_pairing(fixture, thread, now_ms())).await;
         match started {
-            Ok(Ok(Some(outcome))) => {
-                let nonce = event_id(thread, 5, fixture.tournament);
-                post_outcome(publisher, thread, outcome, nonce).await;
-            }
+            Ok(Ok(Some(outcome))) => post_outcome(publisher, thread, outcome).await,
             Ok(Ok(None)) => {}
             Ok(Err(Refusal(why))) => tracing::warn!(%why, "a tournament game did not start"),
             Err(e) => tracing::error!(error = %e, "starting a tournament game failed"),

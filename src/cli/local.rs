@@ -144,6 +144,7 @@ impl Session {
             user: user(name),
             now_ms: self.now(),
             moderator: self.moderators.contains(&name.to_lowercase()),
+            request: None,
         }
     }
 

@@ -5,23 +5,30 @@ use super::*;
 const CHALLENGE_TTL_MS: i64 = 48 * 3600 * 1000;
 
 impl Service {
-    /// Removes `c`, the channel's open challenge (declined or cancelled).
-    fn take_challenge(&self, c: &Challenge) -> Result<(), Refusal> {
-        self.durable(&Change {
+    /// Removes `c`, the channel's open challenge (declined or cancelled), saying so.
+    fn take_challenge(
+        &self,
+        ctx: &Ctx,
+        c: &Challenge,
+        outcome: Outcome,
+    ) -> Result<Outcome, Refusal> {
+        let change = Change {
             channel: c.channel,
             take_challenge: Some(c.id),
             ..Change::default()
-        })
+        };
+        self.commit(ctx, change, outcome)
     }
 
     /// Stores `challenge` as its channel's open challenge and announces it.
-    fn open_challenge(&self, challenge: Challenge) -> Result<Outcome, Refusal> {
-        self.durable(&Change {
+    fn open_challenge(&self, ctx: &Ctx, challenge: Challenge) -> Result<Outcome, Refusal> {
+        let outcome = challenge_outcome(&challenge);
+        let change = Change {
             channel: challenge.channel,
-            put_challenge: Some(challenge.clone()),
+            put_challenge: Some(challenge),
             ..Change::default()
-        })?;
-        Ok(challenge_outcome(&challenge))
+        };
+        self.commit(ctx, change, outcome)
     }
 
     pub fn challenge(&self, ctx: &Ctx, options: &ChallengeOptions) -> Result<Outcome, Refusal> {
@@ -59,7 +66,7 @@ impl Service {
             expires_ms: ctx.now_ms + CHALLENGE_TTL_MS,
             series: None,
         };
-        self.open_challenge(challenge)
+        self.open_challenge(ctx, challenge)
     }
 
     fn current_challenge(&self, ctx: &Ctx) -> Result<Challenge, Refusal> {
@@ -131,15 +138,8 @@ impl Service {
         }
         let first = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, first, ctx.now_ms)?;
-        self.durable(&Change {
-            channel: ctx.channel,
-            expect_seq: None,
-            take_challenge: Some(c.id),
-            game: Some(game.clone()),
-            ..Change::default()
-        })?;
         let to_move = game.players[g.to_move().index()].clone();
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!(
                 "{} (White) vs {} (Black), {}. {} to move.",
                 game.players[0].name,
@@ -153,7 +153,15 @@ impl Service {
             prompt: Self::board_prompt(&game),
             board: Self::shown(&game, g, ctx.now_ms),
             ..Outcome::default()
-        })
+        };
+        let change = Change {
+            channel: ctx.channel,
+            expect_seq: None,
+            take_challenge: Some(c.id),
+            game: Some(game),
+            ..Change::default()
+        };
+        self.commit(ctx, change, outcome)
     }
 
     /// A University game starts with the antes and waits for the bids; its clock starts when
@@ -165,15 +173,7 @@ impl Service {
         mut game: LiveGame,
     ) -> Result<Outcome, Refusal> {
         let moves = self.ante(&mut game)?;
-        self.durable(&Change {
-            channel: ctx.channel,
-            expect_seq: None,
-            take_challenge: Some(c.id),
-            game: Some(game.clone()),
-            coins: moves.changes,
-            ..Change::default()
-        })?;
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!(
                 "{} vs {}, {}, University rules: each antes {ANTE} (pot {}). Bid for the first \
                  move with /bid coins:N: bids are sealed; the higher bid moves first (White) and \
@@ -185,7 +185,16 @@ impl Service {
             ),
             ping: game.players.to_vec(),
             ..Outcome::default()
-        })
+        };
+        let change = Change {
+            channel: ctx.channel,
+            expect_seq: None,
+            take_challenge: Some(c.id),
+            game: Some(game),
+            coins: moves.changes,
+            ..Change::default()
+        };
+        self.commit(ctx, change, outcome)
     }
 
     pub fn decline(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -206,15 +215,15 @@ impl Service {
             }
             Some(_) => {}
         }
-        self.take_challenge(&c)?;
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!(
                 "{} declined {}'s challenge.",
                 ctx.user.name, c.challenger.name
             ),
-            ping: vec![c.challenger],
+            ping: vec![c.challenger.clone()],
             ..Outcome::default()
-        })
+        };
+        self.take_challenge(ctx, &c, outcome)
     }
 
     pub fn cancel(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -229,11 +238,11 @@ impl Service {
                 c.challenger.name
             ));
         }
-        self.take_challenge(&c)?;
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!("{}'s challenge was cancelled.", c.challenger.name),
             ..Outcome::default()
-        })
+        };
+        self.take_challenge(ctx, &c, outcome)
     }
 
     pub fn rematch(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -273,7 +282,7 @@ impl Service {
             expires_ms: ctx.now_ms + CHALLENGE_TTL_MS,
             series: Some(last.series.clone()),
         };
-        self.open_challenge(challenge)
+        self.open_challenge(ctx, challenge)
     }
 }
 

@@ -44,9 +44,9 @@ pub fn ninja_link(ptn: &str) -> String {
 }
 
 impl Service {
-    /// Stores the end of `game` (whose record had `expect_seq`) and says what happened, with
-    /// `coins` already moving in the same change (a Tak fee paid by the last ply); a University
-    /// game also pays out its pot.
+    /// The end of `game` (whose record had `expect_seq`): what happened, and the change that
+    /// stores it, with `coins` already moving in the same change (a Tak fee paid by the last
+    /// ply); a University game also pays out its pot.
     pub(super) fn finish(
         &self,
         ctx: &Ctx,
@@ -55,7 +55,7 @@ impl Service {
         result: Ending,
         expect_seq: u64,
         mut coins: Vec<crate::store::CoinChange>,
-    ) -> Result<Finished, Refusal> {
+    ) -> Result<(Finished, Change), Refusal> {
         let (payout, paid) = self.payout(&game, g, result, &coins)?;
         coins.extend(payout.changes);
         let ledger: Vec<CoinMove> = game
@@ -167,7 +167,7 @@ impl Service {
             )],
             _ => Vec::new(),
         };
-        self.durable(&Change {
+        let change = Change {
             channel: game.channel,
             expect_seq: Some(expect_seq),
             game: None,
@@ -176,7 +176,7 @@ impl Service {
             coins,
             results,
             ..Change::default()
-        })?;
+        };
         let reason = if counted {
             let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
             let mut reason = format!(
@@ -206,11 +206,11 @@ impl Service {
             (p.clone(), points)
         };
         let record = super::Record::new(ptn, game.settings.game);
-        Ok(Finished {
+        let finished = Finished {
             result,
             reason,
             link: record.link,
-            file: record.file,
+            file: record.file.into(),
             ptn: record.text,
             ratings: match rating_changes {
                 Some(ch) => records
@@ -221,7 +221,8 @@ impl Service {
                 None => Vec::new(),
             },
             series: [score(0), score(1)],
-        })
+        };
+        Ok((finished, change))
     }
 
     pub(super) fn decided(
@@ -233,8 +234,8 @@ impl Service {
     ) -> Result<Outcome, Refusal> {
         let result = g.decide(decision).map_err(Refusal)?;
         let seq = game.seq;
-        let finished = self.finish(ctx, game.clone(), &g, result, seq, Vec::new())?;
-        Ok(Outcome {
+        let (finished, change) = self.finish(ctx, game.clone(), &g, result, seq, Vec::new())?;
+        let outcome = Outcome {
             tournament: game.fixture.map(|f| f.tournament),
             text: finished.reason.clone(),
             ping: game.players.to_vec(),
@@ -242,7 +243,8 @@ impl Service {
             board: Some(Self::board(&game, g, ctx.now_ms)),
             finished: Some(finished),
             ..Outcome::default()
-        })
+        };
+        self.commit(ctx, change, outcome)
     }
 }
 

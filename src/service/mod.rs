@@ -7,6 +7,7 @@ mod challenge;
 mod finish;
 mod opponent;
 mod options;
+mod outbox;
 mod outcome;
 mod play;
 mod records;
@@ -18,6 +19,7 @@ mod university;
 
 pub use opponent::EngineOpponent;
 pub use options::{describe_secs, parse_duration, parse_stakes, ChallengeOptions};
+pub use outbox::{Delivery, Part};
 pub use outcome::{
     Answer, Board, Finished, Outcome, Picture, Prompt, Record, Stats, Summary, TimerEvent,
 };
@@ -42,6 +44,10 @@ pub struct Ctx {
     pub now_ms: i64,
     /// May abort games and change server settings.
     pub moderator: bool,
+    /// The request this action answers, if its answer may carry the outcome (a Discord
+    /// interaction's token): stored with the outcome, so a publisher that restarts can ask
+    /// whether the answer went out before posting it again.
+    pub request: Option<String>,
 }
 
 /// A refusal: nothing was changed. The text says what is wrong and what is allowed.
@@ -74,6 +80,9 @@ pub struct Service {
 
 pub const DEFAULT_RATING: f64 = 1500.0;
 
+const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
+     came first); look at /board and try again";
+
 impl Service {
     pub fn new(store: Store) -> Service {
         Service { store }
@@ -84,11 +93,7 @@ impl Service {
     }
 
     fn durable(&self, change: &Change) -> Result<(), Refusal> {
-        self.durable_or(
-            change,
-            "the game changed while this was being done (another action came first); look at \
-             /board and try again",
-        )
+        self.durable_or(change, CHANGED_MEANWHILE)
     }
 
     /// `durable`, saying `conflict` if the records changed since they were read.
@@ -107,26 +112,66 @@ impl Service {
         }
     }
 
+    /// Stores `change` with the outcome it owes, to be posted in `ctx.channel`, in one durable
+    /// step: the outcome comes back marked with its letter in the outbox.
+    fn commit(&self, ctx: &Ctx, change: Change, outcome: Outcome) -> Result<Outcome, Refusal> {
+        self.commit_or(ctx, change, outcome, CHANGED_MEANWHILE)
+    }
+
+    /// `commit`, saying `conflict` if the records changed since they were read.
+    fn commit_or(
+        &self,
+        ctx: &Ctx,
+        mut change: Change,
+        mut outcome: Outcome,
+        conflict: &str,
+    ) -> Result<Outcome, Refusal> {
+        let letter = Letter {
+            id: self.store.new_id()?,
+            guild: ctx.guild,
+            channel: ctx.channel,
+            created_ms: ctx.now_ms,
+            request: ctx.request.clone(),
+            sent: Vec::new(),
+            message: None,
+            body: serde_json::to_value(&outcome).expect("outcomes serialize"),
+        };
+        outcome.letter = Some(letter.id);
+        change.letters.push(letter);
+        self.durable_or(&change, conflict)?;
+        Ok(outcome)
+    }
+
     /// Stores `game` as the next version of its channel's game: its `seq` goes up by one, and
     /// the change applies only if the stored game is still the version that was read.
     fn update(&self, game: &mut LiveGame) -> Result<(), Refusal> {
-        self.update_with_coins(game, Vec::new())
+        game.seq += 1;
+        self.durable(&Self::next_version(game, Vec::new()))
     }
 
-    /// `update`, moving `coins` in the same change.
-    fn update_with_coins(
+    /// `update`, moving `coins` with it, and storing the outcome it owes, which `announce`
+    /// writes from the game as stored.
+    fn update_announcing(
         &self,
+        ctx: &Ctx,
         game: &mut LiveGame,
         coins: Vec<crate::store::CoinChange>,
-    ) -> Result<(), Refusal> {
+        announce: impl FnOnce(&LiveGame) -> Result<Outcome, Refusal>,
+    ) -> Result<Outcome, Refusal> {
         game.seq += 1;
-        self.durable(&Change {
+        let outcome = announce(game)?;
+        self.commit(ctx, Self::next_version(game, coins), outcome)
+    }
+
+    /// The change that stores `game`, whose `seq` was just raised, over its previous version.
+    fn next_version(game: &LiveGame, coins: Vec<crate::store::CoinChange>) -> Change {
+        Change {
             channel: game.channel,
             expect_seq: Some(game.seq - 1),
             game: Some(game.clone()),
             coins,
             ..Change::default()
-        })
+        }
     }
 
     fn live(&self, ctx: &Ctx) -> Result<LiveGame, Refusal> {

@@ -80,6 +80,7 @@ impl EngineOpponent {
             user: self.me.clone(),
             now_ms,
             moderator: false,
+            request: None,
         };
         if game.undo_request.is_some_and(|u| u != self.me.id) {
             return service.answer_undo(&ctx, true).map(Some).map_err(|r| r.0);
@@ -140,6 +141,7 @@ impl EngineOpponent {
             user: self.me.clone(),
             now_ms,
             moderator: false,
+            request: None,
         };
         service.accept(&ctx).map(Some).map_err(|r| r.0)
     }

@@ -2,9 +2,12 @@
 //! answers, boards to draw, timer events, and the views of records.
 
 use super::*;
+use serde::{Deserialize, Serialize};
 
-/// A position to draw with the names and theme of its game.
-#[derive(Clone, Debug)]
+/// A position to draw with the names and theme of its game. Stored (in the outbox) as its game's
+/// record, from which it is replayed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "StoredBoard", try_from = "StoredBoard")]
 pub struct Board {
     pub game: Match,
     pub players: [PlayerRef; 2],
@@ -34,14 +37,46 @@ impl Board {
     }
 }
 
+#[derive(Serialize, Deserialize)]
+struct StoredBoard {
+    record: String,
+    players: [PlayerRef; 2],
+    theme: String,
+    clock: Option<String>,
+}
+
+impl From<Board> for StoredBoard {
+    fn from(b: Board) -> StoredBoard {
+        StoredBoard {
+            record: b.game.record(&[]),
+            players: b.players,
+            theme: b.theme,
+            clock: b.clock,
+        }
+    }
+}
+
+impl TryFrom<StoredBoard> for Board {
+    type Error = String;
+
+    fn try_from(b: StoredBoard) -> Result<Board, String> {
+        Ok(Board {
+            game: Match::from_record(&b.record)?,
+            players: b.players,
+            theme: b.theme,
+            clock: b.clock,
+        })
+    }
+}
+
 /// A finished game, for the end-of-game post.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finished {
     pub result: Ending,
     pub reason: String,
     /// The game record (PTN for Tak) and the name of its file.
     pub ptn: String,
-    pub file: &'static str,
+    pub file: String,
     /// A PTN Ninja link (Tak only: PTN Ninja does not know Takat).
     pub link: Option<String>,
     /// (player, rating after, change), for rated games.
@@ -52,7 +87,7 @@ pub struct Finished {
 
 /// A question an outcome leaves open: which record it is about and at which version, so that an
 /// answer to an older question (an old button) is refused instead of answering today's.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum Prompt {
     /// The open challenge with this id: accept, decline or cancel.
     Challenge { id: u64 },
@@ -87,9 +122,14 @@ pub enum Answer {
     Refresh,
 }
 
-/// What to post after an action.
-#[derive(Clone, Debug, Default)]
+/// What to post after an action. An outcome of a change is stored with it (in the outbox) until
+/// it is delivered.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Outcome {
+    /// The outbox letter that holds this outcome until it is delivered (`None`: nothing changed,
+    /// as for a view, so nothing is owed).
+    #[serde(skip)]
+    pub letter: Option<u64>,
     /// The announcement, in plain text with names (no markup: adapters escape it).
     pub text: String,
     /// Users to mention (the player to move, the challenged player...).
@@ -115,9 +155,9 @@ pub struct Outcome {
 }
 
 /// A rendered picture with its file name and description.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Picture {
-    pub file: &'static str,
+    pub file: String,
     pub png: Vec<u8>,
     pub alt: String,
 }
@@ -125,8 +165,6 @@ pub struct Picture {
 /// Something the timer loop must post.
 #[derive(Clone, Debug)]
 pub struct TimerEvent {
-    /// Unique per event, so a post that is retried after a failure can be deduplicated.
-    pub id: u64,
     pub guild: u64,
     pub channel: u64,
     pub outcome: Outcome,

@@ -52,28 +52,29 @@ impl Service {
             }
         }
         if let Some(result) = g.result() {
-            let finished = self.finish(ctx, game.clone(), &g, result, game.seq, coins.changes)?;
+            let (finished, change) =
+                self.finish(ctx, game.clone(), &g, result, game.seq, coins.changes)?;
             text.push(' ');
             text.push_str(&finished.reason);
             outcome.finished = Some(finished);
             outcome.tournament = game.fixture.map(|f| f.tournament);
             outcome.ping = game.players.to_vec();
             outcome.prompt = Self::rematch_prompt(&game);
-        } else {
-            self.update_with_coins(&mut game, coins.changes)?;
+            outcome.text = text;
+            outcome.board = Some(Self::board(&game, g, ctx.now_ms));
+            return self.commit(ctx, change, outcome);
+        }
+        self.update_announcing(ctx, &mut game, coins.changes, |game| {
             let next = game.players[g.to_move().index()].clone();
             text.push_str(&format!(" {} to move.", next.name));
             outcome.direct = self.wants_direct(&next)?;
             outcome.ping = vec![next];
             outcome.deadline_ms = game.timeout_due_ms;
-            outcome.prompt = Self::board_prompt(&game);
-        }
-        outcome.text = text;
-        outcome.board = match outcome.finished {
-            Some(_) => Some(Self::board(&game, g, ctx.now_ms)),
-            None => Self::shown(&game, g, ctx.now_ms),
-        };
-        Ok(outcome)
+            outcome.prompt = Self::board_prompt(game);
+            outcome.text = text;
+            outcome.board = Self::shown(game, g, ctx.now_ms);
+            Ok(outcome)
+        })
     }
 
     /// The legal plies for the player to move, in canonical PTN (for autocomplete).
@@ -202,17 +203,18 @@ impl Service {
             return self.answer_undo(ctx, true);
         }
         game.undo_request = Some(ctx.user.id);
-        self.update(&mut game)?;
-        let other = game.players[seat.opponent().index()].clone();
-        let plies = game.plies[game.plies.len() - count..].join(" ");
-        let text = format!(
-            "{} asks to take back {plies}. {}, do you agree?",
-            ctx.user.name, other.name
-        );
-        Ok(ask(&game, other, text, |game, seq| Prompt::Undo {
-            game,
-            seq,
-        }))
+        self.update_announcing(ctx, &mut game, Vec::new(), |game| {
+            let other = game.players[seat.opponent().index()].clone();
+            let plies = game.plies[game.plies.len() - count..].join(" ");
+            let text = format!(
+                "{} asks to take back {plies}. {}, do you agree?",
+                ctx.user.name, other.name
+            );
+            Ok(ask(game, other, text, |game, seq| Prompt::Undo {
+                game,
+                seq,
+            }))
+        })
     }
 
     /// The opponent's answer to an undo request.
@@ -263,16 +265,17 @@ impl Service {
         } else {
             format!("{} declined the undo.", ctx.user.name)
         };
-        self.update(&mut game)?;
-        let next = game.players[g.to_move().index()].clone();
-        Ok(Outcome {
-            text: format!("{text} {} to move.", next.name),
-            direct: self.wants_direct(&next)?,
-            ping: vec![next],
-            deadline_ms: game.timeout_due_ms,
-            prompt: Self::board_prompt(&game),
-            board: Self::shown(&game, g, ctx.now_ms),
-            ..Outcome::default()
+        self.update_announcing(ctx, &mut game, Vec::new(), |game| {
+            let next = game.players[g.to_move().index()].clone();
+            Ok(Outcome {
+                text: format!("{text} {} to move.", next.name),
+                direct: self.wants_direct(&next)?,
+                ping: vec![next],
+                deadline_ms: game.timeout_due_ms,
+                prompt: Self::board_prompt(game),
+                board: Self::shown(game, g, ctx.now_ms),
+                ..Outcome::default()
+            })
         })
     }
 
@@ -287,16 +290,17 @@ impl Service {
             None => {}
         }
         game.draw_offer = Some(ctx.user.id);
-        self.update(&mut game)?;
-        let other = game.players[seat.opponent().index()].clone();
-        let text = format!(
-            "{} offers a draw. {}, accept or decline (the offer lapses when a ply is made).",
-            ctx.user.name, other.name
-        );
-        Ok(ask(&game, other, text, |game, seq| Prompt::Draw {
-            game,
-            seq,
-        }))
+        self.update_announcing(ctx, &mut game, Vec::new(), |game| {
+            let other = game.players[seat.opponent().index()].clone();
+            let text = format!(
+                "{} offers a draw. {}, accept or decline (the offer lapses when a ply is made).",
+                ctx.user.name, other.name
+            );
+            Ok(ask(game, other, text, |game, seq| Prompt::Draw {
+                game,
+                seq,
+            }))
+        })
     }
 
     fn draw_reply(&self, ctx: &Ctx, mut game: LiveGame, accept: bool) -> Result<Outcome, Refusal> {
@@ -312,10 +316,11 @@ impl Service {
             return self.decided(ctx, game, g, Decision::DrawAgreed);
         }
         game.draw_offer = None;
-        self.update(&mut game)?;
-        Ok(Outcome {
-            text: format!("{} declined the draw.", ctx.user.name),
-            ..Outcome::default()
+        self.update_announcing(ctx, &mut game, Vec::new(), |_| {
+            Ok(Outcome {
+                text: format!("{} declined the draw.", ctx.user.name),
+                ..Outcome::default()
+            })
         })
     }
 

@@ -36,7 +36,7 @@ impl Service {
     /// state is stored before the event is returned.
     pub fn tick(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
         let mut events = Vec::new();
-        for (channel, kind, due) in self.store.due_timers(now_ms)? {
+        for (channel, kind, _) in self.store.due_timers(now_ms)? {
             let Some(mut game) = self.store.game(channel)? else {
                 continue;
             };
@@ -49,6 +49,7 @@ impl Service {
                 user: player.clone(),
                 now_ms,
                 moderator: false,
+                request: None,
             };
             let outcome = match kind {
                 // A reminder overtaken by the time-out (the bot was down) is not posted.
@@ -56,22 +57,26 @@ impl Service {
                 TimerKind::Reminder => {
                     let interval = self.reminder_interval(&game, player.id)?;
                     game.reminder_due_ms = next_reminder(&game, interval, now_ms);
-                    if self.update(&mut game).is_err() {
-                        continue; // a ply came in meanwhile: its timers stand
-                    }
-                    let idle = (now_ms - game.last_ply_ms) / 3_600_000;
-                    Outcome {
-                        text: format!(
-                            "{}, it is your move (move {}; no ply for {idle} h).",
-                            player.name,
-                            g.move_number()
-                        ),
-                        direct: self.wants_direct(&player)?,
-                        ping: vec![player],
-                        deadline_ms: game.timeout_due_ms,
-                        prompt: Self::board_prompt(&game),
-                        board: Self::shown(&game, g, now_ms),
-                        ..Outcome::default()
+                    let direct = self.wants_direct(&player)?;
+                    let reminded = self.update_announcing(&ctx, &mut game, Vec::new(), |game| {
+                        let idle = (now_ms - game.last_ply_ms) / 3_600_000;
+                        Ok(Outcome {
+                            text: format!(
+                                "{}, it is your move (move {}; no ply for {idle} h).",
+                                player.name,
+                                g.move_number()
+                            ),
+                            direct,
+                            ping: vec![player],
+                            deadline_ms: game.timeout_due_ms,
+                            prompt: Self::board_prompt(game),
+                            board: Self::shown(game, g, now_ms),
+                            ..Outcome::default()
+                        })
+                    });
+                    match reminded {
+                        Ok(outcome) => outcome,
+                        Err(_) => continue, // a ply came in meanwhile: its timers stand
                     }
                 }
                 TimerKind::Timeout => match self.decided(
@@ -87,7 +92,6 @@ impl Service {
                 },
             };
             events.push(TimerEvent {
-                id: event_id(channel, kind as u64, due as u64),
                 guild: ctx.guild,
                 channel,
                 outcome,
@@ -99,16 +103,24 @@ impl Service {
                 take_challenge: Some(c.id),
                 ..Change::default()
             };
-            if self.durable(&change).is_ok() {
+            let outcome = Outcome {
+                text: format!("{}'s challenge expired.", c.challenger.name),
+                ping: vec![c.challenger.clone()],
+                ..Outcome::default()
+            };
+            let ctx = Ctx {
+                guild: c.guild,
+                channel: c.channel,
+                user: c.challenger,
+                now_ms,
+                moderator: false,
+                request: None,
+            };
+            if let Ok(outcome) = self.commit(&ctx, change, outcome) {
                 events.push(TimerEvent {
-                    id: event_id(c.channel, 3, c.id),
                     guild: c.guild,
                     channel: c.channel,
-                    outcome: Outcome {
-                        text: format!("{}'s challenge expired.", c.challenger.name),
-                        ping: vec![c.challenger],
-                        ..Outcome::default()
-                    },
+                    outcome,
                 });
             }
         }

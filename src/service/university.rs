@@ -176,27 +176,22 @@ impl Service {
         game.purse = Some(purse);
         let g = Self::rebuild(&game)?;
         self.set_timers(&mut game, white.id, ctx.now_ms)?;
-        game.seq += 1;
-        self.durable(&crate::store::Change {
-            channel: game.channel,
-            expect_seq: Some(game.seq - 1),
-            game: Some(game.clone()),
-            coins: moves.changes,
-            ..crate::store::Change::default()
+        let outcome = self.update_announcing(ctx, &mut game, moves.changes, |game| {
+            Ok(Outcome {
+                text: format!(
+                    "{bids_text} {} moves first (White) and pays {price} into the pot (pot {pot}). \
+                     {} (White) vs {} (Black). {} to move.",
+                    white.name, game.players[0].name, game.players[1].name, white.name
+                ),
+                direct: self.wants_direct(&white)?,
+                ping: vec![white.clone()],
+                deadline_ms: game.timeout_due_ms,
+                prompt: Self::board_prompt(game),
+                board: Self::shown(game, g, ctx.now_ms),
+                ..Outcome::default()
+            })
         })?;
-        Ok(Bid::Settled(Box::new(Outcome {
-            text: format!(
-                "{bids_text} {} moves first (White) and pays {price} into the pot (pot {pot}). \
-                 {} (White) vs {} (Black). {} to move.",
-                white.name, game.players[0].name, game.players[1].name, white.name
-            ),
-            direct: self.wants_direct(&white)?,
-            ping: vec![white],
-            deadline_ms: game.timeout_due_ms,
-            prompt: Self::board_prompt(&game),
-            board: Self::shown(&game, g, ctx.now_ms),
-            ..Outcome::default()
-        })))
+        Ok(Bid::Settled(Box::new(outcome)))
     }
 
     /// Plies wait for the bids: until they are settled, the seats are not even known.

@@ -7,7 +7,8 @@
 //! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings;
 //! `boards` channel → the newest message showing its board; `prefs` user → notification wishes;
 //! `wallets` guild ++ user → coins; `tournaments` id → tournament, and id ++ round ++ board →
-//! that pairing's result (so a tournament and its results sit together under its id).
+//! that pairing's result (so a tournament and its results sit together under its id); `outbox`
+//! letter id → a message an outcome owes, until it is delivered.
 
 pub mod records;
 
@@ -111,6 +112,8 @@ pub struct Change {
     pub tournament: Option<(Tournament, Option<u64>)>,
     /// Results of tournament pairings, stored with the change that decides them.
     pub results: Vec<(Fixture, PairingResult)>,
+    /// The messages the change owes, stored with it so that none is lost.
+    pub letters: Vec<Letter>,
 }
 
 /// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.
@@ -141,6 +144,8 @@ pub struct Store {
     wallets: sled::Tree,
     /// Tournaments and their pairings' results.
     tournaments: sled::Tree,
+    /// letter id → a message not yet delivered.
+    outbox: sled::Tree,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -248,6 +253,7 @@ impl Store {
             prefs: tree("prefs")?,
             wallets: tree("wallets")?,
             tournaments: tree("tournaments")?,
+            outbox: tree("outbox")?,
             db,
         })
     }
@@ -434,14 +440,30 @@ impl Store {
             &self.timers,
             &self.wallets,
             &self.tournaments,
+            &self.outbox,
         );
         let result = trees.transaction(
-            |(games, challenges, archive, last, history, players, timers, wallets, tournaments)| {
+            |(
+                games,
+                challenges,
+                archive,
+                last,
+                history,
+                players,
+                timers,
+                wallets,
+                tournaments,
+                outbox,
+            )| {
                 Self::apply(
                     change, games, challenges, archive, last, history, players, timers,
                 )?;
                 Self::move_coins(&change.coins, wallets)?;
-                Self::put_tournament(change, tournaments)
+                Self::put_tournament(change, tournaments)?;
+                for letter in &change.letters {
+                    outbox.insert(&letter.id.to_be_bytes(), encode(letter))?;
+                }
+                Ok(())
             },
         );
         match result {
@@ -611,6 +633,39 @@ impl Store {
                 .then(a.user.name.cmp(&b.user.name))
         });
         Ok(out)
+    }
+
+    /// Every letter not yet delivered, oldest first.
+    pub fn letters(&self) -> Result<Vec<Letter>, StoreError> {
+        self.outbox
+            .iter()
+            .map(|e| decode("outbox", &e?.1))
+            .collect()
+    }
+
+    pub fn letter(&self, id: u64) -> Result<Option<Letter>, StoreError> {
+        self.outbox
+            .get(id.to_be_bytes())?
+            .map(|b| decode("outbox", &b))
+            .transpose()
+    }
+
+    /// Stores what was delivered of a letter so far (only while it is still owed).
+    pub fn put_letter(&self, letter: &Letter) -> Result<(), StoreError> {
+        let key = letter.id.to_be_bytes();
+        let old = self.outbox.get(key)?;
+        if old.is_some() {
+            let _ = self
+                .outbox
+                .compare_and_swap(key, old, Some(encode(letter)))?;
+        }
+        Ok(())
+    }
+
+    /// A delivered letter leaves the outbox, durably.
+    pub fn remove_letter(&self, id: u64) -> Result<(), StoreError> {
+        self.outbox.remove(id.to_be_bytes())?;
+        self.flush()
     }
 
     /// Writes every tree to a file (`bredon backup`), readable by `Store::restore`.

@@ -366,3 +366,23 @@ impl ReminderPref {
         }
     }
 }
+
+/// A message an outcome owes, stored with the change that caused it and kept until it is
+/// delivered (the outbox). The store does not read the message itself: the service writes it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Letter {
+    pub id: u64,
+    pub guild: u64,
+    /// Where the message is posted.
+    pub channel: u64,
+    pub created_ms: i64,
+    /// The request the action answered (a Discord interaction's token), whose answer may carry
+    /// the message: a publisher that restarts asks it whether the answer went out.
+    pub request: Option<String>,
+    /// The parts delivered so far (the announcement, the record, each direct message).
+    pub sent: Vec<String>,
+    /// The announcement's message, once it is posted.
+    pub message: Option<u64>,
+    /// The message itself, as the service wrote it.
+    pub body: serde_json::Value,
+}

@@ -228,7 +228,8 @@ pub fn carol() -> TestUser {
 pub const CHANNEL: u64 = 555_000_000_000_000_001;
 
 /// The response to the interaction with `token`: its callback; if that deferred (5), the edit of
-/// the "thinking" message; if it acknowledged a button (6), the first follow-up.
+/// the "thinking" message; if it acknowledged a button (6), the private follow-up of a refusal or
+/// the outcome's message in the channel.
 pub async fn answer(fake: &FakeDiscord, from: usize, token: &str) -> Request {
     let cb = format!("/{token}/callback");
     let callback = fake
@@ -245,8 +246,9 @@ pub async fn answer(fake: &FakeDiscord, from: usize, token: &str) -> Request {
             .await
         }
         Some(6) => {
-            fake.wait_request(from, &format!("follow-up for {token}"), |r| {
-                r.path.ends_with(&hook) && r.method == "POST"
+            fake.wait_request(from, &format!("the answer to {token}"), |r| {
+                let posted = r.path.contains("/channels/") && r.path.ends_with("/messages");
+                r.method == "POST" && (r.path.ends_with(&hook) || posted)
             })
             .await
         }
@@ -349,6 +351,7 @@ pub fn sctx(user: &TestUser, channel: u64) -> bredon::service::Ctx {
         },
         now_ms: now_ms(),
         moderator: false,
+        request: None,
     }
 }
 
@@ -380,6 +383,14 @@ pub fn stored_game(service: &bredon::service::Service, channel: u64, plies: usiz
         service
             .play(&sctx(&players[i % 2], channel), &played.ptn)
             .unwrap_or_else(|e| panic!("ply {} {}: {e}", i + 1, played.ptn));
+    }
+    posted_earlier(service);
+}
+
+/// Empties the outbox, as if an earlier Bredon had posted every outcome stored so far.
+pub fn posted_earlier(service: &bredon::service::Service) {
+    for owed in service.deliveries().unwrap() {
+        service.delivered(owed.letter).unwrap();
     }
 }
 

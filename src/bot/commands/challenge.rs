@@ -7,10 +7,10 @@ use crate::bot::choices::{
     OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
 };
 use crate::bot::data::interaction;
-use crate::bot::publish::{Ready, Via};
+use crate::bot::publish::Via;
 use crate::bot::respond::{act, blocking, player_ref, refuse, service_ctx};
 use crate::bot::{Context, Error};
-use crate::service::{event_id, ChallengeOptions, Ctx, Outcome, Refusal, Service};
+use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
 use crate::store::records::{Seat, Stakes};
 use crate::tak::Opening;
 use poise::serenity_prelude as serenity;
@@ -191,8 +191,9 @@ async fn challenge_in_thread(
         .await?;
     let mut sctx = service_ctx(ctx);
     sctx.channel = thread.id.get();
+    // The game is announced in the thread, not in the answer to the command.
+    sctx.request = None;
     let http = ctx.http();
-    let now = sctx.now_ms;
     match blocking(&ctx.data().service, move |s| start(s, &sctx)).await {
         Err(refusal) => {
             interaction.delete_response(http).await?;
@@ -204,11 +205,9 @@ async fn challenge_in_thread(
                 false => "Challenge posted",
             };
             let channel = thread.id.get();
-            let via = Via::Channel {
-                nonce: event_id(channel, 6, now as u64),
-            };
-            let ready = Ready::draw(outcome).await;
-            ctx.data().publisher.publish(channel, ready, via).await?;
+            let publisher = &ctx.data().publisher;
+            let ready = publisher.ready(outcome).await;
+            publisher.publish(channel, ready, Via::Channel).await?;
             let answer = format!("{why}{what} in <#{}>.", thread.id);
             let edit = serenity::EditInteractionResponse::new().content(answer);
             interaction.edit_response(http, edit).await?;

@@ -28,6 +28,7 @@ pub(super) async fn settings(
     say(ctx, true, move |s, c| {
         let c = &Ctx {
             moderator: manager,
+            request: None,
             ..c.clone()
         };
         if let Some(n) = coins {

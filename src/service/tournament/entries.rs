@@ -90,14 +90,10 @@ impl Service {
             rounds: Vec::new(),
             created_ms: ctx.now_ms,
         };
-        self.durable(&Change {
-            tournament: Some((t.clone(), None)),
-            ..Change::default()
-        })?;
         let limit = t
             .limit
             .map_or(String::new(), |n| format!(", at most {n} players"));
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!(
                 "{} opened the tournament {}: {}, {}{limit}; it {}. Join with /tournament join.",
                 ctx.user.name,
@@ -107,7 +103,12 @@ impl Service {
                 describe_start(t.start)
             ),
             ..Outcome::default()
-        })
+        };
+        let change = Change {
+            tournament: Some((t, None)),
+            ..Change::default()
+        };
+        self.commit(ctx, change, outcome)
     }
 
     pub fn join_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -129,12 +130,9 @@ impl Service {
         let full = t.limit == Some(t.entrants.len());
         if full && t.start == Start::WhenFull {
             let joined = format!("{} joined {}; it is full.", ctx.user.name, t.name);
-            let mut outcome = self.begin(t)?;
-            outcome.text = format!("{joined} {}", outcome.text);
-            return Ok(outcome);
+            return self.begin(ctx, t, &joined);
         }
-        self.save_tournament(&mut t, Vec::new())?;
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!(
                 "{} joined {} ({} player{}).",
                 ctx.user.name,
@@ -143,7 +141,8 @@ impl Service {
                 if t.entrants.len() == 1 { "" } else { "s" }
             ),
             ..Outcome::default()
-        })
+        };
+        self.save_tournament(ctx, &mut t, Vec::new(), outcome)
     }
 
     pub fn leave_tournament(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -164,11 +163,11 @@ impl Service {
             return refuse(format!("you are not in {}", t.name));
         };
         t.entrants.remove(i);
-        self.save_tournament(&mut t, Vec::new())?;
-        Ok(Outcome {
+        let outcome = Outcome {
             text: format!("{} left {}.", ctx.user.name, t.name),
             ..Outcome::default()
-        })
+        };
+        self.save_tournament(ctx, &mut t, Vec::new(), outcome)
     }
 
     /// `player` (or the one asking) leaves a running tournament: a game they are playing is
@@ -229,32 +228,28 @@ impl Service {
                 )),
             }
         }
-        self.save_tournament(&mut t, forfeits)?;
+        let game = match live {
+            Some(channel) => self.store.game(channel)?,
+            None => None,
+        };
         let mut text = format!("{} withdrew from {}.", who.name, t.name);
-        if let Some(channel) = live {
-            if let Some(game) = self.store.game(channel)? {
-                let g = Self::rebuild(&game)?;
-                let seat = Self::seat_of(&game, who.id).expect("a pairing's players play it");
-                let in_game = Ctx {
-                    channel,
-                    ..ctx.clone()
-                };
-                let ended = self.decided(
-                    &in_game,
-                    game,
-                    g,
-                    Decision::Resignation {
-                        winner: seat.opponent(),
-                    },
-                )?;
-                text.push_str(&format!(" Their game: {}", ended.text));
-            }
+        if game.is_some() {
+            text.push_str(" The game they were playing is lost by forfeit.");
         }
-        Ok(Outcome {
+        let outcome = Outcome {
             text,
             tournament: Some(t.id),
             ..Outcome::default()
-        })
+        };
+        let outcome = self.save_tournament(ctx, &mut t, forfeits, outcome)?;
+        if let Some(game) = game {
+            let g = Self::rebuild(&game)?;
+            let seat = Self::seat_of(&game, who.id).expect("a pairing's players play it");
+            let winner = seat.opponent();
+            let in_game = Self::in_game(ctx, game.channel);
+            self.decided(&in_game, game, g, Decision::Resignation { winner })?;
+        }
+        Ok(outcome)
     }
 
     /// Ends the tournament without result; its running games are aborted (they do not count).
@@ -268,20 +263,12 @@ impl Service {
         };
         Self::may_run(&t, ctx, "cancel it")?;
         t.phase = Phase::Cancelled;
-        self.save_tournament(&mut t, Vec::new())?;
-        let mut aborted = 0;
+        let mut games = Vec::new();
         for channel in t.rounds.iter().flatten().filter_map(|p| p.channel) {
-            if let Some(game) = self.store.game(channel)? {
-                let g = Self::rebuild(&game)?;
-                let in_game = Ctx {
-                    channel,
-                    ..ctx.clone()
-                };
-                self.decided(&in_game, game, g, Decision::Abandoned)?;
-                aborted += 1;
-            }
+            games.extend(self.store.game(channel)?);
         }
-        Ok(Outcome {
+        let aborted = games.len();
+        let outcome = Outcome {
             text: format!(
                 "{} was cancelled by {}{}.",
                 t.name,
@@ -293,6 +280,22 @@ impl Service {
                 }
             ),
             ..Outcome::default()
-        })
+        };
+        let outcome = self.save_tournament(ctx, &mut t, Vec::new(), outcome)?;
+        for game in games {
+            let g = Self::rebuild(&game)?;
+            let in_game = Self::in_game(ctx, game.channel);
+            self.decided(&in_game, game, g, Decision::Abandoned)?;
+        }
+        Ok(outcome)
+    }
+
+    /// `ctx` acting in a tournament game's thread: what it posts there answers no request.
+    fn in_game(ctx: &Ctx, channel: u64) -> Ctx {
+        Ctx {
+            channel,
+            request: None,
+            ..ctx.clone()
+        }
     }
 }

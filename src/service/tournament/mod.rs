@@ -193,22 +193,35 @@ impl Service {
         })
     }
 
-    /// Stores `t` as its next version, with `results`; refused with `CHANGED` if the stored
-    /// tournament is no longer the version read.
+    /// Stores `t` as its next version, with `results` and the outcome that announces it;
+    /// refused with `CHANGED` if the stored tournament is no longer the version read.
     fn save_tournament(
         &self,
+        ctx: &Ctx,
         t: &mut Tournament,
         results: Vec<(Fixture, PairingResult)>,
-    ) -> Result<(), Refusal> {
+        outcome: Outcome,
+    ) -> Result<Outcome, Refusal> {
         t.seq += 1;
-        self.durable_or(
-            &Change {
-                tournament: Some((t.clone(), Some(t.seq - 1))),
-                results,
-                ..Change::default()
-            },
-            CHANGED,
-        )
+        let change = Change {
+            tournament: Some((t.clone(), Some(t.seq - 1))),
+            results,
+            ..Change::default()
+        };
+        self.commit_or(ctx, change, outcome, CHANGED)
+    }
+
+    /// Who acts when the tournament itself moves on (its start time, a round complete): its
+    /// organizer, in its channel.
+    fn tournament_ctx(t: &Tournament, now_ms: i64) -> Ctx {
+        Ctx {
+            guild: t.guild,
+            channel: t.channel,
+            user: t.organizer.clone(),
+            now_ms,
+            moderator: false,
+            request: None,
+        }
     }
 
     /// Runs `action` again (reading everything afresh) while it lost a race for the tournament

@@ -11,11 +11,16 @@ impl Service {
     fn start_tournament_once(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let t = self.open_here(ctx)?;
         Self::may_run(&t, ctx, "start it")?;
-        self.begin(t)
+        self.begin(ctx, t, "")
     }
 
-    /// Starts `t` (as read): pairs round 1 and stores it.
-    pub(super) fn begin(&self, mut t: Tournament) -> Result<Outcome, Refusal> {
+    /// Starts `t` (as read): pairs round 1 and stores it, announced after `before`.
+    pub(super) fn begin(
+        &self,
+        ctx: &Ctx,
+        mut t: Tournament,
+        before: &str,
+    ) -> Result<Outcome, Refusal> {
         let n = t.entrants.len();
         if n < 2 {
             return refuse(format!(
@@ -37,12 +42,16 @@ impl Service {
         t.phase = Phase::Running;
         let mut results = Vec::new();
         let text = self.pair_next_round(&mut t, &HashMap::new(), &mut results);
-        self.save_tournament(&mut t, results)?;
-        Ok(Outcome {
-            text: format!("{} begins with {n} players. {text}", t.name),
+        let begins = format!("{} begins with {n} players. {text}", t.name);
+        let outcome = Outcome {
+            text: match before {
+                "" => begins,
+                before => format!("{before} {begins}"),
+            },
             tournament: Some(t.id),
             ..Outcome::default()
-        })
+        };
+        self.save_tournament(ctx, &mut t, results, outcome)
     }
 
     /// Pairs the next round of `t` into `t.rounds`; byes and forfeits get their results at once
@@ -250,17 +259,7 @@ impl Service {
         let first = game.players[g.to_move().index()].clone();
         self.set_timers(&mut game, first.id, now_ms)?;
         t.seq += 1;
-        self.durable_or(
-            &Change {
-                channel,
-                expect_seq: None,
-                game: Some(game.clone()),
-                tournament: Some((t.clone(), Some(t.seq - 1))),
-                ..Change::default()
-            },
-            CHANGED,
-        )?;
-        Ok(Some(Outcome {
+        let outcome = Outcome {
             text: format!(
                 "{}, round {}: {} (White) vs {} (Black), {}. {} to move.",
                 t.name,
@@ -276,7 +275,19 @@ impl Service {
             prompt: Self::board_prompt(&game),
             board: Self::shown(&game, g, now_ms),
             ..Outcome::default()
-        }))
+        };
+        let ctx = Ctx {
+            channel,
+            ..Self::tournament_ctx(&t, now_ms)
+        };
+        let change = Change {
+            channel,
+            expect_seq: None,
+            game: Some(game),
+            tournament: Some((t.clone(), Some(t.seq - 1))),
+            ..Change::default()
+        };
+        self.commit_or(&ctx, change, outcome, CHANGED).map(Some)
     }
 
     /// Announces what happened in running tournaments since the last call: results, new
@@ -286,13 +297,12 @@ impl Service {
         let mut events = Vec::new();
         for t in self.store.tournaments()? {
             let outcome = match (t.phase, t.start) {
-                (Phase::Open, Start::At(due)) if due <= now_ms => self.start_due(t.clone()),
-                (Phase::Running, _) => self.advance(t.clone()),
+                (Phase::Open, Start::At(due)) if due <= now_ms => self.start_due(t.clone(), now_ms),
+                (Phase::Running, _) => self.advance(t.clone(), now_ms),
                 _ => continue,
             };
             match outcome {
                 Ok(Some(outcome)) => events.push(TimerEvent {
-                    id: crate::service::event_id(t.channel, 4, t.id ^ t.seq),
                     guild: t.guild,
                     channel: t.channel,
                     outcome,
@@ -306,23 +316,26 @@ impl Service {
     }
 
     /// A tournament whose start time came: it begins, or is cancelled if too few joined.
-    fn start_due(&self, mut t: Tournament) -> Result<Option<Outcome>, Refusal> {
-        match self.begin(t.clone()) {
+    fn start_due(&self, mut t: Tournament, now_ms: i64) -> Result<Option<Outcome>, Refusal> {
+        let ctx = Self::tournament_ctx(&t, now_ms);
+        match self.begin(&ctx, t.clone(), "") {
             Ok(outcome) => Ok(Some(outcome)),
+            Err(Refusal(why)) if why == CHANGED => Err(Refusal(why)),
             Err(Refusal(why)) => {
                 t.phase = Phase::Cancelled;
-                self.save_tournament(&mut t, Vec::new())?;
-                Ok(Some(Outcome {
+                let outcome = Outcome {
                     text: format!("{} could not start ({why}); it is cancelled.", t.name),
                     ..Outcome::default()
-                }))
+                };
+                self.save_tournament(&ctx, &mut t, Vec::new(), outcome)
+                    .map(Some)
             }
         }
     }
 
     /// Announces new results of `t` (as just read), pairs its next round when the current one
     /// is complete, or ends it after the last.
-    fn advance(&self, mut t: Tournament) -> Result<Option<Outcome>, Refusal> {
+    fn advance(&self, mut t: Tournament, now_ms: i64) -> Result<Option<Outcome>, Refusal> {
         let view = self.with_results(t.clone())?;
         let mut results = view.results.clone();
         let mut told = Vec::new();
@@ -370,7 +383,7 @@ impl Service {
         if lines.is_empty() && !finished {
             return Ok(None);
         }
-        self.save_tournament(&mut t, new_results)?;
+        let ctx = Self::tournament_ctx(&t, now_ms);
         let view = TournamentView {
             tournament: t.clone(),
             results,
@@ -413,6 +426,7 @@ impl Service {
             outcome.image = Some(view.crosstable());
         }
         outcome.text = lines.join("\n");
-        Ok(Some(outcome))
+        self.save_tournament(&ctx, &mut t, new_results, outcome)
+            .map(Some)
     }
 }

@@ -90,7 +90,7 @@ impl TournamentView {
     pub fn crosstable(&self) -> crate::service::Picture {
         let t = &self.tournament;
         crate::service::Picture {
-            file: "crosstable.png",
+            file: "crosstable.png".into(),
             png: self.crosstable_png(&Theme::named(&t.settings.theme).unwrap_or_default()),
             alt: format!("Crosstable of {}", t.name),
         }

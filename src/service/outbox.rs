@@ -1,0 +1,130 @@
+//! The outbox as the publisher sees it: every outcome of a change is stored with the change (see
+//! `Service::commit`) and stays here until the publisher has delivered each of its parts.
+
+use super::*;
+
+/// An outcome still owed, and what of it went out already.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    pub letter: u64,
+    pub guild: u64,
+    pub channel: u64,
+    pub created_ms: i64,
+    /// The request whose answer may have carried the announcement (an interaction's token).
+    pub request: Option<String>,
+    /// The parts delivered so far ([`Part::key`]).
+    pub sent: Vec<String>,
+    /// The announcement's message, once posted.
+    pub message: Option<u64>,
+    pub outcome: Outcome,
+}
+
+/// The parts of an outcome, delivered in this order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    /// The answer was deferred: the announcement edits the "thinking" message, and its pings
+    /// follow as a message of their own.
+    Deferred,
+    Announcement,
+    /// The pings of a deferred announcement.
+    Pings,
+    /// A direct message to this user.
+    Direct(u64),
+    /// A finished game's record.
+    Record,
+}
+
+impl Part {
+    pub fn key(self) -> String {
+        match self {
+            Part::Deferred => "deferred".into(),
+            Part::Announcement => "announcement".into(),
+            Part::Pings => "pings".into(),
+            Part::Direct(user) => format!("dm:{user}"),
+            Part::Record => "record".into(),
+        }
+    }
+
+    /// A nonce for posting this part of `letter`: stable over retries and restarts, so Discord
+    /// returns the first message instead of making a second (at most 25 characters).
+    pub fn nonce(self, letter: u64) -> String {
+        fnv1a(self.key().bytes().chain(letter.to_le_bytes())).to_string()
+    }
+}
+
+impl Delivery {
+    pub fn has_sent(&self, part: Part) -> bool {
+        self.sent.contains(&part.key())
+    }
+}
+
+impl Service {
+    /// Every outcome still owed, oldest first. One whose record cannot be read any more (written
+    /// by another version) is dropped with a warning rather than blocking its channel forever.
+    pub fn deliveries(&self) -> Result<Vec<Delivery>, Refusal> {
+        let mut out = Vec::new();
+        for letter in self.store.letters()? {
+            out.extend(self.read_letter(letter)?);
+        }
+        Ok(out)
+    }
+
+    /// The outcome `letter` still owes, if it owes one.
+    pub fn delivery(&self, letter: u64) -> Result<Option<Delivery>, Refusal> {
+        match self.store.letter(letter)? {
+            Some(letter) => self.read_letter(letter),
+            None => Ok(None),
+        }
+    }
+
+    fn read_letter(&self, letter: Letter) -> Result<Option<Delivery>, Refusal> {
+        match serde_json::from_value::<Outcome>(letter.body) {
+            Ok(mut outcome) => {
+                outcome.letter = Some(letter.id);
+                Ok(Some(Delivery {
+                    letter: letter.id,
+                    guild: letter.guild,
+                    channel: letter.channel,
+                    created_ms: letter.created_ms,
+                    request: letter.request,
+                    sent: letter.sent,
+                    message: letter.message,
+                    outcome,
+                }))
+            }
+            Err(e) => {
+                tracing::warn!(letter = letter.id, error = %e, "an owed message cannot be read; dropped");
+                self.store.remove_letter(letter.id)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Notes that `part` of `letter` went out (as `message`, for the announcement). `durably`
+    /// when what happens next depends on it surviving a crash.
+    pub fn part_sent(
+        &self,
+        letter: u64,
+        part: Part,
+        message: Option<u64>,
+        durably: bool,
+    ) -> Result<(), Refusal> {
+        let Some(mut stored) = self.store.letter(letter)? else {
+            return Ok(());
+        };
+        if !stored.sent.contains(&part.key()) {
+            stored.sent.push(part.key());
+        }
+        stored.message = stored.message.or(message);
+        self.store.put_letter(&stored)?;
+        if durably {
+            self.store.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Everything `letter` owed went out (or can never go: its channel is gone).
+    pub fn delivered(&self, letter: u64) -> Result<(), Refusal> {
+        Ok(self.store.remove_letter(letter)?)
+    }
+}
