@@ -1,8 +1,9 @@
 //! The outbox loop: delivers every stored outcome no handler is delivering (one whose handler
 //! failed, was killed, or never existed, as after a restart), a channel's outcomes in the order
 //! they were made, each channel on a task of its own. A channel whose post failed waits before
-//! the next try, twice as long each time up to `MOST_WAIT`, so an outage of hours costs a try
-//! every half minute per channel and nothing is lost.
+//! the next try, twice as long after each try that delivered nothing, up to `MOST_WAIT`: an
+//! outage of hours costs a try every half minute per channel and loses nothing, and once Discord
+//! is back, each try that gets something through starts the waits again from `FIRST_WAIT`.
 
 use super::data::{now_ms, Publisher};
 use super::publish::Undelivered;
@@ -61,7 +62,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
             }
             let (publisher, channels) = (Arc::clone(&publisher), Arc::clone(&channels));
             tokio::spawn(async move {
-                let result = deliver_in_order(&publisher, owed).await;
+                let (delivered, result) = deliver_in_order(&publisher, owed).await;
                 let mut c = channels.lock().expect("outbox channels");
                 c.busy.remove(&channel);
                 match result {
@@ -71,7 +72,11 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                         }
                     }
                     Err(why) => {
-                        let tries = c.waiting.get(&channel).map_or(0, |(n, _)| *n) + 1;
+                        let before = match delivered {
+                            0 => c.waiting.get(&channel).map_or(0, |(n, _)| *n),
+                            _ => 0,
+                        };
+                        let tries = before + 1;
                         let wait = FIRST_WAIT
                             .saturating_mul(1 << (tries - 1).min(5))
                             .min(MOST_WAIT);
@@ -85,20 +90,25 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
 }
 
 /// Delivers a channel's owed outcomes oldest first, stopping at one a handler holds (or may be
-/// about to claim) and at the first failure, so they never arrive out of order.
-async fn deliver_in_order(publisher: &Publisher, owed: Vec<Delivery>) -> Result<(), Undelivered> {
+/// about to claim) and at the first failure, so they never arrive out of order. How many were
+/// delivered, and whether all were.
+async fn deliver_in_order(
+    publisher: &Publisher,
+    owed: Vec<Delivery>,
+) -> (usize, Result<(), Undelivered>) {
+    let mut delivered = 0;
     for d in owed {
         let released = publisher.claims.take_released(d.letter);
         if !released && now_ms() - d.created_ms < YOUNG_MS {
-            return Ok(());
+            break;
         }
         let Some(claim) = publisher.claims.claim(d.letter) else {
-            return Ok(());
+            break;
         };
         match publisher.deliver(d.letter, claim).await {
-            Ok(()) | Err(Undelivered::Gone) => {}
-            Err(later) => return Err(later),
+            Ok(()) | Err(Undelivered::Gone) => delivered += 1,
+            Err(later) => return (delivered, Err(later)),
         }
     }
-    Ok(())
+    (delivered, Ok(()))
 }

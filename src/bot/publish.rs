@@ -59,7 +59,7 @@ impl Publisher {
     /// Claims the outcome's letter (the outbox leaves it to this handler) and draws it.
     pub async fn ready(&self, outcome: Outcome) -> Ready {
         let claim = outcome.letter.and_then(|id| self.claims.claim(id));
-        let post = announce(&outcome).await;
+        let post = self.announcement(&outcome).await;
         Ready {
             outcome,
             post,
@@ -144,7 +144,7 @@ impl Publisher {
         let message = match d.has_sent(Part::Announcement) {
             true => d.message,
             false => {
-                let post = announce(&d.outcome).await;
+                let post = self.announcement(&d.outcome).await;
                 let message = match self.answered(&d, &post.content).await? {
                     Some(message) => Some(message),
                     None => {
@@ -162,6 +162,18 @@ impl Publisher {
         self.rest(channel, &d.outcome, message, &d.sent).await?;
         claim.delivered();
         Ok(())
+    }
+
+    /// The announcement of an outcome, pinging its players but never Bredon itself (its turn
+    /// in an engine game needs no notification).
+    async fn announcement(&self, outcome: &Outcome) -> Post {
+        let me = self.engine.me.id;
+        if !outcome.ping.iter().any(|p| p.id == me) {
+            return announce(outcome).await;
+        }
+        let mut shown = outcome.clone();
+        shown.ping.retain(|p| p.id != me);
+        announce(&shown).await
     }
 
     /// The message an interaction's answer made, if it carried this announcement: after a lost
@@ -254,7 +266,13 @@ impl Publisher {
         letter: Option<u64>,
         outcome: &Outcome,
     ) -> Result<(), Undelivered> {
-        let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
+        let me = self.engine.me.id;
+        let mentions: Vec<u64> = outcome
+            .ping
+            .iter()
+            .map(|p| p.id)
+            .filter(|&id| id != me)
+            .collect();
         if !mentions.is_empty() {
             let ping = Post::pinging(mentions, "see Bredon's answer above.");
             self.post(channel, letter, Part::Pings, ping).await?;

@@ -69,6 +69,26 @@ impl Service {
         self.open_challenge(ctx, challenge)
     }
 
+    /// A challenge to Bredon's engine (`engine` is Bredon as a player), which accepts at once:
+    /// the game's start is the one announcement.
+    pub fn challenge_engine(
+        &self,
+        ctx: &Ctx,
+        options: &ChallengeOptions,
+        engine: &PlayerRef,
+    ) -> Result<Outcome, Refusal> {
+        let challenged = self.challenge(ctx, options)?;
+        let accepting = Ctx {
+            user: engine.clone(),
+            ..ctx.clone()
+        };
+        let started = self.accept(&accepting)?;
+        if let Some(letter) = challenged.letter {
+            self.delivered(letter)?;
+        }
+        Ok(started)
+    }
+
     fn current_challenge(&self, ctx: &Ctx) -> Result<Challenge, Refusal> {
         match self.store.challenge(ctx.channel)? {
             Some(c) => Ok(c),

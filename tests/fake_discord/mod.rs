@@ -26,6 +26,12 @@
 //!   creator may unarchive it by editing `archived`.
 //! - topics/opcodes-and-status-codes: a deleted channel answers 404 Unknown Channel (10003);
 //!   events/gateway-events: GUILD_DELETE without `unavailable` means the bot was removed.
+//! - topics/opcodes-and-status-codes ("HTTP Response Codes": 5xx, "the server had an error
+//!   processing your request"): Discord's incidents (discordstatus.com) answer 502/503 for
+//!   minutes at a time, and a request may take effect although its answer never arrives.
+//!   `outage` answers 503 to every request that makes a message (a channel post, an interaction
+//!   response, a follow-up, an edit of `@original`) for a stretch of virtual time, with no
+//!   effect; `lossy` lets every n-th such request take effect and answers it 503.
 //!
 //! Time runs on a virtual clock that only the test moves (`advance`): a slow machine never trips
 //! a deadline by accident, and each deadline rule has a test that moves the clock past it.
@@ -288,6 +294,11 @@ struct State {
     dms: Mutex<Vec<(u64, u64)>>,
     /// The status of the command registration request (200 unless a test says otherwise).
     registration_status: AtomicU64,
+    /// Until this virtual time, message-making requests answer 503 and have no effect.
+    outage_until_ms: AtomicI64,
+    /// (until, every, seen): before `until`, every `every`-th message-making request takes
+    /// effect but is answered 503.
+    lossy: Mutex<Option<(i64, u64, u64)>>,
 }
 
 impl State {
@@ -445,6 +456,20 @@ impl FakeDiscord {
             .lock()
             .unwrap()
             .push_back((fragment.to_string(), status));
+    }
+
+    /// For the next `length` of virtual time, every message-making request answers 503 and
+    /// makes nothing.
+    pub fn outage(&self, length: Duration) {
+        let until = self.state.now_ms() + length.as_millis() as i64;
+        self.state.outage_until_ms.store(until, Ordering::SeqCst);
+    }
+
+    /// For the next `length` of virtual time, every `every`-th message-making request makes its
+    /// message but is answered 503.
+    pub fn lossy(&self, length: Duration, every: u64) {
+        let until = self.state.now_ms() + length.as_millis() as i64;
+        *self.state.lossy.lock().unwrap() = Some((until, every, 0));
     }
 
     /// Registering commands answers `status` (with Discord's error body).
@@ -1086,6 +1111,7 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
             413 => "Payload Too Large",
             429 => "Too Many Requests",
             500 => "Internal Server Error",
+            503 => "Service Unavailable",
             _ => "Not Found",
         };
         let body = response.map(|v| v.to_string()).unwrap_or_default();
@@ -1111,8 +1137,36 @@ fn take_matching(queue: &Mutex<VecDeque<(String, u16)>>, path: &str) -> Option<u
     q.remove(i).map(|(_, status)| status)
 }
 
+/// Whether a request makes (or edits into) a message.
+fn makes_message(r: &Request, path: &str) -> bool {
+    let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    matches!(
+        (r.method.as_str(), segments.as_slice()),
+        ("POST", ["channels", _, "messages"])
+            | ("POST", ["interactions", _, _, "callback"])
+            | ("POST", ["webhooks", _, _])
+            | ("PATCH", ["webhooks", _, _, "messages", "@original"])
+    )
+}
+
+/// Whether this message-making request's answer is lost (`lossy`).
+fn loses_answer(state: &State) -> bool {
+    let mut lossy = state.lossy.lock().unwrap();
+    match lossy.as_mut() {
+        Some((until, every, seen)) if state.now_ms() < *until => {
+            *seen += 1;
+            *seen % *every == 0
+        }
+        _ => false,
+    }
+}
+
 fn route(state: &State, r: &Request) -> Answer {
     let path = r.path.split('?').next().unwrap_or(&r.path);
+    let makes = makes_message(r, path);
+    if makes && state.now_ms() < state.outage_until_ms.load(Ordering::SeqCst) {
+        return error(503, 0, "Service Unavailable");
+    }
     if let Some(status) = take_matching(&state.failures, path) {
         return if status == 429 {
             (
@@ -1126,6 +1180,9 @@ fn route(state: &State, r: &Request) -> Answer {
         };
     }
     let answer = handle(state, r, path);
+    if makes && answer.0 < 300 && loses_answer(state) {
+        return error(503, 0, "Service Unavailable");
+    }
     match take_matching(&state.lost_answers, path) {
         Some(status) => error(status, 0, "Internal Server Error"),
         None => answer,

@@ -120,14 +120,10 @@ async fn issue_challenge(
     let check = options.clone();
     // Against Bredon, it accepts at once; if it has White, its first ply follows.
     let start = move |s: &Service, c: &Ctx| -> Result<Outcome, Refusal> {
-        let outcome = s.challenge(c, &options)?;
-        if against_engine {
-            return s.accept(&Ctx {
-                user: me,
-                ..c.clone()
-            });
+        match against_engine {
+            true => s.challenge_engine(c, &options, &me),
+            false => s.challenge(c, &options),
         }
-        Ok(outcome)
     };
     // A channel holds one game: a challenge made where a game runs goes to a new thread.
     let channel = ctx.channel_id().get();

@@ -1,0 +1,216 @@
+//! Discord's outages lose no message: six games through a 30 s outage of every message-making
+//! request with a SIGKILL of the bot inside it, then answers lost on the way back. Every stored
+//! ply that leaves a player to move, the reminder and the time-out due meanwhile, and Bredon's
+//! own plies reach their players exactly once.
+
+mod fake_discord;
+mod harness;
+mod support;
+
+use fake_discord::{FakeDiscord, TestUser};
+use harness::*;
+use serde_json::json;
+use std::time::Duration;
+
+const HOUR_MS: i64 = 3_600_000;
+
+fn channel(game: u64) -> u64 {
+    CHANNEL + game
+}
+
+/// Sends `/move ply:` and waits until Bredon has tried to answer it, whatever Discord said.
+async fn move_blind(fake: &FakeDiscord, user: &TestUser, game: u64, ply: &str) {
+    let from = fake.requests().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": ply }]);
+    let token = fake.command(user, channel(game), "move", options);
+    let callback = format!("/{token}/callback");
+    fake.wait_request(from, "an answer tried", |r| r.path.contains(&callback))
+        .await;
+}
+
+/// The messages in `game`'s channel whose content holds `text`.
+fn posts(fake: &FakeDiscord, game: u64, text: &str) -> Vec<fake_discord::Msg> {
+    fake.messages()
+        .into_iter()
+        .filter(|m| m.channel == channel(game) && !m.deleted && m.content.contains(text))
+        .collect()
+}
+
+/// How often `user` was notified by messages holding `text` in `game`'s channel.
+fn notified(fake: &FakeDiscord, game: u64, text: &str, user: u64) -> usize {
+    let ids: Vec<u64> = posts(fake, game, text).iter().map(|m| m.id).collect();
+    fake.notifications()
+        .iter()
+        .filter(|n| n.user == user && ids.contains(&n.message))
+        .count()
+}
+
+/// Where Bredon played in game 6, read from its first (failed) post.
+async fn bredon_played(fake: &FakeDiscord) -> String {
+    let posts = format!("/channels/{}/messages", channel(6));
+    let tried = fake
+        .wait_request(0, "Bredon's ply", |r| {
+            r.path.ends_with(&posts) && r.content().contains("Bredon played ")
+        })
+        .await
+        .content();
+    let after = tried.split("Bredon played ").nth(1).unwrap();
+    after.split(['.', ' ']).next().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outage_with_a_kill_inside_loses_no_announcement() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let engine = bredon::store::records::PlayerRef {
+        id: fake_discord::BOT_ID,
+        name: "Bredon".into(),
+    };
+    with_service(data.path(), |s| {
+        let bob_ref = bredon::store::records::PlayerRef {
+            id: bob().id,
+            name: "bob".into(),
+        };
+        let mut options = bredon::service::ChallengeOptions {
+            opponent: Some(bob_ref.clone()),
+            seat: bredon::store::records::Seat::White,
+            size: Some(5),
+            ..Default::default()
+        };
+        // Games 1 to 3 are played during the outage.
+        for game in 1..=3 {
+            s.challenge(&sctx(&alice(), channel(game)), &options)
+                .unwrap();
+            s.accept(&sctx(&bob(), channel(game))).unwrap();
+        }
+        // Game 4's reminder and game 5's time-out (a day per move) fall due while Discord is down.
+        let mut long_ago = sctx(&alice(), channel(4));
+        long_ago.now_ms = now_ms() - 25 * HOUR_MS;
+        options.reminder = Some("1h".into());
+        s.challenge(&long_ago, &options).unwrap();
+        s.accept(&bredon::service::Ctx {
+            user: bob_ref.clone(),
+            ..long_ago.clone()
+        })
+        .unwrap();
+        options.reminder = None;
+        options.time_limit = Some("1d".into());
+        long_ago.channel = channel(5);
+        s.challenge(&long_ago, &options).unwrap();
+        s.accept(&bredon::service::Ctx {
+            user: bob_ref,
+            ..long_ago
+        })
+        .unwrap();
+        // Game 6 is against Bredon, who answers every ply.
+        options.time_limit = None;
+        options.opponent = Some(engine.clone());
+        options.engine = Some("beginner".into());
+        s.challenge_engine(&sctx(&alice(), channel(6)), &options, &engine)
+            .unwrap();
+        posted_earlier(s);
+    });
+    fake.outage(Duration::from_secs(30));
+    let quick = [("BREDON_ENGINE_SECS", "0.05")];
+    let bot = start_bot_with(&fake, data.path(), 0.2, &quick);
+    connected(&fake, 1).await;
+    let rounds = [("a1", "e5"), ("b1", "d5"), ("c1", "c5"), ("a2", "e4")];
+    for (white, black) in &rounds[..2] {
+        for game in 1..=3 {
+            move_blind(&fake, &alice(), game, white).await;
+            move_blind(&fake, &bob(), game, black).await;
+        }
+    }
+    move_blind(&fake, &alice(), 6, "a1").await;
+    // Bredon's answer is stored; its post failed, but says where it played.
+    let first_reply = bredon_played(&fake).await;
+    // Killed in the middle of the outage, and started again while it lasts.
+    drop(bot);
+    let _bot = start_bot_with(&fake, data.path(), 0.2, &quick);
+    connected(&fake, 2).await;
+    for (white, black) in &rounds[2..] {
+        for game in 1..=3 {
+            move_blind(&fake, &alice(), game, white).await;
+            move_blind(&fake, &bob(), game, black).await;
+        }
+    }
+    let second = ["e1", "e5", "a5", "c3"]
+        .into_iter()
+        .find(|p| *p != first_reply)
+        .unwrap();
+    move_blind(&fake, &alice(), 6, second).await;
+    assert!(
+        fake.messages().iter().all(|m| m.content.is_empty()),
+        "nothing got through the outage"
+    );
+    // Discord comes back, losing every third answer for a while.
+    fake.advance(Duration::from_secs(31));
+    fake.lossy(Duration::from_secs(600), 3);
+    let (alice_id, bob_id) = (alice().id, bob().id);
+    let expected = |f: &FakeDiscord| {
+        let plies_told = (1..=3).all(|game| {
+            rounds.iter().all(|(white, black)| {
+                posts(f, game, &format!("alice played {white}")).len() == 1
+                    && posts(f, game, &format!("bob played {black}")).len() == 1
+            })
+        });
+        let engine_told = posts(f, 6, "Bredon played").len() >= 2;
+        plies_told
+            && engine_told
+            && !posts(f, 4, "it is your move").is_empty()
+            && !posts(f, 5, "ran out of time").is_empty()
+            && !posts(f, 5, "Series").is_empty()
+    };
+    let started = std::time::Instant::now();
+    while !expected(&fake) {
+        let seen: Vec<String> = fake
+            .messages()
+            .iter()
+            .filter(|m| !m.content.is_empty())
+            .map(|m| format!("{}: {}", m.channel - CHANNEL, m.content))
+            .collect();
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "an owed message is missing 60 s after the outage; posted: {seen:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for game in 1..=3 {
+        for (white, black) in rounds {
+            let mine = format!("alice played {white}");
+            let theirs = format!("bob played {black}");
+            assert_eq!(posts(&fake, game, &mine).len(), 1, "game {game}: {mine}");
+            assert_eq!(notified(&fake, game, &mine, bob_id), 1, "{game} {mine}");
+            assert_eq!(
+                posts(&fake, game, &theirs).len(),
+                1,
+                "game {game}: {theirs}"
+            );
+            assert_eq!(
+                notified(&fake, game, &theirs, alice_id),
+                1,
+                "{game} {theirs}"
+            );
+        }
+    }
+    for mine in ["alice played a1", &format!("alice played {second}")] {
+        assert_eq!(posts(&fake, 6, mine).len(), 1, "{mine}");
+        assert_eq!(notified(&fake, 6, mine, fake_discord::BOT_ID), 0);
+    }
+    let replies = posts(&fake, 6, "Bredon played");
+    assert_eq!(replies.len(), 2, "Bredon's two plies, once each");
+    assert_eq!(notified(&fake, 6, "Bredon played", alice_id), 2);
+    assert_eq!(posts(&fake, 4, "it is your move").len(), 1, "one reminder");
+    assert_eq!(notified(&fake, 4, "it is your move", alice_id), 1);
+    let timeout = posts(&fake, 5, "ran out of time");
+    assert_eq!(timeout.len(), 1, "one time-out");
+    assert_eq!(notified(&fake, 5, "ran out of time", alice_id), 1);
+    assert_eq!(notified(&fake, 5, "ran out of time", bob_id), 1);
+    assert_eq!(posts(&fake, 5, "Series").len(), 1, "one record");
+    let notes = fake.notifications();
+    let unexpected: Vec<_> = notes
+        .iter()
+        .filter(|n| ![alice_id, bob_id].contains(&n.user))
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:?}");
+}
