@@ -214,3 +214,80 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_move_is_deferred_at_once_and_announced_once() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    // Queued for 2.8 s (while Bredon registered its commands, say): 0.2 s of the window left.
+    fake.deliver_late(Duration::from_millis(2_800));
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    let token = fake.command(&alice(), CHANNEL, "move", options);
+    let callback = format!("/{token}/callback");
+    let first = fake
+        .wait_request(from, "the first response", |r| r.path.contains(&callback))
+        .await;
+    assert_eq!(first.status, 204);
+    assert_eq!(first.json()["type"], 5, "deferred at once, before the work");
+    let answer = answer(&fake, from, &token).await;
+    says(&answer, "alice played a1");
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.wait_request(from, "the ping after the deferred answer", |r| {
+        r.path.ends_with(&posts) && r.content().contains("<@222>")
+    })
+    .await;
+    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_replayed_after_a_resume_is_stored_and_announced_in_the_channel() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    // Replayed after a RESUME, 10 s after it was made: too late for any answer.
+    fake.deliver_late(Duration::from_secs(10));
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    fake.command(&alice(), CHANNEL, "move", options);
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let post = fake
+        .wait_request(from, "the ply announced in the channel", |r| {
+            r.path.ends_with(&posts) && r.status == 200
+        })
+        .await;
+    says(&post, "alice played a1");
+    assert!(post.content().contains("<@222>"), "{}", post.content());
+    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
+    // Bob's next ply is answered as usual, and nothing of alice's came twice.
+    let reply = ply(&fake, &bob(), "e5").await;
+    says(&reply, "bob played e5");
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ply_whose_answer_is_lost_is_found_and_not_posted_again() {
+    let (fake, _data, bot) = boot_logging().await;
+    start_game(&fake).await;
+    // Discord makes the answer, but Bredon hears 503.
+    fake.lose_next_answer("/callback", 503);
+    let from = fake.requests().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    let token = fake.command(&alice(), CHANNEL, "move", options);
+    fake.wait_request(from, "a look at the answer", |r| {
+        r.method == "GET" && r.path.contains(&token) && r.path.ends_with("/@original")
+    })
+    .await;
+    bot.logged(&["owed outcome delivered"]).await;
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+}
+
+/// Messages anywhere whose content holds `text`.
+fn posts_holding(fake: &FakeDiscord, text: &str) -> usize {
+    fake.messages()
+        .iter()
+        .filter(|m| !m.deleted && m.content.contains(text))
+        .count()
+}

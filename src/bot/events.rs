@@ -3,7 +3,7 @@
 
 use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
-use super::publish::{classify, describe, Failure};
+use super::publish::{classify, describe, Failure, Undelivered};
 use super::respond::blocking;
 use super::{Data, Error};
 use poise::serenity_prelude as serenity;
@@ -101,6 +101,11 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                     (Ctrl+R, or restart the app) and try again";
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
+            if error.downcast_ref::<Undelivered>().is_some() {
+                // Stored, and the outbox posts it: nothing went wrong that the user must know.
+                tracing::info!(command = ctx.command().name, %error, "answer left to the outbox");
+                return;
+            }
             tracing::warn!(command = ctx.command().name, %error, "command failed");
             let _ = ctx
                 .send(poise::CreateReply::default().content("✋ Something went wrong talking to Discord; if your ply was accepted, /board shows it.").ephemeral(true))

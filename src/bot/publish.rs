@@ -161,6 +161,7 @@ impl Publisher {
         }
         self.rest(channel, &d.outcome, message, &d.sent).await?;
         claim.delivered();
+        tracing::debug!(channel, letter, "owed outcome delivered");
         Ok(())
     }
 

@@ -4,12 +4,13 @@
 use super::checks::{is_moderator, may_post};
 use super::data::{interaction, now_ms};
 use super::post::{escape, fit, Post};
-use super::publish::{Ready, Via};
+use super::publish::{describe, Ready, Via};
 use super::{Context, Error};
 use crate::service::{Ctx, Outcome, Refusal, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> PlayerRef {
     let name = member
@@ -116,13 +117,30 @@ pub async fn answer(ctx: Context<'_>, outcome: Outcome) -> Result<(), Error> {
 
 /// Publishes the work's outcome as the command's answer, a new message so its pings notify.
 /// Work that takes longer than `Data::defer_after` (1.5 s; Discord wants the first response
-/// within 3 s: interactions/receiving-and-responding) is deferred first.
+/// within 3 s of the interaction's creation: interactions/receiving-and-responding) is deferred
+/// first, and at once if the interaction arrived late (queued, or replayed after a RESUME) and
+/// its window is nearly gone. If no answer can be given, the outbox posts the outcome in the
+/// channel.
 async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
-    let defer_after = ctx.data().defer_after;
+    let left = interaction(ctx).map_or(RESPONSE_WINDOW, |i| window_left(i.id.get(), now_ms()));
+    let defer_after = ctx
+        .data()
+        .defer_after
+        .min(left.saturating_sub(DEFER_MARGIN));
     let (done, deferred) = match tokio::time::timeout(defer_after, &mut work).await {
         Ok(done) => (done, false),
         Err(_) => {
-            ctx.defer().await?;
+            if let Err(e) = ctx.defer().await {
+                // Too late to answer: the work goes on, and what it stores the outbox posts.
+                tracing::info!(error = %describe(&e), "could not defer; the outbox posts the outcome");
+                let publisher = Arc::clone(&ctx.data().publisher);
+                let channel = ctx.channel_id().get();
+                tokio::spawn(async move {
+                    let _ = work.await;
+                    publisher.spawn_turn(channel);
+                });
+                return Ok(());
+            }
             (work.await, true)
         }
     };
@@ -147,6 +165,20 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
     refused
 }
 
+/// Discord's window for the first response to an interaction (interactions/receiving-and-
+/// responding), and how much of it a deferral is given to arrive.
+const RESPONSE_WINDOW: Duration = Duration::from_secs(3);
+const DEFER_MARGIN: Duration = Duration::from_millis(700);
+
+/// What is left at `now_ms` of the response window of the interaction with this id, whose
+/// creation time the id holds (reference, "Snowflakes": milliseconds since 2015 above bit 22).
+fn window_left(id: u64, now_ms: i64) -> Duration {
+    const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+    let created = (id >> 22) as i64 + DISCORD_EPOCH_MS;
+    let age = Duration::from_millis((now_ms - created).max(0) as u64);
+    RESPONSE_WINDOW.saturating_sub(age)
+}
+
 /// Runs `f` on a blocking thread and posts the text it returns (already escaped where it holds
 /// names); refusals go out ephemeral.
 pub async fn say(
@@ -162,5 +194,22 @@ pub async fn say(
                 .await?;
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_response_window_counts_from_the_interactions_creation() {
+        // 2026-11-24 12:00:00 UTC as an id, as Discord's snowflakes hold it.
+        let created: i64 = 1_795_521_600_000;
+        let id = ((created - 1_420_070_400_000) as u64) << 22 | 17;
+        assert_eq!(window_left(id, created), RESPONSE_WINDOW);
+        assert_eq!(window_left(id, created + 2_800), Duration::from_millis(200));
+        assert_eq!(window_left(id, created + 10_000), Duration::ZERO);
+        // A clock behind Discord's sees a fresh interaction, never more than the window.
+        assert_eq!(window_left(id, created - 5_000), RESPONSE_WINDOW);
     }
 }

@@ -3,7 +3,9 @@
 //! (paths under https://discord.com/developers/docs/):
 //!
 //! - interactions/receiving-and-responding: the first response within 3 s, else 404 Unknown
-//!   interaction (10062); one response per interaction (40060); follow-ups and edits for 15
+//!   interaction (10062), counted from the interaction's creation, whose time its id holds
+//!   (reference, "Snowflakes": milliseconds since 2015 in the bits above 22); an interaction may
+//!   reach the bot late, queued or replayed after a RESUME (`deliver_late`); one response per interaction (40060); follow-ups and edits for 15
 //!   minutes (401 Invalid Webhook Token, 50027, after that); the first follow-up after a deferred
 //!   response (type 5) edits the "thinking" message instead of creating one; UPDATE_MESSAGE (7) and
 //!   DEFERRED_UPDATE_MESSAGE (6) only for components; at most 25 autocomplete choices.
@@ -299,6 +301,8 @@ struct State {
     /// (until, every, seen): before `until`, every `every`-th message-making request takes
     /// effect but is answered 503.
     lossy: Mutex<Option<(i64, u64, u64)>>,
+    /// The next interaction reaches the bot this long after Discord made it.
+    late_ms: AtomicI64,
 }
 
 impl State {
@@ -470,6 +474,14 @@ impl FakeDiscord {
     pub fn lossy(&self, length: Duration, every: u64) {
         let until = self.state.now_ms() + length.as_millis() as i64;
         *self.state.lossy.lock().unwrap() = Some((until, every, 0));
+    }
+
+    /// The next interaction reaches the bot `by` after Discord created it (its id and its
+    /// 3-second window count from then).
+    pub fn deliver_late(&self, by: Duration) {
+        self.state
+            .late_ms
+            .store(by.as_millis() as i64, Ordering::SeqCst);
     }
 
     /// Registering commands answers `status` (with Discord's error body).
@@ -665,12 +677,13 @@ impl FakeDiscord {
         assert!(!deleted, "channel {channel} was deleted");
         let token = format!("tok{}", self.state.next_id());
         let original = msg.as_ref().and_then(|m| m["id"].as_str()?.parse().ok());
+        let late = self.state.late_ms.swap(0, Ordering::SeqCst);
         self.state.interactions.lock().unwrap().insert(
             token.clone(),
             Interaction {
                 kind,
                 channel,
-                created_ms: self.state.now_ms(),
+                created_ms: self.state.now_ms() - late,
                 responded: None,
                 original,
                 thinking: false,
@@ -681,7 +694,8 @@ impl FakeDiscord {
             .state
             .with_channel(channel, |c| partial_channel(channel, c));
         let app_permissions = self.state.with_channel(channel, |c| c.bot_permissions);
-        let mut payload = interaction(self.state.next_id(), kind, &token, user, channel, data, msg);
+        let id = snowflake(late, self.state.next_id());
+        let mut payload = interaction(id, kind, &token, user, channel, data, msg);
         payload["channel"] = channel_json;
         payload["app_permissions"] = json!(app_permissions.to_string());
         (token, payload)
@@ -883,6 +897,17 @@ pub fn message(id: u64, channel: u64, content: &str) -> Value {
         "mention_everyone": false, "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
         "pinned": false, "type": 0, "flags": 0, "components": []
     })
+}
+
+/// An id made `ago_ms` ago by the wall clock, as Discord makes them: the milliseconds since
+/// 2015-01-01 above bit 22, a counter below (reference, "Snowflakes").
+fn snowflake(ago_ms: i64, counter: u64) -> u64 {
+    const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    (((now - ago_ms - DISCORD_EPOCH_MS) as u64) << 22) | (counter & 0x3F_FFFF)
 }
 
 pub fn interaction(
