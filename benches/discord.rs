@@ -56,10 +56,11 @@ async fn run() {
             .await;
         let accept = fake.button(channel(i), "bredon:accept:").unwrap();
         let from = fake.requests().len();
-        let t = fake.press(&bob, channel(i), &accept);
-        // Acknowledged, then the game's first board as a follow-up.
+        fake.press(&bob, channel(i), &accept);
+        // Acknowledged, then the game's first board as a new message in the channel.
+        let posts = format!("/channels/{}/messages", channel(i));
         fake.wait_request(from, "accept", |r| {
-            r.method == "POST" && r.path.contains(&t) && r.path.contains("/webhooks/")
+            r.method == "POST" && r.path.ends_with(&posts) && r.text().contains("board.png")
         })
         .await;
     }

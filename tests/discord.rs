@@ -1433,6 +1433,64 @@ async fn the_fake_keeps_discords_interaction_deadlines() {
     assert!(late.contains("Unknown interaction"), "{late}");
 }
 
+/// The fake refuses choices and forms longer than Discord allows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_refuses_long_choices_and_forms() {
+    use poise::serenity_prelude as serenity;
+    let fake = FakeDiscord::start().await;
+    let http = serenity::HttpBuilder::new("fake-token")
+        .proxy(fake.api_base.as_str())
+        .ratelimiter_disabled(true)
+        .application_id(serenity::ApplicationId::new(fake_discord::APP_ID))
+        .build();
+    let respond = |id: u64, token: String, reply: serenity::CreateInteractionResponse| {
+        let http = &http;
+        async move {
+            http.create_interaction_response(
+                serenity::InteractionId::new(id),
+                &token,
+                &reply,
+                vec![],
+            )
+            .await
+            .map_err(|e| format!("{e:?}"))
+        }
+    };
+    let choices = |name: String| {
+        serenity::CreateInteractionResponse::Autocomplete(
+            serenity::CreateAutocompleteResponse::new().add_string_choice(name, "a1"),
+        )
+    };
+    let (id, token) = fake.unsent_autocomplete(&carol(), CHANNEL);
+    let long = respond(id, token, choices("x".repeat(101)))
+        .await
+        .unwrap_err();
+    assert!(long.contains("BASE_TYPE_BAD_LENGTH"), "{long}");
+    let (id, token) = fake.unsent_autocomplete(&carol(), CHANNEL);
+    respond(id, token, choices("x".repeat(100))).await.unwrap();
+    let form = |title: &str, label: &str| {
+        let input = serenity::CreateInputText::new(serenity::InputTextStyle::Short, label, "ply");
+        serenity::CreateInteractionResponse::Modal(
+            serenity::CreateModal::new("form", title)
+                .components(vec![serenity::CreateActionRow::InputText(input)]),
+        )
+    };
+    let (id, token) = fake.unsent_command(&carol(), CHANNEL);
+    let long = respond(id, token, form(&"t".repeat(46), "ply"))
+        .await
+        .unwrap_err();
+    assert!(long.contains("data.title"), "{long}");
+    let (id, token) = fake.unsent_command(&carol(), CHANNEL);
+    let long = respond(id, token, form("Your move", &"l".repeat(46)))
+        .await
+        .unwrap_err();
+    assert!(long.contains("label"), "{long}");
+    let (id, token) = fake.unsent_command(&carol(), CHANNEL);
+    respond(id, token, form(&"t".repeat(45), &"l".repeat(45)))
+        .await
+        .unwrap();
+}
+
 /// When an answer is slow, Bredon defers; the edit of the "thinking" message notifies no one,
 /// so the ping follows as a new message, and a refusal goes out ephemeral.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1382,7 +1382,7 @@ fn every_change_stores_the_message_it_owes_until_it_is_delivered() {
     assert_eq!(texts[2], ply.text, "the stored outcome is the one returned");
     assert_eq!(owed[2].outcome.letter, ply.letter);
     assert_eq!(owed[2].outcome.ping, vec![user("bob")]);
-    assert_eq!(owed[2].channel, CHANNEL);
+    assert_eq!(owed[2].letter.channel, CHANNEL);
     // A look at the board changes nothing and owes nothing.
     let view = w.service.view(&ctx("carol", 1)).unwrap();
     assert_eq!(view.letter, None);
@@ -1391,7 +1391,7 @@ fn every_change_stores_the_message_it_owes_until_it_is_delivered() {
     refusal(w.service.play(&ctx("alice", 2), "a2"));
     assert_eq!(w.service.deliveries().unwrap().len(), 3);
     for d in &owed {
-        w.service.delivered(d.letter).unwrap();
+        w.service.delivered(d.letter.id).unwrap();
     }
     assert!(w.service.deliveries().unwrap().is_empty());
 }

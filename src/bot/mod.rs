@@ -114,6 +114,9 @@ impl Fatal {
     }
 }
 
+/// How long a request to Discord may take, an upload of a long game's GIF included.
+const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Runs the bot until SIGINT/SIGTERM, then closes the gateway and flushes the store. A start-up
 /// that cannot open the store or register the commands stops with the reason (never online and
 /// deaf: without registered commands nobody can reach the bot).
@@ -193,7 +196,14 @@ pub async fn run(config: Config) -> Result<(), String> {
             })
         })
         .build();
-    let mut http = serenity::HttpBuilder::new(&config.token);
+    // A request Discord never answers would hold up its handler or its channel's outbox for
+    // good: it fails after `HTTP_TIMEOUT` instead, and is tried again like any other failure.
+    let client = reqwest::Client::builder()
+        .use_rustls_tls()
+        .timeout(HTTP_TIMEOUT)
+        .build()
+        .map_err(|e| format!("cannot set up HTTP: {e}"))?;
+    let mut http = serenity::HttpBuilder::new(&config.token).client(client);
     if let Some(base) = &config.api_base {
         // serenity's rate limiter would still talk to Discord itself: off when proxied.
         http = http

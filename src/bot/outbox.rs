@@ -49,7 +49,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         };
         let mut by_channel: BTreeMap<u64, Vec<Delivery>> = BTreeMap::new();
         for d in owed {
-            by_channel.entry(d.channel).or_default().push(d);
+            by_channel.entry(d.letter.channel).or_default().push(d);
         }
         let now = Instant::now();
         for (channel, owed) in by_channel {
@@ -98,14 +98,15 @@ async fn deliver_in_order(
 ) -> (usize, Result<(), Undelivered>) {
     let mut delivered = 0;
     for d in owed {
-        let released = publisher.claims.take_released(d.letter);
-        if !released && now_ms() - d.created_ms < YOUNG_MS {
+        let letter = d.letter.id;
+        let released = publisher.claims.take_released(letter);
+        if !released && now_ms() - d.letter.created_ms < YOUNG_MS {
             break;
         }
-        let Some(claim) = publisher.claims.claim(d.letter) else {
+        let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
-        match publisher.deliver(d.letter, claim).await {
+        match publisher.deliver(letter, claim).await {
             Ok(()) | Err(Undelivered::Gone) => delivered += 1,
             Err(later) => return (delivered, Err(later)),
         }

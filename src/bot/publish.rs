@@ -140,9 +140,9 @@ impl Publisher {
             claim.delivered();
             return Ok(());
         };
-        let channel = d.channel;
+        let channel = d.letter.channel;
         let message = match d.has_sent(Part::Announcement) {
-            true => d.message,
+            true => d.letter.message,
             false => {
                 let post = self.announcement(&d.outcome).await;
                 let message = match self.answered(&d, &post.content).await? {
@@ -159,7 +159,8 @@ impl Publisher {
         if d.has_sent(Part::Deferred) && !d.has_sent(Part::Pings) {
             self.pings(channel, Some(letter), &d.outcome).await?;
         }
-        self.rest(channel, &d.outcome, message, &d.sent).await?;
+        self.rest(channel, &d.outcome, message, &d.letter.sent)
+            .await?;
         claim.delivered();
         tracing::debug!(channel, letter, "owed outcome delivered");
         Ok(())
@@ -180,7 +181,7 @@ impl Publisher {
     /// The message an interaction's answer made, if it carried this announcement: after a lost
     /// answer or a restart, `@original` tells whether it went out (for 15 minutes).
     async fn answered(&self, d: &Delivery, content: &str) -> Result<Option<u64>, Undelivered> {
-        let Some(token) = &d.request else {
+        let Some(token) = &d.letter.request else {
             return Ok(None);
         };
         match self.http.get_original_interaction_response(token).await {

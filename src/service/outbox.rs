@@ -3,19 +3,11 @@
 
 use super::*;
 
-/// An outcome still owed, and what of it went out already.
+/// An outcome still owed: its letter (where, since when, for which request, what of it went
+/// out already; its body read into `outcome`).
 #[derive(Clone, Debug)]
 pub struct Delivery {
-    pub letter: u64,
-    pub guild: u64,
-    pub channel: u64,
-    pub created_ms: i64,
-    /// The request whose answer may have carried the announcement (an interaction's token).
-    pub request: Option<String>,
-    /// The parts delivered so far ([`Part::key`]).
-    pub sent: Vec<String>,
-    /// The announcement's message, once posted.
-    pub message: Option<u64>,
+    pub letter: Letter,
     pub outcome: Outcome,
 }
 
@@ -54,7 +46,7 @@ impl Part {
 
 impl Delivery {
     pub fn has_sent(&self, part: Part) -> bool {
-        self.sent.contains(&part.key())
+        self.letter.sent.contains(&part.key())
     }
 }
 
@@ -77,20 +69,11 @@ impl Service {
         }
     }
 
-    fn read_letter(&self, letter: Letter) -> Result<Option<Delivery>, Refusal> {
-        match serde_json::from_value::<Outcome>(letter.body) {
+    fn read_letter(&self, mut letter: Letter) -> Result<Option<Delivery>, Refusal> {
+        match serde_json::from_value::<Outcome>(letter.body.take()) {
             Ok(mut outcome) => {
                 outcome.letter = Some(letter.id);
-                Ok(Some(Delivery {
-                    letter: letter.id,
-                    guild: letter.guild,
-                    channel: letter.channel,
-                    created_ms: letter.created_ms,
-                    request: letter.request,
-                    sent: letter.sent,
-                    message: letter.message,
-                    outcome,
-                }))
+                Ok(Some(Delivery { letter, outcome }))
             }
             Err(e) => {
                 tracing::warn!(letter = letter.id, error = %e, "an owed message cannot be read; dropped");

@@ -8,7 +8,9 @@
 //!   reach the bot late, queued or replayed after a RESUME (`deliver_late`); one response per interaction (40060); follow-ups and edits for 15
 //!   minutes (401 Invalid Webhook Token, 50027, after that); the first follow-up after a deferred
 //!   response (type 5) edits the "thinking" message instead of creating one; UPDATE_MESSAGE (7) and
-//!   DEFERRED_UPDATE_MESSAGE (6) only for components; at most 25 autocomplete choices.
+//!   DEFERRED_UPDATE_MESSAGE (6) only for components; at most 25 autocomplete choices, each
+//!   named and valued in 1 to 100 characters (interactions/application-commands); a modal's
+//!   title and its inputs' labels at most 45 characters (and message-components, "Text Input").
 //! - resources/message ("Create Message", "Allowed Mentions Object"): content up to 2000
 //!   characters, an attachment description up to 1024, files up to `attachment_size_limit`;
 //!   `allowed_mentions` decides who is notified (absent: every mentioned user, role and
@@ -655,6 +657,13 @@ impl FakeDiscord {
     pub fn unsent_command(&self, user: &TestUser, channel: u64) -> (u64, String) {
         let data = json!({ "id": "1", "name": "board", "type": 1, "options": [] });
         let (token, payload) = self.register(2, user, channel, data, None);
+        (payload["id"].as_str().unwrap().parse().unwrap(), token)
+    }
+
+    /// An autocomplete of `/move ply:` that Discord knows of but never sends to the bot.
+    pub fn unsent_autocomplete(&self, user: &TestUser, channel: u64) -> (u64, String) {
+        let data = json!({ "id": "1", "name": "move", "type": 1, "options": [{ "name": "ply", "type": 3, "value": "a", "focused": true }] });
+        let (token, payload) = self.register(4, user, channel, data, None);
         (payload["id"].as_str().unwrap().parse().unwrap(), token)
     }
 
@@ -1567,6 +1576,9 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
             "Must be 25 or fewer in length.",
         );
     }
+    if let Some(refused) = check_choices(&data).or_else(|| check_modal(kind, &data)) {
+        return refused;
+    }
     let mut original = pressed;
     let mut thinking = false;
     match kind {
@@ -1593,6 +1605,60 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
     ixn.original = original;
     ixn.thinking = thinking;
     (204, None)
+}
+
+/// Autocomplete choices (interactions/application-commands, "Application Command Option Choice
+/// Structure"): a name of 1 to 100 characters, a string value of 1 to 100.
+fn check_choices(data: &Value) -> Option<Answer> {
+    let choices = data["choices"].as_array()?;
+    for (i, c) in choices.iter().enumerate() {
+        for key in ["name", "value"] {
+            let Some(text) = c[key].as_str() else {
+                continue;
+            };
+            if !(1..=100).contains(&text.chars().count()) {
+                return Some(form_error(
+                    &format!("data.choices.{i}.{key}"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A modal (interactions/receiving-and-responding, "Modal"): a title of at most 45 characters;
+/// its text inputs (message-components, "Text Input"): labels of at most 45, custom ids of at
+/// most 100.
+fn check_modal(kind: u8, data: &Value) -> Option<Answer> {
+    if kind != 9 {
+        return None;
+    }
+    let too_long = |v: &Value, most: usize| v.as_str().is_some_and(|t| t.chars().count() > most);
+    if too_long(&data["title"], 45) {
+        return Some(form_error(
+            "data.title",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 45 or fewer in length.",
+        ));
+    }
+    let rows = data["components"].as_array().cloned().unwrap_or_default();
+    for (r, row) in rows.iter().enumerate() {
+        let inputs = row["components"].as_array().cloned().unwrap_or_default();
+        for (i, input) in inputs.iter().enumerate() {
+            for (key, most) in [("label", 45), ("custom_id", 100)] {
+                if too_long(&input[key], most) {
+                    return Some(form_error(
+                        &format!("data.components.{r}.components.{i}.{key}"),
+                        "BASE_TYPE_MAX_LENGTH",
+                        &format!("Must be {most} or fewer in length."),
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 fn edit_message(state: &State, id: Option<u64>, payload: &Value, files: &[(String, Vec<u8>)]) {

@@ -390,7 +390,7 @@ pub fn stored_game(service: &bredon::service::Service, channel: u64, plies: usiz
 /// Empties the outbox, as if an earlier Bredon had posted every outcome stored so far.
 pub fn posted_earlier(service: &bredon::service::Service) {
     for owed in service.deliveries().unwrap() {
-        service.delivered(owed.letter).unwrap();
+        service.delivered(owed.letter.id).unwrap();
     }
 }
 
