@@ -1433,7 +1433,8 @@ async fn the_fake_keeps_discords_interaction_deadlines() {
     assert!(late.contains("Unknown interaction"), "{late}");
 }
 
-/// The fake refuses choices and forms longer than Discord allows.
+/// The fake refuses choices and forms longer than Discord allows, and bodies its description
+/// does not allow.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fake_refuses_long_choices_and_forms() {
     use poise::serenity_prelude as serenity;
@@ -1465,7 +1466,7 @@ async fn the_fake_refuses_long_choices_and_forms() {
     let long = respond(id, token, choices("x".repeat(101)))
         .await
         .unwrap_err();
-    assert!(long.contains("BASE_TYPE_BAD_LENGTH"), "{long}");
+    assert!(long.contains("50035") && long.contains("choices"), "{long}");
     let (id, token) = fake.unsent_autocomplete(&carol(), CHANNEL);
     respond(id, token, choices("x".repeat(100))).await.unwrap();
     let form = |title: &str, label: &str| {
@@ -1479,16 +1480,27 @@ async fn the_fake_refuses_long_choices_and_forms() {
     let long = respond(id, token, form(&"t".repeat(46), "ply"))
         .await
         .unwrap_err();
-    assert!(long.contains("data.title"), "{long}");
+    assert!(long.contains("50035") && long.contains("title"), "{long}");
     let (id, token) = fake.unsent_command(&carol(), CHANNEL);
     let long = respond(id, token, form("Your move", &"l".repeat(46)))
         .await
         .unwrap_err();
-    assert!(long.contains("label"), "{long}");
+    assert!(long.contains("50035") && long.contains("label"), "{long}");
     let (id, token) = fake.unsent_command(&carol(), CHANNEL);
     respond(id, token, form(&"t".repeat(45), &"l".repeat(45)))
         .await
         .unwrap();
+    // Every body is held against Discord's own description of the request.
+    let channel = serenity::ChannelId::new(CHANNEL);
+    let wrong = json!({ "content": 5, "allowed_mentions": { "parse": ["nobody"] } });
+    let refused = http
+        .send_message(channel, vec![], &wrong)
+        .await
+        .unwrap_err();
+    let refused = format!("{refused:?}");
+    assert!(refused.contains("Invalid Form Body"), "{refused}");
+    let right = json!({ "content": "5", "allowed_mentions": { "parse": [] } });
+    http.send_message(channel, vec![], &right).await.unwrap();
 }
 
 /// When an answer is slow, Bredon defers; the edit of the "thinking" message notifies no one,

@@ -37,6 +37,10 @@
 //!   response, a follow-up, an edit of `@original`) for a stretch of virtual time, with no
 //!   effect; `lossy` lets every n-th such request take effect and answers it 503.
 //!
+//! Every request body must also match Discord's own OpenAPI description of the operation
+//! (`openapi.rs`; github.com/discord/discord-api-spec, vendored under `tests/data/`), or it is
+//! answered 400 50035 Invalid Form Body with the schema's complaint.
+//!
 //! Time runs on a virtual clock that only the test moves (`advance`): a slow machine never trips
 //! a deadline by accident, and each deadline rule has a test that moves the clock past it.
 //! Tests that care how fast Bredon answers assert the order of its requests instead
@@ -45,6 +49,8 @@
 //! each with serenity's own types.
 
 #![allow(dead_code)]
+
+mod openapi;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -1129,11 +1135,12 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
         let (status, response) = route(&state, &request);
         request.status = status;
         if find(&request.body, b"\x89PNG").is_some() {
+            // Arrival, not the fake's own checks, is what the bench times.
             state
                 .uploads
                 .lock()
                 .unwrap()
-                .push((request.path.clone(), Instant::now()));
+                .push((request.path.clone(), request.at));
         }
         state.requests.lock().unwrap().push(request);
         let reason = match status {
@@ -1197,6 +1204,13 @@ fn loses_answer(state: &State) -> bool {
 
 fn route(state: &State, r: &Request) -> Answer {
     let path = r.path.split('?').next().unwrap_or(&r.path);
+    let body = (!r.body.is_empty()).then(|| r.json());
+    if let Some(why) = openapi::check(&r.method, path.trim_start_matches("/api/v10"), body) {
+        return (
+            400,
+            Some(json!({ "code": 50035, "message": format!("Invalid Form Body: {why}") })),
+        );
+    }
     let makes = makes_message(r, path);
     if makes && state.now_ms() < state.outage_until_ms.load(Ordering::SeqCst) {
         return error(503, 0, "Service Unavailable");
