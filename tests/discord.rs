@@ -45,6 +45,15 @@ async fn challenge_tak_and_road_win_with_pictures() {
             "{name} registered: {names:?}"
         );
     }
+    // Installed with a server only; games and records in servers, the rest also in a DM.
+    for c in registration.json().as_array().unwrap() {
+        assert_eq!(c["integration_types"], json!([0]), "{}", c["name"]);
+        let contexts = match c["name"].as_str().unwrap() {
+            "help" | "rules" | "position" | "notify" => json!([0, 1]),
+            _ => json!([0]),
+        };
+        assert_eq!(c["contexts"], contexts, "{}", c["name"]);
+    }
     start_game(&fake).await;
     let moves = [
         ("alice", "e1"),

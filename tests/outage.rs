@@ -291,3 +291,44 @@ fn posts_holding(fake: &FakeDiscord, text: &str) -> usize {
         .filter(|m| !m.deleted && m.content.contains(text))
         .count()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_direct_messages_are_told_once_and_not_tried_again() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    let r = run(
+        &fake,
+        &bob(),
+        "notify",
+        json!([{ "name": "dm", "type": 5, "value": true }]),
+    )
+    .await;
+    assert!(r.is_ephemeral());
+    fake.close_dms(bob().id);
+    let told = "Bredon cannot send you direct messages";
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let from = fake.requests().len();
+    ply(&fake, &alice(), "a1").await;
+    let notice = fake
+        .wait_request(from, "the notice", |r| {
+            r.path.ends_with(&posts) && r.content().contains(told)
+        })
+        .await;
+    assert!(notice.content().contains("<@222>"), "{}", notice.content());
+    ply(&fake, &bob(), "e5").await;
+    let from = fake.requests().len();
+    ply(&fake, &alice(), "b1").await;
+    ply(&fake, &bob(), "d5").await;
+    assert_eq!(posts_holding(&fake, told), 1, "told once");
+    let dm_tries = fake
+        .requests()
+        .iter()
+        .skip(from)
+        .filter(|r| r.path.contains("/users/@me/channels"))
+        .count();
+    assert_eq!(
+        dm_tries, 0,
+        "the wish is off: no more direct messages tried"
+    );
+    assert!(fake.direct_messages(bob().id).is_empty());
+}

@@ -312,7 +312,7 @@ impl Publisher {
                     "It is your move in <#{channel}>: {}",
                     jump_link(guild, channel, message)
                 );
-                self.direct(player.id, letter, text).await?;
+                self.direct(channel, player.id, letter, text).await?;
                 self.note(letter, Part::Direct(player.id), None).await;
             }
         }
@@ -340,10 +340,12 @@ impl Publisher {
         }
     }
 
-    /// A direct message a player asked for (`/notify dm:on`). A closed DM is logged and passed
-    /// over; a transient failure is tried again later.
+    /// A direct message a player asked for (`/notify dm:on`), from a post in `channel`. A
+    /// transient failure is tried again later; DMs the player's settings close (50007) turn the
+    /// wish off, and the player is told once in the channel; other refusals are logged.
     async fn direct(
         &self,
+        channel: u64,
         user: u64,
         letter: Option<u64>,
         text: String,
@@ -358,16 +360,26 @@ impl Publisher {
                 .enforce_nonce(true);
             dm.id.send_message(http, message).await
         };
-        match sent.await {
-            Ok(_) => Ok(()),
-            Err(e) => match classify(&e) {
-                Failure::Transient => Err(Undelivered::Later(describe(&e))),
-                _ => {
-                    tracing::info!(user, error = %describe(&e), "no direct message");
-                    Ok(())
-                }
-            },
+        let error = match sent.await {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        };
+        if let Failure::Transient = classify(&error) {
+            return Err(Undelivered::Later(describe(&error)));
         }
+        tracing::info!(user, error = %describe(&error), "no direct message");
+        if discord_code(&error) == Some(CANNOT_MESSAGE_USER) {
+            let s = Arc::clone(&self.service);
+            let closed = tokio::task::spawn_blocking(move || s.direct_messages_closed(user)).await;
+            if let Ok(Ok(true)) = closed {
+                let text = "Bredon cannot send you direct messages (your privacy settings for \
+                            this server close them), so it stopped trying. Open them and use \
+                            /notify dm:true to have them again.";
+                let told = Post::pinging(vec![user], text);
+                self.post(channel, letter, Part::Direct(user), told).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Posts one part of an outcome in `channel`, once: the nonce makes Discord return the first
@@ -440,6 +452,18 @@ fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
     match letter {
         Some(letter) => part.nonce(letter),
         None => event_id(place, 6, now_ms() as u64).to_string(),
+    }
+}
+
+/// Discord's JSON error code 50007, "Cannot send messages to this user"
+/// (topics/opcodes-and-status-codes).
+const CANNOT_MESSAGE_USER: isize = 50007;
+
+/// The JSON error code of a Discord error, if it has one.
+fn discord_code(error: &serenity::Error) -> Option<isize> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
     }
 }
 

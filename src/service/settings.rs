@@ -36,6 +36,20 @@ impl Service {
         Ok(prefs)
     }
 
+    /// Discord will not deliver `user`'s direct messages (their privacy settings close them):
+    /// the wish is turned off, so nothing keeps failing. True if it was on (then the player is
+    /// told, once).
+    pub fn direct_messages_closed(&self, user: u64) -> Result<bool, Refusal> {
+        let mut prefs = self.store.prefs(user)?;
+        if !prefs.dm {
+            return Ok(false);
+        }
+        prefs.dm = false;
+        self.store.put_prefs(user, &prefs)?;
+        self.store.flush()?;
+        Ok(true)
+    }
+
     pub fn prefs(&self, user: u64) -> Result<PlayerPrefs, Refusal> {
         Ok(self.store.prefs(user)?)
     }

@@ -311,6 +311,8 @@ struct State {
     lossy: Mutex<Option<(i64, u64, u64)>>,
     /// The next interaction reaches the bot this long after Discord made it.
     late_ms: AtomicI64,
+    /// Users whose privacy settings refuse direct messages from server members.
+    closed_dms: Mutex<Vec<u64>>,
 }
 
 impl State {
@@ -482,6 +484,12 @@ impl FakeDiscord {
     pub fn lossy(&self, length: Duration, every: u64) {
         let until = self.state.now_ms() + length.as_millis() as i64;
         *self.state.lossy.lock().unwrap() = Some((until, every, 0));
+    }
+
+    /// `user`'s privacy settings refuse direct messages: posting in their DM channel answers
+    /// 403 50007 Cannot send messages to this user (topics/opcodes-and-status-codes).
+    pub fn close_dms(&self, user: u64) {
+        self.state.closed_dms.lock().unwrap().push(user);
     }
 
     /// The next interaction reaches the bot `by` after Discord created it (its id and its
@@ -1787,6 +1795,16 @@ fn edit_original(state: &State, r: &Request, token: &str) -> Answer {
 }
 
 fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
+    let recipient = state
+        .dms
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(_, id)| *id == channel)
+        .map(|(user, _)| *user);
+    if recipient.is_some_and(|u| state.closed_dms.lock().unwrap().contains(&u)) {
+        return error(403, 50007, "Cannot send messages to this user");
+    }
     let payload = r.json();
     let files = r.files();
     if let Some(refused) = post_refused(state, channel, !files.is_empty()) {

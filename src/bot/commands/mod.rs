@@ -11,8 +11,28 @@ mod tournament;
 mod university;
 
 use super::{Data, Error};
+use poise::serenity_prelude as serenity;
 
+/// Every command, installed with the server only (Bredon is no user app), usable in servers, and
+/// in a DM with Bredon those that need no server (interactions/application-commands,
+/// "Installation Context" and "Interaction Contexts"; left out, Discord lets a command be used
+/// wherever the app is installed).
 pub fn all() -> Vec<poise::Command<Data, Error>> {
+    let mut commands = listed();
+    for c in &mut commands {
+        c.install_context = Some(vec![serenity::InstallationContext::Guild]);
+        c.interaction_context = Some(match c.guild_only {
+            true => vec![serenity::InteractionContext::Guild],
+            false => vec![
+                serenity::InteractionContext::Guild,
+                serenity::InteractionContext::BotDm,
+            ],
+        });
+    }
+    commands
+}
+
+fn listed() -> Vec<poise::Command<Data, Error>> {
     vec![
         challenge::challenge(),
         challenge::challenge_member(),
