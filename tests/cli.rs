@@ -250,6 +250,10 @@ fn a_local_game_leaves_its_gif_and_ptn() {
     assert!(file("gif").starts_with(b"GIF89a"));
     let ptn = String::from_utf8(file("ptn")).unwrap();
     assert!(ptn.contains("1. a1") && ptn.contains("1-0"), "{ptn}");
+    // Everything the terminal showed was delivered: nothing is left owed in the store.
+    let store = bredon::store::Store::open(&dir.path().join("data-local")).unwrap();
+    let service = bredon::service::Service::new(store);
+    assert!(service.deliveries().unwrap().is_empty());
 }
 
 #[test]

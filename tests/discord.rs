@@ -974,7 +974,7 @@ async fn a_failed_command_registration_stops_the_bot_with_discords_reason() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
+async fn without_attach_files_a_ply_is_refused_and_records_come_without_files() {
     let (fake, _data, _bot) = boot().await;
     start_game(&fake).await;
     fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::ATTACH_FILES);
@@ -995,6 +995,29 @@ async fn without_attach_files_a_ply_is_refused_before_it_is_played() {
     );
     let r = ply(&fake, &alice(), "a1").await;
     says(&r, "alice played a1");
+    // Answers that only show something give it without a file.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::ATTACH_FILES);
+    let ptn = run(&fake, &carol(), "ptn", json!([])).await;
+    assert!(ptn.files().is_empty(), "no file");
+    assert!(
+        ptn.content().contains("https://ptn.ninja/") && ptn.content().contains("no .ptn file"),
+        "{}",
+        ptn.content()
+    );
+    let rules = run(&fake, &carol(), "rules", json!([])).await;
+    assert!(rules.files().is_empty(), "no picture");
+    assert!(
+        rules.content().contains("Tak in one minute"),
+        "{}",
+        rules.content()
+    );
+    let tps = json!([{ "name": "tps", "type": 3, "value": "x5/x5/x5/x5/x5 1 1" }]);
+    let position = run(&fake, &carol(), "position", tps).await;
+    assert!(position.files().is_empty(), "no picture");
+    assert!(
+        !position.content().is_empty(),
+        "the picture's description instead"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -105,6 +105,14 @@ pub fn thread_home(ctx: Context<'_>) -> Result<(u64, serenity::ChannelType), Ref
     }
 }
 
+/// Whether Bredon may attach files to its answer here (Attach Files, or an administrator; a
+/// context that says nothing is taken at its word).
+pub fn may_attach(ctx: Context<'_>) -> bool {
+    interaction(ctx)
+        .and_then(|i| i.app_permissions)
+        .is_none_or(|p| p.administrator() || p.attach_files())
+}
+
 pub fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
     let have = interaction(ctx).and_then(|i| i.app_permissions);
     missing_permissions(have, is_thread(channel_kind(ctx)), opens_thread)

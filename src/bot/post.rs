@@ -12,6 +12,10 @@ use poise::serenity_prelude as serenity;
 /// 2000 characters).
 pub const MAX_CONTENT: usize = 2000;
 
+/// The largest file Discord takes in any server: 10 MiB without boosts since 2025 (reference,
+/// "Uploading Files"). A record's GIF above it is left out rather than failing the post.
+pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
+
 /// One message to post.
 #[derive(Clone)]
 pub struct Post {
@@ -260,16 +264,21 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     let file = f.file;
     let board = outcome.board.clone();
     let ptn = f.ptn.clone().into_bytes();
-    let files = tokio::task::spawn_blocking(move || {
+    let (files, gif_left_out) = tokio::task::spawn_blocking(move || {
         let mut files = Vec::new();
-        if let Some(board) = board {
-            files.push(serenity::CreateAttachment::bytes(board.gif(), "game.gif"));
+        let gif = board.map(|b| b.gif());
+        let left_out = gif.as_ref().is_some_and(|g| g.len() > MAX_FILE_BYTES);
+        if let Some(gif) = gif.filter(|_| !left_out) {
+            files.push(serenity::CreateAttachment::bytes(gif, "game.gif"));
         }
         files.push(serenity::CreateAttachment::bytes(ptn, file));
-        files
+        (files, left_out)
     })
     .await
     .unwrap_or_default();
+    if gif_left_out {
+        content.push_str("\nThe animation is too large for Discord; replay the game in PTN Ninja.");
+    }
     Some(Post {
         content: fit(content),
         files,

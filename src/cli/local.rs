@@ -318,11 +318,7 @@ impl Session {
                 let options = challenge_options(rest)?;
                 if options.engine.is_some() {
                     // Bredon accepts at once.
-                    sv.challenge(&ctx, &options)?;
-                    sv.accept(&Ctx {
-                        user: self.bredon.me.clone(),
-                        ..ctx.clone()
-                    })?
+                    sv.challenge_engine(&ctx, &options, &self.bredon.me)?
                 } else {
                     sv.challenge(&ctx, &options)?
                 }
@@ -508,7 +504,13 @@ impl Session {
         Ok(Some(outcome))
     }
 
+    /// Prints an outcome: the terminal is where it is delivered, so it leaves the outbox.
     fn show(&mut self, o: &Outcome) {
+        if let Some(letter) = o.letter {
+            if let Err(e) = self.service.delivered(letter) {
+                eprintln!("{e}");
+            }
+        }
         println!("{}", o.text);
         if let Some(deadline) = o.deadline_ms {
             let minutes = ((deadline - self.now()).max(0) + 30_000) / 60_000;

@@ -88,7 +88,9 @@ pub mod perms {
 
 const DEADLINE_MS: i64 = 3_000;
 const TOKEN_LIFETIME_MS: i64 = 15 * 60_000;
-const ATTACHMENT_SIZE_LIMIT: usize = 25 * 1024 * 1024;
+/// A file's size limit in a server without boosts: 10 MiB since 2025 (reference, "Uploading
+/// Files"; interactions carry it as `attachment_size_limit`).
+const ATTACHMENT_SIZE_LIMIT: usize = 10 * 1024 * 1024;
 
 #[derive(Clone, Debug)]
 pub struct Request {

@@ -1,6 +1,8 @@
 //! Information: `/position`, `/rules`, `/help`.
 
+use crate::bot::checks::may_attach;
 use crate::bot::choices::{GameChoice, ThemeChoice};
+use crate::bot::post::{escape, fit};
 use crate::bot::respond::refuse;
 use crate::bot::{Context, Error};
 use crate::game::{Kind, Match};
@@ -46,10 +48,14 @@ pub(super) async fn position(
     match drawn {
         Err(why) => refuse(ctx, Refusal(why)).await,
         Ok((png, alt)) => {
-            ctx.send(poise::CreateReply::default().attachment(
-                serenity::CreateAttachment::bytes(png, "position.png").description(alt),
-            ))
-            .await?;
+            let reply = match may_attach(ctx) {
+                true => poise::CreateReply::default().attachment(
+                    serenity::CreateAttachment::bytes(png, "position.png").description(alt),
+                ),
+                // Where Bredon may not attach files, the picture's description stands in.
+                false => poise::CreateReply::default().content(fit(escape(&alt))),
+            };
+            ctx.send(reply).await?;
             Ok(())
         }
     }
@@ -96,12 +102,7 @@ pub(super) async fn rules(
         let file = serenity::CreateAttachment::bytes(png, "rules.png").description(
             "A Takat board of 7 circles: stacks with their heights, safe tops locked, Black just moved c2 onto b2.",
         );
-        ctx.send(
-            poise::CreateReply::default()
-                .content(TAKAT_RULES)
-                .attachment(file),
-        )
-        .await?;
+        ctx.send(illustrated(ctx, TAKAT_RULES, file)).await?;
         return Ok(());
     }
     let png = tokio::task::spawn_blocking(|| {
@@ -116,13 +117,21 @@ pub(super) async fn rules(
     .await?;
     let file = serenity::CreateAttachment::bytes(png, "rules.png")
         .description("A 5x5 board where White threatens a road along rank 3: Tak.");
-    ctx.send(
-        poise::CreateReply::default()
-            .content(RULES)
-            .attachment(file),
-    )
-    .await?;
+    ctx.send(illustrated(ctx, RULES, file)).await?;
     Ok(())
+}
+
+/// Text with its picture, or the text alone where Bredon may not attach files.
+fn illustrated(
+    ctx: Context<'_>,
+    text: &str,
+    picture: serenity::CreateAttachment,
+) -> poise::CreateReply {
+    let reply = poise::CreateReply::default().content(text);
+    match may_attach(ctx) {
+        true => reply.attachment(picture),
+        false => reply,
+    }
 }
 
 /// How to use Bredon.

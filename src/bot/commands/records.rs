@@ -1,7 +1,8 @@
 //! Records: `/ptn`, `/history`, `/games`, `/mygames`, `/stats`, `/leaderboard`.
 
+use crate::bot::checks::may_attach;
 use crate::bot::choices::GameChoice;
-use crate::bot::post::{escape, jump_link, link_line, Post};
+use crate::bot::post::{escape, jump_link, link_line, Post, MAX_CONTENT};
 use crate::bot::respond::{blocking, player_ref, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Ctx, Refusal};
@@ -11,22 +12,35 @@ use poise::serenity_prelude as serenity;
 /// The PTN of this channel's game, as a file and a PTN Ninja link.
 #[poise::command(slash_command, guild_only)]
 pub(super) async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
+    // Where Bredon may not attach files: the link alone, or the record as text if it fits.
     let sctx = service_ctx(ctx);
-    match blocking(&ctx.data().service, move |s| s.ptn(&sctx)).await {
-        Err(r) => refuse(ctx, r).await,
-        Ok(record) => {
-            let mut post = Post::text(match &record.link {
-                Some(link) => link_line(link, 0),
-                None => "The game record:".into(),
-            });
-            post.files.push(serenity::CreateAttachment::bytes(
-                record.text.into_bytes(),
-                record.file,
-            ));
-            ctx.send(post.reply()).await?;
-            Ok(())
+    let record = match blocking(&ctx.data().service, move |s| s.ptn(&sctx)).await {
+        Err(r) => return refuse(ctx, r).await,
+        Ok(record) => record,
+    };
+    let attach = may_attach(ctx);
+    let mut post = Post::text(match (&record.link, attach) {
+        (Some(link), true) => link_line(link, 0),
+        (Some(link), false) => format!(
+            "{} (Bredon may not attach files here, so no .ptn file.)",
+            link_line(link, 60)
+        ),
+        (None, true) => "The game record:".into(),
+        (None, false) if record.text.chars().count() < MAX_CONTENT - 10 => {
+            format!("```\n{}```", record.text.replace('`', "'"))
         }
+        (None, false) => "The record is too long for a message, and Bredon may not attach \
+                          files here: a moderator can give it Attach Files."
+            .into(),
+    });
+    if attach {
+        post.files.push(serenity::CreateAttachment::bytes(
+            record.text.into_bytes(),
+            record.file,
+        ));
     }
+    ctx.send(post.reply()).await?;
+    Ok(())
 }
 
 /// Someone's finished games in this server (only you see the answer, unless public).
