@@ -595,6 +595,24 @@ async fn a_challenge_can_open_a_thread_for_its_game() {
         "posted in the thread, not the channel"
     );
     says(&r, "Challenge posted in <#");
+    // Bredon opens a thread for a member only where they could open one themselves.
+    let mut quiet = carol();
+    quiet.permissions &= !perms::CREATE_PUBLIC_THREADS;
+    let options = json!([{ "name": "thread", "type": 5, "value": true }]);
+    let from = fake.requests().len();
+    let r = run_with(&fake, CHANNEL, &quiet, "challenge", options).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("Create Public Threads"),
+        "{}",
+        r.content()
+    );
+    let threads = fake
+        .requests()
+        .iter()
+        .skip(from)
+        .filter(|r| r.path.ends_with("/threads"))
+        .count();
+    assert_eq!(threads, 0, "no thread opened");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

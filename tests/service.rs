@@ -1423,3 +1423,30 @@ fn a_stored_outcome_draws_the_same_board_after_a_restart() {
     assert_eq!((&fb.ptn, &fb.file, &fb.link), (&fa.ptn, &fa.file, &fa.link));
     assert_eq!(stored.prompt, resigned.prompt);
 }
+
+#[test]
+fn open_challenges_are_capped_per_player_and_server() {
+    let w = world();
+    let at = |channel: u64, name: &str| Ctx {
+        channel,
+        ..ctx(name, 0)
+    };
+    for channel in 0..5 {
+        w.service
+            .challenge(&at(channel, "alice"), &opts(None, Seat::White))
+            .unwrap();
+    }
+    let sixth = refusal(
+        w.service
+            .challenge(&at(5, "alice"), &opts(None, Seat::White)),
+    );
+    assert!(sixth.contains("5 open challenges"), "{sixth}");
+    // Others still may; and one answered makes room again.
+    w.service
+        .challenge(&at(5, "bob"), &opts(None, Seat::White))
+        .unwrap();
+    w.service.accept(&at(0, "carol")).unwrap();
+    w.service
+        .challenge(&at(6, "alice"), &opts(None, Seat::White))
+        .unwrap();
+}

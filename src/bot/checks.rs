@@ -22,6 +22,14 @@ pub fn member_permissions(ctx: Context<'_>) -> Option<serenity::Permissions> {
         .and_then(|m| m.permissions)
 }
 
+/// Whether the member may have Bredon open a public thread for them: they could open one
+/// themselves (Create Public Threads), or they moderate. Bredon acts on their behalf, so it
+/// does not open threads where the member could not (topics/permissions).
+pub fn member_may_open_threads(ctx: Context<'_>) -> bool {
+    let member = member_permissions(ctx);
+    is_moderator(member) || member.is_some_and(|p| p.create_public_threads())
+}
+
 pub fn is_thread(kind: Option<serenity::ChannelType>) -> bool {
     use serenity::ChannelType::{NewsThread, PrivateThread, PublicThread};
     matches!(kind, Some(PublicThread | PrivateThread | NewsThread))

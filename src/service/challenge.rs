@@ -4,6 +4,10 @@ use super::*;
 
 const CHALLENGE_TTL_MS: i64 = 48 * 3600 * 1000;
 
+/// Open challenges one player may have in a server at once: enough for every game a player
+/// follows, few enough that nobody fills a server's channels with them.
+pub const MOST_OPEN_CHALLENGES: usize = 5;
+
 impl Service {
     /// Removes `c`, the channel's open challenge (declined or cancelled), saying so.
     fn take_challenge(
@@ -51,6 +55,12 @@ impl Service {
             .is_some_and(|o| o.id == ctx.user.id)
         {
             return refuse("you cannot challenge yourself: name another player, or leave the opponent out for an open challenge");
+        }
+        if self.store.challenges_by(ctx.guild, ctx.user.id)? >= MOST_OPEN_CHALLENGES {
+            return refuse(format!(
+                "you have {MOST_OPEN_CHALLENGES} open challenges in this server, the most there \
+                 may be: cancel one (/cancel in its channel) or wait for answers"
+            ));
         }
         let defaults = self.store.settings(ctx.guild)?;
         let settings = options.settings(&defaults)?;

@@ -397,6 +397,16 @@ impl Store {
         Ok(())
     }
 
+    /// The open challenges `user` made in `guild`.
+    pub fn challenges_by(&self, guild: u64, user: u64) -> Result<usize, StoreError> {
+        let mut count = 0;
+        for entry in self.challenges.iter() {
+            let c: Challenge = decode("challenge", &entry?.1)?;
+            count += usize::from(c.guild == guild && c.challenger.id == user);
+        }
+        Ok(count)
+    }
+
     /// Expired challenges (for the timer loop).
     pub fn challenges_expired(&self, now_ms: i64) -> Result<Vec<Challenge>, StoreError> {
         let mut out = Vec::new();

@@ -897,7 +897,12 @@ impl TestUser {
         TestUser {
             id,
             name: name.into(),
-            permissions: perms::VIEW_CHANNEL | perms::SEND_MESSAGES | perms::ATTACH_FILES,
+            // What @everyone may do in a new server (topics/permissions, default permissions).
+            permissions: perms::VIEW_CHANNEL
+                | perms::SEND_MESSAGES
+                | perms::ATTACH_FILES
+                | perms::CREATE_PUBLIC_THREADS
+                | perms::SEND_MESSAGES_IN_THREADS,
         }
     }
 }

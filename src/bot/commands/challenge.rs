@@ -1,7 +1,7 @@
 //! Challenges: `/challenge`, the member menu's "Challenge to Tak", `/accept`, `/decline`,
 //! `/cancel` and `/rematch`.
 
-use crate::bot::checks::{may_post, thread_home};
+use crate::bot::checks::{may_post, member_may_open_threads, thread_home};
 use crate::bot::choices::{
     autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice, LevelChoice,
     OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
@@ -157,6 +157,12 @@ async fn challenge_in_thread(
 ) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, true) {
         return refuse(ctx, refusal).await;
+    }
+    if !member_may_open_threads(ctx) {
+        let why = "a game thread would be opened for you, and you may not open threads here \
+                   (Create Public Threads): challenge in a channel without a game, or ask a \
+                   moderator";
+        return refuse(ctx, Refusal(why.into())).await;
     }
     let (home, kind) = match thread_home(ctx) {
         Ok(home) => home,
