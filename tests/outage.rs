@@ -332,3 +332,20 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
     );
     assert!(fake.direct_messages(bob().id).is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_whose_edit_fails_is_posted_once_with_one_ping() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    with_service(data.path(), |s| stored_game(s, CHANNEL, 0));
+    let bot = start_bot_logging_with(&fake, data.path(), 30.0, &[("BREDON_DEFER_MS", "0")]);
+    connected(&fake, 1).await;
+    let seen = fake.notifications().len();
+    // The "thinking" message is never edited into the answer: the outbox posts it instead.
+    fake.fail_next("/messages/@original", 500);
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    fake.command(&alice(), CHANNEL, "move", options);
+    bot.logged(&["owed outcome delivered"]).await;
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+    assert_eq!(notified_since(&fake, seen), vec![bob().id], "one ping");
+}

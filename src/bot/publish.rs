@@ -141,6 +141,7 @@ impl Publisher {
             return Ok(());
         };
         let channel = d.letter.channel;
+        let mut pinged = d.has_sent(Part::Pings);
         let message = match d.has_sent(Part::Announcement) {
             true => d.letter.message,
             false => {
@@ -148,15 +149,20 @@ impl Publisher {
                 let message = match self.answered(&d, &post.content).await? {
                     Some(message) => Some(message),
                     None => {
-                        self.post(channel, Some(letter), Part::Announcement, post)
-                            .await?
+                        let posted = self
+                            .post(channel, Some(letter), Part::Announcement, post)
+                            .await?;
+                        // A channel post pings by itself, even for a deferred answer.
+                        self.note(Some(letter), Part::Pings, None).await;
+                        pinged = true;
+                        posted
                     }
                 };
                 self.note(Some(letter), Part::Announcement, message).await;
                 message
             }
         };
-        if d.has_sent(Part::Deferred) && !d.has_sent(Part::Pings) {
+        if d.has_sent(Part::Deferred) && !pinged {
             self.pings(channel, Some(letter), &d.outcome).await?;
         }
         self.rest(channel, &d.outcome, message, &d.letter.sent)

@@ -118,11 +118,22 @@ pub fn start_bot_with(
 
 /// `start_bot`, with Bredon's own log (debug and above) kept in its working folder.
 pub fn start_bot_logging(fake: &FakeDiscord, data: &Path, tick_secs: f64) -> Bot {
+    start_bot_logging_with(fake, data, tick_secs, &[])
+}
+
+/// `start_bot_logging` with `env` added.
+pub fn start_bot_logging_with(
+    fake: &FakeDiscord,
+    data: &Path,
+    tick_secs: f64,
+    env: &[(&str, &str)],
+) -> Bot {
     let work = tempfile::tempdir().unwrap();
     let log = std::fs::File::create(work.path().join("bot.log")).unwrap();
     let child = bot_command(fake, data, tick_secs, work.path())
         .env("RUST_LOG", "bredon=debug")
         .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
         .stderr(log)
         .spawn()
         .unwrap();
