@@ -1332,10 +1332,7 @@ async fn a_challenge_from_a_game_thread_opens_its_thread_in_the_parent_channel()
 async fn the_fake_refuses_what_discord_refuses() {
     use poise::serenity_prelude as serenity;
     let fake = FakeDiscord::start().await;
-    let http = serenity::HttpBuilder::new("fake-token")
-        .proxy(fake.api_base.as_str())
-        .ratelimiter_disabled(true)
-        .build();
+    let http = fake_http(&fake);
     let channel = serenity::ChannelId::new(CHANNEL);
     let code = |e: serenity::Error| match e {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
@@ -1410,11 +1407,7 @@ async fn the_fake_refuses_what_discord_refuses() {
 async fn the_fake_keeps_discords_interaction_deadlines() {
     use poise::serenity_prelude as serenity;
     let (fake, _data, _bot) = boot().await;
-    let http = serenity::HttpBuilder::new("fake-token")
-        .proxy(fake.api_base.as_str())
-        .ratelimiter_disabled(true)
-        .application_id(serenity::ApplicationId::new(fake_discord::APP_ID))
-        .build();
+    let http = fake_http(&fake);
     // A command the bot does not know answers itself; use its token after the bot answered.
     let from = fake.requests().len();
     let token = fake.command(&carol(), CHANNEL, "help", json!([]));
@@ -1457,21 +1450,14 @@ async fn the_fake_keeps_discords_interaction_deadlines() {
         "the deferral's message was edited, not a new one"
     );
     // One response, within 3 s.
+    let ok = || {
+        serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new().content("ok"),
+        )
+    };
     let respond = |id: u64, token: String| {
         let http = &http;
-        async move {
-            let reply = serenity::CreateInteractionResponse::Message(
-                serenity::CreateInteractionResponseMessage::new().content("ok"),
-            );
-            http.create_interaction_response(
-                serenity::InteractionId::new(id),
-                &token,
-                &reply,
-                vec![],
-            )
-            .await
-            .map_err(|e| e.to_string())
-        }
+        async move { respond_directly(http, id, &token, ok()).await }
     };
     let (id, token) = fake.unsent_command(&carol(), CHANNEL);
     respond(id, token.clone()).await.unwrap();
@@ -1489,23 +1475,10 @@ async fn the_fake_keeps_discords_interaction_deadlines() {
 async fn the_fake_refuses_long_choices_and_forms() {
     use poise::serenity_prelude as serenity;
     let fake = FakeDiscord::start().await;
-    let http = serenity::HttpBuilder::new("fake-token")
-        .proxy(fake.api_base.as_str())
-        .ratelimiter_disabled(true)
-        .application_id(serenity::ApplicationId::new(fake_discord::APP_ID))
-        .build();
+    let http = fake_http(&fake);
     let respond = |id: u64, token: String, reply: serenity::CreateInteractionResponse| {
         let http = &http;
-        async move {
-            http.create_interaction_response(
-                serenity::InteractionId::new(id),
-                &token,
-                &reply,
-                vec![],
-            )
-            .await
-            .map_err(|e| format!("{e:?}"))
-        }
+        async move { respond_directly(http, id, &token, reply).await }
     };
     let choices = |name: String| {
         serenity::CreateInteractionResponse::Autocomplete(

@@ -182,6 +182,30 @@ pub async fn connected(fake: &FakeDiscord, n: u64) {
     .await;
 }
 
+/// serenity's HTTP client pointed at the fake, as Bredon's application: for checking the fake's
+/// rules directly.
+pub fn fake_http(fake: &FakeDiscord) -> poise::serenity_prelude::Http {
+    use poise::serenity_prelude as serenity;
+    serenity::HttpBuilder::new("fake-token")
+        .proxy(fake.api_base.as_str())
+        .ratelimiter_disabled(true)
+        .application_id(serenity::ApplicationId::new(fake_discord::APP_ID))
+        .build()
+}
+
+/// Answers the interaction `id` with `reply` directly; Discord's refusal in full if it refuses.
+pub async fn respond_directly(
+    http: &poise::serenity_prelude::Http,
+    id: u64,
+    token: &str,
+    reply: poise::serenity_prelude::CreateInteractionResponse,
+) -> Result<(), String> {
+    let id = poise::serenity_prelude::InteractionId::new(id);
+    http.create_interaction_response(id, token, &reply, vec![])
+        .await
+        .map_err(|e| format!("{e:?}"))
+}
+
 /// alice challenges bob in the test channel, with `options` besides the opponent.
 pub async fn challenge_bob(fake: &FakeDiscord, options: serde_json::Value) -> Request {
     let mut all = vec![json!({ "name": "opponent", "type": 6, "value": "222" })];
