@@ -68,14 +68,6 @@ impl Post {
         }
         r
     }
-
-    pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
-        serenity::CreateInteractionResponseFollowup::new()
-            .allowed_mentions(self.allowed_mentions())
-            .content(self.content)
-            .add_files(self.files)
-            .components(self.components)
-    }
 }
 
 /// Cuts `text` to Discord's 2000 characters (a last guard: callers page or shorten first).

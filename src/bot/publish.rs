@@ -59,7 +59,8 @@ impl Publisher {
     /// Claims the outcome's letter (the outbox leaves it to this handler) and draws it.
     pub async fn ready(&self, outcome: Outcome) -> Ready {
         let claim = outcome.letter.and_then(|id| self.claims.claim(id));
-        let post = self.announcement(&outcome).await;
+        let outcome = self.for_players(outcome);
+        let post = announce(&outcome).await;
         Ready {
             outcome,
             post,
@@ -136,16 +137,17 @@ impl Publisher {
     pub async fn deliver(&self, letter: u64, claim: Claim) -> Result<(), Undelivered> {
         let s = Arc::clone(&self.service);
         let found = tokio::task::spawn_blocking(move || s.delivery(letter)).await;
-        let Ok(Ok(Some(d))) = found else {
+        let Ok(Ok(Some(mut d))) = found else {
             claim.delivered();
             return Ok(());
         };
+        d.outcome = self.for_players(d.outcome);
         let channel = d.letter.channel;
         let mut pinged = d.has_sent(Part::Pings);
         let message = match d.has_sent(Part::Announcement) {
             true => d.letter.message,
             false => {
-                let post = self.announcement(&d.outcome).await;
+                let post = announce(&d.outcome).await;
                 let message = match self.answered(&d, &post.content).await? {
                     Some(message) => Some(message),
                     None => {
@@ -172,16 +174,11 @@ impl Publisher {
         Ok(())
     }
 
-    /// The announcement of an outcome, pinging its players but never Bredon itself (its turn
-    /// in an engine game needs no notification).
-    async fn announcement(&self, outcome: &Outcome) -> Post {
-        let me = self.engine.me.id;
-        if !outcome.ping.iter().any(|p| p.id == me) {
-            return announce(outcome).await;
-        }
-        let mut shown = outcome.clone();
-        shown.ping.retain(|p| p.id != me);
-        announce(&shown).await
+    /// An outcome as it leaves: pinging its players but never Bredon itself (its turn in an
+    /// engine game needs no notification).
+    fn for_players(&self, mut outcome: Outcome) -> Outcome {
+        outcome.ping.retain(|p| p.id != self.engine.me.id);
+        outcome
     }
 
     /// The message an interaction's answer made, if it carried this announcement: after a lost
@@ -274,13 +271,7 @@ impl Publisher {
         letter: Option<u64>,
         outcome: &Outcome,
     ) -> Result<(), Undelivered> {
-        let me = self.engine.me.id;
-        let mentions: Vec<u64> = outcome
-            .ping
-            .iter()
-            .map(|p| p.id)
-            .filter(|&id| id != me)
-            .collect();
+        let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
         if !mentions.is_empty() {
             let ping = Post::pinging(mentions, "see Bredon's answer above.");
             self.post(channel, letter, Part::Pings, ping).await?;
