@@ -184,14 +184,7 @@ impl Service {
             board: Self::shown(&game, g, ctx.now_ms),
             ..Outcome::default()
         };
-        let change = Change {
-            channel: ctx.channel,
-            expect_seq: None,
-            take_challenge: Some(c.id),
-            game: Some(game),
-            ..Change::default()
-        };
-        self.commit(ctx, change, outcome)
+        self.commit(ctx, game_from(&c, game, Vec::new()), outcome)
     }
 
     /// A University game starts with the antes and waits for the bids; its clock starts when
@@ -216,15 +209,7 @@ impl Service {
             ping: game.players.to_vec(),
             ..Outcome::default()
         };
-        let change = Change {
-            channel: ctx.channel,
-            expect_seq: None,
-            take_challenge: Some(c.id),
-            game: Some(game),
-            coins: moves.changes,
-            ..Change::default()
-        };
-        self.commit(ctx, change, outcome)
+        self.commit(ctx, game_from(c, game, moves.changes), outcome)
     }
 
     pub fn decline(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
@@ -313,6 +298,19 @@ impl Service {
             series: Some(last.series.clone()),
         };
         self.open_challenge(ctx, challenge)
+    }
+}
+
+/// The change that starts `game` in place of the challenge `c` (still open, in a channel with no
+/// game), moving `coins` with it.
+fn game_from(c: &Challenge, game: LiveGame, coins: Vec<crate::store::CoinChange>) -> Change {
+    Change {
+        channel: c.channel,
+        expect_seq: None,
+        take_challenge: Some(c.id),
+        game: Some(game),
+        coins,
+        ..Change::default()
     }
 }
 
