@@ -239,6 +239,14 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
     connected(&fake, 2).await;
     let r = ply(&fake, &bob(), "e5").await;
     says(&r, "bob played e5. alice to move");
+    // The commands were already there: the restart looked, and wrote nothing.
+    let writes = |f: &FakeDiscord| {
+        f.requests()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path.contains("/commands"))
+            .count()
+    };
+    assert_eq!(writes(&fake), 1, "commands registered once over two starts");
     // The gateway drops the connection: the bot resumes and keeps answering.
     fake.drop_gateway(4000);
     fake.wait_until("a RESUME", Duration::from_secs(30), |f| {

@@ -12,6 +12,7 @@ mod outbox;
 mod post;
 mod press;
 mod publish;
+mod register;
 mod respond;
 mod timers;
 
@@ -119,7 +120,8 @@ const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Runs the bot until SIGINT/SIGTERM, then closes the gateway and flushes the store. A start-up
 /// that cannot open the store or register the commands stops with the reason (never online and
-/// deaf: without registered commands nobody can reach the bot).
+/// deaf: without registered commands nobody can reach the bot). The commands are registered once
+/// the handlers are ready, so interactions never wait behind the registration.
 pub async fn run(config: Config) -> Result<(), String> {
     let store = Store::open(&config.data).map_err(|e| e.to_string())?;
     let fatal = Arc::new(Fatal::default());
@@ -144,28 +146,6 @@ pub async fn run(config: Config) -> Result<(), String> {
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
-                let commands = &framework.options().commands;
-                let registered = match guild {
-                    Some(id) => {
-                        poise::builtins::register_in_guild(
-                            ctx,
-                            commands,
-                            serenity::GuildId::new(id),
-                        )
-                        .await
-                    }
-                    None => poise::builtins::register_globally(ctx, commands).await,
-                };
-                if let Err(e) = registered {
-                    let reason = format!(
-                        "registering the slash commands failed: {}. Check DISCORD_TOKEN, and that \
-                         DISCORD_GUILD_ID (if set) is a server the bot was invited to with the \
-                         applications.commands scope",
-                        publish::describe(&e)
-                    );
-                    fatal_in_setup.raise(reason.clone());
-                    return Err(reason.into());
-                }
                 let me = crate::store::records::PlayerRef {
                     id: ready.user.id.get(),
                     name: ready.user.name.clone(),
@@ -187,6 +167,21 @@ pub async fn run(config: Config) -> Result<(), String> {
                 for channel in waiting {
                     publisher.spawn_turn(channel);
                 }
+                let scope = match guild {
+                    Some(id) => register::Scope::Guild(serenity::GuildId::new(id)),
+                    None => register::Scope::Global,
+                };
+                let wanted =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                let http = Arc::clone(&ctx.http);
+                let fatal = Arc::clone(&fatal_in_setup);
+                tokio::spawn(async move {
+                    match register::sync(&http, scope, wanted).await {
+                        Ok(true) => tracing::info!("slash commands registered"),
+                        Ok(false) => tracing::info!("slash commands already registered"),
+                        Err(reason) => fatal.raise(reason),
+                    }
+                });
                 Ok(Data {
                     service: Arc::clone(&service),
                     publisher,

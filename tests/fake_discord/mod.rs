@@ -28,6 +28,10 @@
 //!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
 //!   unless it is locked, and in a locked thread only Manage Threads may post; the thread's
 //!   creator may unarchive it by editing `archived`.
+//! - interactions/application-commands ("Bulk Overwrite Global Application Commands", "Get
+//!   Global Application Commands", and their guild twins): a PUT replaces the scope's commands,
+//!   a GET returns them as Application Command Objects (with the id, version and defaults
+//!   Discord adds).
 //! - topics/opcodes-and-status-codes: a deleted channel answers 404 Unknown Channel (10003);
 //!   events/gateway-events: GUILD_DELETE without `unavailable` means the bot was removed.
 //! - topics/opcodes-and-status-codes ("HTTP Response Codes": 5xx, "the server had an error
@@ -306,6 +310,8 @@ struct State {
     dms: Mutex<Vec<(u64, u64)>>,
     /// The status of the command registration request (200 unless a test says otherwise).
     registration_status: AtomicU64,
+    /// The registered commands by scope (the request path), as Discord stores them.
+    commands: Mutex<HashMap<String, Vec<Value>>>,
     /// Until this virtual time, message-making requests answer 503 and have no effect.
     outage_until_ms: AtomicI64,
     /// (until, every, seen): before `until`, every `every`-th message-making request takes
@@ -397,6 +403,17 @@ impl FakeDiscord {
             }
         });
         FakeDiscord { api_base, state }
+    }
+
+    /// How many commands are registered, in every scope.
+    pub fn registered_commands(&self) -> usize {
+        self.state
+            .commands
+            .lock()
+            .unwrap()
+            .values()
+            .map(Vec::len)
+            .sum()
     }
 
     pub fn requests(&self) -> Vec<Request> {
@@ -1267,9 +1284,30 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
             match state.registration_status.load(Ordering::SeqCst) as u16 {
-                200 => (200, Some(json!([]))),
+                200 => {
+                    let guild = segments.get(3).copied();
+                    let stored: Vec<Value> = r
+                        .json()
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|c| stored_command(state.next_id(), guild, c))
+                        .collect();
+                    state
+                        .commands
+                        .lock()
+                        .unwrap()
+                        .insert(path.to_string(), stored.clone());
+                    (200, Some(Value::Array(stored)))
+                }
                 status => error(status, 50001, "Missing Access"),
             }
+        }
+        ("GET", ["applications", _, "commands"])
+        | ("GET", ["applications", _, "guilds", _, "commands"]) => {
+            let stored = state.commands.lock().unwrap().get(path).cloned();
+            (200, Some(Value::Array(stored.unwrap_or_default())))
         }
         ("POST", ["interactions", _, token, "callback"]) => callback(state, r, token),
         ("POST", ["webhooks", _, token]) => followup(state, r, token),
@@ -1634,6 +1672,25 @@ fn callback(state: &State, r: &Request, token: &str) -> Answer {
     ixn.original = original;
     ixn.thinking = thinking;
     (204, None)
+}
+
+/// A command as Discord keeps it after a bulk overwrite: the fields sent, and those it adds.
+fn stored_command(id: u64, guild: Option<&str>, mut command: Value) -> Value {
+    let added = json!({
+        "id": id.to_string(), "application_id": APP_ID.to_string(), "version": id.to_string(),
+        "type": 1, "description": "", "default_member_permissions": null, "nsfw": false, "dm_permission": true,
+        "integration_types": [0], "guild_id": guild,
+    });
+    // A context menu command is sent without a description and kept with an empty one.
+    for (key, value) in added.as_object().unwrap() {
+        if command.get(key).is_none_or(Value::is_null) {
+            command[key] = value.clone();
+        }
+    }
+    if guild.is_none() {
+        command.as_object_mut().unwrap().remove("guild_id");
+    }
+    command
 }
 
 /// Autocomplete choices (interactions/application-commands, "Application Command Option Choice

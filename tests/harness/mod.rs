@@ -166,18 +166,19 @@ pub async fn boot_with(
     (fake, data, bot)
 }
 
-/// Waits for the `n`th start of the bot to be ready: its IDENTIFY, then its command
-/// registration (interactions are dispatched once READY is handled and the commands are in).
+/// Waits for the `n`th start of the bot to be ready: its IDENTIFY, then its look at the
+/// registered commands, and the commands in place (a restart finds them there and writes
+/// nothing).
 pub async fn connected(fake: &FakeDiscord, n: u64) {
     fake.wait_until("IDENTIFY", Duration::from_secs(30), |f| f.identifies() >= n)
         .await;
     fake.wait_until("command registration", Duration::from_secs(30), |f| {
-        let registrations = f
+        let looks = f
             .requests()
             .iter()
-            .filter(|r| r.method == "PUT" && r.path.contains("/commands"))
+            .filter(|r| r.method == "GET" && r.path.contains("/commands"))
             .count();
-        registrations as u64 >= n
+        looks as u64 >= n && f.registered_commands() > 0
     })
     .await;
 }
