@@ -478,6 +478,31 @@ async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_are_named_by_their_server_nicknames() {
+    let (fake, _data, _bot) = boot().await;
+    fake.set_nickname(111, "Alice of Tak");
+    fake.set_nickname(222, "Bobby");
+    let r = challenge_bob(&fake, json!([{ "name": "seat", "type": 4, "value": 0 }])).await;
+    says(&r, "Alice of Tak challenges Bobby");
+    let r = press(&fake, &bob(), "bredon:accept").await;
+    says(&r, "Alice of Tak (White) vs Bobby (Black)");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_level_with_a_human_opponent_is_refused_saying_what_to_do() {
+    let (fake, _data, _bot) = boot().await;
+    let r = challenge_bob(&fake, json!([{ "name": "level", "type": 4, "value": 2 }])).await;
+    assert!(r.is_ephemeral(), "{}", r.content());
+    says(&r, "a level sets Bredon's strength");
+    says(&r, "leave the level out to challenge bob");
+    // Nothing started: no game, no challenge.
+    let r = run(&fake, &alice(), "board", json!([])).await;
+    assert!(r.is_ephemeral(), "{}", r.content());
+    let r = run(&fake, &bob(), "accept", json!([])).await;
+    assert!(r.is_ephemeral(), "{}", r.content());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenging_bredon_starts_a_game_against_its_engine_and_a_rematch() {
     let (fake, _data, _bot) = boot().await;
     let bot_id = fake_discord::BOT_ID.to_string();
@@ -1748,6 +1773,7 @@ async fn the_move_button_opens_a_form_whose_ply_is_played() {
         .to_string();
     let input = form.json()["data"]["components"][0]["components"][0].clone();
     assert_eq!(input["custom_id"], "ply");
+    assert_eq!(input["placeholder"], "c3, Sd4, Cb2, 3c3>12");
     let seen = fake.notifications().len();
     let from = fake.requests().len();
     let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "A1");
@@ -1872,6 +1898,18 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
     );
     let first = image::load_from_memory(&r.pngs()[0]).unwrap();
     assert_eq!(first.width(), 800, "one picture size for every game");
+    // The Move form shows Takat's notation, not PTN.
+    let button = fake.button(CHANNEL, "bredon:board-move:").unwrap();
+    let from = fake.requests().len();
+    let token = fake.press(&alice(), CHANNEL, &button);
+    let form = fake
+        .wait_request(from, "the form", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    let input = &form.json()["data"]["components"][0]["components"][0];
+    assert_eq!(input["placeholder"], "b1 to enter, a1-b2 to move");
+    assert_eq!(input["label"], "Your ply");
     // Refusals name the rule broken, privately, and change nothing.
     let r = ply(&fake, &alice(), "b2").await;
     assert!(

@@ -7,6 +7,7 @@ use super::post::{escape, fit, MAX_CONTENT};
 use super::publish::Via;
 use super::respond::{blocking, ephemeral, interaction_ctx, refusal_text};
 use super::{Data, Error};
+use crate::game::Kind;
 use crate::service::{Answer, Ctx, Prompt, Refusal};
 use poise::serenity_prelude as serenity;
 
@@ -98,21 +99,22 @@ async fn answer_privately(
 ) -> Result<(), Error> {
     let sctx = press_ctx(press);
     let checked = blocking(&data.service, move |s| {
-        s.check_board(&sctx, prompt)?;
+        let kind = s.check_board(&sctx, prompt)?;
         match answer {
-            Answer::Moves => s.legal_plies(sctx.channel).map(Some),
-            _ => Ok(None),
+            Answer::Moves => s.legal_plies(sctx.channel).map(|plies| (kind, Some(plies))),
+            _ => Ok((kind, None)),
         }
     })
     .await;
-    if let (Ok(_), Answer::Move) = (&checked, answer) {
-        let input = serenity::CreateInputText::new(
-            serenity::InputTextStyle::Short,
-            "Your ply (PTN)",
-            "ply",
-        )
-        .placeholder("c3, Sd4, Cb2, 3c3>12")
-        .max_length(32);
+    if let (Ok((kind, _)), Answer::Move) = (&checked, answer) {
+        // The form shows how a ply of this game is written.
+        let (label, example) = match kind {
+            Kind::Tak => ("Your ply (PTN)", "c3, Sd4, Cb2, 3c3>12"),
+            Kind::Takat => ("Your ply", "b1 to enter, a1-b2 to move"),
+        };
+        let input = serenity::CreateInputText::new(serenity::InputTextStyle::Short, label, "ply")
+            .placeholder(example)
+            .max_length(32);
         let modal = serenity::CreateModal::new(move_id(prompt), "Your move")
             .components(vec![serenity::CreateActionRow::InputText(input)]);
         press
@@ -123,7 +125,7 @@ async fn answer_privately(
     let message = serenity::CreateInteractionResponseMessage::new()
         .ephemeral(true)
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    let message = match (checked, prompt) {
+    let message = match (checked.map(|(_, plies)| plies), prompt) {
         (Err(refusal), _) => message.content(refusal_text(&refusal)),
         (Ok(Some(plies)), _) => message.content(fit(plies_by_square(&plies))),
         (Ok(None), Prompt::Board { game, position }) => message

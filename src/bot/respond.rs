@@ -12,15 +12,23 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub fn player_ref(user: &serenity::User, member: Option<&serenity::Member>) -> PlayerRef {
-    let name = member
-        .and_then(|m| m.nick.clone())
-        .or_else(|| user.global_name.clone())
-        .unwrap_or_else(|| user.name.clone());
+/// A player by the name the server knows them by: their nickname there, else their display
+/// name, else their user name.
+fn player_ref(user: &serenity::User, nick: Option<&str>) -> PlayerRef {
+    let name = nick
+        .or(user.global_name.as_deref())
+        .unwrap_or(&user.name)
+        .to_string();
     PlayerRef {
         id: user.id.get(),
         name,
     }
+}
+
+/// The player a command's user option names, by the nickname Discord resolved with it.
+pub fn option_player(ctx: Context<'_>, user: &serenity::User) -> PlayerRef {
+    let resolved = interaction(ctx).and_then(|i| i.data.resolved.members.get(&user.id));
+    player_ref(user, resolved.and_then(|m| m.nick.as_deref()))
 }
 
 /// Who runs a slash command where; its answer may carry the outcome.
@@ -42,7 +50,7 @@ pub fn interaction_ctx(
     Ctx {
         guild: guild.map_or(0, |g| g.get()),
         channel: channel.get(),
-        user: player_ref(user, member),
+        user: player_ref(user, member.and_then(|m| m.nick.as_deref())),
         now_ms: now_ms(),
         moderator: is_moderator(member.and_then(|m| m.permissions)),
         request: None,

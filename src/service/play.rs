@@ -164,7 +164,8 @@ impl Service {
     }
 
     /// Refuses a button of an older board, or one pressed by someone not playing.
-    pub fn check_board(&self, ctx: &Ctx, prompt: Prompt) -> Result<(), Refusal> {
+    /// Checks that `prompt` is the newest board and `ctx`'s user plays on it; which game it is.
+    pub fn check_board(&self, ctx: &Ctx, prompt: Prompt) -> Result<Kind, Refusal> {
         let Prompt::Board { game, position } = prompt else {
             return refuse("that button does not belong to a board");
         };
@@ -174,7 +175,7 @@ impl Service {
                 "this board is no longer the latest; use the buttons under the newest board, or /board",
             );
         };
-        Self::player_seat(&live, ctx).map(|_| ())
+        Self::player_seat(&live, ctx).map(|_| live.settings.game)
     }
 
     /// How many plies an undo for `requester` takes back: their last ply and any reply since

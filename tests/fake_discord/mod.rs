@@ -321,6 +321,8 @@ struct State {
     late_ms: AtomicI64,
     /// Users whose privacy settings refuse direct messages from server members.
     closed_dms: Mutex<Vec<u64>>,
+    /// Server nicknames (resources/guild, "Guild Member Object": `nick`), by user.
+    nicknames: Mutex<HashMap<u64, String>>,
 }
 
 impl State {
@@ -509,6 +511,16 @@ impl FakeDiscord {
     /// 403 50007 Cannot send messages to this user (topics/opcodes-and-status-codes).
     pub fn close_dms(&self, user: u64) {
         self.state.closed_dms.lock().unwrap().push(user);
+    }
+
+    /// `user` goes by `nick` in the server: every member object of theirs says so.
+    pub fn set_nickname(&self, user: u64, nick: &str) {
+        let mut nicknames = self.state.nicknames.lock().unwrap();
+        nicknames.insert(user, nick.to_string());
+    }
+
+    fn nickname(&self, user: u64) -> Value {
+        json!(self.state.nicknames.lock().unwrap().get(&user))
     }
 
     /// The next interaction reaches the bot `by` after Discord created it (its id and its
@@ -738,6 +750,7 @@ impl FakeDiscord {
         let app_permissions = self.state.with_channel(channel, |c| c.bot_permissions);
         let id = snowflake(late, self.state.next_id());
         let mut payload = interaction(id, kind, &token, user, channel, data, msg);
+        payload["member"]["nick"] = self.nickname(user.id);
         payload["channel"] = channel_json;
         payload["app_permissions"] = json!(app_permissions.to_string());
         (token, payload)
@@ -764,6 +777,7 @@ impl FakeDiscord {
             users.insert(id.to_string(), user_json(id, &u.name, id == BOT_ID));
             let mut m = member_json(&u);
             m.as_object_mut().unwrap().remove("user");
+            m["nick"] = self.nickname(id);
             members.insert(id.to_string(), m);
         }
         let data = json!({ "id": "1", "name": name, "type": 1, "options": options, "resolved": { "users": users, "members": members } });
@@ -820,6 +834,7 @@ impl FakeDiscord {
         let t = TestUser::new(target, &test_name(target));
         let mut member = member_json(&t);
         member.as_object_mut().unwrap().remove("user");
+        member["nick"] = self.nickname(target);
         let data = json!({ "id": "2", "name": name, "type": 2, "target_id": target.to_string(),
             "resolved": { "users": { target.to_string(): user_json(target, &t.name, target == BOT_ID) },
                           "members": { target.to_string(): member } } });

@@ -8,7 +8,7 @@ use crate::bot::choices::{
 };
 use crate::bot::data::interaction;
 use crate::bot::publish::Via;
-use crate::bot::respond::{act, blocking, player_ref, refuse, service_ctx};
+use crate::bot::respond::{act, blocking, option_player, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
 use crate::store::records::{Seat, Stakes};
@@ -97,6 +97,15 @@ async fn issue_challenge(
     thread: bool,
 ) -> Result<(), Error> {
     let me = ctx.data().publisher.engine.me.clone();
+    let human = opponent.filter(|u| u.id.get() != me.id);
+    if let (Some(_), Some(person)) = (&level, human) {
+        let why = format!(
+            "a level sets Bredon's strength, so it needs Bredon as the opponent: leave the level \
+             out to challenge {}, or leave the opponent out (or pick Bredon) to play Bredon",
+            option_player(ctx, person).name
+        );
+        return refuse(ctx, Refusal(why)).await;
+    }
     let against_engine = level.is_some() || opponent.is_some_and(|u| u.id.get() == me.id);
     if !against_engine && opponent.is_some_and(|u| u.bot) {
         let why =
@@ -106,7 +115,7 @@ async fn issue_challenge(
     options.opponent = if against_engine {
         Some(me.clone())
     } else {
-        opponent.map(|u| player_ref(u, None))
+        opponent.map(|u| option_player(ctx, u))
     };
     options.engine = against_engine.then(|| {
         match level {
@@ -133,8 +142,11 @@ async fn issue_challenge(
     if thread || busy {
         let name = format!(
             "Tak: {} vs {}",
-            ctx.author().name,
-            opponent.map_or("anyone", |u| u.name.as_str())
+            service_ctx(ctx).user.name,
+            check
+                .opponent
+                .as_ref()
+                .map_or("anyone", |p| p.name.as_str())
         );
         let why = if busy && !thread {
             "This channel already has a game, so this one starts in a new thread: "

@@ -3,7 +3,7 @@
 use crate::bot::checks::may_attach;
 use crate::bot::choices::GameChoice;
 use crate::bot::post::{escape, jump_link, link_line, Post, MAX_CONTENT};
-use crate::bot::respond::{blocking, player_ref, refuse, say, service_ctx};
+use crate::bot::respond::{blocking, option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Ctx, Refusal};
 use crate::store::records::PlayerRef;
@@ -50,7 +50,7 @@ pub(super) async fn history(
     #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
-    let who = user.as_ref().map(|u| player_ref(u, None));
+    let who = user.as_ref().map(|u| option_player(ctx, u));
     say(ctx, !public.unwrap_or(false), move |s, c| {
         let who = who.unwrap_or_else(|| c.user.clone());
         let games = s.history(c, who.id)?;
@@ -208,7 +208,7 @@ pub(super) async fn stats(
     #[description = "Which game (default Tak)"] game: Option<GameChoice>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
-    let who = user.as_ref().map(|u| player_ref(u, None));
+    let who = user.as_ref().map(|u| option_player(ctx, u));
     let kind = GameChoice::kind(game);
     say(ctx, !public.unwrap_or(false), move |s, c| {
         let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()), kind)?;

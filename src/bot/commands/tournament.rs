@@ -3,7 +3,7 @@
 use crate::bot::checks::{channel_kind, is_thread, may_post};
 use crate::bot::choices::{autocomplete_komi, autocomplete_start, autocomplete_time, FormatChoice};
 use crate::bot::post::escape;
-use crate::bot::respond::{act, player_ref, refuse, say};
+use crate::bot::respond::{act, option_player, refuse, say};
 use crate::bot::{Context, Error};
 use crate::service::{parse_format, ChallengeOptions, Refusal, TournamentOptions, MOST_ENTRANTS};
 use crate::tak::Opening;
@@ -169,7 +169,7 @@ pub(super) async fn withdraw(
     ctx: Context<'_>,
     #[description = "Who withdraws (default: you)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let who = player.as_ref().map(|u| player_ref(u, None));
+    let who = player.as_ref().map(|u| option_player(ctx, u));
     act(ctx, move |s, c| s.withdraw(c, who.as_ref())).await
 }
 

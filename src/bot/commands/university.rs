@@ -2,7 +2,7 @@
 
 use crate::bot::checks::may_post;
 use crate::bot::post::{escape, Post};
-use crate::bot::respond::{answer, blocking, player_ref, refuse, say, service_ctx};
+use crate::bot::respond::{answer, blocking, option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Bid, Refusal};
 use poise::serenity_prelude as serenity;
@@ -37,7 +37,7 @@ pub(super) async fn wallet(
     #[description = "The server's richest players instead"] top: Option<bool>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
-    let who = user.as_ref().map(|u| player_ref(u, None));
+    let who = user.as_ref().map(|u| option_player(ctx, u));
     say(ctx, !public.unwrap_or(false), move |s, c| {
         if top == Some(true) {
             let wallets = s.coin_leaderboard(c)?;
