@@ -1115,6 +1115,15 @@ async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
     );
     let r = answer(&fake, from, &token).await;
     says(&r, "bob played f6");
+    // Without Send Messages Bredon may not reopen it (403): the game and its timers stay, for
+    // a moderator to reopen; only a deleted thread (404) ends them.
+    fake.set_bot_permissions(thread, perms::INVITE & !perms::SEND_MESSAGES);
+    fake.advance(Duration::from_secs(8 * 24 * 3600));
+    bot.logged(&["could not unarchive a game thread", "Missing Permissions"])
+        .await;
+    assert!(fake.thread_archived(thread));
+    assert_eq!(bot.log_count(&["timers stop"]), 0, "{}", bot.log());
+    fake.set_bot_permissions(thread, perms::INVITE);
     // A moderator locks it: Bredon leaves it closed.
     fake.lock_thread(thread);
     bot.logged(&["game thread locked by a moderator"]).await;

@@ -3,7 +3,7 @@
 
 use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
-use super::publish::{classify, describe, Failure, Undelivered};
+use super::publish::{describe, Undelivered};
 use super::respond::blocking;
 use super::{Data, Error};
 use poise::serenity_prelude as serenity;
@@ -80,10 +80,18 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
         .await;
     if let Err(e) = reopened {
         tracing::warn!(channel, error = %describe(&e), "could not unarchive a game thread");
-        if matches!(classify(&e), Failure::Gone) {
+        // Only a thread that no longer exists ends the game's timers: one Bredon may not reopen
+        // (403) is still played in when a moderator reopens it, and its clocks still run.
+        if unknown_channel(&e) {
             gone(data, channel).await;
         }
     }
+}
+
+/// Discord's 404: the channel was deleted.
+fn unknown_channel(error: &serenity::Error) -> bool {
+    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+        if r.status_code.as_u16() == 404)
 }
 
 /// An autocomplete request carries a focused option.

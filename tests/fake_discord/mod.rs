@@ -26,8 +26,9 @@
 //!   (announcement threads, type 10), never in a thread, a voice or a stage channel (400, 50024).
 //! - topics/threads: a thread archives after `auto_archive_duration` minutes without activity
 //!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
-//!   unless it is locked, and in a locked thread only Manage Threads may post; the thread's
-//!   creator may unarchive it by editing `archived`.
+//!   unless it is locked, and in a locked thread only Manage Threads may post; unarchiving an
+//!   unlocked thread by editing `archived` needs Send Messages or Manage Threads
+//!   (resources/channel, "Modify Channel", Thread).
 //! - interactions/application-commands ("Bulk Overwrite Global Application Commands", "Get
 //!   Global Application Commands", and their guild twins): a PUT replaces the scope's commands,
 //!   a GET returns them as Application Command Objects (with the id, version and defaults
@@ -1964,7 +1965,12 @@ fn edit_channel(state: &State, r: &Request, id: u64) -> Answer {
         if c.deleted {
             return Err(error(404, 10003, "Unknown Channel"));
         }
-        // The bot created every thread here, so it may unarchive one (topics/threads).
+        // Unarchiving an unlocked thread needs Send Messages (resources/channel, "Modify
+        // Channel", Thread), or Manage Threads.
+        let may_unarchive = c.bot_permissions & (perms::SEND_MESSAGES | perms::MANAGE_THREADS) != 0;
+        if body["archived"] == false && is_thread(c.kind) && !may_unarchive {
+            return Err(error(403, 50013, "Missing Permissions"));
+        }
         if body["archived"] == false && is_thread(c.kind) {
             c.archived = false;
             c.last_activity_ms = state.now_ms();
