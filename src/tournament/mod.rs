@@ -314,6 +314,10 @@ fn games_by_player(
     let bye = if format.is_swiss() { 2 } else { 0 };
     let mut games = vec![vec![None; rounds.len()]; players];
     for (r, round) in rounds.iter().enumerate() {
+        // A bye scores with its round, not when the round is paired.
+        let scored = round
+            .iter()
+            .all(|p| p.pair.black.is_none() || p.result.is_some());
         for p in round {
             let score = |white: bool| {
                 p.result.map(|res| match (res, white) {
@@ -327,7 +331,7 @@ fn games_by_player(
                     games[p.pair.white][r] = Some(Game {
                         opponent: None,
                         white: true,
-                        score: Some(bye),
+                        score: scored.then_some(bye),
                     })
                 }
                 Some(black) => {
@@ -348,8 +352,9 @@ fn games_by_player(
     games
 }
 
-/// The standings after `rounds`, best first. A bye scores a win in Swiss, nothing in a round
-/// robin (where everyone has one when the count is odd). Round robin: score, then Sonneborn-Berger (the
+/// The standings after `rounds`, best first, counting finished games only (a round just paired
+/// changes nothing). A bye scores a win in Swiss once the rest of its round is played, nothing in
+/// a round robin (where everyone has one when the count is odd). Round robin: score, then Sonneborn-Berger (the
 /// scores of the opponents beaten plus half those of the opponents drawn). Swiss: score, then
 /// Buchholz (the sum of the opponents' scores, a bye counting as an opponent with none), then
 /// median-Buchholz (Buchholz less the highest and the lowest of those, from three rounds on).
@@ -367,6 +372,7 @@ pub fn standings(players: usize, rounds: &[Vec<Played>], format: Format) -> Vec<
                 let opponents: Vec<u32> = mine
                     .iter()
                     .flatten()
+                    .filter(|g| g.score.is_some())
                     .map(|g| g.opponent.map_or(0, |o| scores[o]))
                     .collect();
                 let buchholz: u32 = opponents.iter().sum();
@@ -598,5 +604,61 @@ mod tests {
         assert_eq!((table[0].score, table[0].first_tiebreak), (3, 5));
         assert_eq!(quarters(5), "1.25");
         assert_eq!(halves(3), "1½");
+    }
+
+    #[test]
+    fn a_swiss_table_mid_event_counts_finished_games_and_scored_byes_only() {
+        // alice 0, bob 1, carol 2, dave 3, eve 4. Round 1: alice beat carol, bob beat dave, eve
+        // had the bye. Round 2 is paired and unplayed: alice-bob, eve-carol, dave's bye.
+        let pair = |white, black| Pair { white, black };
+        let round1 = vec![
+            Played {
+                pair: pair(0, Some(2)),
+                result: Some(Points::White),
+            },
+            Played {
+                pair: pair(1, Some(3)),
+                result: Some(Points::White),
+            },
+            Played {
+                pair: pair(4, None),
+                result: None,
+            },
+        ];
+        let round2 = vec![
+            Played {
+                pair: pair(0, Some(1)),
+                result: None,
+            },
+            Played {
+                pair: pair(4, Some(2)),
+                result: None,
+            },
+            Played {
+                pair: pair(3, None),
+                result: None,
+            },
+        ];
+        let table = standings(5, &[round1.clone(), round2.clone()], Format::Swiss(3));
+        let line = |seed: Seed| table.iter().find(|s| s.seed == seed).unwrap().clone();
+        // Half points: winners and eve's scored bye 2; dave's round-2 bye waits for its round.
+        let scores: Vec<u32> = (0..5).map(|s| line(s).score).collect();
+        assert_eq!(scores, vec![2, 2, 0, 0, 2]);
+        // Buchholz over finished games: bob's one opponent (dave) has 0, carol's (alice) 1.
+        assert_eq!(line(1).first_tiebreak, 0);
+        assert_eq!(line(2).first_tiebreak, 2);
+        assert_eq!(line(3).first_tiebreak, 2);
+        assert_eq!(
+            line(3).games[1].unwrap().score,
+            None,
+            "the bye is not scored yet"
+        );
+        // Round 2 is played out: now dave's bye counts.
+        let mut done = round2;
+        done[0].result = Some(Points::Draw);
+        done[1].result = Some(Points::Black);
+        let table = standings(5, &[round1, done], Format::Swiss(3));
+        let dave = table.iter().find(|s| s.seed == 3).unwrap();
+        assert_eq!(dave.score, 2);
     }
 }
