@@ -12,3 +12,4 @@ pub mod store;
 pub mod tak;
 pub mod takat;
 pub mod tournament;
+pub mod words;

@@ -324,7 +324,7 @@ fn a_local_game_of_takat_to_a_stack_of_six_and_one_against_bredon() {
         out.contains("bob played b2-a2. alice wins with a stack of six (1-0)."),
         "{out}"
     );
-    assert!(out.contains("alice: 1 wins, 0 losses"), "{out}");
+    assert!(out.contains("alice: 1 win, 0 losses"), "{out}");
     let record = out
         .lines()
         .find_map(|l| l.trim().strip_prefix("takat.txt: "))

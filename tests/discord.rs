@@ -735,8 +735,7 @@ async fn records_and_settings_commands_answer_or_refuse() {
     )
     .await;
     assert!(
-        r.content()
-            .contains("bob in Tak: 0 wins, 1 losses, 0 draws")
+        r.content().contains("bob in Tak: 0 wins, 1 loss, 0 draws")
             && r.content().contains("unrated"),
         "{}",
         r.content()
@@ -2008,7 +2007,7 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
         json!([{ "name": "user", "type": 6, "value": "111" }, { "name": "game", "type": 4, "value": 1 }]),
     )
     .await;
-    says(&r, "alice in Takat: 1 wins, 0 losses");
+    says(&r, "alice in Takat: 1 win, 0 losses");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2068,7 +2067,7 @@ async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn
     assert_eq!(done.status, 200, "{}", done.text());
     let progress: Vec<String> = fake.requests()[from..]
         .iter()
-        .filter(|r| r.method == "PATCH" && r.content().contains("Analysing the game: position"))
+        .filter(|r| r.method == "PATCH" && r.content().contains("Analysing the game: search"))
         .map(|r| r.content())
         .collect();
     assert!(!progress.is_empty(), "the thinking message shows progress");

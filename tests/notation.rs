@@ -41,6 +41,8 @@ fn tps_errors_name_the_row_square_or_field() {
             "x9/x9/x9/x9/x9/x9/x9/x9/x9 1 1",
             "boards go from 3x3 to 8x8",
         ),
+        ("hello there", "this is not TPS: write the board's rows"),
+        ("x5 1 1", "this is not TPS"),
     ];
     for (tps, says) in cases {
         let err = Position::from_tps(tps).unwrap_err();

@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     };
     let started = Instant::now();
     let report = analyze_ptn(&text, &limits, &theme, |done, total| {
-        eprint!("\ranalysing: position {done} of {total}");
+        eprint!("\ranalysing: search {done} of {total}");
         if done == total {
             eprintln!();
         }

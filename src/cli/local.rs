@@ -386,8 +386,12 @@ impl Session {
                 let s = sv.stats(&ctx, &who, kind)?;
                 let rank = s.rank.map_or("unranked".to_string(), |r| format!("#{r}"));
                 println!(
-                    "{}: {} wins, {} losses, {} draws; rating {:.0} ({rank})",
-                    who.name, s.player.wins, s.player.losses, s.player.draws, s.player.rating
+                    "{}: {}, {}, {}; rating {:.0} ({rank})",
+                    who.name,
+                    crate::words::count(s.player.wins, "win"),
+                    crate::words::count(s.player.losses, "loss"),
+                    crate::words::count(s.player.draws, "draw"),
+                    s.player.rating
                 );
                 return Ok(None);
             }
@@ -418,8 +422,9 @@ impl Session {
                 }
                 for g in list {
                     let idle = (self.now() - g.last_ply_ms) / 60_000;
+                    let since = if g.plies == 0 { "started" } else { "last ply" };
                     println!(
-                        "  #{}: {} vs {} ({} on {}, ply {}), {} to move, last ply {} h {:02} min ago",
+                        "  #{}: {} vs {} ({} on {}, ply {}), {} to move, {since} {} h {:02} min ago",
                         channel_name(g.channel, &self.channels),
                         g.players[0].name,
                         g.players[1].name,

@@ -37,7 +37,12 @@ pub fn alt_text(scene: &Scene) -> String {
     ));
     let reserve = |c: Color| {
         let r = p.reserve(c);
-        format!("{} {} stones {} capstones", c.name(), r.stones, r.caps)
+        format!(
+            "{} {} {}",
+            c.name(),
+            crate::words::count(r.stones, "stone"),
+            crate::words::count(r.caps, "capstone")
+        )
     };
     parts.push(format!(
         "reserves {}, {}",

@@ -310,9 +310,9 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     let to_move = scene.result.is_none().then(|| p.to_move());
     for color in [Color::White, Color::Black] {
         let r = p.reserve(color);
-        let mut reserve = plural(r.stones as usize, "stone");
+        let mut reserve = crate::words::count(r.stones, "stone");
         if p.setup().reserves[color.index()].caps > 0 {
-            reserve = format!("{reserve} · {}", plural(r.caps as usize, "cap"));
+            reserve = format!("{reserve} · {}", crate::words::count(r.caps, "cap"));
         }
         let to_move = to_move == Some(color);
         player_card(
@@ -397,14 +397,6 @@ pub(crate) fn pill_row(img: &mut RgbImage, pills: Vec<Pill>, mid: f32, theme: &T
         );
         text::draw(img, &t, (x + pad, mid), px, Weight::Bold, Align::Left, ink);
         x += pw + gap;
-    }
-}
-
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

@@ -172,12 +172,13 @@ impl Position {
             let [stones, caps] = used[color.index()];
             let r = setup.reserves[color.index()];
             if stones > r.stones as u32 || caps > r.caps as u32 {
+                use crate::words::count;
                 return Err(format!(
-                    "the board has {stones} {} stones and {caps} capstones, but each side has only \
-                     {} stones and {} capstones on {}x{}",
-                    color.name(),
-                    r.stones,
-                    r.caps,
+                    "the board has {} and {}, but each side has only {} and {} on {}x{}",
+                    count(stones, &format!("{} stone", color.name())),
+                    count(caps, &format!("{} capstone", color.name())),
+                    count(r.stones, "stone"),
+                    count(r.caps, "capstone"),
                     setup.size,
                     setup.size
                 ));

@@ -182,11 +182,11 @@ impl Setup {
     pub fn with_reserve(self, color: Color, reserve: Reserve) -> Result<Setup, String> {
         if reserve.is_empty() || reserve.total() > MAX_PIECES_PER_PLAYER {
             return Err(format!(
-                "{}'s reserve of {} stones and {} capstones is not allowed: \
+                "{}'s reserve of {} and {} is not allowed: \
                  each player needs 1 to {MAX_PIECES_PER_PLAYER} pieces",
                 color.name(),
-                reserve.stones,
-                reserve.caps
+                crate::words::count(reserve.stones, "stone"),
+                crate::words::count(reserve.caps, "capstone")
             ));
         }
         let mut reserves = self.reserves;

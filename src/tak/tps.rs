@@ -47,10 +47,13 @@ impl Position {
         };
         let size = setup.size;
         let row_texts: Vec<&str> = rows.split('/').collect();
+        if row_texts.len() == 1 {
+            return Err(NOT_TPS.into());
+        }
         if row_texts.len() != size {
             return Err(format!(
-                "TPS has {} rows; a {size}x{size} board needs {size}",
-                row_texts.len()
+                "TPS has {}; a {size}x{size} board needs {size}",
+                crate::words::count(row_texts.len() as u64, "row")
             ));
         }
         let mut squares = Vec::new();
@@ -189,6 +192,10 @@ fn normalize(tps: &str) -> String {
     format!("{rows} {rest}")
 }
 
+/// Text with no `/` has one row at most: it is no TPS at all.
+const NOT_TPS: &str = "this is not TPS: write the board's rows from the top, separated by `/`, \
+     then the player to move and the move number, like `x5/x5/x5/x5/x5 1 1`";
+
 pub fn tps_size(tps: &str) -> Result<usize, String> {
     let tps = normalize(tps);
     let rows = tps
@@ -196,6 +203,9 @@ pub fn tps_size(tps: &str) -> Result<usize, String> {
         .next()
         .ok_or("TPS is empty: for example `x5/x5/x5/x5/x5 1 1`")?;
     let size = rows.split('/').count();
+    if size == 1 {
+        return Err(NOT_TPS.into());
+    }
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
         return Err(format!(
             "TPS has {size} rows: boards go from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"

@@ -63,7 +63,7 @@ pub(super) async fn analyze(ctx: Context<'_>) -> Result<(), Error> {
             _ = tokio::time::sleep(PROGRESS_EVERY) => {
                 let (done, total) = *seen.borrow_and_update();
                 let edit = serenity::EditInteractionResponse::new()
-                    .content(format!("Analysing the game: position {done} of {total}…"))
+                    .content(format!("Analysing the game: search {done} of {total}…"))
                     .allowed_mentions(serenity::CreateAllowedMentions::new());
                 interaction.edit_response(http, edit).await?;
             }

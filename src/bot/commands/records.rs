@@ -7,6 +7,7 @@ use crate::bot::respond::{blocking, option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Ctx, Refusal};
 use crate::store::records::PlayerRef;
+use crate::words::count;
 use poise::serenity_prelude as serenity;
 
 /// The PTN of this channel's game, as a file and a PTN Ninja link.
@@ -172,8 +173,10 @@ fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
     } else {
         format!("{} to move", name(&g.to_move))
     };
+    // A game with no ply yet counts from its start.
+    let since = if g.plies == 0 { "started" } else { "last ply" };
     let mut line = format!(
-        "<#{}>: {who}, ply {} · {turn} · last ply <t:{}:R>",
+        "<#{}>: {who}, ply {} · {turn} · {since} <t:{}:R>",
         g.channel,
         g.plies,
         g.last_ply_ms.div_euclid(1000)
@@ -217,12 +220,12 @@ pub(super) async fn stats(
             .rank
             .map_or("unrated".to_string(), |r| format!("rank #{r}"));
         Ok(format!(
-            "{} in {}: {} wins, {} losses, {} draws. Rating {:.0} ± {:.0} ({rank}).",
+            "{} in {}: {}, {}, {}. Rating {:.0} ± {:.0} ({rank}).",
             escape(&p.user.name),
             kind.name(),
-            p.wins,
-            p.losses,
-            p.draws,
+            count(p.wins, "win"),
+            count(p.losses, "loss"),
+            count(p.draws, "draw"),
             p.rating,
             2.0 * p.deviation
         ))
