@@ -15,6 +15,8 @@ draw() { # name, then bredon render arguments
 MID6="x6/x2,2,x3/x,1,21,2S,x2/x,1C,12,x3/x2,1,x,2,x/x6 2 8"
 draw opening-6x6 --tps "x6/x6/x6/x6/x6/x6 1 1"
 draw midgame-6x6-spread --tps "$MID6" --last "2d3<11"
+draw tall-stacks-6x6 --tps "x6/x6/x,21212121212C,12121212S,x,2121C,x/x6/x6/x6 1 10"
+draw spread-onto-stacks-5x5 --tps "x5/x5/1,1,12,21,1/x5/x5 2 8" --last "3a3>12"
 draw tall-stacks-8x8 --tps "x8/x8/x8/x3,1212121212121212121212,x4/x8/x8/x8/x2,1C,x,2S,x,21212,x 2 20"
 draw walls-and-caps-5x5-light --theme light --tps "x5/x,1S,2S,1C,2C/x5/x,1,2,x2/x5 1 5"
 draw tak-7x7 --tps "x7/x7/x7/1,1,1,1,1,1,x/x7/2,2,2,2,2,x2/x7 2 7" --last f4

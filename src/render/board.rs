@@ -189,6 +189,56 @@ fn centre(l: &Layout, sq: Square) -> Pt {
 /// The most pieces a stack shows (the top piece included).
 const MAX_SLABS: usize = 6;
 
+/// How a stack is drawn in its square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct StackShape {
+    /// Pieces shown as slabs under the top one (the rest are counted by a pill).
+    under: usize,
+    /// Each slab's thickness.
+    slab: f32,
+    /// The top piece's height.
+    top_h: f32,
+    /// How far the pile is raised to leave room for the pill.
+    lift: f32,
+}
+
+/// The top piece decides control and roads, so it keeps its full size whatever the height; the
+/// pieces under it share what is left of the pile as slabs, each at least `thinnest` (4 px at
+/// Discord's preview), at most the carry limit and six of them with the top; a pill at the
+/// bottom of the square counts the rest.
+fn stack_shape(theme: &Theme, l: &Layout, height: usize, top: Role) -> StackShape {
+    let c = l.cell;
+    let top_h = match top {
+        Role::Flat => theme.flat_size * c * 0.78,
+        Role::Wall => 0.62 * c,
+        Role::Cap => 2.0 * theme.cap_size * c,
+    };
+    let thinnest = 8.0 * l.k;
+    let most = height.min(l.size).min(MAX_SLABS) - 1;
+    let fitting = |pile: f32| most.min(((pile - top_h).max(0.0) / thinnest) as usize);
+    let (mut pile, mut lift) = (0.86 * c, 0.0);
+    let mut under = fitting(pile);
+    if under < height - 1 {
+        // Hidden pieces: the pile moves up to leave room for the pill.
+        (pile, lift) = (0.70 * c, 0.08 * c);
+        under = fitting(pile);
+    }
+    // On small squares slabs may take more of the square, to stay 4 px thick at preview size.
+    let slab = if under > 0 {
+        ((pile - top_h) / under as f32)
+            .min((0.075 * c).max(9.0 * l.k))
+            .max(thinnest)
+    } else {
+        0.0
+    };
+    StackShape {
+        under,
+        slab,
+        top_h: top_h.min(pile),
+        lift,
+    }
+}
+
 /// A stack seen from the front: the top `carry limit` pieces as slabs (each in its owner's
 /// colours, so buried owners read bottom to top), the top piece on them, and `+N` for the rest.
 fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Square) {
@@ -196,35 +246,18 @@ fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Squar
     let p = scene.position;
     let stack = p.stack(sq);
     let height = stack.height();
-    // At most the carry limit, and at most six: more slabs would be under 4 px thick at
-    // Discord's preview size on 7x7 and 8x8. The `+N` pill counts the rest.
-    let visible = height.min(l.size).min(MAX_SLABS);
-    let hidden = height - visible;
     let top = p.top(sq).expect("occupied squares have a top");
     let mid = centre(l, sq);
     let fw = theme.flat_size * c;
-    // Slab thickness: shrinks for tall stacks so the pile stays inside the square. A stack with
-    // hidden pieces keeps the bottom of its square for the `+N` pill.
-    let (pile, lift) = if hidden > 0 {
-        (0.70 * c, 0.08 * c)
-    } else {
-        (0.86 * c, 0.0)
-    };
-    // On small squares slabs may take more of the square, to stay 4 px thick at preview size.
-    let slab = if visible > 1 {
-        ((pile - 0.22 * c) / (visible - 1) as f32)
-            .min((0.075 * c).max(9.0 * l.k))
-            .max(5.5 * l.k)
-    } else {
-        0.0
-    };
-    let slabs = slab * (visible - 1) as f32;
-    let top_h = match top.role {
-        Role::Flat => fw * 0.78,
-        Role::Wall => 0.62 * c,
-        Role::Cap => 2.0 * theme.cap_size * c,
-    }
-    .min(pile - slabs);
+    let StackShape {
+        under,
+        slab,
+        top_h,
+        lift,
+    } = stack_shape(theme, l, height, top.role);
+    let visible = under + 1;
+    let hidden = height - visible;
+    let slabs = slab * under as f32;
     let base = mid.y - lift + (slabs + top_h) / 2.0;
     for j in 0..visible - 1 {
         let owner = stack.color_at(height - visible + j);
@@ -494,8 +527,9 @@ fn direction(dir: Dir) -> (f32, f32) {
     }
 }
 
-/// How many pieces the last spread dropped on each square: a pill inside each square, past its
-/// piece for a sideways spread, in the free band at the right for an upward or downward one.
+/// How many pieces the last spread dropped on each square: a square tag in the arrow's
+/// colours at the bottom-left corner of each square, so it is told from the round height badge
+/// (top right) at a glance and never sits on a road connector (those run through the centre).
 /// Drawn over everything; left out when a single piece moved one square.
 fn drop_counts(
     img: &mut RgbImage,
@@ -509,35 +543,32 @@ fn drop_counts(
         return;
     }
     let c = l.cell;
-    let (dx, dy) = direction(dir);
-    let offset = if dy != 0.0 {
-        (0.39 * c, 0.0)
-    } else {
-        (dx * 0.39 * c, 0.0)
-    };
-    let rr = (0.1 * c).max(13.0 * l.k);
+    let side = (0.2 * c).max(24.0 * l.k);
     let mut sq = from;
     for &n in counts {
         match sq.step(dir, l.size) {
             Some(next) => sq = next,
             None => break,
         }
-        let at = centre(l, sq);
-        let spot = pt(at.x + offset.0, at.y + offset.1);
-        paint::circle(
+        let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
+        let spot = pt(x + 0.04 * c + side / 2.0, y + c - 0.04 * c - side / 2.0);
+        paint::round_rect(
             img,
             spot,
-            rr,
-            Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 1.5 * l.k),
+            side,
+            side,
+            0.12 * side,
+            0.0,
+            Paint::outlined(theme.arrow_outline.0, theme.arrow.0, 1.5 * l.k),
         );
         text::draw(
             img,
             &n.to_string(),
             (spot.x, spot.y),
-            rr * 1.35,
+            side * 0.62,
             Weight::Bold,
             Align::Center,
-            theme.badge_text.0,
+            theme.arrow.0,
         );
     }
 }
@@ -578,5 +609,32 @@ fn labels(img: &mut RgbImage, theme: &Theme, l: &Layout) {
             Align::Center,
             theme.label.0,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tall_stack_keeps_its_top_piece_at_full_size_and_its_slabs_thick() {
+        let theme = Theme::default();
+        for size in [5, 6, 8] {
+            let l = Layout::new(&theme, size);
+            for role in [Role::Flat, Role::Wall, Role::Cap] {
+                let alone = stack_shape(&theme, &l, 1, role);
+                for height in [2, 4, 11, 22, 40] {
+                    let shape = stack_shape(&theme, &l, height, role);
+                    assert_eq!(
+                        shape.top_h, alone.top_h,
+                        "{size}x{size} {role:?} of {height}"
+                    );
+                    assert!(shape.under < height && shape.under < MAX_SLABS);
+                    if shape.under > 0 {
+                        assert!(shape.slab >= 8.0 * l.k, "{shape:?}");
+                    }
+                }
+            }
+        }
     }
 }
