@@ -533,6 +533,29 @@ fn a_rematch_swaps_seats_keeps_settings_and_the_series_score() {
 }
 
 #[test]
+fn a_rematch_asked_by_both_players_starts_the_game() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    w.service.resign(&ctx("bob", 0)).unwrap();
+    w.service.rematch(&ctx("alice", 0)).unwrap();
+    // bob presses Rematch too: that accepts alice's, seats swapped.
+    let o = w.service.rematch(&ctx("bob", 0)).unwrap();
+    assert!(
+        o.text.contains("bob (White) vs alice (Black)"),
+        "{}",
+        o.text
+    );
+    // Someone else's open challenge still refuses a rematch.
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    w.service.resign(&ctx("bob", 0)).unwrap();
+    w.service
+        .challenge(&ctx("carol", 0), &opts(Some("alice"), Seat::White))
+        .unwrap();
+    assert!(refusal(w.service.rematch(&ctx("bob", 0))).contains("carol already has a challenge"));
+}
+
+#[test]
 fn reminders_fire_once_and_time_outs_end_the_game_after_a_restart() {
     let w = world();
     started(
@@ -1150,7 +1173,13 @@ fn a_university_game_moves_every_coin_through_the_ledger() {
     let s = &w.service;
     let mut options = opts(Some("bob"), Seat::White);
     options.stakes = Some(bredon::store::records::Stakes::University);
-    s.challenge(&ctx("alice", 0), &options).unwrap();
+    let asked = s.challenge(&ctx("alice", 0), &options).unwrap();
+    // The bids decide the seats, so the challenge names none.
+    assert!(
+        asked.text.contains("the higher bid plays White") && !asked.text.contains("alice plays"),
+        "{}",
+        asked.text
+    );
     let started = s.accept(&ctx("bob", 0)).unwrap();
     assert!(
         started.text.contains("each antes 10 (pot 20)"),

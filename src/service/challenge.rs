@@ -279,6 +279,12 @@ impl Service {
             ));
         };
         if let Some(c) = self.store.challenge(ctx.channel)? {
+            // Both asked for the rematch: the second asking accepts the first.
+            let asked_by_the_other = c.challenger.id == last.players[1 - seat].id
+                && c.opponent.as_ref().is_some_and(|o| o.id == ctx.user.id);
+            if asked_by_the_other {
+                return self.accept(ctx);
+            }
             return refuse(format!(
                 "{} already has a challenge open in this channel",
                 c.challenger.name
@@ -318,6 +324,8 @@ fn challenge_outcome(c: &Challenge) -> Outcome {
     let s = &c.settings;
     let mut details = vec![describe_game(s)];
     details.push(match c.seat {
+        // University rules: the bids decide who moves first, whatever the challenge said.
+        _ if s.stakes.is_some() => "the higher bid plays White".into(),
         Seat::White => format!("{} plays White", c.challenger.name),
         Seat::Black => format!("{} plays Black", c.challenger.name),
         Seat::Random => "seats drawn at random".into(),
