@@ -569,7 +569,12 @@ fn analysis_marks_a_missed_road_in_one_and_an_unanswered_tak() {
         "{ptn}"
     );
     let again = Game::from_ptn(&ptn).unwrap();
-    assert_eq!(again.plies(), game.plies(), "marks and comments read back");
+    let plain =
+        |g: &Game| -> Vec<_> { g.plies().iter().map(|p| (p.undo, p.tak, p.tinue)).collect() };
+    assert_eq!(plain(&again), plain(&game), "marks and comments read back");
+    // The analysis's marks are read back as the plies' annotations.
+    let marked: Vec<_> = again.plies().iter().filter_map(|p| p.annotation).collect();
+    assert!(marked.contains(&"??"), "{marked:?}");
     // The same node budget marks the same plies.
     let b = analyze(&game, &limits, |_, _| {});
     assert_eq!(a.white_view, b.white_view);

@@ -533,6 +533,24 @@ fn a_rematch_swaps_seats_keeps_settings_and_the_series_score() {
 }
 
 #[test]
+fn annotations_typed_with_a_ply_are_kept_in_the_record() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    play(&w, "alice", "a1?");
+    let o = play(&w, "bob", "e5!?");
+    assert!(o.text.contains("bob played e5!?."), "{}", o.text);
+    play(&w, "alice", "c3");
+    // The game goes on after a restart-like rebuild, and the record keeps both annotations.
+    let record = w.service.ptn(&ctx("alice", 0)).unwrap().text;
+    assert!(record.contains("1. a1? e5!?"), "{record}");
+    assert!(record.contains("2. c3"), "{record}");
+    play(&w, "bob", "d4!!");
+    w.service.resign(&ctx("bob", 0)).unwrap();
+    let record = w.service.ptn(&ctx("alice", 0)).unwrap().text;
+    assert!(record.contains("2. c3 d4!!"), "{record}");
+}
+
+#[test]
 fn a_rematch_asked_by_both_players_starts_the_game() {
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));

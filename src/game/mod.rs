@@ -198,8 +198,9 @@ impl Match {
             Match::Tak(g) => {
                 let parsed = tak::Ply::parse(text)?;
                 let played = g.play_ptn(&parsed).map_err(|e| e.to_string())?;
+                // The annotation stays with the stored ply, so the record keeps it.
                 Ok(Played {
-                    text: played.ptn.clone(),
+                    text: format!("{}{}", played.ptn, played.annotation.unwrap_or_default()),
                     tak: played.tak,
                     tinue: played.tinue,
                     notes: Vec::new(),

@@ -34,6 +34,8 @@ pub struct Played {
     pub tak: bool,
     /// The threat cannot be stopped (one-move Tinuë).
     pub tinue: bool,
+    /// The player's own judgement written with the ply (`!?`), kept for the record.
+    pub annotation: Option<&'static str>,
 }
 
 impl Played {
@@ -47,6 +49,11 @@ impl Played {
             ""
         };
         format!("{}{marks}", self.ptn)
+    }
+
+    /// PTN with its Tak marks and the player's annotation, as the record writes it.
+    pub fn ptn_annotated(&self) -> String {
+        self.ptn_with_marks() + self.annotation.unwrap_or_default()
     }
 }
 
@@ -90,6 +97,7 @@ impl Game {
             ply,
             crush: false,
             tak_marks: 0,
+            annotation: None,
         })
     }
 
@@ -112,6 +120,7 @@ impl Game {
             ptn: text,
             tak,
             tinue,
+            annotation: ptn.annotation,
         });
         Ok(self.plies.last().expect("just pushed"))
     }

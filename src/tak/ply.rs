@@ -182,6 +182,17 @@ pub struct PtnPly {
     pub crush: bool,
     /// 0 none, 1 `'` (Tak), 2 `''` or `"` (Tinuë).
     pub tak_marks: u8,
+    /// The writer's judgement of the ply: one of `ANNOTATIONS`.
+    pub annotation: Option<&'static str>,
+}
+
+/// PTN's annotations of a ply (after its Tak marks), longest first.
+pub const ANNOTATIONS: [&str; 6] = ["!!", "??", "!?", "?!", "!", "?"];
+
+/// The annotation in a ply's trailing marks; anything else of `!` and `?` is no annotation.
+fn annotation(marks: &str) -> Option<&'static str> {
+    let judged: String = marks.chars().filter(|c| matches!(c, '!' | '?')).collect();
+    ANNOTATIONS.into_iter().find(|a| *a == judged)
 }
 
 fn parse_ply(text: &str) -> Result<PtnPly, String> {
@@ -241,6 +252,7 @@ fn parse_ply(text: &str) -> Result<PtnPly, String> {
             ply: Ply::Place { square, role },
             crush: false,
             tak_marks,
+            annotation: annotation(marks),
         });
     }
     let letter_then_letter = bytes.get(1).is_some_and(u8::is_ascii_alphabetic);
@@ -294,6 +306,7 @@ fn parse_ply(text: &str) -> Result<PtnPly, String> {
         ply: Ply::Spread { from, dir, drops },
         crush,
         tak_marks,
+        annotation: annotation(marks),
     })
 }
 

@@ -471,7 +471,11 @@ impl Game {
             line = format!("{move_number}. --");
         }
         for (i, played) in self.plies().iter().enumerate() {
-            let mut text = played.ptn_with_marks();
+            // An analysis's mark takes the place of the player's own annotation.
+            let mut text = match notes.get(i) {
+                Some(note) if !note.mark.is_empty() => played.ptn_with_marks(),
+                _ => played.ptn_annotated(),
+            };
             if let Some(note) = notes.get(i) {
                 text.push_str(note.mark);
                 if let Some(comment) = &note.comment {
