@@ -435,3 +435,31 @@ fn a_swiss_of_seven_through_bredon_local() {
     // Worked out by hand in tests/support.
     assert_eq!(last_table(&out), support::SWISS_STANDINGS);
 }
+
+#[test]
+fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(100_000);
+    let out = local_in(
+        &dir,
+        &format!(
+            "alice challenge bob seat=white\nbob accept\nbob resign please\nbob ptn 2\nalice {long}\n\
+             alice notify reminder=12h\n"
+        ),
+    );
+    assert!(
+        out.contains("`resign` takes nothing after it (you wrote `please`)"),
+        "{out}"
+    );
+    assert!(out.contains("`ptn` takes nothing after it"), "{out}");
+    assert!(!out.contains("bob resigns"), "{out}");
+    assert!(out.len() < 10_000, "the long command is not echoed whole");
+    assert!(
+        out.contains("reminders after 12h without a ply") && !out.contains("Every("),
+        "{out}"
+    );
+    // A second run goes on numbering the pictures.
+    let again = local_in(&dir, "alice board\n");
+    assert!(again.contains("local-002.png"), "{again}");
+    assert!(dir.path().join("local-pictures/local-001.png").exists());
+}

@@ -80,6 +80,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         offset_ms: 0,
         pictures: 0,
     };
+    // Numbering goes on from an earlier run's pictures instead of overwriting them.
+    s.pictures = last_picture_number(&s.out);
     println!(
         "bredon local: games in {}, pictures in {}. Type `help`.",
         args.data.display(),
@@ -295,10 +297,14 @@ impl Session {
     fn fire_timers(&mut self) {
         match self.service.tick(self.now()) {
             Ok(events) => {
+                // Each event is shown in its own game's channel, and its files named after it.
+                let here = self.channel.clone();
                 for e in events {
-                    println!("⏰ (timer)");
+                    self.channel = channel_name(e.channel, &self.channels);
+                    println!("⏰ [#{}] (timer)", self.channel);
                     self.show(&e.outcome);
                 }
+                self.channel = here;
             }
             Err(e) => println!("✗ timers: {e}"),
         }
@@ -313,6 +319,13 @@ impl Session {
         let ctx = self.ctx(name);
         let sv = &self.service;
         let answer = rest.first().map(String::as_str);
+        // A command that takes nothing refuses what follows it (`resign please` does not resign).
+        if BARE_COMMANDS.contains(&cmd) && !rest.is_empty() {
+            return Err(Refusal(format!(
+                "`{cmd}` takes nothing after it (you wrote `{}`); type `{name} {cmd}`",
+                shortened(&rest.join(" "))
+            )));
+        }
         let outcome = match cmd {
             "challenge" => {
                 let options = challenge_options(rest)?;
@@ -442,7 +455,11 @@ impl Session {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
                 let dm = get("dm").map(|v| matches!(v, "on" | "yes" | "true"));
                 let p = sv.set_prefs(ctx.user.id, dm, get("reminder"))?;
-                println!("notifications: dm {}, reminder {:?}", p.dm, p.reminder);
+                println!(
+                    "notifications: direct messages {}, reminders {}",
+                    if p.dm { "on" } else { "off" },
+                    crate::service::describe_reminder(p.reminder)
+                );
                 return Ok(None);
             }
             "bid" => {
@@ -488,10 +505,14 @@ impl Session {
                     .transpose()?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
-                    "settings: theme {}, size {}, reminder {:?} s, starting coins {}, tournaments by {}",
+                    "settings: theme {}, size {}, reminders {}, starting coins {}, tournaments by {}",
                     s.theme,
                     s.size,
-                    s.reminder_secs,
+                    s.reminder_secs
+                        .map_or("off".into(), |r| format!(
+                            "after {}",
+                            crate::service::describe_secs(r)
+                        )),
                     s.starting_coins,
                     if s.open_tournaments { "anyone" } else { "moderators" }
                 );
@@ -502,7 +523,8 @@ impl Session {
             ply if looks_like_ply(ply) => sv.play(&ctx, ply)?,
             other => {
                 return Err(Refusal(format!(
-                    "`{other}` is not a command; type `help` for the list"
+                    "`{}` is not a command; type `help` for the list",
+                    shortened(other)
                 )))
             }
         };
@@ -583,6 +605,38 @@ impl Session {
                 println!("  PTN Ninja: {link}");
             }
         }
+    }
+}
+
+/// The highest picture number among the files in `out` (`local-007.png`, `local-008-game.gif`).
+fn last_picture_number(out: &std::path::Path) -> u32 {
+    let Ok(entries) = std::fs::read_dir(out) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name.split('.').next()?.to_string();
+            stem.split('-')
+                .filter(|part| part.len() == 3 && part.bytes().all(|b| b.is_ascii_digit()))
+                .filter_map(|part| part.parse::<u32>().ok())
+                .last()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Commands that take no words after them.
+const BARE_COMMANDS: [&str; 9] = [
+    "accept", "decline", "cancel", "rematch", "resign", "abort", "board", "ptn", "moves",
+];
+
+/// What the user typed, cut to 40 characters for an answer that repeats it.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
 }
 

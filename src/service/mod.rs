@@ -18,7 +18,9 @@ mod tournament;
 mod university;
 
 pub use opponent::EngineOpponent;
-pub use options::{describe_secs, parse_duration, parse_stakes, ChallengeOptions};
+pub use options::{
+    describe_reminder, describe_secs, parse_duration, parse_stakes, ChallengeOptions,
+};
 pub use outbox::{Delivery, Part};
 pub use outcome::{
     Answer, Board, Finished, Outcome, Picture, Prompt, Record, Stats, Summary, TimerEvent,

@@ -3,7 +3,7 @@
 use super::Refusal;
 use crate::game::Kind;
 use crate::render::Theme;
-use crate::store::records::{GameSettings, GuildSettings, PlayerRef, Seat, Stakes};
+use crate::store::records::{GameSettings, GuildSettings, PlayerRef, ReminderPref, Seat, Stakes};
 use crate::tak::{tps::tps_size, Komi, Opening, Position, Reserve, Setup};
 
 /// What a challenge may set; `None` takes the server's default.
@@ -107,6 +107,15 @@ pub fn parse_duration(text: &str) -> Result<u64, Refusal> {
         return Err(bad());
     }
     Ok(total)
+}
+
+/// A player's reminder wish in words: "as each game says", "never", "after 12h without a ply".
+pub fn describe_reminder(pref: ReminderPref) -> String {
+    match pref {
+        ReminderPref::Game => "as each game says".into(),
+        ReminderPref::Off => "never".into(),
+        ReminderPref::Every(secs) => format!("after {} without a ply", describe_secs(secs)),
+    }
 }
 
 pub fn describe_secs(secs: u64) -> String {

@@ -84,16 +84,7 @@ pub(super) async fn notify(
 ) -> Result<(), Error> {
     say(ctx, true, move |s, c| {
         let prefs = s.set_prefs(c.user.id, dm, reminder.as_deref())?;
-        let reminder = match prefs.reminder {
-            crate::store::records::ReminderPref::Game => "as each game says".to_string(),
-            crate::store::records::ReminderPref::Off => "never".to_string(),
-            crate::store::records::ReminderPref::Every(secs) => {
-                format!(
-                    "after {} without a ply",
-                    crate::service::describe_secs(secs)
-                )
-            }
-        };
+        let reminder = crate::service::describe_reminder(prefs.reminder);
         Ok(format!(
             "Direct messages when it is your move: {}. Reminders: {reminder}.",
             if prefs.dm { "on" } else { "off" }
