@@ -618,10 +618,9 @@ fn last_picture_number(out: &std::path::Path) -> u32 {
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let stem = name.split('.').next()?.to_string();
-            stem.split('-')
+            stem.rsplit('-')
                 .filter(|part| part.len() == 3 && part.bytes().all(|b| b.is_ascii_digit()))
-                .filter_map(|part| part.parse::<u32>().ok())
-                .last()
+                .find_map(|part| part.parse::<u32>().ok())
         })
         .max()
         .unwrap_or(0)
