@@ -688,6 +688,7 @@ fn the_evaluation_chart_puts_marks_on_the_line_in_their_colours() {
             marks: &[(3, "??"), (4, "?"), (5, "!")],
             first_move: 1,
             white_first: true,
+            players: ["alice", "bob"],
         },
         &theme,
     );

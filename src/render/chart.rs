@@ -17,6 +17,17 @@ pub struct Chart<'a> {
     /// Move number of position 0, and whether White is to move there.
     pub first_move: u32,
     pub white_first: bool,
+    /// The players' names, White's first.
+    pub players: [&'a str; 2],
+}
+
+/// "alice (White) ahead", or "White ahead" for a player named by colour only.
+fn ahead(name: &str, colour: &str) -> String {
+    if name.is_empty() || name == colour {
+        format!("{colour} ahead")
+    } else {
+        format!("{name} ({colour}) ahead")
+    }
 }
 
 const HEIGHT_RATIO: f32 = 0.5;
@@ -118,7 +129,7 @@ pub fn render_chart(chart: &Chart, theme: &Theme) -> RgbImage {
     );
     text::draw(
         &mut img,
-        "White ahead",
+        &ahead(chart.players[0], "White"),
         (left + 8.0 * s, top + 16.0 * s),
         18.0 * s,
         Weight::Regular,
@@ -127,7 +138,7 @@ pub fn render_chart(chart: &Chart, theme: &Theme) -> RgbImage {
     );
     text::draw(
         &mut img,
-        "Black ahead",
+        &ahead(chart.players[1], "Black"),
         (left + 8.0 * s, bottom - 16.0 * s),
         18.0 * s,
         Weight::Regular,
@@ -231,5 +242,17 @@ mod tests {
         assert_eq!(label_step(7), 1);
         assert_eq!(label_step(30), 5);
         assert_eq!(label_step(150), 20);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ahead;
+
+    #[test]
+    fn the_halves_name_the_players() {
+        assert_eq!(ahead("alice", "White"), "alice (White) ahead");
+        assert_eq!(ahead("White", "White"), "White ahead");
+        assert_eq!(ahead("", "Black"), "Black ahead");
     }
 }

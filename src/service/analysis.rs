@@ -82,6 +82,7 @@ pub fn analyze_ptn(
             marks: &marks,
             first_move: start.move_number(),
             white_first: start.to_move() == Color::White,
+            players: [&names[0], &names[1]],
         },
         theme,
     ));
