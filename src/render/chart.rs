@@ -243,11 +243,6 @@ mod tests {
         assert_eq!(label_step(30), 5);
         assert_eq!(label_step(150), 20);
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ahead;
 
     #[test]
     fn the_halves_name_the_players() {
