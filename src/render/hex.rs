@@ -168,11 +168,13 @@ fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
             false => (theme.board_frame.0, 0.035 * rho),
         };
         paint::circle(img, at, rho, Paint::outlined(fill, ring.0, ring.1));
+        // At least 20 px (10 at Discord's preview), low in the circle under its stack.
+        let px = (0.17 * rho).max(20.0 * l.k);
         text::draw(
             img,
             b.name(c),
-            (at.x, at.y + 0.8 * rho),
-            0.17 * rho,
+            (at.x, at.y + rho - 0.75 * px - 0.05 * rho),
+            px,
             Weight::Bold,
             Align::Center,
             theme.label.0,
