@@ -343,6 +343,10 @@ fn komi_goes_from_minus_to_plus_twenty_and_a_half() {
     assert_eq!(Komi::parse("-20.5").unwrap().halves(), -41);
     let err = Komi::parse("21").unwrap_err();
     assert!(err.contains("-20.5 to 20.5"), "{err}");
+    // A decimal comma, as many European players write it.
+    let game = Game::from_ptn(&wild("komi-comma.ptn")).unwrap();
+    assert_eq!(game.start().setup().komi.halves(), 5);
+    assert_eq!(Komi::parse("-1,5").unwrap().halves(), -3);
 }
 
 #[test]

@@ -75,7 +75,10 @@ impl Komi {
             Some(rest) => (true, rest),
             None => (false, t.strip_prefix('+').unwrap_or(t)),
         };
-        let (whole, frac) = digits.split_once('.').unwrap_or((digits, "0"));
+        // A decimal comma (`2,5`) is how much of Europe writes it, files included.
+        let (whole, frac) = digits
+            .split_once(['.', ','])
+            .unwrap_or((digits, "0"));
         if frac.is_empty()
             || whole.is_empty()
             || whole.len() > 2
