@@ -427,3 +427,21 @@ fn tps_variants_of_other_tools_are_read() {
     let zero = Position::from_tps("x5/x5/x5/x5/x5 1 0").unwrap();
     assert_eq!(zero.move_number(), 1);
 }
+
+#[test]
+fn a_star_that_flattens_nothing_is_read_as_the_plain_move_with_a_warning() {
+    let (game, warnings) = PtnFile::parse(&wild("needless-star.ptn"))
+        .unwrap()
+        .replay_with_warnings()
+        .unwrap();
+    assert_eq!(game.plies().len(), 6);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("ply 5 (c3>*) marks a flattening with `*` but flattens nothing")),
+        "{warnings:?}"
+    );
+    // Typed in a game, the same mark is still refused: the player is told what is wrong.
+    let mut strict = Game::from_ptn("[Size \"5\"]\n\n1. a1 e5\n2. c3 d3").unwrap();
+    assert!(strict.play_ptn(&Ply::parse("c3>*").unwrap()).is_err());
+}

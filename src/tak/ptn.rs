@@ -1,8 +1,8 @@
 //! PTN files: tag pairs, numbered movetext, comments and results.
 
-use super::game::Game;
+use super::game::{Game, GameError};
 use super::ply::{Color, Ply, PtnPly};
-use super::position::Position;
+use super::position::{PlyError, Position};
 use super::result::GameResult;
 use super::setup::{Komi, Opening, Reserve, Setup};
 use super::tps::tps_size;
@@ -280,14 +280,31 @@ impl PtnFile {
             None => Position::new(setup),
         };
         let mut game = Game::new(start);
+        let mut warnings = Vec::new();
         for (i, (text, ply)) in self.plies.iter().enumerate() {
-            game.play_ptn(ply).map_err(|e| ReplayError {
+            let played = match game.play_ptn(ply) {
+                // PTN Ninja reads a `*` that flattens nothing as a plain move: so does Bredon,
+                // saying so.
+                Err(GameError::Illegal(PlyError::NothingToFlatten(_))) => {
+                    warnings.push(format!(
+                        "ply {} ({text}) marks a flattening with `*` but flattens nothing; \
+                         read as the plain move",
+                        i + 1
+                    ));
+                    game.play_ptn(&PtnPly {
+                        crush: false,
+                        ..*ply
+                    })
+                    .map(drop)
+                }
+                other => other.map(drop),
+            };
+            played.map_err(|e| ReplayError {
                 ply_number: i + 1,
                 text: text.clone(),
                 reason: e.to_string(),
             })?;
         }
-        let mut warnings = Vec::new();
         if self.variations {
             warnings.push("the file has variations; only its main line was read".to_string());
         }

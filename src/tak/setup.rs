@@ -76,9 +76,7 @@ impl Komi {
             None => (false, t.strip_prefix('+').unwrap_or(t)),
         };
         // A decimal comma (`2,5`) is how much of Europe writes it, files included.
-        let (whole, frac) = digits
-            .split_once(['.', ','])
-            .unwrap_or((digits, "0"));
+        let (whole, frac) = digits.split_once(['.', ',']).unwrap_or((digits, "0"));
         if frac.is_empty()
             || whole.is_empty()
             || whole.len() > 2
