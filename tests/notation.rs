@@ -83,10 +83,15 @@ fn an_illegal_ply_is_reported_with_its_number() {
 }
 
 #[test]
-fn a_written_result_must_match_the_position() {
-    // White's road on file c: the file's result contradicts it.
-    let err = Game::from_ptn("[Size \"3\"] 1. a1 c1 2. c2 a2 3. c3 0-R").unwrap_err();
-    assert!(err.reason.contains("says the result is 0-R"), "{err}");
+fn a_written_result_that_contradicts_the_moves_gives_way_to_them_with_a_warning() {
+    // White's road on file c: the file's result contradicts it; the moves' result stands.
+    let file = PtnFile::parse("[Size \"3\"] 1. a1 c1 2. c2 a2 3. c3 0-R").unwrap();
+    let (game, warnings) = file.replay_with_warnings().unwrap();
+    assert_eq!(game.result().map(|r| r.ptn()), Some("R-0"));
+    assert!(
+        warnings[0].contains("says the result is 0-R, but the moves give R-0"),
+        "{warnings:?}"
+    );
     let g = Game::from_ptn("[Size \"3\"] 1. a1 c3 0-1").unwrap();
     assert_eq!(
         g.result(),

@@ -338,22 +338,21 @@ fn move_number(token: &str) -> (Option<u32>, usize, &str) {
     }
 }
 
-/// Agrees a written result with the position: road and flat results must be what the rules give;
-/// a decision (resignation, time, agreed draw, abandonment) is recorded on a game still running.
-/// A road or flat result the moves do not reach is passed over with a warning.
+/// Agrees a written result with the position: a road or flat result the moves give stands, and
+/// a written result that contradicts it is passed over with a warning; a decision (resignation,
+/// time, agreed draw, abandonment) is recorded on a game still running. A road or flat result the
+/// moves do not reach is passed over with a warning.
 fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, ReplayError> {
-    let mismatch = |found: &str| {
-        header_error(format!(
-            "the file says the result is {written}, but the final position gives {found}"
-        ))
-    };
+    // PTN Ninja keeps the moves when the tag contradicts them: so does Bredon, saying so.
     if let Some(r) = game.result() {
         let same_draw = written == "1/2-1/2" && r.ptn() == "1/2-1/2";
-        return if r.ptn() == written || same_draw {
-            Ok(None)
-        } else {
-            Err(mismatch(r.ptn()))
-        };
+        return Ok((r.ptn() != written && !same_draw).then(|| {
+            format!(
+                "the file says the result is {written}, but the moves give {}; the moves' result \
+                 is kept",
+                r.ptn()
+            )
+        }));
     }
     // PTN does not tell resignation from time-out: `1-0` / `0-1` are recorded as resignations.
     let decided = match written {
