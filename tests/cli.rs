@@ -463,3 +463,39 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
     assert!(again.contains("local-002.png"), "{again}");
     assert!(dir.path().join("local-pictures/local-001.png").exists());
 }
+
+#[test]
+fn local_has_rules_position_and_analyze_as_discord_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = local_in(
+        &dir,
+        "rules\nrules takat\nposition x3/x,1,x/2,x2 1 2\nposition not a position\nanalyze\n\
+         alice challenge bob size=3 seat=white\nbob accept\nalice a1\nbob c3\nalice b3\nbob c2\n\
+         alice a3\nanalyze\n",
+    );
+    assert!(out.contains("Tak in one minute"), "{out}");
+    assert!(out.contains("Takat in one minute"), "{out}");
+    assert!(
+        out.contains("local-001-rules.png") && out.contains("local-002-rules.png"),
+        "{out}"
+    );
+    assert!(out.contains("local-003-position.png"), "{out}");
+    assert!(out.contains("✗ this is not TPS"), "{out}");
+    assert!(
+        out.contains("✗ no game has finished in this channel yet"),
+        "{out}"
+    );
+    // alice's road along rank 3 ends the game; the analysis writes its chart and annotated PTN.
+    assert!(out.contains("alice wins"), "{out}");
+    assert!(
+        out.contains("eval.png") && out.contains("analysed.ptn"),
+        "{out}"
+    );
+    let analysed = std::fs::read_dir(dir.path().join("local-pictures"))
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with("analysed.ptn"))
+        .expect("the annotated PTN is written");
+    let text = std::fs::read_to_string(analysed.path()).unwrap();
+    assert!(text.contains("[Annotator \"Bredon"), "{text}");
+}

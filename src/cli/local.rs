@@ -3,7 +3,7 @@
 //! `bob accept`, `alice move c3`. Pictures are written to a folder and their paths printed.
 
 use super::Failure;
-use crate::game::Kind;
+use crate::game::{explain, Kind};
 use crate::service::{ChallengeOptions, Ctx, EngineOpponent, Outcome, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::store::Store;
@@ -42,7 +42,8 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   tournament join | leave | start | standings | pairings | withdraw [NAME] | cancel
              (games of a round open in channels of their own, e.g. #spring-cup-r1-alice-vs-bob)
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
-`help`, `quit`.";
+`rules [takat]`, `position TPS` or `position ptn=FILE` (draw it), `analyze` (the channel's last
+finished game: marks, chart and annotated PTN), `help`, `quit`.";
 
 fn user(name: &str) -> PlayerRef {
     // A stable id per name (FNV-1a), so games and stats follow a name across sessions.
@@ -155,6 +156,9 @@ impl Session {
         match words[0].as_str() {
             "quit" | "exit" => return false,
             "help" => println!("{HELP}"),
+            "rules" => self.rules(&words[1..]),
+            "position" => self.position(&words[1..]),
+            "analyze" | "analyse" => self.analyze(),
             "channel" => match words.get(1) {
                 Some(name) => {
                     self.channel = name.trim_start_matches('#').to_string();
@@ -196,6 +200,82 @@ impl Session {
             }
         }
         true
+    }
+
+    /// Writes a file of this channel's next picture number (`local-004-rules.png`).
+    fn save(&mut self, name: &str, bytes: &[u8]) {
+        self.pictures += 1;
+        let path = self
+            .out
+            .join(format!("{}-{:03}-{name}", self.channel, self.pictures));
+        match std::fs::write(&path, bytes) {
+            Ok(()) => println!("  {name}: {}", path.display()),
+            Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
+        }
+    }
+
+    /// The rules in a minute, with their picture, as `/rules` gives them.
+    fn rules(&mut self, words: &[String]) {
+        let takat = words.iter().any(|w| w == "takat" || w == "game=takat");
+        let kind = if takat { Kind::Takat } else { Kind::Tak };
+        let text = match kind {
+            Kind::Tak => explain::TAK_RULES,
+            Kind::Takat => explain::TAKAT_RULES,
+        };
+        println!("{text}");
+        let (png, _) = explain::rules_picture(kind);
+        self.save("rules.png", &png);
+    }
+
+    /// Any position drawn, as `/position` draws it: a TPS (the words after `position`), or the
+    /// final position of a record file (`ptn=game.ptn`).
+    fn position(&mut self, words: &[String]) {
+        let drawn = match words.iter().find_map(|w| w.strip_prefix("ptn=")) {
+            Some(file) => std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read {file}: {e}"))
+                .and_then(|ptn| explain::position_picture(None, Some(&ptn), "dark")),
+            None if words.is_empty() => {
+                Err("which position? `position x5/x5/x5/x5/x5 1 1` or `position ptn=FILE`".into())
+            }
+            None => explain::position_picture(Some(&words.join(" ")), None, "dark"),
+        };
+        match drawn {
+            Ok((png, alt)) => {
+                println!("{alt}");
+                self.save("position.png", &png);
+            }
+            Err(why) => println!("✗ {why}"),
+        }
+    }
+
+    /// The channel's last finished game analysed, as `/analyze` does it.
+    fn analyze(&mut self) {
+        let ctx = self.ctx("local");
+        let record = match self.service.finished_record(&ctx) {
+            Ok(record) => record,
+            Err(Refusal(why)) => return println!("✗ {why}"),
+        };
+        let per_position = std::env::var("BREDON_ANALYSIS_MS")
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok())
+            .unwrap_or(250)
+            .clamp(1, 5000);
+        let limits = crate::engine::Limits {
+            time: Some(std::time::Duration::from_millis(per_position)),
+            ..Default::default()
+        };
+        let theme = crate::render::Theme::default();
+        match crate::service::analysis::analyze_ptn(&record, &limits, &theme, |_, _| {}) {
+            Ok(report) => {
+                for line in report.summary.iter().chain(&report.marked) {
+                    println!("{line}");
+                }
+                println!("{}", report.link);
+                self.save("eval.png", &report.chart);
+                self.save("analysed.ptn", report.ptn.as_bytes());
+            }
+            Err(why) => println!("✗ {why}"),
+        }
     }
 
     /// In a game against Bredon, its answers and plies.

@@ -5,6 +5,8 @@
 //! `match` here; the compiler lists every place to fill in. Tak's own code is untouched by the
 //! dispatch: its perft and search run on `tak` types directly.
 
+pub mod explain;
+
 use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
 use crate::render::{self, Scene, Theme};
 use crate::tak::{self, Color, Komi};
