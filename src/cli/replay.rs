@@ -32,9 +32,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Err(Failure::new(
                 2,
                 format!(
-                    "--game {n}: this file holds {} game{}; pick 1 to {}",
-                    files.len(),
-                    if files.len() == 1 { "" } else { "s" },
+                    "--game {n}: this file holds {}; pick 1 to {}",
+                    crate::words::count(files.len() as u64, "game"),
                     files.len()
                 ),
             ))

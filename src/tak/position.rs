@@ -100,8 +100,8 @@ impl fmt::Display for PlyError {
             }
             PlyError::TooFewPieces { square, height, carry } => write!(
                 f,
-                "{square} has {height} piece{} but the move carries {carry}",
-                if height == 1 { "" } else { "s" }
+                "{square} has {} but the move carries {carry}",
+                crate::words::count(height as u64, "piece")
             ),
             PlyError::LeavesBoard { from, dir } => write!(
                 f,

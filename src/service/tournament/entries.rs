@@ -134,11 +134,10 @@ impl Service {
         }
         let outcome = Outcome {
             text: format!(
-                "{} joined {} ({} player{}).",
+                "{} joined {} ({}).",
                 ctx.user.name,
                 t.name,
-                t.entrants.len(),
-                if t.entrants.len() == 1 { "" } else { "s" }
+                crate::words::count(t.entrants.len() as u64, "player")
             ),
             ..Outcome::default()
         };

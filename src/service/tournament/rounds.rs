@@ -24,9 +24,9 @@ impl Service {
         let n = t.entrants.len();
         if n < 2 {
             return refuse(format!(
-                "{} has {n} player{}; it needs at least 2",
+                "{} has {}; it needs at least 2",
                 t.name,
-                if n == 1 { "" } else { "s" }
+                crate::words::count(n as u64, "player")
             ));
         }
         if let Format::Swiss(rounds) = t.format {
