@@ -255,13 +255,8 @@ impl Session {
             Ok(record) => record,
             Err(Refusal(why)) => return println!("✗ {why}"),
         };
-        let per_position = std::env::var("BREDON_ANALYSIS_MS")
-            .ok()
-            .and_then(|t| t.parse::<u64>().ok())
-            .unwrap_or(250)
-            .clamp(1, 5000);
         let limits = crate::engine::Limits {
-            time: Some(std::time::Duration::from_millis(per_position)),
+            time: Some(super::analysis_per_position()),
             ..Default::default()
         };
         let theme = crate::render::Theme::default();

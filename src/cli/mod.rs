@@ -114,6 +114,17 @@ fn read_input(file: &str) -> Result<String, Failure> {
     }
 }
 
+/// `/analyze`'s (and local `analyze`'s) thinking time per position: `BREDON_ANALYSIS_MS`,
+/// 1..5000, 250 when unset.
+pub(crate) fn analysis_per_position() -> std::time::Duration {
+    let ms = std::env::var("BREDON_ANALYSIS_MS")
+        .ok()
+        .and_then(|t| t.parse::<u64>().ok())
+        .unwrap_or(250)
+        .clamp(1, 5000);
+    std::time::Duration::from_millis(ms)
+}
+
 /// The database folder: `BREDON_DATA`, default `./data`.
 pub fn data_dir() -> std::path::PathBuf {
     std::env::var_os("BREDON_DATA").map_or_else(|| "./data".into(), Into::into)
@@ -173,11 +184,6 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .and_then(|t| t.parse::<u64>().ok())
         .unwrap_or(1500)
         .min(2500);
-    let analysis_ms = std::env::var("BREDON_ANALYSIS_MS")
-        .ok()
-        .and_then(|t| t.parse::<u64>().ok())
-        .unwrap_or(250)
-        .clamp(1, 5000);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
@@ -195,7 +201,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         shards,
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
         defer_after: std::time::Duration::from_millis(defer_ms),
-        analysis_per_position: std::time::Duration::from_millis(analysis_ms),
+        analysis_per_position: analysis_per_position(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
