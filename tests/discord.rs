@@ -1766,14 +1766,7 @@ async fn a_challenge_in_a_busy_channel_gets_a_thread_and_blind_games_show_no_boa
 async fn the_move_button_opens_a_form_whose_ply_is_played() {
     let (fake, _data, _bot) = boot().await;
     start_game(&fake).await;
-    let button = fake.button(CHANNEL, "bredon:board-move:").unwrap();
-    let from = fake.requests().len();
-    let token = fake.press(&alice(), CHANNEL, &button);
-    let form = fake
-        .wait_request(from, "the form", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
+    let form = open_move_form(&fake, &alice(), CHANNEL).await;
     assert_eq!(form.json()["type"], 9, "a modal");
     let modal_id = form.json()["data"]["custom_id"]
         .as_str()
@@ -1907,14 +1900,7 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
     let first = image::load_from_memory(&r.pngs()[0]).unwrap();
     assert_eq!(first.width(), 800, "one picture size for every game");
     // The Move form shows Takat's notation, not PTN.
-    let button = fake.button(CHANNEL, "bredon:board-move:").unwrap();
-    let from = fake.requests().len();
-    let token = fake.press(&alice(), CHANNEL, &button);
-    let form = fake
-        .wait_request(from, "the form", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
+    let form = open_move_form(&fake, &alice(), CHANNEL).await;
     let input = &form.json()["data"]["components"][0]["components"][0];
     assert_eq!(input["placeholder"], "b1 to enter, a1-b2 to move");
     assert_eq!(input["label"], "Your ply");

@@ -102,15 +102,37 @@ pub fn start_bot_with(
     tick_secs: f64,
     env: &[(&str, &str)],
 ) -> Bot {
-    let work = tempfile::tempdir().unwrap();
     let log = std::env::var("BREDON_TEST_LOG").ok();
+    let shown = log.is_some();
+    let stderr = move |_: &Path| match shown {
+        true => Stdio::inherit(),
+        false => Stdio::null(),
+    };
+    spawn_bot(
+        fake,
+        data,
+        tick_secs,
+        env,
+        log.as_deref().unwrap_or("off"),
+        stderr,
+    )
+}
+
+/// The bot with `env` added, logging at `rust_log` to what `stderr` makes of its working folder.
+fn spawn_bot(
+    fake: &FakeDiscord,
+    data: &Path,
+    tick_secs: f64,
+    env: &[(&str, &str)],
+    rust_log: &str,
+    stderr: impl FnOnce(&Path) -> Stdio,
+) -> Bot {
+    let work = tempfile::tempdir().unwrap();
     let child = bot_command(fake, data, tick_secs, work.path())
-        .env("RUST_LOG", log.as_deref().unwrap_or("off"))
+        .env("RUST_LOG", rust_log)
+        .env("NO_COLOR", "1")
         .envs(env.iter().copied())
-        .stderr(match log {
-            Some(_) => Stdio::inherit(),
-            None => Stdio::null(),
-        })
+        .stderr(stderr(work.path()))
         .spawn()
         .unwrap();
     Bot { child, work }
@@ -128,16 +150,8 @@ pub fn start_bot_logging_with(
     tick_secs: f64,
     env: &[(&str, &str)],
 ) -> Bot {
-    let work = tempfile::tempdir().unwrap();
-    let log = std::fs::File::create(work.path().join("bot.log")).unwrap();
-    let child = bot_command(fake, data, tick_secs, work.path())
-        .env("RUST_LOG", "bredon=debug")
-        .env("NO_COLOR", "1")
-        .envs(env.iter().copied())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    Bot { child, work }
+    let to_file = |work: &Path| std::fs::File::create(work.join("bot.log")).unwrap().into();
+    spawn_bot(fake, data, tick_secs, env, "bredon=debug", to_file)
 }
 
 /// `boot`, with the bot's log kept (see `Bot::logged`).
@@ -212,6 +226,17 @@ pub async fn challenge_bob(fake: &FakeDiscord, options: serde_json::Value) -> Re
     let mut all = vec![json!({ "name": "opponent", "type": 6, "value": "222" })];
     all.extend(options.as_array().cloned().unwrap_or_default());
     run(fake, &alice(), "challenge", json!(all)).await
+}
+
+/// Presses the Move button under the newest board in `channel`: the form Bredon answers with.
+pub async fn open_move_form(fake: &FakeDiscord, user: &TestUser, channel: u64) -> Request {
+    let button = fake.button(channel, "bredon:board-move:").unwrap();
+    let from = fake.requests().len();
+    let token = fake.press(user, channel, &button);
+    fake.wait_request(from, "the form", |r| {
+        r.path.contains(&format!("/{token}/callback"))
+    })
+    .await
 }
 
 /// Asserts that an answer's text contains `text`, showing the whole text if not.
