@@ -202,14 +202,15 @@ impl Session {
         true
     }
 
-    /// Writes a file of this channel's next picture number (`local-004-rules.png`).
-    fn save(&mut self, name: &str, bytes: &[u8]) {
+    /// Writes a file of this channel's next picture number (`local-004-rules.png`), printing
+    /// its path after `label`.
+    fn save(&mut self, label: &str, name: &str, bytes: &[u8]) {
         self.pictures += 1;
         let path = self
             .out
             .join(format!("{}-{:03}-{name}", self.channel, self.pictures));
         match std::fs::write(&path, bytes) {
-            Ok(()) => println!("  {name}: {}", path.display()),
+            Ok(()) => println!("  {label}: {}", path.display()),
             Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
         }
     }
@@ -224,7 +225,7 @@ impl Session {
         };
         println!("{text}");
         let (png, _) = explain::rules_picture(kind);
-        self.save("rules.png", &png);
+        self.save("picture", "rules.png", &png);
     }
 
     /// Any position drawn, as `/position` draws it: a TPS (the words after `position`), or the
@@ -242,7 +243,7 @@ impl Session {
         match drawn {
             Ok((png, alt)) => {
                 println!("{alt}");
-                self.save("position.png", &png);
+                self.save("picture", "position.png", &png);
             }
             Err(why) => println!("✗ {why}"),
         }
@@ -266,8 +267,8 @@ impl Session {
                     println!("{line}");
                 }
                 println!("{}", report.link);
-                self.save("eval.png", &report.chart);
-                self.save("analysed.ptn", report.ptn.as_bytes());
+                self.save("chart", "eval.png", &report.chart);
+                self.save("annotated PTN", "analysed.ptn", report.ptn.as_bytes());
             }
             Err(why) => println!("✗ {why}"),
         }
@@ -630,15 +631,7 @@ impl Session {
             print!("{table}");
         }
         if let Some(image) = &o.image {
-            self.pictures += 1;
-            let path = self.out.join(format!(
-                "{}-{:03}-{}",
-                self.channel, self.pictures, image.file
-            ));
-            match std::fs::write(&path, &image.png) {
-                Ok(()) => println!("  picture: {}", path.display()),
-                Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
-            }
+            self.save("picture", &image.file, &image.png);
         }
         if let Some(board) = &o.board {
             self.pictures += 1;
