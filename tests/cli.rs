@@ -324,7 +324,10 @@ fn a_local_game_of_takat_to_a_stack_of_six_and_one_against_bredon() {
         out.contains("bob played b2-a2. alice wins with a stack of six (1-0)."),
         "{out}"
     );
-    assert!(out.contains("alice: 1 win, 0 losses"), "{out}");
+    assert!(
+        out.contains("alice in Takat:\n  7 circles: no rated game yet, 1 win, 0 losses"),
+        "{out}"
+    );
     let record = out
         .lines()
         .find_map(|l| l.trim().strip_prefix("takat.txt: "))
@@ -443,7 +446,7 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
     let out = local_in(
         &dir,
         &format!(
-            "alice challenge bob seat=white\nbob accept\nbob resign please\nbob ptn 2\nalice {long}\n\
+            "alice challenge bob seat=white\nbob accept\nbob resign please\nbob ptn two\nalice {long}\n\
              alice notify reminder=12h\n"
         ),
     );
@@ -451,7 +454,10 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
         out.contains("`resign` takes nothing after it (you wrote `please`)"),
         "{out}"
     );
-    assert!(out.contains("`ptn` takes nothing after it"), "{out}");
+    assert!(
+        out.contains("`two` is not a game number: `history` lists them (#12)"),
+        "{out}"
+    );
     assert!(!out.contains("bob resigns"), "{out}");
     assert!(out.len() < 10_000, "the long command is not echoed whole");
     assert!(
@@ -462,6 +468,21 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
     let again = local_in(&dir, "alice board\n");
     assert!(again.contains("local-002.png"), "{again}");
     assert!(dir.path().join("local-pictures/local-001.png").exists());
+    // A finished game by the number `history` gives it.
+    let listed = local_in(&dir, "bob resign\nalice history\n");
+    let id = listed
+        .lines()
+        .find_map(|l| l.split_once("> #").map(|(_, rest)| rest.to_string()))
+        .and_then(|l| l.split_whitespace().next().map(String::from))
+        .unwrap_or_else(|| panic!("a numbered game: {listed}"));
+    let shown = local_in(&dir, &format!("carol board #{id}\ncarol ptn {id}\n"));
+    assert!(
+        shown.contains(&format!(
+            "Game #{id}, alice vs bob, Tak on 6x6: bob resigns; alice wins"
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("[Result \"1-0\"]"), "{shown}");
 }
 
 #[test]

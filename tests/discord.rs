@@ -703,7 +703,25 @@ async fn records_and_settings_commands_answer_or_refuse() {
         r.content()
     );
     let r = run(&fake, &alice(), "leaderboard", json!([])).await;
-    assert!(r.is_ephemeral() && r.content().contains("nobody has finished a rated game"));
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("nobody has finished a rated game of Tak on 6x6 here yet"),
+        "{}",
+        r.content()
+    );
+    let r = run(
+        &fake,
+        &alice(),
+        "leaderboard",
+        json!([{ "name": "size", "type": 4, "value": 4 }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("4x4 games are never rated"),
+        "{}",
+        r.content()
+    );
     let r = run(&fake, &alice(), "history", json!([])).await;
     assert!(r.is_ephemeral() && r.content().contains("alice has no finished games"));
     start_game(&fake).await;
@@ -735,8 +753,8 @@ async fn records_and_settings_commands_answer_or_refuse() {
     )
     .await;
     assert!(
-        r.content().contains("bob in Tak: 0 wins, 1 loss, 0 draws")
-            && r.content().contains("unrated"),
+        r.content()
+            .contains("bob in Tak:\n- 5x5: no rated game yet, 0 wins, 1 loss, 0 draws"),
         "{}",
         r.content()
     );
@@ -1993,7 +2011,10 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
         json!([{ "name": "user", "type": 6, "value": "111" }, { "name": "game", "type": 4, "value": 1 }]),
     )
     .await;
-    says(&r, "alice in Takat: 1 win, 0 losses");
+    says(
+        &r,
+        "alice in Takat:\n- 7 circles: no rated game yet, 1 win, 0 losses",
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2414,4 +2435,94 @@ async fn a_swiss_of_seven_pairs_each_round_when_the_last_game_ends() {
         .collect();
     pinged.sort();
     assert_eq!(pinged, vec![111, 222, 333, 444, 555, 666, 777]);
+}
+
+/// `/history` numbers the games; `/board`, `/ptn` and `/analyze` take that number, and
+/// `/analyze` takes a record pasted on one line, as a PlayTak game is copied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_games_by_number_and_a_pasted_record() {
+    let (fake, _data, _bot) = boot_with(30.0, &[("BREDON_ANALYSIS_MS", "20")]).await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    ply(&fake, &bob(), "e5").await;
+    run(&fake, &bob(), "resign", json!([])).await;
+    let r = run(
+        &fake,
+        &carol(),
+        "history",
+        json!([{ "name": "user", "type": 6, "value": "111" }]),
+    )
+    .await;
+    let content = r.content();
+    let id: u64 = content
+        .split_once("\n#")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a numbered game: {content}"));
+    let game = json!([{ "name": "game", "type": 4, "value": id }]);
+    let r = run(&fake, &carol(), "board", game.clone()).await;
+    says(
+        &r,
+        &format!("Game #{id}, alice vs bob, Tak on 5x5: bob resigns; alice wins (1-0)."),
+    );
+    assert_eq!(r.pngs().len(), 1, "the final board");
+    let r = run(&fake, &carol(), "ptn", game.clone()).await;
+    let files = r.files();
+    assert!(
+        files
+            .iter()
+            .any(|(n, f)| n == "game.ptn" && String::from_utf8_lossy(f).contains("1. a1 e5\n1-0")),
+        "{files:?}"
+    );
+    let r = run(
+        &fake,
+        &carol(),
+        "board",
+        json!([{ "name": "game", "type": 4, "value": id + 1000 }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains(&format!("there is no finished game #{}", id + 1000)),
+        "{}",
+        r.content()
+    );
+    let pasted = r#"[Size "3"] [Player1 "ann"] [Player2 "ben"] 1. a3 c1 2. a1 b3 3. b1 R-0"#;
+    let r = run(
+        &fake,
+        &carol(),
+        "analyze",
+        json!([{ "name": "game", "type": 4, "value": id }, { "name": "ptn", "type": 3, "value": pasted }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("not both"),
+        "{}",
+        r.content()
+    );
+    for options in [game, json!([{ "name": "ptn", "type": 3, "value": pasted }])] {
+        let from = fake.requests().len();
+        let token = fake.command(&carol(), CHANNEL, "analyze", options);
+        // The analysis, or a refusal after the deferral (a follow-up), of this very command.
+        let done = fake
+            .wait_request(from, "the analysis", |r| {
+                r.path.contains(&token)
+                    && ((r.method == "PATCH" && r.text().contains("analysis.ptn"))
+                        || (r.method == "POST" && r.path.contains("/webhooks/")))
+            })
+            .await;
+        assert_eq!(done.status, 200, "{}", done.text());
+        let files = done.files();
+        let ptn = &files
+            .iter()
+            .find(|(n, _)| n == "analysis.ptn")
+            .unwrap_or_else(|| panic!("{}", done.text()))
+            .1;
+        let ptn = String::from_utf8_lossy(ptn);
+        assert!(
+            ptn.contains("1. a1 e5") || ptn.contains("3. b1"),
+            "the game asked for: {ptn}"
+        );
+    }
 }

@@ -7,6 +7,8 @@ use bredon::store::Store;
 use bredon::tak::{Color, GameResult, Opening};
 use std::sync::Arc;
 
+mod support;
+
 const GUILD: u64 = 7;
 const CHANNEL: u64 = 100;
 const HOUR: i64 = 3_600_000;
@@ -348,6 +350,7 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
     // Ratings moved for a rated game: the winner up, the loser down.
     assert_eq!(f.ratings.len(), 2);
     assert!(f.ratings[0].2 > 0.0 && f.ratings[1].2 < 0.0);
+    assert_eq!(f.rated_board, "5x5", "ratings are kept per board size");
     // The series scores 25 + alice's reserve: 21 stones less her 5 and the one Black's swap
     // placed, plus her capstone.
     assert_eq!(f.series[0].1, 25 + 15 + 1);
@@ -358,12 +361,19 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
         .stats(&ctx("bob", 0), &user("alice"), Kind::Tak)
         .unwrap();
     assert_eq!(
-        (stats.player.wins, stats.player.losses, stats.rank),
-        (1, 0, Some(1))
+        stats
+            .iter()
+            .map(|s| (s.player.size, s.player.wins, s.player.losses, s.rank))
+            .collect::<Vec<_>>(),
+        vec![(5, 1, 0, Some(1))]
     );
-    let board = w.service.leaderboard(&ctx("bob", 0), Kind::Tak).unwrap();
+    let board = w
+        .service
+        .leaderboard(&ctx("bob", 0), Kind::Tak, Some(5))
+        .unwrap();
     assert_eq!(
         board
+            .players
             .iter()
             .map(|p| p.user.name.as_str())
             .collect::<Vec<_>>(),
@@ -378,7 +388,7 @@ fn tak_is_announced_and_a_road_ends_the_game_into_the_archive() {
         .contains("The last one: alice wins by road"));
     assert!(w
         .service
-        .ptn(&ctx("carol", 0))
+        .ptn(&ctx("carol", 0), None)
         .unwrap()
         .text
         .contains("R-0"));
@@ -397,13 +407,22 @@ fn unrated_games_keep_stats_but_not_ratings() {
         .stats(&ctx("bob", 0), &user("bob"), Kind::Tak)
         .unwrap();
     assert_eq!(
-        (stats.player.losses, stats.player.rated_games, stats.rank),
+        (
+            stats[0].player.losses,
+            stats[0].player.rated_games,
+            stats[0].rank
+        ),
         (1, 0, None)
+    );
+    assert_eq!(
+        stats[0].describe(),
+        "5x5: no rated game yet, 0 wins, 1 loss, 0 draws"
     );
     assert!(w
         .service
-        .leaderboard(&ctx("bob", 0), Kind::Tak)
+        .leaderboard(&ctx("bob", 0), Kind::Tak, Some(5))
         .unwrap()
+        .players
         .is_empty());
 }
 
@@ -541,12 +560,12 @@ fn annotations_typed_with_a_ply_are_kept_in_the_record() {
     assert!(o.text.contains("bob played e5!?."), "{}", o.text);
     play(&w, "alice", "c3");
     // The game goes on after a restart-like rebuild, and the record keeps both annotations.
-    let record = w.service.ptn(&ctx("alice", 0)).unwrap().text;
+    let record = w.service.ptn(&ctx("alice", 0), None).unwrap().text;
     assert!(record.contains("1. a1? e5!?"), "{record}");
     assert!(record.contains("2. c3"), "{record}");
     play(&w, "bob", "d4!!");
     w.service.resign(&ctx("bob", 0)).unwrap();
-    let record = w.service.ptn(&ctx("alice", 0)).unwrap().text;
+    let record = w.service.ptn(&ctx("alice", 0), None).unwrap().text;
     assert!(record.contains("2. c3 d4!!"), "{record}");
 }
 
@@ -812,14 +831,14 @@ fn records_of_another_schema_version_are_refused() {
         let db = sled::open(dir.path()).unwrap();
         let games = db.open_tree("games").unwrap();
         games
-            .insert(CHANNEL.to_be_bytes(), br#"{"v":3,"data":{}}"#.to_vec())
+            .insert(CHANNEL.to_be_bytes(), br#"{"v":4,"data":{}}"#.to_vec())
             .unwrap();
         db.flush().unwrap();
     }
     let service = Service::new(Store::open(dir.path()).unwrap());
     let r = refusal(service.play(&ctx("alice", 0), "a1"));
     assert!(
-        r.contains("schema version 3, but this build reads versions 1 to 2"),
+        r.contains("schema version 4, but this build reads versions 1 to 3"),
         "{r}"
     );
 }
@@ -870,10 +889,17 @@ fn version_one_records_load_as_tak() {
         })
     );
     let service = Service::new(store);
+    // The stored rating (kept before ratings were per size) is rebuilt from the archive, on the
+    // size the game was played on: one rated 5x5 win from the start.
     let rated = service
         .stats(&ctx("alice", 0), &user("bob"), Kind::Tak)
         .expect("the rating reads");
-    assert_eq!(rated.player.rating, 1620.5);
+    let mut fresh =
+        [user("alice"), user("bob")].map(|u| bredon::ratings::newcomer(GUILD, Kind::Tak, 5, u));
+    bredon::ratings::score(&mut fresh, old.result, true);
+    assert_eq!(rated.len(), 1);
+    assert_eq!(rated[0].player, fresh[1]);
+    assert!(rated[0].player.rating > 1600.0 && rated[0].rank == Some(1));
     let why = refusal_of(service.stats(&ctx("alice", 0), &user("bob"), Kind::Takat));
     assert_eq!(
         why,
@@ -1162,15 +1188,22 @@ fn takat_games_undo_time_out_and_rate_apart_from_tak() {
     assert!(end.link.is_none());
     let takat_board = w
         .service
-        .leaderboard(&ctx("carol", 0), Kind::Takat)
-        .unwrap();
+        .leaderboard(&ctx("carol", 0), Kind::Takat, None)
+        .unwrap()
+        .players;
     assert_eq!(takat_board.len(), 2);
     assert!(takat_board[0].rating > 1500.0 && takat_board[0].user.name == "alice");
     assert!(
         w.service
-            .leaderboard(&ctx("carol", 0), Kind::Tak)
+            .leaderboard(&ctx("carol", 0), Kind::Tak, None)
             .unwrap()
-            .is_empty(),
+            .other_sizes
+            .is_empty()
+            && w.service
+                .leaderboard(&ctx("carol", 0), Kind::Tak, None)
+                .unwrap()
+                .players
+                .is_empty(),
         "Tak ratings are untouched"
     );
 }
@@ -1496,4 +1529,191 @@ fn open_challenges_are_capped_per_player_and_server() {
     w.service
         .challenge(&at(6, "alice"), &opts(None, Seat::White))
         .unwrap();
+}
+
+/// One finished game in the channel: `white` challenges `black` with `options`, `black` resigns.
+fn white_wins(w: &World, white: &str, black: &str, options: ChallengeOptions, at_ms: i64) {
+    let options = ChallengeOptions {
+        opponent: Some(user(black)),
+        seat: Seat::White,
+        ..options
+    };
+    w.service.challenge(&ctx(white, at_ms), &options).unwrap();
+    w.service.accept(&ctx(black, at_ms)).unwrap();
+    w.service.resign(&ctx(black, at_ms + 1)).unwrap();
+}
+
+fn rated(size: usize) -> ChallengeOptions {
+    ChallengeOptions {
+        size: Some(size),
+        rated: true,
+        ..ChallengeOptions::default()
+    }
+}
+
+/// alice wins a rated 5x5, bob a rated 6x6, alice an unrated 3x3.
+fn three_sizes(w: &World) {
+    white_wins(w, "alice", "bob", rated(5), 10);
+    white_wins(w, "bob", "alice", rated(6), 20);
+    let unrated = ChallengeOptions {
+        rated: false,
+        ..rated(3)
+    };
+    white_wins(w, "alice", "bob", unrated, 30);
+}
+
+#[test]
+fn ratings_are_kept_per_board_size_and_small_boards_are_never_rated() {
+    let w = world();
+    for size in [3, 4] {
+        let why = refusal_of(w.service.challenge(&ctx("alice", 0), &rated(size)));
+        assert!(
+            why.contains(&format!("{size}x{size} games are never rated")),
+            "{why}"
+        );
+    }
+    three_sizes(&w);
+    let lines: Vec<String> = w
+        .service
+        .stats(&ctx("carol", 0), &user("alice"), Kind::Tak)
+        .unwrap()
+        .iter()
+        .map(|s| s.describe())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "3x3: never rated, 1 win, 0 losses, 0 draws");
+    assert!(
+        lines[1].starts_with("5x5: rating 1662 ± ")
+            && lines[1].ends_with("(rank #1), 1 win, 0 losses, 0 draws"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("6x6: rating 1338 ± ")
+            && lines[2].ends_with("(rank #2), 0 wins, 1 loss, 0 draws"),
+        "{}",
+        lines[2]
+    );
+    // Without a size: the server's default, 6x6, where bob leads; 5x5 is named as elsewhere.
+    let board = w
+        .service
+        .leaderboard(&ctx("carol", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!(board.size, 6);
+    assert_eq!(board.players[0].user.name, "bob");
+    assert_eq!(board.other_sizes, vec![5]);
+    let five = w
+        .service
+        .leaderboard(&ctx("carol", 0), Kind::Tak, Some(5))
+        .unwrap();
+    assert_eq!(five.players[0].user.name, "alice");
+    assert_eq!(five.other_sizes, vec![6]);
+    let why = refusal_of(w.service.leaderboard(&ctx("carol", 0), Kind::Tak, Some(3)));
+    assert!(
+        why.contains("3x3 games are never rated, so they have no leaderboard"),
+        "{why}"
+    );
+}
+
+/// A store written before ratings were per size (one record per player and game, under a key
+/// without a size) is rebuilt from its archive when it opens: each rating on the size it was
+/// earned on, and a rated 3x3 game of then counted but not rated.
+#[test]
+fn ratings_kept_before_sizes_were_apart_move_to_their_sizes() {
+    let w = world();
+    three_sizes(&w);
+    let expected = w.service.store().players(GUILD, Kind::Tak).unwrap();
+    assert_eq!(expected.len(), 6, "two players on three sizes");
+    let World { dir, service } = w;
+    drop(service);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let db = loop {
+        match sled::open(dir.path()) {
+            Ok(db) => break db,
+            Err(_) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let players = db.open_tree("players").unwrap();
+    players.clear().unwrap();
+    for (name, rating) in [("alice", 1700.0), ("bob", 1450.0)] {
+        let id = user(name).id;
+        let mut key = GUILD.to_be_bytes().to_vec();
+        key.extend(id.to_be_bytes());
+        let old = format!(
+            r#"{{"v":2,"data":{{"guild":{GUILD},"game":"Tak","user":{{"id":{id},"name":"{name}"}},"rating":{rating},"deviation":200.0,"volatility":0.06,"rated_games":3,"wins":2,"losses":1,"draws":0}}}}"#
+        );
+        players.insert(key, old.as_bytes()).unwrap();
+    }
+    // The 3x3 game was rated when it was played.
+    let archive = db.open_tree("archive").unwrap();
+    let mut rated_small = 0;
+    for entry in archive.iter() {
+        let (key, value) = entry.unwrap();
+        let text = String::from_utf8(value.to_vec()).unwrap();
+        if text.contains(r#""size":3"#) {
+            let text = text.replace(r#""rated":false"#, r#""rated":true"#);
+            archive.insert(key, text.as_bytes()).unwrap();
+            rated_small += 1;
+        }
+    }
+    assert_eq!(rated_small, 1);
+    db.flush().unwrap();
+    drop((players, archive, db));
+    let store = support::reopen(dir.path());
+    let mut rebuilt = store.players(GUILD, Kind::Tak).unwrap();
+    let order =
+        |v: &mut Vec<bredon::store::records::PlayerRecord>| v.sort_by_key(|p| (p.user.id, p.size));
+    let mut expected = expected;
+    order(&mut rebuilt);
+    order(&mut expected);
+    assert_eq!(rebuilt, expected);
+}
+
+#[test]
+fn any_finished_game_of_the_server_by_its_number() {
+    let w = world();
+    three_sizes(&w);
+    let history = w
+        .service
+        .history(&ctx("carol", 0), user("alice").id)
+        .unwrap();
+    let five = history.iter().find(|g| g.settings.size == 5).unwrap();
+    let o = w.service.view_finished(&ctx("carol", 0), five.id).unwrap();
+    assert_eq!(
+        o.text,
+        format!(
+            "Game #{}, alice vs bob, Tak on 5x5: bob resigns; alice wins (1-0).",
+            five.id
+        )
+    );
+    assert_eq!(o.board.unwrap().game.kind(), Kind::Tak);
+    let record = w.service.ptn(&ctx("carol", 0), Some(five.id)).unwrap();
+    assert!(record.text.contains("[Size \"5\"]"), "{}", record.text);
+    assert_eq!(
+        w.service
+            .finished_record(&ctx("carol", 0), Some(five.id))
+            .unwrap(),
+        record.text
+    );
+    // Without a number: the channel's last game, the 3x3.
+    assert!(w
+        .service
+        .ptn(&ctx("carol", 0), None)
+        .unwrap()
+        .text
+        .contains("[Size \"3\"]"));
+    let elsewhere = in_guild(GUILD + 1, "carol");
+    for why in [
+        refusal_of(w.service.view_finished(&elsewhere, five.id)),
+        refusal_of(w.service.ptn(&elsewhere, Some(five.id))),
+        refusal_of(w.service.finished_record(&ctx("carol", 0), Some(999))),
+    ] {
+        assert!(
+            why.starts_with("there is no finished game #") && why.contains("/history lists"),
+            "{why}"
+        );
+    }
 }

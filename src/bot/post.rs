@@ -228,6 +228,15 @@ pub fn analysis_text(report: &crate::service::analysis::Report) -> String {
     fit(text)
 }
 
+/// " on 6x6", or nothing for letters stored before ratings were per size.
+fn rated_on(board: &str) -> String {
+    if board.is_empty() {
+        String::new()
+    } else {
+        format!(" on {board}")
+    }
+}
+
 /// The record of a finished game: the GIF of the whole game, the PTN file, the PTN Ninja link if
 /// it fits, ratings and series, and the rematch button. Pings no one.
 pub async fn record(outcome: &Outcome) -> Option<Post> {
@@ -235,8 +244,9 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     let mut lines = Vec::new();
     for (player, rating, change) in &f.ratings {
         lines.push(format!(
-            "{} is now rated {rating:.0} ({change:+.0}).",
-            escape(&player.name)
+            "{} is now rated {rating:.0}{} ({change:+.0}).",
+            escape(&player.name),
+            rated_on(&f.rated_board)
         ));
     }
     let [(a, pa), (b, pb)] = &f.series;

@@ -33,7 +33,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
-  board | ptn | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] | games | mygames | moves
+  board [GAME] | ptn [GAME] | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] [size=N] | games | mygames | moves
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
   notify [dm=on|off] [reminder=12h|off|game]
   settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators]
@@ -42,8 +42,9 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   tournament join | leave | start | standings | pairings | withdraw [NAME] | cancel
              (games of a round open in channels of their own, e.g. #spring-cup-r1-alice-vs-bob)
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
-`rules [takat]`, `position TPS` or `position ptn=FILE` (draw it), `analyze` (the channel's last
-finished game: marks, chart and annotated PTN), `help`, `quit`.";
+`rules [takat]`, `position TPS` or `position ptn=FILE` (draw it), `analyze [GAME]` (the channel's
+last finished game, or the one `history` numbers GAME: marks, chart and annotated PTN), `help`,
+`quit`.";
 
 fn user(name: &str) -> PlayerRef {
     // A stable id per name (FNV-1a), so games and stats follow a name across sessions.
@@ -158,7 +159,7 @@ impl Session {
             "help" => println!("{HELP}"),
             "rules" => self.rules(&words[1..]),
             "position" => self.position(&words[1..]),
-            "analyze" | "analyse" => self.analyze(),
+            "analyze" | "analyse" => self.analyze(&words[1..]),
             "channel" => match words.get(1) {
                 Some(name) => {
                     self.channel = name.trim_start_matches('#').to_string();
@@ -250,9 +251,9 @@ impl Session {
     }
 
     /// The channel's last finished game analysed, as `/analyze` does it.
-    fn analyze(&mut self) {
+    fn analyze(&mut self, rest: &[String]) {
         let ctx = self.ctx("local");
-        let record = match self.service.finished_record(&ctx) {
+        let record = match game_number(rest).and_then(|id| self.service.finished_record(&ctx, id)) {
             Ok(record) => record,
             Err(Refusal(why)) => return println!("✗ {why}"),
         };
@@ -432,9 +433,12 @@ impl Session {
             },
             "resign" => sv.resign(&ctx)?,
             "abort" => sv.abort(&ctx)?,
-            "board" => sv.view(&ctx)?,
+            "board" => match game_number(rest)? {
+                Some(id) => sv.view_finished(&ctx, id)?,
+                None => sv.view(&ctx)?,
+            },
             "ptn" => {
-                let record = sv.ptn(&ctx)?;
+                let record = sv.ptn(&ctx, game_number(rest)?)?;
                 println!("{}", record.text);
                 if let Some(link) = record.link {
                     println!("{link}");
@@ -472,25 +476,19 @@ impl Session {
                     .iter()
                     .find(|w| !w.contains('='))
                     .map_or_else(|| ctx.user.clone(), |n| user(n));
-                let s = sv.stats(&ctx, &who, kind)?;
-                let rank = s.rank.map_or("unranked".to_string(), |r| format!("#{r}"));
-                println!(
-                    "{}: {}, {}, {}; rating {:.0} ({rank})",
-                    who.name,
-                    crate::words::count(s.player.wins, "win"),
-                    crate::words::count(s.player.losses, "loss"),
-                    crate::words::count(s.player.draws, "draw"),
-                    s.player.rating
-                );
+                println!("{} in {}:", who.name, kind.name());
+                for s in sv.stats(&ctx, &who, kind)? {
+                    println!("  {}", s.describe());
+                }
                 return Ok(None);
             }
             "leaderboard" => {
-                for (i, p) in sv
-                    .leaderboard(&ctx, game_option(rest)?)?
-                    .iter()
-                    .take(10)
-                    .enumerate()
-                {
+                let board = sv.leaderboard(&ctx, game_option(rest)?, size_option(rest)?)?;
+                println!("{} on {}:", board.game.name(), board.game.board(board.size));
+                if board.players.is_empty() {
+                    println!("  nobody has finished a rated game on this size yet");
+                }
+                for (i, p) in board.players.iter().take(10).enumerate() {
                     println!(
                         "{}. {} {:.0} ({}-{}-{})",
                         i + 1,
@@ -500,6 +498,9 @@ impl Session {
                         p.losses,
                         p.draws
                     );
+                }
+                for n in board.other_sizes {
+                    println!("  also rated here: {} (size={n})", board.game.board(n));
                 }
                 return Ok(None);
             }
@@ -660,7 +661,10 @@ impl Session {
         }
         if let Some(f) = &o.finished {
             for (p, rating, change) in &f.ratings {
-                println!("  {} is now rated {rating:.0} ({change:+.0})", p.name);
+                println!(
+                    "  {} is now rated {rating:.0} on {} ({change:+.0})",
+                    p.name, f.rated_board
+                );
             }
             // As on Discord: a series is shown once it has points (never for tournament games).
             if f.series[0].1 + f.series[1].1 > 0 {
@@ -695,9 +699,27 @@ fn last_picture_number(out: &std::path::Path) -> u32 {
 }
 
 /// Commands that take no words after them.
-const BARE_COMMANDS: [&str; 9] = [
-    "accept", "decline", "cancel", "rematch", "resign", "abort", "board", "ptn", "moves",
+const BARE_COMMANDS: [&str; 7] = [
+    "accept", "decline", "cancel", "rematch", "resign", "abort", "moves",
 ];
+
+/// The finished game a command names by its number in `history` (`ptn 12`, `board #12`).
+fn game_number(words: &[String]) -> Result<Option<u64>, Refusal> {
+    match words {
+        [] => Ok(None),
+        [n] => match n.trim_start_matches('#').parse() {
+            Ok(id) => Ok(Some(id)),
+            Err(_) => Err(Refusal(format!(
+                "`{}` is not a game number: `history` lists them (#12), so write `ptn 12`",
+                shortened(n)
+            ))),
+        },
+        _ => Err(Refusal(format!(
+            "name one game by its number, not `{}`",
+            shortened(&words.join(" "))
+        ))),
+    }
+}
 
 /// What the user typed, cut to 40 characters for an answer that repeats it.
 fn shortened(text: &str) -> String {
@@ -734,6 +756,20 @@ fn game_option(words: &[String]) -> Result<Kind, Refusal> {
         Some(name) => Kind::parse(name).map_err(Refusal),
         None => Ok(Kind::Tak),
     }
+}
+
+fn size_option(words: &[String]) -> Result<Option<usize>, Refusal> {
+    words
+        .iter()
+        .find_map(|w| w.strip_prefix("size="))
+        .map(|n| {
+            n.parse().map_err(|_| {
+                Refusal(format!(
+                    "size={n} is not a board size: write a number, like size=6"
+                ))
+            })
+        })
+        .transpose()
 }
 
 fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {

@@ -66,14 +66,6 @@ impl Kind {
             Kind::Takat => "game.takat.txt",
         }
     }
-
-    /// Byte appended to per-game keys in storage (Tak's keys keep their old form).
-    pub fn key_suffix(self) -> Option<u8> {
-        match self {
-            Kind::Tak => None,
-            Kind::Takat => Some(1),
-        }
-    }
 }
 
 fn takat_color(c: takat::Color) -> Color {

@@ -1,11 +1,10 @@
 //! Ending a game: archive with PTN, series points, ratings and stats, all in one change.
 
-use super::{Ctx, Finished, Outcome, Refusal, Service, DEFAULT_RATING};
+use super::{Ctx, Finished, Outcome, Refusal, Service};
 use crate::game::{Decision, Ending, Match};
+use crate::ratings;
 use crate::store::records::*;
 use crate::store::Change;
-use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
-use skillratings::Outcomes;
 
 /// The game as PTN with the tags of the archive.
 pub fn ptn_text(players: &[PlayerRef; 2], game: &Match, now_ms: i64) -> String {
@@ -81,60 +80,18 @@ impl Service {
                 entry.1 += points;
             }
         }
-        let rated = counted && game.settings.rated;
+        let (kind, size) = (game.settings.game, game.settings.size);
         let mut records = Vec::new();
         for p in &game.players {
-            let existing = self.store.player(game.guild, p.id, game.settings.game)?;
-            records.push(existing.unwrap_or(PlayerRecord {
-                guild: game.guild,
-                game: game.settings.game,
-                user: p.clone(),
-                rating: DEFAULT_RATING,
-                deviation: 350.0,
-                volatility: 0.06,
-                rated_games: 0,
-                wins: 0,
-                losses: 0,
-                draws: 0,
-            }));
+            let mut record = self
+                .store
+                .player(game.guild, p.id, kind, size)?
+                .unwrap_or_else(|| ratings::newcomer(game.guild, kind, size, p.clone()));
+            record.user = p.clone();
+            records.push(record);
         }
-        let mut rating_changes = None;
-        if counted {
-            for (i, r) in records.iter_mut().enumerate() {
-                r.user = game.players[i].clone();
-                match result.winner() {
-                    None => r.draws += 1,
-                    Some(w) if w.index() == i => r.wins += 1,
-                    Some(_) => r.losses += 1,
-                }
-            }
-        }
-        if rated {
-            let as_glicko = |r: &PlayerRecord| Glicko2Rating {
-                rating: r.rating,
-                deviation: r.deviation,
-                volatility: r.volatility,
-            };
-            let outcome = match result.winner() {
-                Some(crate::tak::Color::White) => Outcomes::WIN,
-                Some(crate::tak::Color::Black) => Outcomes::LOSS,
-                None => Outcomes::DRAW,
-            };
-            let (w, b) = glicko2(
-                &as_glicko(&records[0]),
-                &as_glicko(&records[1]),
-                &outcome,
-                &Glicko2Config::new(),
-            );
-            let changes = [w.rating - records[0].rating, b.rating - records[1].rating];
-            for (r, new) in records.iter_mut().zip([w, b]) {
-                r.rating = new.rating;
-                r.deviation = new.deviation;
-                r.volatility = new.volatility;
-                r.rated_games += 1;
-            }
-            rating_changes = Some(changes);
-        }
+        let mut records: [PlayerRecord; 2] = records.try_into().expect("a game has two players");
+        let rating_changes = ratings::score(&mut records, result, game.settings.rated);
         let archive = ArchivedGame {
             id: game.id,
             guild: game.guild,
@@ -172,7 +129,11 @@ impl Service {
             expect_seq: Some(expect_seq),
             game: None,
             archive: Some(archive),
-            players: if counted { records.clone() } else { Vec::new() },
+            players: if counted {
+                records.to_vec()
+            } else {
+                Vec::new()
+            },
             coins,
             results,
             ..Change::default()
@@ -220,6 +181,7 @@ impl Service {
                     .collect(),
                 None => Vec::new(),
             },
+            rated_board: kind.board(size),
             series: [score(0), score(1)],
         };
         Ok((finished, change))

@@ -23,7 +23,8 @@ pub use options::{
 };
 pub use outbox::{Delivery, Part};
 pub use outcome::{
-    Answer, Board, Finished, Outcome, Picture, Prompt, Record, Stats, Summary, TimerEvent,
+    Answer, Board, Finished, Leaderboard, Outcome, Picture, Prompt, Record, Stats, Summary,
+    TimerEvent,
 };
 pub use tournament::{
     parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
@@ -79,8 +80,6 @@ impl From<StoreError> for Refusal {
 pub struct Service {
     store: Store,
 }
-
-pub const DEFAULT_RATING: f64 = 1500.0;
 
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
      came first); look at /board and try again";

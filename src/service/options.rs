@@ -276,6 +276,9 @@ impl ChallengeOptions {
         if self.rated && self.reserves.is_some() {
             return Err(Refusal("games with custom reserves cannot be rated".into()));
         }
+        if let Some(why) = crate::ratings::unrated_reason(Kind::Tak, size).filter(|_| self.rated) {
+            return Err(Refusal(why));
+        }
         settings.size = size;
         settings.komi = komi;
         Ok(())

@@ -81,6 +81,9 @@ pub struct Finished {
     pub link: Option<String>,
     /// (player, rating after, change), for rated games.
     pub ratings: Vec<(PlayerRef, f64, f64)>,
+    /// The board the ratings are kept for ("6x6"; empty in letters from before sizes).
+    #[serde(default)]
+    pub rated_board: String,
     /// The series score after this game: (player, points).
     pub series: [(PlayerRef, u32); 2],
 }
@@ -193,9 +196,44 @@ pub struct Record {
     pub link: Option<String>,
 }
 
-/// What `/stats` shows.
+/// What `/stats` shows for one board size.
 #[derive(Clone, Debug)]
 pub struct Stats {
     pub player: PlayerRecord,
+    /// Place on the size's leaderboard (`None`: no rated game on it).
     pub rank: Option<usize>,
+}
+
+impl Stats {
+    /// "6x6: rating 1612 ± 180 (rank #2), 3 wins, 1 loss, 0 draws".
+    pub fn describe(&self) -> String {
+        let p = &self.player;
+        let rating = match self.rank {
+            Some(rank) => format!(
+                "rating {:.0} ± {:.0} (rank #{rank})",
+                p.rating,
+                2.0 * p.deviation
+            ),
+            None if crate::ratings::rated_size(p.game, p.size) => "no rated game yet".into(),
+            None => "never rated".into(),
+        };
+        format!(
+            "{}: {rating}, {}, {}, {}",
+            p.game.board(p.size),
+            crate::words::count(p.wins, "win"),
+            crate::words::count(p.losses, "loss"),
+            crate::words::count(p.draws, "draw"),
+        )
+    }
+}
+
+/// What `/leaderboard` shows: one game on one board size.
+#[derive(Clone, Debug)]
+pub struct Leaderboard {
+    pub game: Kind,
+    pub size: usize,
+    /// Best first.
+    pub players: Vec<PlayerRecord>,
+    /// The other sizes with rated players, smallest first.
+    pub other_sizes: Vec<usize>,
 }

@@ -99,6 +99,40 @@ impl Service {
         Ok(plies.iter().map(|text| g.label(text)).collect())
     }
 
+    /// The final board of finished game `id` of this server.
+    pub fn view_finished(&self, ctx: &Ctx, id: u64) -> Result<Outcome, Refusal> {
+        let game = self.archived_here(ctx, id)?;
+        let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
+        let lead = format!(
+            "Game #{id}, {} vs {}, {} on {}",
+            names[0],
+            names[1],
+            game.settings.game.name(),
+            game.settings.game.board(game.settings.size)
+        );
+        Self::finished_view(&game, &lead)
+    }
+
+    /// `lead`, how `game` ended, and its final board.
+    fn finished_view(game: &ArchivedGame, lead: &str) -> Result<Outcome, Refusal> {
+        let g = Match::from_record(&game.ptn).map_err(Refusal)?;
+        let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
+        Ok(Outcome {
+            text: format!(
+                "{lead}: {} ({}).",
+                game.result.describe_with(game.settings.komi, names),
+                game.result.code()
+            ),
+            board: Some(Board {
+                game: g,
+                players: game.players.clone(),
+                theme: game.settings.theme.clone(),
+                clock: None,
+            }),
+            ..Outcome::default()
+        })
+    }
+
     pub fn view(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         if let Some(game) = self.store.game(ctx.channel)? {
             let g = Self::rebuild(&game)?;
@@ -143,22 +177,7 @@ impl Service {
             });
         }
         if let Some(last) = self.store.last_finished(ctx.channel)? {
-            let g = Match::from_record(&last.ptn).map_err(Refusal)?;
-            let names = [last.players[0].name.as_str(), last.players[1].name.as_str()];
-            return Ok(Outcome {
-                text: format!(
-                    "No game is running here. The last one: {} ({}).",
-                    last.result.describe_with(last.settings.komi, names),
-                    last.result.code()
-                ),
-                board: Some(Board {
-                    game: g,
-                    players: last.players.clone(),
-                    theme: last.settings.theme.clone(),
-                    clock: None,
-                }),
-                ..Outcome::default()
-            });
+            return Self::finished_view(&last, "No game is running here. The last one");
         }
         refuse("there is no game in this channel: start one with /challenge")
     }

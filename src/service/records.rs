@@ -1,32 +1,53 @@
 //! What was played: game records, history, stats, the leaderboard and the live games.
 
 use super::*;
+use crate::ratings;
 
 impl Service {
-    /// The record of the live game, or of the last finished one, with its PTN Ninja link.
-    pub fn ptn(&self, ctx: &Ctx) -> Result<Record, Refusal> {
-        let (text, kind) = if let Some(game) = self.store.game(ctx.channel)? {
+    /// The record of finished game `id` of this server, or else of the live game, or of the
+    /// last finished one, with its PTN Ninja link.
+    pub fn ptn(&self, ctx: &Ctx, id: Option<u64>) -> Result<Record, Refusal> {
+        let (text, kind) = if let Some(id) = id {
+            let game = self.archived_here(ctx, id)?;
+            (game.ptn, game.settings.game)
+        } else if let Some(game) = self.store.game(ctx.channel)? {
             let g = Self::rebuild(&game)?;
             (finish::ptn_text(&game.players, &g, ctx.now_ms), g.kind())
         } else if let Some(last) = self.store.last_finished(ctx.channel)? {
             (last.ptn, last.settings.game)
         } else {
-            return refuse("there is no game in this channel yet");
+            return refuse("there is no game in this channel yet: /history lists finished games with their numbers, for `game:`");
         };
         Ok(Record::new(text, kind))
     }
 
-    /// The record of the last finished game in this channel, for analysis. Never a game still
-    /// being played: an analysis would help one side.
-    pub fn finished_record(&self, ctx: &Ctx) -> Result<String, Refusal> {
+    /// The record of finished game `id` of this server, or of the last finished game in this
+    /// channel, for analysis. Never a game still being played: an analysis would help one side.
+    pub fn finished_record(&self, ctx: &Ctx, id: Option<u64>) -> Result<String, Refusal> {
+        if let Some(id) = id {
+            return Ok(self.archived_here(ctx, id)?.ptn);
+        }
         match self.store.last_finished(ctx.channel)? {
             Some(last) => Ok(last.ptn),
             None if self.store.game(ctx.channel)?.is_some() => refuse(
-                "the game in this channel is still being played; /analyze works once it has ended",
+                "the game in this channel is still being played; /analyze works once it has ended \
+                 (or name a finished one with `game:`, as /history numbers them)",
             ),
-            None => {
-                refuse("no game has finished in this channel yet: /analyze looks at the last one")
-            }
+            None => refuse(
+                "no game has finished in this channel yet: /analyze looks at the last one, or at \
+                 the one `game:` names (/history numbers them)",
+            ),
+        }
+    }
+
+    /// Finished game `id`, if it was played in this server.
+    pub(super) fn archived_here(&self, ctx: &Ctx, id: u64) -> Result<ArchivedGame, Refusal> {
+        match self.store.archived(id)? {
+            Some(game) if game.guild == ctx.guild => Ok(game),
+            _ => refuse(format!(
+                "there is no finished game #{id} in this server: /history lists the games \
+                 played here with their numbers"
+            )),
         }
     }
 
@@ -40,36 +61,63 @@ impl Service {
             .collect())
     }
 
-    pub fn stats(&self, ctx: &Ctx, user: &PlayerRef, game: Kind) -> Result<Stats, Refusal> {
-        let Some(player) = self.store.player(ctx.guild, user.id, game)? else {
+    /// A player's record on every board size of `game` they have finished a game on.
+    pub fn stats(&self, ctx: &Ctx, user: &PlayerRef, game: Kind) -> Result<Vec<Stats>, Refusal> {
+        let records = self.store.player_sizes(ctx.guild, user.id, game)?;
+        if records.is_empty() {
             return refuse(format!(
                 "{} has not finished a game of {} in this server yet",
                 user.name,
                 game.name()
             ));
-        };
-        let board = self.leaderboard(ctx, game)?;
-        let rank = board
-            .iter()
-            .position(|p| p.user.id == user.id)
-            .map(|i| i + 1);
-        Ok(Stats { player, rank })
+        }
+        let everyone = self.store.players(ctx.guild, game)?;
+        Ok(records
+            .into_iter()
+            .map(|player| {
+                let rank = ranked(&everyone, player.size)
+                    .iter()
+                    .position(|p| p.user.id == player.user.id)
+                    .map(|i| i + 1);
+                Stats { player, rank }
+            })
+            .collect())
     }
 
-    /// Rated players of the server in one game, best first.
-    pub fn leaderboard(&self, ctx: &Ctx, game: Kind) -> Result<Vec<PlayerRecord>, Refusal> {
-        let mut players: Vec<PlayerRecord> = self
-            .store
-            .players(ctx.guild, game)?
-            .into_iter()
-            .filter(|p| p.rated_games > 0)
+    /// Rated players of the server in one game on one board size (the server's default size
+    /// if none is asked for), best first.
+    pub fn leaderboard(
+        &self,
+        ctx: &Ctx,
+        game: Kind,
+        size: Option<usize>,
+    ) -> Result<Leaderboard, Refusal> {
+        let size = match size {
+            Some(size) => size,
+            None => Some(game.default_size(self.store.settings(ctx.guild)?.size))
+                .filter(|&s| ratings::rated_size(game, s))
+                .unwrap_or(6),
+        };
+        if !ratings::rated_size(game, size) {
+            return refuse(format!(
+                "{size}x{size} games are never rated, so they have no leaderboard: ask for a                  size from {0}x{0} up",
+                ratings::SMALLEST_RATED_TAK
+            ));
+        }
+        let everyone = self.store.players(ctx.guild, game)?;
+        let mut other_sizes: Vec<usize> = everyone
+            .iter()
+            .filter(|p| p.rated_games > 0 && p.size != size)
+            .map(|p| p.size)
             .collect();
-        players.sort_by(|a, b| {
-            b.rating
-                .total_cmp(&a.rating)
-                .then(a.user.name.cmp(&b.user.name))
-        });
-        Ok(players)
+        other_sizes.sort_unstable();
+        other_sizes.dedup();
+        Ok(Leaderboard {
+            game,
+            size,
+            players: ranked(&everyone, size),
+            other_sizes,
+        })
     }
 
     pub fn live_games(&self, ctx: &Ctx) -> Result<Vec<LiveGame>, Refusal> {
@@ -121,6 +169,21 @@ impl Service {
     pub fn guild_of(&self, channel: u64) -> Result<u64, Refusal> {
         Ok(self.store.game(channel)?.map_or(0, |g| g.guild))
     }
+}
+
+/// The players rated on `size`, best first.
+fn ranked(everyone: &[PlayerRecord], size: usize) -> Vec<PlayerRecord> {
+    let mut players: Vec<PlayerRecord> = everyone
+        .iter()
+        .filter(|p| p.size == size && p.rated_games > 0)
+        .cloned()
+        .collect();
+    players.sort_by(|a, b| {
+        b.rating
+            .total_cmp(&a.rating)
+            .then(a.user.name.cmp(&b.user.name))
+    });
+    players
 }
 
 impl Record {

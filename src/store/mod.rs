@@ -3,7 +3,7 @@
 //!
 //! Trees (keys are big-endian so they sort): `games` channel → live game; `challenges` channel →
 //! challenge; `archive` game id → finished game; `last` channel → id of its last finished game;
-//! `history` user ++ game id → guild; `players` guild ++ user (++ 1 for Takat) → player; `timers` due ms ++ channel
+//! `history` user ++ game id → guild; `players` guild ++ user ++ game ++ size → player; `timers` due ms ++ channel
 //! ++ kind → game seq (an index kept in step with `games`); `settings` guild → server settings;
 //! `boards` channel → the newest message showing its board; `prefs` user → notification wishes;
 //! `wallets` guild ++ user → coins; `tournaments` id → tournament, and id ++ round ++ board →
@@ -185,12 +185,20 @@ fn key2(a: u64, b: u64) -> [u8; 16] {
     k
 }
 
-/// guild ++ user, then a byte for games other than Tak (whose keys predate other games).
-fn player_key(guild: u64, user: u64, game: Kind) -> Vec<u8> {
-    let mut k = key2(guild, user).to_vec();
-    k.extend(game.key_suffix());
+/// guild ++ user ++ game ++ size: a server's records sort by player, then game and size.
+fn player_key(guild: u64, user: u64, game: Kind, size: usize) -> [u8; PLAYER_KEY] {
+    let mut k = [0; PLAYER_KEY];
+    k[..16].copy_from_slice(&key2(guild, user));
+    k[16] = match game {
+        Kind::Tak => 0,
+        Kind::Takat => 1,
+    };
+    k[17] = u8::try_from(size).unwrap_or(u8::MAX);
     k
 }
+
+/// The length of a player key; records kept before sizes were apart have shorter keys.
+const PLAYER_KEY: usize = 18;
 
 fn result_key(f: &Fixture) -> [u8; 16] {
     let mut k = [0; 16];
@@ -240,7 +248,7 @@ impl Store {
             other => StoreError::Io(format!("cannot open {}: {other}", path.display())),
         })?;
         let tree = |name: &str| db.open_tree(name);
-        Ok(Store {
+        Store {
             games: tree("games")?,
             challenges: tree("challenges")?,
             archive: tree("archive")?,
@@ -255,7 +263,45 @@ impl Store {
             tournaments: tree("tournaments")?,
             outbox: tree("outbox")?,
             db,
-        })
+        }
+        .with_players_per_size()
+    }
+
+    /// Rebuilds player records kept before ratings were per board size (keys without a size)
+    /// by replaying the archive, in one atomic batch: each rating lands on the size it was
+    /// earned on, and a store that is already per size is left as it is.
+    fn with_players_per_size(self) -> Result<Store, StoreError> {
+        let mut old = Vec::new();
+        for entry in self.players.iter() {
+            let (key, _) = entry?;
+            if key.len() != PLAYER_KEY {
+                old.push(key);
+            }
+        }
+        if old.is_empty() {
+            return Ok(self);
+        }
+        let games = self
+            .archive
+            .iter()
+            .map(|e| decode("archive", &e?.1))
+            .collect::<Result<Vec<ArchivedGame>, _>>()?;
+        let mut batch = sled::Batch::default();
+        for key in self.players.iter().keys() {
+            batch.remove(key?);
+        }
+        let records = crate::ratings::replay(games);
+        tracing::info!(
+            "player records are kept per board size now: {} old records replaced by {}              rebuilt from the archive",
+            old.len(),
+            records.len()
+        );
+        for r in &records {
+            batch.insert(&player_key(r.guild, r.user.id, r.game, r.size), encode(r));
+        }
+        self.players.apply_batch(batch)?;
+        self.players.flush()?;
+        Ok(self)
     }
 
     /// Makes everything written so far durable. Concurrent callers share one disk flush.
@@ -314,20 +360,37 @@ impl Store {
         Ok(out)
     }
 
-    /// A player's record in one game of one server.
+    /// A player's record in one game on one board size of one server.
     pub fn player(
         &self,
         guild: u64,
         user: u64,
         game: Kind,
+        size: usize,
     ) -> Result<Option<PlayerRecord>, StoreError> {
         self.players
-            .get(player_key(guild, user, game))?
+            .get(player_key(guild, user, game, size))?
             .map(|b| decode("player", &b))
             .transpose()
     }
 
-    /// The players of one game in a server.
+    /// A player's records in one game of one server, one per board size, smallest first.
+    pub fn player_sizes(
+        &self,
+        guild: u64,
+        user: u64,
+        game: Kind,
+    ) -> Result<Vec<PlayerRecord>, StoreError> {
+        let mut records: Vec<PlayerRecord> = self
+            .players
+            .scan_prefix(key2(guild, user))
+            .map(|e| decode("player", &e?.1))
+            .collect::<Result<_, _>>()?;
+        records.retain(|p| p.game == game);
+        Ok(records)
+    }
+
+    /// The records of one game in a server, every size.
     pub fn players(&self, guild: u64, game: Kind) -> Result<Vec<PlayerRecord>, StoreError> {
         let mut players: Vec<PlayerRecord> = self
             .players
@@ -546,7 +609,7 @@ impl Store {
             }
         }
         for p in &change.players {
-            players.insert(player_key(p.guild, p.user.id, p.game), encode(p))?;
+            players.insert(&player_key(p.guild, p.user.id, p.game, p.size), encode(p))?;
         }
         Ok(())
     }

@@ -6,8 +6,9 @@ use crate::tak::{Komi, Opening, Reserve, Setup};
 use serde::{Deserialize, Serialize};
 
 /// The schema version of every record this build writes. Version 2 added the game kind
-/// (settings, player records) and Takat results; version 1 records read as Tak.
-pub const SCHEMA: u32 = 2;
+/// (settings, player records) and Takat results; version 1 records read as Tak. Version 3 keeps
+/// player records per board size; older ones are rebuilt from the archive when the store opens.
+pub const SCHEMA: u32 = 3;
 
 /// The oldest schema version this build reads.
 pub const OLDEST_SCHEMA: u32 = 1;
@@ -196,13 +197,16 @@ pub struct ArchivedGame {
     pub fixture: Option<Fixture>,
 }
 
-/// A player's standing in one server, in one game.
+/// A player's standing in one server, in one game on one board size.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct PlayerRecord {
     pub guild: u64,
     /// Ratings are kept per game (records before Takat existed are Tak's).
     #[serde(default)]
     pub game: Kind,
+    /// Tak's board side or Takat's circles (0 in records from before sizes were kept apart).
+    #[serde(default)]
+    pub size: usize,
     pub user: PlayerRef,
     pub rating: f64,
     pub deviation: f64,

@@ -1,4 +1,5 @@
-//! `/analyze`: the channel's last finished game, analysed on a blocking thread.
+//! `/analyze`: a finished game (the channel's last, one of the server's by number, or a pasted
+//! PTN), analysed on a blocking thread.
 
 use crate::bot::checks::may_post;
 use crate::bot::data::interaction;
@@ -18,18 +19,37 @@ const ANALYSIS_BUDGET: Duration = Duration::from_secs(300);
 /// The "thinking" message shows the analysis's progress this often.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
-/// Analyse this channel's last finished game: mistakes marked, an evaluation chart, annotated PTN.
+/// Analyse a finished game: mistakes marked, an evaluation chart, annotated PTN.
 #[poise::command(slash_command, guild_only)]
-pub(super) async fn analyze(ctx: Context<'_>) -> Result<(), Error> {
+pub(super) async fn analyze(
+    ctx: Context<'_>,
+    #[description = "Which finished game of this server (its number in /history; default: this channel's last)"]
+    #[min = 1]
+    game: Option<u64>,
+    #[description = "A game record to analyse instead, pasted as PTN (a PlayTak game)"]
+    #[max_length = 6000]
+    ptn: Option<String>,
+) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, false) {
         return refuse(ctx, refusal).await;
     }
-    let sctx = service_ctx(ctx);
-    let record = match blocking(&ctx.data().service, move |s| s.finished_record(&sctx)).await {
+    let record = match (ptn, game) {
+        (Some(_), Some(_)) => Err(Refusal(
+            "name a game or paste a PTN, not both: `game:` for a game played here, `ptn:` for \
+             any other"
+                .into(),
+        )),
+        (Some(ptn), None) => Ok(ptn),
+        (None, game) => {
+            let sctx = service_ctx(ctx);
+            blocking(&ctx.data().service, move |s| s.finished_record(&sctx, game)).await
+        }
+    };
+    let record = match record {
         Ok(record) if crate::game::is_takat_record(&record) => {
             return refuse(
                 ctx,
-                Refusal("the last game here is Takat: analysis is for Tak games".into()),
+                Refusal("that game is Takat: analysis is for Tak games".into()),
             )
             .await
         }

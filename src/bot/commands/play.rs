@@ -15,10 +15,19 @@ pub(super) async fn play(
     act(ctx, move |s, c| s.play(c, &ply)).await
 }
 
-/// Show this channel's board.
+/// Show this channel's board (or a finished game's last).
 #[poise::command(slash_command, guild_only)]
-pub(super) async fn board(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, |s, c| s.view(c)).await
+pub(super) async fn board(
+    ctx: Context<'_>,
+    #[description = "Which finished game of this server (its number in /history)"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), Error> {
+    act(ctx, move |s, c| match game {
+        Some(id) => s.view_finished(c, id),
+        None => s.view(c),
+    })
+    .await
 }
 
 /// Ask to take back the last ply (your opponent confirms).

@@ -5,17 +5,21 @@ use crate::bot::choices::GameChoice;
 use crate::bot::post::{escape, jump_link, link_line, Post, MAX_CONTENT};
 use crate::bot::respond::{blocking, option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
-use crate::service::{Ctx, Refusal};
+use crate::service::{Ctx, Leaderboard, Refusal};
 use crate::store::records::PlayerRef;
-use crate::words::count;
 use poise::serenity_prelude as serenity;
 
-/// The PTN of this channel's game, as a file and a PTN Ninja link.
+/// The PTN of this channel's game (or of a finished one), as a file and a PTN Ninja link.
 #[poise::command(slash_command, guild_only)]
-pub(super) async fn ptn(ctx: Context<'_>) -> Result<(), Error> {
+pub(super) async fn ptn(
+    ctx: Context<'_>,
+    #[description = "Which finished game of this server (its number in /history)"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), Error> {
     // Where Bredon may not attach files: the link alone, or the record as text if it fits.
     let sctx = service_ctx(ctx);
-    let record = match blocking(&ctx.data().service, move |s| s.ptn(&sctx)).await {
+    let record = match blocking(&ctx.data().service, move |s| s.ptn(&sctx, game)).await {
         Err(r) => return refuse(ctx, r).await,
         Ok(record) => record,
     };
@@ -66,7 +70,8 @@ pub(super) async fn history(
             .iter()
             .map(|g| {
                 format!(
-                    "{} vs {}, {} on {}: **{}** ({} plies)",
+                    "#{} {} vs {}, {} on {}: **{}** ({} plies)",
+                    g.id,
                     name(&g.players[0]),
                     name(&g.players[1]),
                     g.settings.game.name(),
@@ -77,7 +82,7 @@ pub(super) async fn history(
             })
             .collect();
         Ok(format!(
-            "Last games of {}:\n{}",
+            "Last games of {} (`game:` of /board, /ptn and /analyze takes the number):\n{}",
             name(&who),
             lines.join("\n")
         ))
@@ -203,7 +208,7 @@ fn short(name: &str) -> String {
     s
 }
 
-/// A player's results and rating in this server (only you see the answer, unless public).
+/// A player's results and ratings per board size (only you see the answer, unless public).
 #[poise::command(slash_command, guild_only)]
 pub(super) async fn stats(
     ctx: Context<'_>,
@@ -214,58 +219,66 @@ pub(super) async fn stats(
     let who = user.as_ref().map(|u| option_player(ctx, u));
     let kind = GameChoice::kind(game);
     say(ctx, !public.unwrap_or(false), move |s, c| {
-        let st = s.stats(c, &who.unwrap_or_else(|| c.user.clone()), kind)?;
-        let p = &st.player;
-        let rank = st
-            .rank
-            .map_or("unrated".to_string(), |r| format!("rank #{r}"));
-        Ok(format!(
-            "{} in {}: {}, {}, {}. Rating {:.0} ± {:.0} ({rank}).",
-            escape(&p.user.name),
-            kind.name(),
-            count(p.wins, "win"),
-            count(p.losses, "loss"),
-            count(p.draws, "draw"),
-            p.rating,
-            2.0 * p.deviation
-        ))
+        let who = who.unwrap_or_else(|| c.user.clone());
+        let sizes = s.stats(c, &who, kind)?;
+        let mut lines = vec![format!("{} in {}:", escape(&who.name), kind.name())];
+        lines.extend(sizes.iter().map(|st| format!("- {}", st.describe())));
+        Ok(lines.join("\n"))
     })
     .await
 }
 
-/// The best rated players in this server (only you see the answer, unless public).
+/// The best rated players in this server on one board size (only you see the answer, unless
+/// public).
 #[poise::command(slash_command, guild_only)]
 pub(super) async fn leaderboard(
     ctx: Context<'_>,
     #[description = "Which game (default Tak)"] game: Option<GameChoice>,
+    #[description = "Board size (default: the server's); 3x3 and 4x4 are never rated"]
+    #[min = 3]
+    #[max = 19]
+    size: Option<u8>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
     let kind = GameChoice::kind(game);
     say(ctx, !public.unwrap_or(false), move |s, c| {
-        let list = s.leaderboard(c, kind)?;
-        if list.is_empty() {
+        let board = s.leaderboard(c, kind, size.map(usize::from))?;
+        let others = other_sizes(&board);
+        if board.players.is_empty() {
             return Err(Refusal(format!(
-                "nobody has finished a rated game of {} here yet: try /challenge rated:true",
-                kind.name()
+                "nobody has finished a rated game of {} on {} here yet: try /challenge \
+                 rated:true{others}",
+                kind.name(),
+                kind.board(board.size)
             )));
         }
-        let lines: Vec<String> = list
-            .iter()
-            .take(15)
-            .enumerate()
-            .map(|(i, p)| {
-                format!(
-                    "{}. {} — {:.0} ({}-{}-{})",
-                    i + 1,
-                    escape(&short(&p.user.name)),
-                    p.rating,
-                    p.wins,
-                    p.losses,
-                    p.draws
-                )
-            })
-            .collect();
-        Ok(lines.join("\n"))
+        let mut lines = vec![format!("{} on {}:", kind.name(), kind.board(board.size))];
+        lines.extend(board.players.iter().take(15).enumerate().map(|(i, p)| {
+            format!(
+                "{}. {} — {:.0} ({}-{}-{})",
+                i + 1,
+                escape(&short(&p.user.name)),
+                p.rating,
+                p.wins,
+                p.losses,
+                p.draws
+            )
+        }));
+        lines.push(others.trim_start_matches("; ").to_string());
+        Ok(lines.join("\n").trim_end().to_string())
     })
     .await
+}
+
+/// "; other sizes rated here: 5x5 (size:5)", or nothing.
+fn other_sizes(board: &Leaderboard) -> String {
+    if board.other_sizes.is_empty() {
+        return String::new();
+    }
+    let sizes: Vec<String> = board
+        .other_sizes
+        .iter()
+        .map(|&n| format!("{} (`size:{n}`)", board.game.board(n)))
+        .collect();
+    format!("; other sizes rated here: {}", sizes.join(", "))
 }
