@@ -1209,7 +1209,16 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
 async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
     let (fake, _data, _bot) = boot().await;
     start_game(&fake).await;
+    ply(&fake, &alice(), "a2").await;
+    // A slip taken back at once, before bob has answered: no question asked.
+    let r = run(&fake, &alice(), "undo", json!([])).await;
+    says(
+        &r,
+        "alice took back their ply within a minute, before it was answered: a2 taken back. alice to move.",
+    );
+    assert!(fake.button(CHANNEL, "bredon:undo-yes:").is_none());
     ply(&fake, &alice(), "a1").await;
+    ply(&fake, &bob(), "e5").await;
     run(&fake, &alice(), "undo", json!([])).await;
     let first = fake.button(CHANNEL, "bredon:undo-yes:").unwrap();
     let r = press(&fake, &bob(), "bredon:undo-no").await;
@@ -1251,7 +1260,7 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
     says(&r, "reload Discord");
     // The undo that is open still works.
     let r = press(&fake, &bob(), "bredon:undo-yes").await;
-    says(&r, "bob agreed: a1 taken back");
+    says(&r, "bob agreed: a1 e5 taken back");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -433,7 +433,19 @@ fn undo_needs_the_opponents_consent() {
     assert!(refusal(w.service.request_undo(&ctx("alice", 0))).contains("no ply to take back"));
     play(&w, "alice", "a1");
     assert!(refusal(w.service.request_undo(&ctx("bob", 0))).contains("no ply to take back"));
-    let o = w.service.request_undo(&ctx("alice", 0)).unwrap();
+    // Within a minute of the ply, before bob answers: taken back without asking.
+    let o = w.service.request_undo(&ctx("alice", 61_000)).unwrap();
+    assert_eq!(
+        o.text,
+        "alice took back their ply within a minute, before it was answered: a1 taken back. \
+         alice to move."
+    );
+    assert!(o
+        .prompt
+        .is_some_and(|p| !matches!(p, bredon::service::Prompt::Undo { .. })));
+    play(&w, "alice", "a1");
+    // Later, bob is asked.
+    let o = w.service.request_undo(&ctx("alice", 61_001)).unwrap();
     assert!(o.text.contains("alice asks to take back a1."), "{}", o.text);
     assert!(refusal(w.service.answer_undo(&ctx("alice", 0), true))
         .contains("your opponent has to answer"));
@@ -443,7 +455,7 @@ fn undo_needs_the_opponents_consent() {
         w.service.store().game(CHANNEL).unwrap().unwrap().plies,
         vec!["a1"]
     );
-    w.service.request_undo(&ctx("alice", 0)).unwrap();
+    w.service.request_undo(&ctx("alice", 61_001)).unwrap();
     let o = w.service.answer_undo(&ctx("bob", 0), true).unwrap();
     assert!(
         o.text.contains("bob agreed: a1 taken back. alice to move"),
@@ -511,13 +523,38 @@ fn resignation_and_moderator_abort() {
     assert!(o.text.contains("bob resigns; alice wins (1-0)"));
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));
-    assert!(refusal(w.service.abort(&ctx("alice", 0))).contains("only a server moderator"));
+    play(&w, "alice", "a1");
+    let why = refusal(w.service.abort(&ctx("alice", 0)));
+    assert!(
+        why.starts_with(
+            "the first ply has been played, so the game can no longer be aborted by a player"
+        ),
+        "{why}"
+    );
+    assert!(refusal(w.service.abort(&ctx("carol", 0))).starts_with("only the game's players"));
     let o = w.service.abort(&ctx("mod", 0)).unwrap();
+    assert!(
+        o.text
+            .starts_with("mod aborted the game (0-0); it does not count."),
+        "{}",
+        o.text
+    );
     assert_eq!(o.finished.unwrap().result.code(), "0-0");
     let why = refusal_of(w.service.stats(&ctx("alice", 0), &user("alice"), Kind::Tak));
     assert_eq!(
         why, "alice has not finished a game of Tak in this server yet",
         "an aborted game does not count"
+    );
+    // Before the first ply, either player may abort alone.
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let o = w.service.abort(&ctx("bob", 0)).unwrap();
+    assert_eq!(o.finished.unwrap().result.code(), "0-0");
+    assert!(
+        o.text
+            .starts_with("bob aborted the game (0-0); it does not count."),
+        "{}",
+        o.text
     );
 }
 
@@ -698,14 +735,15 @@ fn answers_to_an_older_question_are_refused() {
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));
     play(&w, "alice", "a1");
-    let first = w.service.request_undo(&ctx("alice", 0)).unwrap();
+    let later = 2 * 60_000;
+    let first = w.service.request_undo(&ctx("alice", later)).unwrap();
     let asked = first.prompt.expect("an undo request asks bob");
     w.service
-        .answer(&ctx("bob", 0), asked, Answer::Refuse)
+        .answer(&ctx("bob", later), asked, Answer::Refuse)
         .unwrap();
     let second = w
         .service
-        .request_undo(&ctx("alice", 0))
+        .request_undo(&ctx("alice", later))
         .unwrap()
         .prompt
         .unwrap();
@@ -1162,8 +1200,11 @@ fn takat_games_undo_time_out_and_rate_apart_from_tak() {
         o.text
     );
     assert!(refusal(w.service.play(&ctx("alice", 1000), "c2-b2")).contains("just moved by Black"));
-    w.service.request_undo(&ctx("bob", 2000)).unwrap();
-    let o = w.service.answer_undo(&ctx("alice", 3000), true).unwrap();
+    w.service.request_undo(&ctx("bob", 2 * 60_000)).unwrap();
+    let o = w
+        .service
+        .answer_undo(&ctx("alice", 3 * 60_000), true)
+        .unwrap();
     assert!(o.text.contains("c2 taken back"), "{}", o.text);
     assert_eq!(
         w.service.legal_plies(CHANNEL).unwrap().len(),

@@ -152,7 +152,8 @@ impl Service {
             reason
         } else {
             format!(
-                "The game was aborted by a moderator ({}); it does not count.{}{paid}",
+                "{} aborted the game ({}); it does not count.{}{paid}",
+                ctx.user.name,
                 result.code(),
                 if paid.is_empty() { "" } else { " " }
             )

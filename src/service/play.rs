@@ -3,6 +3,11 @@
 
 use super::*;
 
+/// A ply taken back this soon after it was made, before any answer, is taken back without
+/// asking (takBot's habit for slips): Discord does not say whether the opponent has read it,
+/// and a correspondence answer rarely comes within a minute.
+const UNSEEN_MS: i64 = 60_000;
+
 impl Service {
     pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
@@ -222,6 +227,13 @@ impl Service {
         if game.undo_request.is_some() {
             return self.answer_undo(ctx, true);
         }
+        if count == 1 && ctx.now_ms - game.last_ply_ms <= UNSEEN_MS {
+            let lead = format!(
+                "{} took back their ply within a minute, before it was answered:",
+                ctx.user.name
+            );
+            return self.take_back(ctx, game, seat, lead);
+        }
         game.undo_request = Some(ctx.user.id);
         self.update_announcing(ctx, &mut game, Vec::new(), |game| {
             let other = game.players[seat.opponent().index()].clone();
@@ -271,20 +283,46 @@ impl Service {
             Some(u) => u,
         };
         game.undo_request = None;
-        let mut g = Self::rebuild(&game)?;
-        let text = if accept {
+        if accept {
             let seat = Self::seat_of(&game, requester).expect("only players ask");
-            let count = Self::undo_count(&g, seat).unwrap_or(0);
-            for _ in 0..count {
-                g.undo();
-            }
-            let undone = game.plies.split_off(game.plies.len() - count).join(" ");
-            let next = game.players[g.to_move().index()].id;
-            self.set_timers(&mut game, next, ctx.now_ms)?;
-            format!("{} agreed: {undone} taken back.", ctx.user.name)
-        } else {
-            format!("{} declined the undo.", ctx.user.name)
-        };
+            return self.take_back(ctx, game, seat, format!("{} agreed:", ctx.user.name));
+        }
+        let g = Self::rebuild(&game)?;
+        self.announce_turn(
+            ctx,
+            game,
+            g,
+            format!("{} declined the undo.", ctx.user.name),
+        )
+    }
+
+    /// Takes back the plies `seat` asked for: "`lead` e2 e3 taken back."
+    fn take_back(
+        &self,
+        ctx: &Ctx,
+        mut game: LiveGame,
+        seat: Color,
+        lead: String,
+    ) -> Result<Outcome, Refusal> {
+        let mut g = Self::rebuild(&game)?;
+        let count = Self::undo_count(&g, seat).unwrap_or(0);
+        for _ in 0..count {
+            g.undo();
+        }
+        let undone = game.plies.split_off(game.plies.len() - count).join(" ");
+        let next = game.players[g.to_move().index()].id;
+        self.set_timers(&mut game, next, ctx.now_ms)?;
+        self.announce_turn(ctx, game, g, format!("{lead} {undone} taken back."))
+    }
+
+    /// Stores `game` (now `g`) and tells the player to move, after `text`.
+    fn announce_turn(
+        &self,
+        ctx: &Ctx,
+        mut game: LiveGame,
+        g: Match,
+        text: String,
+    ) -> Result<Outcome, Refusal> {
         self.update_announcing(ctx, &mut game, Vec::new(), |game| {
             let next = game.players[g.to_move().index()].clone();
             Ok(Outcome {
@@ -359,11 +397,21 @@ impl Service {
     }
 
     /// A moderator ends a game without result.
+    /// A game ended without a result: by a moderator at any time, or by either player alone
+    /// before the first ply (a challenge accepted by mistake costs nothing).
     pub fn abort(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Messages) can abort a game; players can /resign or offer a /draw");
-        }
         let game = self.live(ctx)?;
+        let player = Self::player_seat(&game, ctx).is_ok();
+        let may_abort = ctx.moderator || (player && game.plies.is_empty());
+        if !may_abort {
+            return refuse(if player {
+                "the first ply has been played, so the game can no longer be aborted by a player: \
+                 /resign, or offer a /draw (a server moderator can still abort it)"
+            } else {
+                "only the game's players (before the first ply) or a server moderator (Manage \
+                 Messages) can abort a game"
+            });
+        }
         if game.fixture.is_some() {
             return refuse("this is a tournament game: a moderator can withdraw a player (/tournament withdraw) or cancel the whole tournament (/tournament cancel), not abort one game");
         }

@@ -93,12 +93,8 @@ pub(super) async fn notify(
     .await
 }
 
-/// End this channel's game without result (moderators).
-#[poise::command(
-    slash_command,
-    guild_only,
-    default_member_permissions = "MANAGE_MESSAGES"
-)]
+/// End this channel's game without result (its players before the first ply; moderators always).
+#[poise::command(slash_command, guild_only)]
 pub(super) async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.abort(c)).await
 }
