@@ -483,6 +483,18 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
         "{shown}"
     );
     assert!(shown.contains("[Result \"1-0\"]"), "{shown}");
+    let away = local_in(
+        &dir,
+        "alice vacation start 3\nalice vacation\nalice vacation end\n",
+    );
+    assert!(
+        away.contains("alice is on vacation until ")
+            && away.contains("`vacation start DAYS` (e.g. `vacation start 5`) or `vacation end`")
+            && away.contains(
+                "alice is back: the clocks of 0 games run again; 3 unused days given back."
+            ),
+        "{away}"
+    );
 }
 
 #[test]

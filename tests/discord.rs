@@ -2535,3 +2535,39 @@ async fn finished_games_by_number_and_a_pasted_record() {
         );
     }
 }
+
+/// `/vacation start` and `end` through the fake: the player's answer, and each game's channel
+/// told with a ping for the opponent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_is_announced_in_every_game_of_the_player() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    let elsewhere = CHANNEL + 1;
+    let seen = fake.notifications().len();
+    let start = json!([{ "name": "start", "type": 1, "options": [{ "name": "days", "type": 4, "value": 2 }] }]);
+    let r = run_with(&fake, elsewhere, &bob(), "vacation", start).await;
+    says(&r, "bob is on vacation until ");
+    says(&r, "the clocks of 1 game stand still until then");
+    fake.wait_until("the game's channel told", Duration::from_secs(5), |f| {
+        f.messages()
+            .iter()
+            .any(|m| m.channel == CHANNEL && m.content.contains("bob is on vacation until"))
+    })
+    .await;
+    assert!(
+        notified_since(&fake, seen).contains(&111),
+        "alice is pinged in the game's channel"
+    );
+    let end = json!([{ "name": "end", "type": 1, "options": [] }]);
+    let r = run_with(&fake, elsewhere, &bob(), "vacation", end.clone()).await;
+    says(
+        &r,
+        "bob is back: the clocks of 1 game run again; 2 unused days given back.",
+    );
+    let r = run_with(&fake, elsewhere, &bob(), "vacation", end).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("not on vacation"),
+        "{}",
+        r.content()
+    );
+}

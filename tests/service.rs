@@ -1758,3 +1758,90 @@ fn any_finished_game_of_the_server_by_its_number() {
         );
     }
 }
+
+const DAY: i64 = 24 * HOUR;
+
+/// Every message owed to `channel` so far, in order.
+fn owed_in(w: &World, channel: u64) -> Vec<String> {
+    w.service
+        .deliveries()
+        .unwrap()
+        .into_iter()
+        .filter(|d| d.letter.channel == channel)
+        .map(|d| d.outcome.text)
+        .collect()
+}
+
+#[test]
+fn a_vacation_stops_the_clocks_of_a_players_games_and_ending_it_early_gives_days_back() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            time_limit: Some("1d".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    let elsewhere = Ctx {
+        channel: CHANNEL + 1,
+        ..ctx("bob", HOUR)
+    };
+    let o = w.service.vacation_start(&elsewhere, 3).unwrap();
+    assert_eq!(
+        o.text,
+        "bob is on vacation until 1970.01.04 01:00 UTC: the clocks of 1 game stand still until \
+         then. Vacation days left this year: 11 of 14; /vacation end comes back early."
+    );
+    let game = w.service.store().game(CHANNEL).unwrap().unwrap();
+    assert_eq!(game.paused_until_ms, Some(HOUR + 3 * DAY));
+    assert_eq!(
+        game.timeout_due_ms,
+        Some(4 * DAY),
+        "a day's limit, three days later"
+    );
+    assert!(owed_in(&w, CHANNEL).last().unwrap().starts_with(
+        "bob is on vacation until 1970.01.04 01:00 UTC: this game's clock stands still"
+    ));
+    // alice's day runs out while bob is away: nothing happens.
+    assert!(w.service.tick(2 * DAY).unwrap().is_empty());
+    // She plays anyway; bob's clock starts when he is back.
+    w.service.play(&ctx("alice", 2 * DAY), "a1").unwrap();
+    let game = w.service.store().game(CHANNEL).unwrap().unwrap();
+    assert_eq!(game.timeout_due_ms, Some(HOUR + 4 * DAY));
+    // He comes back a day early: one day given back, his clock runs from now.
+    let o = w
+        .service
+        .vacation_end(&Ctx {
+            now_ms: 2 * DAY + HOUR,
+            ..elsewhere.clone()
+        })
+        .unwrap();
+    assert_eq!(
+        o.text,
+        "bob is back: the clocks of 1 game run again; 1 unused day given back."
+    );
+    let game = w.service.store().game(CHANNEL).unwrap().unwrap();
+    assert_eq!(
+        (game.paused_until_ms, game.timeout_due_ms),
+        (None, Some(3 * DAY + HOUR))
+    );
+    assert!(refusal(w.service.vacation_end(&elsewhere)).contains("not on vacation"));
+    let events = w.service.tick(3 * DAY + HOUR).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.outcome.text.contains("bob ran out of time")),
+        "{:?}",
+        events.iter().map(|e| &e.outcome.text).collect::<Vec<_>>()
+    );
+    // 12 days are left this year: more is refused; a server may allow none.
+    let why = refusal(w.service.vacation_start(&elsewhere, 13));
+    assert_eq!(
+        why,
+        "you have 12 vacation days left this year (of 14); ask for at most that many"
+    );
+    w.service.set_vacation_days(&ctx("mod", 0), 0).unwrap();
+    assert!(refusal(w.service.vacation_start(&elsewhere, 1)).contains("allows no vacations"));
+    assert!(refusal_of(w.service.set_vacation_days(&ctx("bob", 0), 30))
+        .contains("only a server moderator"));
+}

@@ -150,6 +150,7 @@ fn options(name: &str, format: &str, rounds: Option<u32>, time: Option<&str>) ->
         },
         limit: None,
         start: None,
+        no_vacations: false,
     }
 }
 
@@ -466,6 +467,11 @@ fn tournament_actions_have_their_rules() {
         "{}",
         cancelled.text
     );
+    assert_eq!(
+        cancelled.elsewhere.len(),
+        1,
+        "the game's thread is told at once"
+    );
     assert!(t.s().store().game(900).unwrap().is_none());
     assert!(t.news(0).is_empty());
     // Without a limit, at most 32 players.
@@ -597,5 +603,50 @@ fn players_joining_at_the_same_moment_all_get_in() {
         view.tournament.entrants.len(),
         12,
         "no entry lost to a race"
+    );
+}
+
+/// A tournament that allows no vacations keeps its games' clocks running; another's games stop.
+#[test]
+fn a_tournament_may_keep_its_clocks_running_through_vacations() {
+    let mut t = Table::new();
+    for (name, channel, no_vacations) in [("Strict", CHANNEL, true), ("Easy", CHANNEL + 1, false)] {
+        let mut o = options(name, "rr", None, Some("1d"));
+        o.limit = Some(2);
+        o.start = Some("when full".into());
+        o.no_vacations = no_vacations;
+        t.s().create_tournament(&at("mod", channel, 0), &o).unwrap();
+        t.s().join_tournament(&at("alice", channel, 0)).unwrap();
+        t.s().join_tournament(&at("bob", channel, 0)).unwrap();
+    }
+    let games = t.open_games(0);
+    assert_eq!(games.len(), 2);
+    let away = t
+        .s()
+        .vacation_start(&at("bob", CHANNEL + 9, HOUR), 2)
+        .unwrap();
+    assert!(
+        away.text.contains("the clocks of 1 game stand still")
+            && away
+                .text
+                .contains("Not in Strict: its tournament allows no vacations."),
+        "{}",
+        away.text
+    );
+    let paused: Vec<Option<i64>> = games
+        .iter()
+        .map(|(thread, _, _)| {
+            t.s()
+                .store()
+                .game(*thread)
+                .unwrap()
+                .unwrap()
+                .paused_until_ms
+        })
+        .collect();
+    assert_eq!(
+        paused.iter().filter(|p| p.is_some()).count(),
+        1,
+        "{paused:?}"
     );
 }

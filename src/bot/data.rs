@@ -39,6 +39,18 @@ impl Claims {
         })
     }
 
+    /// Hands letters no handler will deliver to the outbox at once.
+    pub fn release(&self, letters: &[u64]) {
+        if letters.is_empty() {
+            return;
+        }
+        self.released
+            .lock()
+            .expect("claims")
+            .extend(letters.iter().copied());
+        self.bell.notify_one();
+    }
+
     /// Whether a handler gave `letter` up (and forgets it).
     pub fn take_released(&self, letter: u64) -> bool {
         self.released.lock().expect("claims").remove(&letter)

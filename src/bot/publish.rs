@@ -58,6 +58,7 @@ impl std::error::Error for Undelivered {}
 impl Publisher {
     /// Claims the outcome's letter (the outbox leaves it to this handler) and draws it.
     pub async fn ready(&self, outcome: Outcome) -> Ready {
+        self.claims.release(&outcome.elsewhere);
         let claim = outcome.letter.and_then(|id| self.claims.claim(id));
         let outcome = self.for_players(outcome);
         let post = announce(&outcome).await;

@@ -35,10 +35,11 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
   board [GAME] | ptn [GAME] | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] [size=N] | games | mygames | moves
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
-  notify [dm=on|off] [reminder=12h|off|game]
-  settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators]
+  notify [dm=on|off] [reminder=12h|off|game] | vacation start DAYS | vacation end
+  settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators] [vacation_days=14]
   tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]
                     [limit=8] [start=\"when full\"|2h|manual] [size=..] [komi=..] [time=1d] [rated]
+                    [vacations=no]
   tournament join | leave | start | standings | pairings | withdraw [NAME] | cancel
              (games of a round open in channels of their own, e.g. #spring-cup-r1-alice-vs-bob)
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
@@ -563,6 +564,23 @@ impl Session {
                 }
                 return Ok(None);
             }
+            "vacation" => match rest.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                ["start", days] => {
+                    let days = days.trim_end_matches('d').parse().map_err(|_| {
+                        Refusal(format!(
+                            "`{}` is not a number of days: `vacation start 5`",
+                            shortened(days)
+                        ))
+                    })?;
+                    sv.vacation_start(&ctx, days)?
+                }
+                ["end"] => sv.vacation_end(&ctx)?,
+                _ => {
+                    return Err(Refusal(
+                        "`vacation start DAYS` (e.g. `vacation start 5`) or `vacation end`".into(),
+                    ))
+                }
+            },
             "settings" => {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
                 if let Some(coins) = get("coins") {
@@ -574,6 +592,12 @@ impl Session {
                 if let Some(who) = get("tournaments") {
                     sv.set_tournament_makers(&ctx, who)?;
                 }
+                if let Some(days) = get("vacation_days") {
+                    let n = days.parse().map_err(|_| {
+                        Refusal(format!("vacation_days={days} is not a number of days"))
+                    })?;
+                    sv.set_vacation_days(&ctx, n)?;
+                }
                 let size = get("size")
                     .map(|v| {
                         v.parse()
@@ -582,7 +606,7 @@ impl Session {
                     .transpose()?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
-                    "settings: theme {}, size {}, reminders {}, starting coins {}, tournaments by {}",
+                    "settings: theme {}, size {}, reminders {}, starting coins {}, tournaments by {}, {} a year",
                     s.theme,
                     s.size,
                     s.reminder_secs
@@ -591,7 +615,8 @@ impl Session {
                             crate::service::describe_secs(r)
                         )),
                     s.starting_coins,
-                    if s.open_tournaments { "anyone" } else { "moderators" }
+                    if s.open_tournaments { "anyone" } else { "moderators" },
+                    crate::words::count(s.vacation_days, "vacation day")
                 );
                 return Ok(None);
             }
@@ -859,7 +884,7 @@ fn tournament_options(words: &[String]) -> Result<crate::service::TournamentOpti
                 .map_err(|_| Refusal(format!("limit={r} is not a number")))
         })
         .transpose()?;
-    let own = ["name", "format", "rounds", "limit", "start"];
+    let own = ["name", "format", "rounds", "limit", "start", "vacations"];
     let game: Vec<String> = words
         .iter()
         .filter(|w| !own.contains(&w.split('=').next().unwrap_or("")))
@@ -871,6 +896,7 @@ fn tournament_options(words: &[String]) -> Result<crate::service::TournamentOpti
         game: challenge_options(&game)?,
         limit,
         start: get("start").map(str::to_string),
+        no_vacations: matches!(get("vacations"), Some("no" | "off" | "false")),
     })
 }
 

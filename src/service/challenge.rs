@@ -161,12 +161,14 @@ impl Service {
             series,
             purse: None,
             fixture: None,
+            paused_until_ms: None,
         };
         let g = Self::rebuild(&game)?;
         if game.settings.stakes.is_some() {
             return self.accept_for_coins(ctx, &c, game);
         }
         let first = game.players[g.to_move().index()].id;
+        game.paused_until_ms = self.vacation_end_of(&game, ctx.now_ms)?;
         self.set_timers(&mut game, first, ctx.now_ms)?;
         let to_move = game.players[g.to_move().index()].clone();
         let outcome = Outcome {

@@ -16,6 +16,7 @@ mod settings;
 mod timers;
 mod tournament;
 mod university;
+mod vacation;
 
 pub use opponent::EngineOpponent;
 pub use options::{
@@ -172,6 +173,15 @@ impl Service {
             game: Some(game.clone()),
             coins,
             ..Change::default()
+        }
+    }
+
+    /// `ctx` acting in another game's channel: what it posts there answers no request.
+    fn in_game(ctx: &Ctx, channel: u64) -> Ctx {
+        Ctx {
+            channel,
+            request: None,
+            ..ctx.clone()
         }
     }
 

@@ -155,6 +155,10 @@ pub struct Outcome {
     pub table: Option<String>,
     /// A picture other than a board (a tournament's crosstable).
     pub image: Option<Picture>,
+    /// Letters this action stored for other channels (a vacation told in each game): nobody
+    /// answers with them, so the outbox may post them at once.
+    #[serde(skip)]
+    pub elsewhere: Vec<u64>,
 }
 
 /// A rendered picture with its file name and description.

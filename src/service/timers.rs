@@ -4,18 +4,20 @@ use super::*;
 
 impl Service {
     /// Arms the time-out and the first reminder for the player to move (`to_move`), whose own
-    /// reminder wish overrides the game's.
+    /// reminder wish overrides the game's. The clock starts now, or when a player's vacation
+    /// ends.
     pub(super) fn set_timers(
         &self,
         game: &mut LiveGame,
         to_move: u64,
         now_ms: i64,
     ) -> Result<(), Refusal> {
+        let start = game.paused_until_ms.map_or(now_ms, |t| t.max(now_ms));
         game.timeout_due_ms = game
             .settings
             .time_limit_secs
-            .map(|s| now_ms + s as i64 * 1000);
-        game.reminder_due_ms = next_reminder(game, self.reminder_interval(game, to_move)?, now_ms);
+            .map(|s| start + s as i64 * 1000);
+        game.reminder_due_ms = next_reminder(game, self.reminder_interval(game, to_move)?, start);
         Ok(())
     }
 
@@ -168,12 +170,13 @@ const LAST_CALL_MS: i64 = 3_600_000;
 /// reminder never arrives together with it.
 fn next_reminder(game: &LiveGame, interval: Option<u64>, now_ms: i64) -> Option<i64> {
     let regular = interval.map(|s| now_ms + s as i64 * 1000);
-    let Some(deadline) = game.timeout_due_ms else {
+    let (Some(deadline), Some(limit)) = (game.timeout_due_ms, game.settings.time_limit_secs) else {
         return regular;
     };
-    let limit = deadline - game.last_ply_ms;
+    // The clock started a limit before the deadline (a vacation may have moved both).
+    let limit = limit as i64 * 1000;
     let last_call = deadline - LAST_CALL_MS.min(limit / 4);
-    [regular, Some(game.last_ply_ms + limit / 2), Some(last_call)]
+    [regular, Some(deadline - limit / 2), Some(last_call)]
         .into_iter()
         .flatten()
         .filter(|&t| t > now_ms && t <= last_call)

@@ -8,7 +8,8 @@
 //! `boards` channel → the newest message showing its board; `prefs` user → notification wishes;
 //! `wallets` guild ++ user → coins; `tournaments` id → tournament, and id ++ round ++ board →
 //! that pairing's result (so a tournament and its results sit together under its id); `outbox`
-//! letter id → a message an outcome owes, until it is delivered.
+//! letter id → a message an outcome owes, until it is delivered; `vacations` guild ++ user → the
+//! player's vacation days.
 
 pub mod records;
 
@@ -146,6 +147,8 @@ pub struct Store {
     tournaments: sled::Tree,
     /// letter id → a message not yet delivered.
     outbox: sled::Tree,
+    /// (guild, user) → vacation days taken and the vacation under way.
+    vacations: sled::Tree,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -262,6 +265,7 @@ impl Store {
             wallets: tree("wallets")?,
             tournaments: tree("tournaments")?,
             outbox: tree("outbox")?,
+            vacations: tree("vacations")?,
             db,
         }
         .with_players_per_size()
@@ -453,6 +457,18 @@ impl Store {
             .map(|b| decode("prefs", &b))
             .transpose()?
             .unwrap_or_default())
+    }
+
+    pub fn vacation(&self, guild: u64, user: u64) -> Result<Option<Vacation>, StoreError> {
+        self.vacations
+            .get(key2(guild, user))?
+            .map(|b| decode("vacation", &b))
+            .transpose()
+    }
+
+    pub fn put_vacation(&self, v: &Vacation) -> Result<(), StoreError> {
+        self.vacations.insert(key2(v.guild, v.user.id), encode(v))?;
+        Ok(())
     }
 
     pub fn put_prefs(&self, user: u64, prefs: &PlayerPrefs) -> Result<(), StoreError> {

@@ -172,6 +172,22 @@ pub struct LiveGame {
     /// The tournament pairing this game plays (records before tournaments: `None`).
     #[serde(default)]
     pub fixture: Option<Fixture>,
+    /// A player of this game is on vacation until then: its clock stands still (no reminder,
+    /// no time-out) until this time.
+    #[serde(default)]
+    pub paused_until_ms: Option<i64>,
+}
+
+/// A player's vacations in one server: days taken this year, and the one under way.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Vacation {
+    pub guild: u64,
+    pub user: PlayerRef,
+    /// The calendar year (UTC) `used_days` count in.
+    pub year: i64,
+    pub used_days: u32,
+    /// The vacation under way ends then (`None`, or a time past: none is).
+    pub until_ms: Option<i64>,
 }
 
 /// A finished game.
@@ -229,6 +245,13 @@ pub struct GuildSettings {
     /// Anyone may create a tournament, not only moderators (settings before them: no).
     #[serde(default)]
     pub open_tournaments: bool,
+    /// Vacation days each player may take in a calendar year (0: none).
+    #[serde(default = "default_vacation_days")]
+    pub vacation_days: u32,
+}
+
+fn default_vacation_days() -> u32 {
+    14
 }
 
 fn default_coins() -> i64 {
@@ -243,6 +266,7 @@ impl Default for GuildSettings {
             reminder_secs: Some(24 * 3600),
             starting_coins: default_coins(),
             open_tournaments: false,
+            vacation_days: default_vacation_days(),
         }
     }
 }
@@ -323,6 +347,10 @@ pub struct Tournament {
     /// The rounds paired so far.
     pub rounds: Vec<Vec<Pairing>>,
     pub created_ms: i64,
+    /// Its games' clocks run on when a player takes a vacation (tournaments before vacations:
+    /// no, vacations are allowed).
+    #[serde(default)]
+    pub no_vacations: bool,
 }
 
 /// How a pairing's result came about.

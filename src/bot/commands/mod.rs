@@ -53,6 +53,7 @@ fn listed() -> Vec<poise::Command<Data, Error>> {
         records::games(),
         records::mygames(),
         settings::notify(),
+        settings::vacation(),
         records::stats(),
         records::leaderboard(),
         settings::settings(),

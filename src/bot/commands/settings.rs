@@ -1,4 +1,4 @@
-//! Settings and moderation: `/settings`, `/notify`, `/abort`.
+//! Settings, moderation and absence: `/settings`, `/notify`, `/vacation`, `/abort`.
 
 use crate::bot::checks::{is_server_manager, member_permissions};
 use crate::bot::choices::{autocomplete_reminder, MakersChoice, ThemeChoice};
@@ -23,6 +23,10 @@ pub(super) async fn settings(
     #[max = 1000000]
     coins: Option<i64>,
     #[description = "Who may create tournaments"] tournaments: Option<MakersChoice>,
+    #[description = "Vacation days each player may take a year (0: none)"]
+    #[min = 0]
+    #[max = 365]
+    vacation_days: Option<u32>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {
@@ -33,6 +37,9 @@ pub(super) async fn settings(
         };
         if let Some(n) = coins {
             s.set_starting_coins(c, n)?;
+        }
+        if let Some(days) = vacation_days {
+            s.set_vacation_days(c, days)?;
         }
         if let Some(who) = tournaments {
             s.set_tournament_makers(
@@ -58,7 +65,7 @@ pub(super) async fn settings(
             .map_or("off".to_string(), |r| format!("{} h", r / 3600));
         Ok(format!(
             "Server defaults: theme {}, size {}x{}, reminder {reminder}, University games start \
-             with {} coins, tournaments are created by {}.",
+             with {} coins, tournaments are created by {}, {} a year.",
             st.theme,
             st.size,
             st.size,
@@ -67,7 +74,8 @@ pub(super) async fn settings(
                 "anyone"
             } else {
                 "moderators"
-            }
+            },
+            crate::words::count(st.vacation_days, "vacation day")
         ))
     })
     .await
@@ -91,6 +99,34 @@ pub(super) async fn notify(
         ))
     })
     .await
+}
+
+/// Take days off: the clocks of all your games in this server stand still until you are back.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("vacation_start", "vacation_end")
+)]
+pub(super) async fn vacation(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Start a vacation of some days (your server's yearly allowance counts them).
+#[poise::command(slash_command, guild_only, rename = "start")]
+async fn vacation_start(
+    ctx: Context<'_>,
+    #[description = "How many days"]
+    #[min = 1]
+    #[max = 60]
+    days: u32,
+) -> Result<(), Error> {
+    act(ctx, move |s, c| s.vacation_start(c, days)).await
+}
+
+/// Come back early: the days not taken are given back.
+#[poise::command(slash_command, guild_only, rename = "end")]
+async fn vacation_end(ctx: Context<'_>) -> Result<(), Error> {
+    act(ctx, |s, c| s.vacation_end(c)).await
 }
 
 /// End this channel's game without result (its players before the first ply; moderators always).

@@ -60,6 +60,8 @@ pub(super) async fn create(
     #[autocomplete = "autocomplete_start"]
     start: Option<String>,
     #[description = "No swap: the first plies place one's own colour"] no_swap: Option<bool>,
+    #[description = "Let players' vacations stop the games' clocks (default: yes)"]
+    vacations: Option<bool>,
 ) -> Result<(), Error> {
     let kind = channel_kind(ctx);
     if is_thread(kind) {
@@ -102,6 +104,7 @@ pub(super) async fn create(
         },
         limit: limit.map(|n| (n as usize).min(MOST_ENTRANTS)),
         start,
+        no_vacations: vacations == Some(false),
     };
     act(ctx, move |s, c| s.create_tournament(c, &options)).await
 }

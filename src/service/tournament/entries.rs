@@ -89,6 +89,7 @@ impl Service {
             phase: Phase::Open,
             rounds: Vec::new(),
             created_ms: ctx.now_ms,
+            no_vacations: options.no_vacations,
         };
         let limit = t
             .limit
@@ -240,13 +241,14 @@ impl Service {
             tournament: Some(t.id),
             ..Outcome::default()
         };
-        let outcome = self.save_tournament(ctx, &mut t, forfeits, outcome)?;
+        let mut outcome = self.save_tournament(ctx, &mut t, forfeits, outcome)?;
         if let Some(game) = game {
             let g = Self::rebuild(&game)?;
             let seat = Self::seat_of(&game, who.id).expect("a pairing's players play it");
             let winner = seat.opponent();
             let in_game = Self::in_game(ctx, game.channel);
-            self.decided(&in_game, game, g, Decision::Resignation { winner })?;
+            let ended = self.decided(&in_game, game, g, Decision::Resignation { winner })?;
+            outcome.elsewhere.extend(ended.letter);
         }
         Ok(outcome)
     }
@@ -280,21 +282,13 @@ impl Service {
             ),
             ..Outcome::default()
         };
-        let outcome = self.save_tournament(ctx, &mut t, Vec::new(), outcome)?;
+        let mut outcome = self.save_tournament(ctx, &mut t, Vec::new(), outcome)?;
         for game in games {
             let g = Self::rebuild(&game)?;
             let in_game = Self::in_game(ctx, game.channel);
-            self.decided(&in_game, game, g, Decision::Abandoned)?;
+            let ended = self.decided(&in_game, game, g, Decision::Abandoned)?;
+            outcome.elsewhere.extend(ended.letter);
         }
         Ok(outcome)
-    }
-
-    /// `ctx` acting in a tournament game's thread: what it posts there answers no request.
-    fn in_game(ctx: &Ctx, channel: u64) -> Ctx {
-        Ctx {
-            channel,
-            request: None,
-            ..ctx.clone()
-        }
     }
 }

@@ -36,6 +36,8 @@ pub struct TournamentOptions {
     /// `when full`, `manual` (the default), a delay such as `2h` or `1d`, or a UTC time
     /// `2026-12-01 18:00`.
     pub start: Option<String>,
+    /// Players' vacations do not stop its games' clocks.
+    pub no_vacations: bool,
 }
 
 /// The most entrants a tournament takes (the crosstable stays readable).

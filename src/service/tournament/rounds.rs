@@ -252,11 +252,15 @@ impl Service {
             },
             purse: None,
             fixture: Some(fixture),
+            paused_until_ms: None,
         };
         p.channel = Some(channel);
         p.game = Some(game.id);
         let g = Self::rebuild(&game)?;
         let first = game.players[g.to_move().index()].clone();
+        if !t.no_vacations {
+            game.paused_until_ms = self.vacation_end_of(&game, now_ms)?;
+        }
         self.set_timers(&mut game, first.id, now_ms)?;
         t.seq += 1;
         let outcome = Outcome {
