@@ -2571,3 +2571,52 @@ async fn a_vacation_is_announced_in_every_game_of_the_player() {
         r.content()
     );
 }
+
+/// A server's komi per size: set in /settings, offered first while typing komi, and given to
+/// challenges that name none; custom pieces through `reserves:`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_komi_per_size_and_custom_reserves() {
+    let (fake, _data, _bot) = boot().await;
+    let manager = TestUser {
+        permissions: 0x20,
+        ..TestUser::new(444, "mod")
+    };
+    let r = run(
+        &fake,
+        &manager,
+        "settings",
+        json!([{ "name": "komi", "type": 3, "value": "1.5" }, { "name": "komi_size", "type": 4, "value": 5 }]),
+    )
+    .await;
+    says(&r, "komi 1.5 on 5x5");
+    let from = fake.requests().len();
+    let token = fake.autocomplete_option(&alice(), CHANNEL, "challenge", "komi", "");
+    let first = offered(&fake, from, &token).await.remove(0);
+    assert_eq!(
+        (first.value.as_str(), first.name.as_str()),
+        ("1.5", "1.5 (this server's komi on 5x5)")
+    );
+    let r = challenge_bob(&fake, json!([{ "name": "size", "type": 4, "value": 5 }])).await;
+    says(&r, "Tak on 5x5, komi 1.5");
+    run(&fake, &alice(), "cancel", json!([])).await;
+    let r = challenge_bob(
+        &fake,
+        json!([{ "name": "size", "type": 4, "value": 6 }, { "name": "reserves", "type": 3, "value": "40/2,40/2" }]),
+    )
+    .await;
+    says(&r, "Tak on 6x6, komi 0");
+    says(&r, "pieces 40/2 for White, 40/2 for Black");
+    run(&fake, &alice(), "cancel", json!([])).await;
+    let r = challenge_bob(
+        &fake,
+        json!([{ "name": "reserves", "type": 3, "value": "many" }]),
+    )
+    .await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("write stones/capstones for White, then Black"),
+        "{}",
+        r.content()
+    );
+}

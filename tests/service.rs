@@ -1845,3 +1845,49 @@ fn a_vacation_stops_the_clocks_of_a_players_games_and_ending_it_early_gives_days
     assert!(refusal_of(w.service.set_vacation_days(&ctx("bob", 0), 30))
         .contains("only a server moderator"));
 }
+
+#[test]
+fn a_servers_komi_per_size_goes_to_challenges_that_name_none() {
+    let w = world();
+    assert!(
+        refusal_of(w.service.set_server_komi(&ctx("alice", 0), Some(6), "2"))
+            .contains("only a server moderator")
+    );
+    let s = w
+        .service
+        .set_server_komi(&ctx("mod", 0), None, "2")
+        .unwrap();
+    assert_eq!(
+        s.describe_komi(),
+        "komi 2 on 6x6",
+        "the server's size by default"
+    );
+    w.service
+        .set_server_komi(&ctx("mod", 0), Some(5), "1,5")
+        .unwrap();
+    let o = w
+        .service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    assert!(o.text.contains("Tak on 5x5, komi 1.5"), "{}", o.text);
+    w.service.cancel(&ctx("alice", 0)).unwrap();
+    let named = ChallengeOptions {
+        komi: Some("0".into()),
+        ..opts(Some("bob"), Seat::White)
+    };
+    let o = w.service.challenge(&ctx("alice", 0), &named).unwrap();
+    assert!(
+        o.text.contains("komi 0"),
+        "a challenge's own komi wins: {}",
+        o.text
+    );
+    let s = w
+        .service
+        .set_server_komi(&ctx("mod", 0), Some(5), "0")
+        .unwrap();
+    assert_eq!(
+        s.describe_komi(),
+        "komi 2 on 6x6",
+        "0 forgets a size's komi"
+    );
+}

@@ -154,11 +154,39 @@ pub fn presets(presets: &[(&str, &str)], partial: &str) -> Vec<serenity::Autocom
     choices
 }
 
+/// The server's komi per size first, then the presets.
 pub async fn autocomplete_komi(
-    _ctx: Context<'_>,
+    ctx: Context<'_>,
     partial: &str,
 ) -> Vec<serenity::AutocompleteChoice> {
-    presets(&KOMI_PRESETS, partial)
+    let server = match ctx.guild_id() {
+        Some(guild) => ctx
+            .data()
+            .service
+            .settings(guild.get())
+            .map(|s| s.komi)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let mut own: Vec<(String, String)> = Vec::new();
+    for (n, k) in &server {
+        let value = k.to_string();
+        match own.iter_mut().find(|(v, _)| *v == value) {
+            Some((_, sizes)) => sizes.push_str(&format!(", {n}x{n}")),
+            None => own.push((value, format!("{n}x{n}"))),
+        }
+    }
+    let own: Vec<(String, String)> = own
+        .into_iter()
+        .map(|(v, sizes)| (v.clone(), format!("{v} (this server's komi on {sizes})")))
+        .collect();
+    let mut listed: Vec<(&str, &str)> = own.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
+    listed.extend(
+        KOMI_PRESETS
+            .iter()
+            .filter(|(v, _)| !own.iter().any(|(o, _)| o == v)),
+    );
+    presets(&listed, partial)
 }
 
 pub async fn autocomplete_time(

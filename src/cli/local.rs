@@ -7,7 +7,7 @@ use crate::game::{explain, Kind};
 use crate::service::{ChallengeOptions, Ctx, EngineOpponent, Outcome, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::store::Store;
-use crate::tak::{Opening, Reserve};
+use crate::tak::Opening;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -37,6 +37,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
   notify [dm=on|off] [reminder=12h|off|game] | vacation start DAYS | vacation end
   settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators] [vacation_days=14]
+           [komi=2 komi_size=6]
   tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]
                     [limit=8] [start=\"when full\"|2h|manual] [size=..] [komi=..] [time=1d] [rated]
                     [vacations=no]
@@ -592,6 +593,15 @@ impl Session {
                 if let Some(who) = get("tournaments") {
                     sv.set_tournament_makers(&ctx, who)?;
                 }
+                if let Some(komi) = get("komi") {
+                    let size = get("komi_size")
+                        .map(|v| {
+                            v.parse()
+                                .map_err(|_| Refusal(format!("komi_size={v} is not a number 3..8")))
+                        })
+                        .transpose()?;
+                    sv.set_server_komi(&ctx, size, komi)?;
+                }
                 if let Some(days) = get("vacation_days") {
                     let n = days.parse().map_err(|_| {
                         Refusal(format!("vacation_days={days} is not a number of days"))
@@ -606,9 +616,10 @@ impl Session {
                     .transpose()?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
-                    "settings: theme {}, size {}, reminders {}, starting coins {}, tournaments by {}, {} a year",
+                    "settings: theme {}, size {}, {}, reminders {}, starting coins {}, tournaments by {}, {} a year",
                     s.theme,
                     s.size,
+                    s.describe_komi(),
                     s.reminder_secs
                         .map_or("off".into(), |r| format!(
                             "after {}",
@@ -830,7 +841,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
             "reminder" => o.reminder = Some(value.into()),
             "theme" => o.theme = Some(value.into()),
             "tps" => o.tps = Some(value.into()),
-            "reserves" => o.reserves = Some(reserves(value)?),
+            "reserves" => o.reserves = Some(crate::service::parse_reserves(value)?),
             "open" => o.opponent = None,
             "level" => o.engine = Some(value.into()),
             "stakes" => o.stakes = crate::service::parse_stakes(value)?,
@@ -898,26 +909,4 @@ fn tournament_options(words: &[String]) -> Result<crate::service::TournamentOpti
         start: get("start").map(str::to_string),
         no_vacations: matches!(get("vacations"), Some("no" | "off" | "false")),
     })
-}
-
-/// `21/1,20/1`: White's stones/capstones, then Black's.
-fn reserves(text: &str) -> Result<[Reserve; 2], Refusal> {
-    let bad = || {
-        Refusal(format!(
-            "reserves={text}: write stones/capstones for White, then Black, like 21/1,21/1"
-        ))
-    };
-    let mut out = [Reserve { stones: 0, caps: 0 }; 2];
-    let parts: Vec<&str> = text.split(',').collect();
-    if parts.len() != 2 {
-        return Err(bad());
-    }
-    for (slot, part) in out.iter_mut().zip(parts) {
-        let (s, c) = part.split_once('/').ok_or_else(bad)?;
-        *slot = Reserve {
-            stones: s.parse().map_err(|_| bad())?,
-            caps: c.parse().map_err(|_| bad())?,
-        };
-    }
-    Ok(out)
 }

@@ -344,6 +344,12 @@ fn challenge_outcome(c: &Challenge) -> Outcome {
     if s.tps.is_some() {
         details.push("from a position".into());
     }
+    if let Some([w, b]) = s.reserves {
+        details.push(format!(
+            "pieces {}/{} for White, {}/{} for Black",
+            w.stones, w.caps, b.stones, b.caps
+        ));
+    }
     if s.blind {
         details.push("blind: no picture until the end".into());
     }

@@ -20,7 +20,8 @@ mod vacation;
 
 pub use opponent::EngineOpponent;
 pub use options::{
-    describe_reminder, describe_secs, parse_duration, parse_stakes, ChallengeOptions,
+    describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
+    ChallengeOptions,
 };
 pub use outbox::{Delivery, Part};
 pub use outcome::{

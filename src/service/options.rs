@@ -153,6 +153,29 @@ fn time_limit(text: &str) -> Result<u64, Refusal> {
     Ok(secs)
 }
 
+/// `21/1,20/1`: White's stones/capstones, then Black's.
+pub fn parse_reserves(text: &str) -> Result<[Reserve; 2], Refusal> {
+    let bad = || {
+        Refusal(format!(
+            "reserves {}: write stones/capstones for White, then Black, like 21/1,21/1",
+            crate::tak::quote(text)
+        ))
+    };
+    let mut out = [Reserve { stones: 0, caps: 0 }; 2];
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 2 {
+        return Err(bad());
+    }
+    for (slot, part) in out.iter_mut().zip(parts) {
+        let (s, c) = part.trim().split_once('/').ok_or_else(bad)?;
+        *slot = Reserve {
+            stones: s.trim().parse().map_err(|_| bad())?,
+            caps: c.trim().parse().map_err(|_| bad())?,
+        };
+    }
+    Ok(out)
+}
+
 impl ChallengeOptions {
     /// The game settings, with the server's defaults where nothing was chosen.
     pub fn settings(&self, defaults: &GuildSettings) -> Result<GameSettings, Refusal> {
@@ -249,7 +272,7 @@ impl ChallengeOptions {
         };
         let komi = match &self.komi {
             Some(k) => Komi::parse(k).map_err(Refusal)?,
-            None => Komi::default(),
+            None => defaults.komi_for(size),
         };
         let mut setup = Setup::new(size)
             .map_err(Refusal)?

@@ -87,4 +87,29 @@ impl Service {
         self.store.flush()?;
         Ok(s)
     }
+
+    /// The komi challenges on `size` (default: the server's size) get when they name none;
+    /// `0` forgets it (moderators).
+    pub fn set_server_komi(
+        &self,
+        ctx: &Ctx,
+        size: Option<usize>,
+        komi: &str,
+    ) -> Result<GuildSettings, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
+        }
+        let mut s = self.store.settings(ctx.guild)?;
+        let size = size.unwrap_or(s.size);
+        crate::tak::Setup::new(size).map_err(Refusal)?;
+        let komi = crate::tak::Komi::parse(komi).map_err(Refusal)?;
+        s.komi.retain(|(n, _)| *n != size);
+        if komi != crate::tak::Komi::default() {
+            s.komi.push((size, komi));
+            s.komi.sort_by_key(|(n, _)| *n);
+        }
+        self.store.put_settings(ctx.guild, &s)?;
+        self.store.flush()?;
+        Ok(s)
+    }
 }

@@ -248,6 +248,32 @@ pub struct GuildSettings {
     /// Vacation days each player may take in a calendar year (0: none).
     #[serde(default = "default_vacation_days")]
     pub vacation_days: u32,
+    /// The server's komi per board size, for challenges that name none (else 0).
+    #[serde(default)]
+    pub komi: Vec<(usize, Komi)>,
+}
+
+impl GuildSettings {
+    /// The komi a challenge on `size` gets when it names none.
+    pub fn komi_for(&self, size: usize) -> Komi {
+        self.komi
+            .iter()
+            .find(|(s, _)| *s == size)
+            .map_or(Komi::default(), |(_, k)| *k)
+    }
+
+    /// "komi 2 on 6x6, 1.5 on 5x5", or "no komi".
+    pub fn describe_komi(&self) -> String {
+        if self.komi.is_empty() {
+            return "no komi".into();
+        }
+        let each: Vec<String> = self
+            .komi
+            .iter()
+            .map(|(n, k)| format!("{k} on {n}x{n}"))
+            .collect();
+        format!("komi {}", each.join(", "))
+    }
 }
 
 fn default_vacation_days() -> u32 {
@@ -267,6 +293,7 @@ impl Default for GuildSettings {
             starting_coins: default_coins(),
             open_tournaments: false,
             vacation_days: default_vacation_days(),
+            komi: Vec::new(),
         }
     }
 }

@@ -52,7 +52,15 @@ pub(super) async fn challenge(
     #[description = "Play for coins: University rules (antes, bids, Tak fees)"] stakes: Option<
         StakesChoice,
     >,
+    #[description = "Pieces: stones/capstones for White, then Black (e.g. 30/1,30/1)"]
+    #[max_length = 20]
+    reserves: Option<String>,
 ) -> Result<(), Error> {
+    let reserves = match reserves.as_deref().map(crate::service::parse_reserves) {
+        Some(Err(r)) => return refuse(ctx, r).await,
+        Some(Ok(r)) => Some(r),
+        None => None,
+    };
     let options = ChallengeOptions {
         game: GameChoice::kind(game),
         size: size.map(usize::from),
@@ -73,6 +81,7 @@ pub(super) async fn challenge(
         theme: theme.map(|t| t.name().to_string()),
         blind: blind.unwrap_or(false),
         stakes: stakes.map(|_| Stakes::University),
+        reserves,
         ..ChallengeOptions::default()
     };
     issue_challenge(ctx, opponent.as_ref(), level, options, thread == Some(true)).await

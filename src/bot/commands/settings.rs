@@ -1,12 +1,13 @@
 //! Settings, moderation and absence: `/settings`, `/notify`, `/vacation`, `/abort`.
 
 use crate::bot::checks::{is_server_manager, member_permissions};
-use crate::bot::choices::{autocomplete_reminder, MakersChoice, ThemeChoice};
+use crate::bot::choices::{autocomplete_komi, autocomplete_reminder, MakersChoice, ThemeChoice};
 use crate::bot::respond::{act, say};
 use crate::bot::{Context, Error};
 use crate::service::Ctx;
 
 /// Server defaults (Manage Server): theme, board size, reminder interval.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only, default_member_permissions = "MANAGE_GUILD")]
 pub(super) async fn settings(
     ctx: Context<'_>,
@@ -27,6 +28,13 @@ pub(super) async fn settings(
     #[min = 0]
     #[max = 365]
     vacation_days: Option<u32>,
+    #[description = "Komi for challenges that name none, on komi_size (0: none)"]
+    #[autocomplete = "autocomplete_komi"]
+    komi: Option<String>,
+    #[description = "The board size `komi` is for (default: the server's size)"]
+    #[min = 3]
+    #[max = 8]
+    komi_size: Option<u8>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {
@@ -37,6 +45,9 @@ pub(super) async fn settings(
         };
         if let Some(n) = coins {
             s.set_starting_coins(c, n)?;
+        }
+        if let Some(k) = &komi {
+            s.set_server_komi(c, komi_size.map(usize::from), k)?;
         }
         if let Some(days) = vacation_days {
             s.set_vacation_days(c, days)?;
@@ -64,11 +75,12 @@ pub(super) async fn settings(
             .reminder_secs
             .map_or("off".to_string(), |r| format!("{} h", r / 3600));
         Ok(format!(
-            "Server defaults: theme {}, size {}x{}, reminder {reminder}, University games start \
-             with {} coins, tournaments are created by {}, {} a year.",
+            "Server defaults: theme {}, size {}x{}, {}, reminder {reminder}, University games \
+             start with {} coins, tournaments are created by {}, {} a year.",
             st.theme,
             st.size,
             st.size,
+            st.describe_komi(),
             st.starting_coins,
             if st.open_tournaments {
                 "anyone"
