@@ -785,7 +785,7 @@ async fn records_and_settings_commands_answer_or_refuse() {
     assert!(
         r.is_ephemeral()
             && r.content()
-                .contains("Server defaults: theme light, size 6x6, reminder 24 h"),
+                .contains("Server defaults: theme light, size 6x6, no komi, reminder 24 h"),
         "{}",
         r.content()
     );

@@ -339,6 +339,32 @@ fn a_result_the_moves_do_not_reach_loads_with_a_warning() {
         warnings[0].contains("says the result is R-0, but the moves end before it"),
         "{warnings:?}"
     );
+    // PTN Ninja reads a result on a file without moves as none: so does Bredon, saying so.
+    let (game, warnings) = PtnFile::parse(&wild("setup-with-result.ptn"))
+        .unwrap()
+        .replay_with_warnings()
+        .unwrap();
+    assert_eq!(game.result(), None);
+    assert!(
+        warnings[0].contains("says the result is 1-0, but it has no moves"),
+        "{warnings:?}"
+    );
+    // PlayTak's 0-0 stays an abandoned game, and the warning says PTN Ninja differs.
+    let (game, warnings) = PtnFile::parse(&wild("abandoned.ptn"))
+        .unwrap()
+        .replay_with_warnings()
+        .unwrap();
+    assert_eq!(game.result(), Some(GameResult::Abandoned));
+    assert!(
+        warnings[0].contains("PlayTak's mark of an abandoned game"),
+        "{warnings:?}"
+    );
+    // A resignation written 0-1 after moves is the common case: read without a warning.
+    let (_, warnings) = PtnFile::parse("[Size \"3\"] 1. a1 c3 0-1")
+        .unwrap()
+        .replay_with_warnings()
+        .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
 }
 
 #[test]

@@ -340,8 +340,10 @@ fn move_number(token: &str) -> (Option<u32>, usize, &str) {
 
 /// Agrees a written result with the position: a road or flat result the moves give stands, and
 /// a written result that contradicts it is passed over with a warning; a decision (resignation,
-/// time, agreed draw, abandonment) is recorded on a game still running. A road or flat result the
-/// moves do not reach is passed over with a warning.
+/// time, agreed draw, abandonment) is recorded on a game still running (an abandonment with a
+/// warning: PTN Ninja shows it as unfinished). A road or flat result the moves do not reach,
+/// and a win or draw on a file with no moves (a puzzle, a set-up), is passed over with a
+/// warning, as PTN Ninja does.
 fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, ReplayError> {
     // PTN Ninja keeps the moves when the tag contradicts them: so does Bredon, saying so.
     if let Some(r) = game.result() {
@@ -353,6 +355,13 @@ fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, Replay
                 r.ptn()
             )
         }));
+    }
+    // Bredon writes 0-0 for a game aborted before its first ply: that one stands.
+    if game.plies().is_empty() && written != "0-0" {
+        return Ok(Some(format!(
+            "the file says the result is {written}, but it has no moves (a puzzle or a set-up \
+             position?); the position is loaded as still running"
+        )));
     }
     // PTN does not tell resignation from time-out: `1-0` / `0-1` are recorded as resignations.
     let decided = match written {
@@ -371,9 +380,12 @@ fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, Replay
             )))
         }
     };
-    game.decide(decided)
-        .map(|_| None)
-        .map_err(|e| header_error(e.to_string()))
+    game.decide(decided).map_err(|e| header_error(e.to_string()))?;
+    Ok((decided == GameResult::Abandoned).then(|| {
+        "the file says 0-0, PlayTak's mark of an abandoned game: it is read as abandoned (PTN \
+         Ninja shows the game as unfinished)"
+            .to_string()
+    }))
 }
 
 fn find_closing(text: &str, start: usize, close: char, quotes: bool) -> Option<usize> {
