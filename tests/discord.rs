@@ -785,7 +785,7 @@ async fn records_and_settings_commands_answer_or_refuse() {
     assert!(
         r.is_ephemeral()
             && r.content()
-                .contains("Server defaults: theme light, size 6x6, no komi, reminder 24 h"),
+                .contains("Server defaults: theme light, pictures show everything, size 6x6, no komi, reminder 24 h"),
         "{}",
         r.content()
     );
@@ -2573,9 +2573,10 @@ async fn a_vacation_is_announced_in_every_game_of_the_player() {
 }
 
 /// A server's komi per size: set in /settings, offered first while typing komi, and given to
-/// challenges that name none; custom pieces through `reserves:`.
+/// challenges that name none; custom pieces through `reserves:`; what pictures leave out, per
+/// challenge and per server.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn server_komi_per_size_and_custom_reserves() {
+async fn server_komi_custom_reserves_and_display_options() {
     let (fake, _data, _bot) = boot().await;
     let manager = TestUser {
         permissions: 0x20,

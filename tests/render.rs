@@ -2,7 +2,9 @@
 
 mod support;
 
-use bredon::render::{alt_text, encode_png, render, render_gif, square_geometry, Scene, Theme};
+use bredon::render::{
+    alt_text, encode_png, render, render_gif, square_geometry, Display, Scene, Theme,
+};
 use bredon::tak::{Color, Game, GameResult, Ply, Position, Square};
 use image::{Rgb, RgbImage};
 
@@ -300,7 +302,12 @@ fn a_game_gif_has_a_frame_per_position() {
     use image::AnimationDecoder;
     let text = std::fs::read_to_string("tests/data/road-win.ptn").unwrap();
     let game = Game::from_ptn(&text).unwrap();
-    let gif = render_gif(&game, ["alice", "bob"], &Theme::default());
+    let gif = render_gif(
+        &game,
+        ["alice", "bob"],
+        &Theme::default(),
+        Display::default(),
+    );
     let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
     let frames = decoder.into_frames().collect_frames().unwrap();
     assert_eq!(frames.len(), game.plies().len() + 1);
@@ -312,7 +319,12 @@ fn a_game_gif_has_a_frame_per_position() {
 fn a_long_games_gif_keeps_to_its_budget_and_ends_on_the_final_position() {
     use image::AnimationDecoder;
     let game = support::long_game(6, 300, 7);
-    let gif = render_gif(&game, ["alice", "bob"], &Theme::default());
+    let gif = render_gif(
+        &game,
+        ["alice", "bob"],
+        &Theme::default(),
+        Display::default(),
+    );
     assert!(gif.len() <= 8 * 1024 * 1024, "{} bytes", gif.len());
     let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
     let frames = decoder.into_frames().collect_frames().unwrap();
@@ -707,4 +719,58 @@ fn the_evaluation_chart_puts_marks_on_the_line_in_their_colours() {
     );
     // An unmarked point is on the line (the accent colour), not a dot.
     assert_eq!(at(2, 300).0, theme.accent.0 .0);
+}
+
+/// A picture may leave out the labels, height badges, road connectors and flat counts; each
+/// part goes alone, and hiding nothing is the usual picture.
+#[test]
+fn display_options_leave_out_only_the_parts_they_name() {
+    let theme = Theme::default();
+    let p = Position::from_tps("x5/x5/x2,121,x2/x5/1,1,1,x2 2 5").unwrap();
+    let with = |hide: &str| {
+        let mut scene = scene_for(&p, None);
+        scene.display = Display::hiding(hide).unwrap();
+        render(&scene, &theme)
+    };
+    let usual = with("none");
+    assert_eq!(usual, render(&scene_for(&p, None), &theme));
+    // The file letters under the board.
+    let ((_, a1_y), cell) = square_geometry(&theme, 5, sq("a1"));
+    let below = |img: &RgbImage| {
+        let y0 = a1_y + (cell / 2.0) as u32 + 4;
+        count(
+            img,
+            0,
+            img.width(),
+            y0,
+            (y0 + 36).min(img.height()),
+            theme.label.0,
+        )
+    };
+    let bare = with("labels");
+    assert!(
+        below(&usual) > 50 && below(&bare) == 0,
+        "{} {}",
+        below(&usual),
+        below(&bare)
+    );
+    // The badge in c3's top-right corner.
+    let badge = |img: &RgbImage| at(img, &theme, 5, "c3", 0.33, -0.37);
+    assert!(close(badge(&usual), theme.badge_fill.0) || close(badge(&usual), theme.badge_text.0));
+    let no_heights = with("heights");
+    assert!(
+        !close(badge(&no_heights), theme.badge_fill.0)
+            && !close(badge(&no_heights), theme.badge_text.0)
+    );
+    // Between a1 and b1 runs White's connector.
+    let between = |img: &RgbImage| at(img, &theme, 5, "a1", 0.5, 0.0);
+    assert_ne!(between(&usual), between(&with("roads")));
+    // Flat counts live in the header only.
+    let (w, header) = (usual.width(), (150.0 * usual.width() as f32 / 800.0) as u32);
+    let differs = |a: &RgbImage, b: &RgbImage, y0: u32, y1: u32| {
+        (y0..y1).any(|y| (0..w).any(|x| a.get_pixel(x, y) != b.get_pixel(x, y)))
+    };
+    let no_flats = with("flats");
+    assert!(differs(&usual, &no_flats, 0, header));
+    assert!(!differs(&usual, &no_flats, header, usual.height()));
 }

@@ -189,6 +189,25 @@ pub async fn autocomplete_komi(
     presets(&listed, partial)
 }
 
+/// Presets for what pictures leave out; any comma-separated mix may be typed.
+pub async fn autocomplete_hide(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> Vec<serenity::AutocompleteChoice> {
+    const HIDE: [(&str, &str); 6] = [
+        ("none", "none: show everything"),
+        ("heights", "heights: no stack height badges"),
+        ("labels", "labels: no files and ranks"),
+        ("roads", "roads: no road connectors"),
+        ("flats", "flats: no flat counts"),
+        (
+            "heights, labels, roads",
+            "a bare board: no heights, labels or roads",
+        ),
+    ];
+    presets(&HIDE, partial)
+}
+
 pub async fn autocomplete_time(
     _ctx: Context<'_>,
     partial: &str,

@@ -29,7 +29,7 @@ const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   challenge [OPPONENT|bredon] [game=tak|takat] [level=beginner|easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind|...]
-            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"] [stakes=university]
+            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"] [stakes=university] [hide=heights,labels]
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
@@ -37,7 +37,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
   notify [dm=on|off] [reminder=12h|off|game] | vacation start DAYS | vacation end
   settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators] [vacation_days=14]
-           [komi=2 komi_size=6]
+           [komi=2 komi_size=6] [hide=heights,labels|none]
   tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]
                     [limit=8] [start=\"when full\"|2h|manual] [size=..] [komi=..] [time=1d] [rated]
                     [vacations=no]
@@ -593,6 +593,9 @@ impl Session {
                 if let Some(who) = get("tournaments") {
                     sv.set_tournament_makers(&ctx, who)?;
                 }
+                if let Some(hide) = get("hide") {
+                    sv.set_display(&ctx, hide)?;
+                }
                 if let Some(komi) = get("komi") {
                     let size = get("komi_size")
                         .map(|v| {
@@ -616,8 +619,9 @@ impl Session {
                     .transpose()?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
-                    "settings: theme {}, size {}, {}, reminders {}, starting coins {}, tournaments by {}, {} a year",
+                    "settings: theme {}, {}, size {}, {}, reminders {}, starting coins {}, tournaments by {}, {} a year",
                     s.theme,
+                    s.describe_display(),
                     s.size,
                     s.describe_komi(),
                     s.reminder_secs
@@ -842,6 +846,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
             "theme" => o.theme = Some(value.into()),
             "tps" => o.tps = Some(value.into()),
             "reserves" => o.reserves = Some(crate::service::parse_reserves(value)?),
+            "hide" => o.hide = Some(value.into()),
             "open" => o.opponent = None,
             "level" => o.engine = Some(value.into()),
             "stakes" => o.stakes = crate::service::parse_stakes(value)?,

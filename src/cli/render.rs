@@ -1,7 +1,7 @@
 use super::Failure;
 use crate::game::Kind;
 use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
-use crate::render::{alt_text, encode_png, render, render_gif, Scene, Theme};
+use crate::render::{alt_text, encode_png, render, render_gif, Display, Scene, Theme};
 use crate::tak::{tps::tps_size, Color, Game, GameResult, Komi, Ply, Position, Setup};
 use crate::takat;
 use std::path::PathBuf;
@@ -41,6 +41,9 @@ pub struct Args {
     /// with `-400` in its name.
     #[arg(long)]
     preview: bool,
+    /// Leave parts out of a Tak picture: some of flats, roads, heights, labels (comma-separated).
+    #[arg(long, default_value = "none")]
+    hide: String,
     /// Where to write the picture.
     #[arg(short, long)]
     output: PathBuf,
@@ -51,6 +54,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let players = [args.player1.as_str(), args.player2.as_str()];
     let started = Instant::now();
     let takat = Kind::parse(&args.game).map_err(|e| Failure::new(2, e))? == Kind::Takat;
+    let display =
+        Display::hiding(&args.hide).map_err(|e| Failure::new(2, format!("--hide: {e}")))?;
     let (bytes, alt) = match &args.gif {
         Some(path) if takat => {
             let text = std::fs::read_to_string(path)
@@ -88,7 +93,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))?;
             let game = Game::from_ptn(&text).map_err(|e| Failure::new(1, e.to_string()))?;
             let alt = alt_text(&Scene::of_game(&game, players));
-            (render_gif(&game, players, &theme), alt)
+            (render_gif(&game, players, &theme, display), alt)
         }
         None => {
             let tps = args.tps.as_deref().unwrap_or_default();
@@ -103,6 +108,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 None => None,
             };
             let mut scene = Scene::of_position(&position, last, players);
+            scene.display = display;
             if let Some(loser) = &args.timeout {
                 let winner = match loser.to_ascii_lowercase().as_str() {
                     "white" => Color::Black,

@@ -78,5 +78,8 @@ pub fn position_picture(
         (None, Some(ptn)) => Match::from_record(ptn)?,
         _ => return Err("give exactly one of tps or ptn".into()),
     };
-    Ok((game.png(names, &theme, None), game.alt_text(names)))
+    Ok((
+        game.png(names, &theme, None, crate::render::Display::default()),
+        game.alt_text(names),
+    ))
 }

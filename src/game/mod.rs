@@ -8,7 +8,7 @@
 pub mod explain;
 
 use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
-use crate::render::{self, Scene, Theme};
+use crate::render::{self, Display, Scene, Theme};
 use crate::tak::{self, Color, Komi};
 use crate::takat;
 use serde::{Deserialize, Serialize};
@@ -348,12 +348,20 @@ impl Match {
         }
     }
 
-    /// The picture; `clock` is the time the player to move has left, in words.
-    pub fn png(&self, names: [&str; 2], theme: &Theme, clock: Option<String>) -> Vec<u8> {
+    /// The picture; `clock` is the time the player to move has left, in words. Takat's
+    /// pictures have no optional parts, so `display` is Tak's.
+    pub fn png(
+        &self,
+        names: [&str; 2],
+        theme: &Theme,
+        clock: Option<String>,
+        display: Display,
+    ) -> Vec<u8> {
         match self {
             Match::Tak(g) => {
                 let scene = Scene {
                     clock,
+                    display,
                     ..Scene::of_game(g, names)
                 };
                 render::render_png(&scene, theme)
@@ -375,9 +383,9 @@ impl Match {
         }
     }
 
-    pub fn gif(&self, names: [&str; 2], theme: &Theme) -> Vec<u8> {
+    pub fn gif(&self, names: [&str; 2], theme: &Theme, display: Display) -> Vec<u8> {
         match self {
-            Match::Tak(g) => render::render_gif(g, names, theme),
+            Match::Tak(g) => render::render_gif(g, names, theme, display),
             Match::Takat(g) => render_takat_gif(g, names, theme),
         }
     }

@@ -7,7 +7,7 @@ use crate::tak::{Bitboard, Color, Dir, GameResult, Ply, Role, Square};
 use image::RgbImage;
 
 /// What every picture of a theme and size shares: the frame, the squares and their labels.
-pub(super) fn draw_static(img: &mut RgbImage, theme: &Theme, l: &Layout) {
+pub(super) fn draw_static(img: &mut RgbImage, theme: &Theme, l: &Layout, with_labels: bool) {
     let board_px = l.cell * l.size as f32;
     let frame = 8.0 * l.k;
     paint::round_rect(
@@ -23,7 +23,9 @@ pub(super) fn draw_static(img: &mut RgbImage, theme: &Theme, l: &Layout) {
         let (x0, y0, x1, y1) = square_box(l, sq);
         paint::fill_rect(img, x0, y0, x1, y1, square_colour(theme, sq), 1.0);
     }
-    labels(img, theme, l);
+    if with_labels {
+        labels(img, theme, l);
+    }
 }
 
 fn square_box(l: &Layout, sq: Square) -> (i32, i32, i32, i32) {
@@ -76,7 +78,9 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
         }
         _ => None,
     };
-    connectors(img, scene, theme, l);
+    if scene.display.connectors {
+        connectors(img, scene, theme, l);
+    }
     if let Some((from, dir, counts)) = &spread {
         arrow(img, theme, l, *from, *dir, counts);
     }
@@ -93,7 +97,7 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
     }
     for sq in scene.position.occupied().squares() {
         let h = scene.position.stack(sq).height();
-        if h >= 2 {
+        if h >= 2 && scene.display.heights {
             badge(img, theme, l, sq, h);
         }
     }

@@ -3,7 +3,7 @@
 //! down to 0.3 s a frame, and beyond that show evenly spaced positions. The start and the final
 //! position are always shown, and the final one is held.
 
-use super::{render, Scene, Theme};
+use super::{render, Display, Scene, Theme};
 use crate::tak::Game;
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, DynamicImage, Frame};
@@ -33,7 +33,7 @@ fn plan(plies: usize) -> (Vec<usize>, u32) {
     (picks, MIN_FRAME_MS)
 }
 
-pub fn render_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u8> {
+pub fn render_gif(game: &Game, players: [&str; 2], theme: &Theme, display: Display) -> Vec<u8> {
     let plies = game.plies();
     let mut position = game.start().clone();
     let mut shown = 0;
@@ -55,6 +55,7 @@ pub fn render_gif(game: &Game, players: [&str; 2], theme: &Theme) -> Vec<u8> {
                 None
             },
             clock: None,
+            display,
         };
         render(&scene, small)
     })

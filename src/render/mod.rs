@@ -9,6 +9,7 @@ mod alt;
 mod board;
 pub mod chart;
 pub mod crosstable;
+mod display;
 mod gif;
 pub mod hex;
 pub mod paint;
@@ -16,6 +17,7 @@ pub mod text;
 mod theme;
 
 pub use alt::alt_text;
+pub use display::Display;
 pub use gif::{animate, render_gif};
 pub use theme::Theme;
 
@@ -38,6 +40,8 @@ pub struct Scene<'a> {
     pub result: Option<GameResult>,
     /// How long the player to move has left, in words ("23 h 10 min"), in games with a limit.
     pub clock: Option<String>,
+    /// What the picture shows of the optional parts.
+    pub display: Display,
 }
 
 impl<'a> Scene<'a> {
@@ -52,6 +56,7 @@ impl<'a> Scene<'a> {
             tinue: last.is_some_and(|p| p.tinue),
             result: game.result(),
             clock: None,
+            display: Display::default(),
         }
     }
 
@@ -72,6 +77,7 @@ impl<'a> Scene<'a> {
             tinue: tak && position.is_tinue(),
             result,
             clock: None,
+            display: Display::default(),
         }
     }
 
@@ -135,19 +141,20 @@ pub fn square_geometry(theme: &Theme, size: usize, sq: crate::tak::Square) -> ((
     )
 }
 
-/// The background, frame, squares and labels of a theme and size, drawn once and copied.
-fn template(theme: &Theme, layout: &Layout) -> std::sync::Arc<RgbImage> {
+/// The background, frame, squares and labels (if shown) of a theme and size, drawn once and
+/// copied.
+fn template(theme: &Theme, layout: &Layout, labels: bool) -> std::sync::Arc<RgbImage> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<RgbImage>>>> = OnceLock::new();
     // Keyed by the whole theme: two themes with one name but other colours never mix.
-    let key = format!("{}:{theme:?}", layout.size);
+    let key = format!("{}:{labels}:{theme:?}", layout.size);
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(t) = cache.lock().expect("template cache").get(&key) {
         return Arc::clone(t);
     }
     let mut img = RgbImage::from_pixel(layout.width, layout.height, theme.background.0);
-    board::draw_static(&mut img, theme, layout);
+    board::draw_static(&mut img, theme, layout, labels);
     let t = Arc::new(img);
     cache
         .lock()
@@ -159,7 +166,7 @@ fn template(theme: &Theme, layout: &Layout) -> std::sync::Arc<RgbImage> {
 /// Draws the scene.
 pub fn render(scene: &Scene, theme: &Theme) -> RgbImage {
     let layout = Layout::new(theme, scene.position.size());
-    let mut img = RgbImage::clone(&template(theme, &layout));
+    let mut img = RgbImage::clone(&template(theme, &layout, scene.display.labels));
     header(&mut img, scene, theme, &layout);
     board::draw(&mut img, scene, theme, &layout);
     img
@@ -324,8 +331,15 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
                 name: &scene.name(color),
                 // The player's piece colour as a flat.
                 icon: (34.0, 34.0, 5.0),
-                count: p.flat_count(color).to_string(),
-                caption: "flats",
+                count: match scene.display.flat_counts {
+                    true => p.flat_count(color).to_string(),
+                    false => r.total().to_string(),
+                },
+                caption: if scene.display.flat_counts {
+                    "flats"
+                } else {
+                    "in hand"
+                },
                 // "to move" first, so a long reserve line never cuts it off.
                 status: match to_move {
                     true => format!("to move · {reserve}"),
@@ -348,7 +362,11 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
             r.winner().is_some(),
         )),
         None => {
-            pills.push((format!("Move {} · flats {count}", p.move_number()), None));
+            let mut status = format!("Move {}", p.move_number());
+            if scene.display.flat_counts {
+                status.push_str(&format!(" · flats {count}"));
+            }
+            pills.push((status, None));
             if let Some(clock) = &scene.clock {
                 pills.push((format!("{clock} left"), None));
             }

@@ -353,6 +353,10 @@ fn challenge_outcome(c: &Challenge) -> Outcome {
     if s.blind {
         details.push("blind: no picture until the end".into());
     }
+    let hidden = s.display.hidden();
+    if !hidden.is_empty() {
+        details.push(format!("pictures without {}", hidden.join(", ")));
+    }
     let (text, ping) = match &c.opponent {
         Some(o) => (
             format!(

@@ -254,6 +254,7 @@ impl Service {
             players: game.players.clone(),
             theme: game.settings.theme.clone(),
             clock,
+            display: game.settings.display,
         }
     }
 

@@ -30,6 +30,8 @@ pub struct ChallengeOptions {
     pub blind: bool,
     /// Played for coins (University rules).
     pub stakes: Option<Stakes>,
+    /// Parts the pictures leave out (`heights, labels`; `none`); the server's choice if `None`.
+    pub hide: Option<String>,
 }
 
 impl Default for ChallengeOptions {
@@ -48,6 +50,7 @@ impl Default for ChallengeOptions {
             time_limit: None,
             theme: None,
             engine: None,
+            hide: None,
             blind: false,
             stakes: None,
         }
@@ -218,6 +221,10 @@ impl ChallengeOptions {
             engine: self.engine.clone(),
             blind: self.blind,
             stakes: self.stakes,
+            display: match &self.hide {
+                Some(text) => crate::render::Display::hiding(text).map_err(Refusal)?,
+                None => defaults.display,
+            },
         };
         match self.game {
             Kind::Tak => self.tak_settings(defaults, &mut settings)?,

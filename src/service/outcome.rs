@@ -2,6 +2,7 @@
 //! answers, boards to draw, timer events, and the views of records.
 
 use super::*;
+use crate::render::Display;
 use serde::{Deserialize, Serialize};
 
 /// A position to draw with the names and theme of its game. Stored (in the outbox) as its game's
@@ -14,6 +15,7 @@ pub struct Board {
     pub theme: String,
     /// The time the player to move has left, in words, in games with a time limit.
     pub clock: Option<String>,
+    pub display: Display,
 }
 
 impl Board {
@@ -23,7 +25,8 @@ impl Board {
 
     pub fn png(&self) -> Vec<u8> {
         let theme = Theme::named(&self.theme).unwrap_or_default();
-        self.game.png(self.names(), &theme, self.clock.clone())
+        self.game
+            .png(self.names(), &theme, self.clock.clone(), self.display)
     }
 
     pub fn alt_text(&self) -> String {
@@ -33,7 +36,7 @@ impl Board {
     /// The whole game as an animation (for the end-of-game post).
     pub fn gif(&self) -> Vec<u8> {
         let theme = Theme::named(&self.theme).unwrap_or_default();
-        self.game.gif(self.names(), &theme)
+        self.game.gif(self.names(), &theme, self.display)
     }
 }
 
@@ -43,6 +46,8 @@ struct StoredBoard {
     players: [PlayerRef; 2],
     theme: String,
     clock: Option<String>,
+    #[serde(default)]
+    display: Display,
 }
 
 impl From<Board> for StoredBoard {
@@ -52,6 +57,7 @@ impl From<Board> for StoredBoard {
             players: b.players,
             theme: b.theme,
             clock: b.clock,
+            display: b.display,
         }
     }
 }
@@ -65,6 +71,7 @@ impl TryFrom<StoredBoard> for Board {
             players: b.players,
             theme: b.theme,
             clock: b.clock,
+            display: b.display,
         })
     }
 }

@@ -133,6 +133,7 @@ impl Service {
                 players: game.players.clone(),
                 theme: game.settings.theme.clone(),
                 clock: None,
+                display: game.settings.display,
             }),
             ..Outcome::default()
         })

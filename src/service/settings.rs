@@ -112,4 +112,17 @@ impl Service {
         self.store.flush()?;
         Ok(s)
     }
+
+    /// The parts pictures leave out in challenges that say nothing (moderators): `heights,
+    /// labels`, or `none`.
+    pub fn set_display(&self, ctx: &Ctx, hide: &str) -> Result<GuildSettings, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
+        }
+        let mut s = self.store.settings(ctx.guild)?;
+        s.display = crate::render::Display::hiding(hide).map_err(Refusal)?;
+        self.store.put_settings(ctx.guild, &s)?;
+        self.store.flush()?;
+        Ok(s)
+    }
 }

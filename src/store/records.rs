@@ -2,6 +2,7 @@
 //! a record of another schema version is refused, never guessed at.
 
 use crate::game::{Ending, Kind};
+use crate::render::Display;
 use crate::tak::{Komi, Opening, Reserve, Setup};
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +61,9 @@ pub struct GameSettings {
     /// Played for coins under the rulebook's University rules (records before them: `None`).
     #[serde(default)]
     pub stakes: Option<Stakes>,
+    /// What the game's pictures show of the optional parts (records before: everything).
+    #[serde(default)]
+    pub display: Display,
 }
 
 /// What a game is played for.
@@ -251,6 +255,9 @@ pub struct GuildSettings {
     /// The server's komi per board size, for challenges that name none (else 0).
     #[serde(default)]
     pub komi: Vec<(usize, Komi)>,
+    /// What pictures show of the optional parts, for challenges that say nothing.
+    #[serde(default)]
+    pub display: Display,
 }
 
 impl GuildSettings {
@@ -260,6 +267,14 @@ impl GuildSettings {
             .iter()
             .find(|(s, _)| *s == size)
             .map_or(Komi::default(), |(_, k)| *k)
+    }
+
+    /// "pictures without heights, labels", or "pictures show everything".
+    pub fn describe_display(&self) -> String {
+        match self.display.hidden() {
+            hidden if hidden.is_empty() => "pictures show everything".into(),
+            hidden => format!("pictures without {}", hidden.join(", ")),
+        }
     }
 
     /// "komi 2 on 6x6, 1.5 on 5x5", or "no komi".
@@ -294,6 +309,7 @@ impl Default for GuildSettings {
             open_tournaments: false,
             vacation_days: default_vacation_days(),
             komi: Vec::new(),
+            display: Display::default(),
         }
     }
 }

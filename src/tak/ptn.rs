@@ -380,7 +380,8 @@ fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, Replay
             )))
         }
     };
-    game.decide(decided).map_err(|e| header_error(e.to_string()))?;
+    game.decide(decided)
+        .map_err(|e| header_error(e.to_string()))?;
     Ok((decided == GameResult::Abandoned).then(|| {
         "the file says 0-0, PlayTak's mark of an abandoned game: it is read as abandoned (PTN \
          Ninja shows the game as unfinished)"

@@ -3,8 +3,8 @@
 
 use crate::bot::checks::{may_post, member_may_open_threads, thread_home};
 use crate::bot::choices::{
-    autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice, LevelChoice,
-    OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
+    autocomplete_hide, autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice,
+    LevelChoice, OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
 };
 use crate::bot::data::interaction;
 use crate::bot::publish::Via;
@@ -55,6 +55,10 @@ pub(super) async fn challenge(
     #[description = "Pieces: stones/capstones for White, then Black (e.g. 30/1,30/1)"]
     #[max_length = 20]
     reserves: Option<String>,
+    #[description = "Parts the pictures leave out: some of flats, roads, heights, labels; or none"]
+    #[autocomplete = "autocomplete_hide"]
+    #[max_length = 60]
+    hide: Option<String>,
 ) -> Result<(), Error> {
     let reserves = match reserves.as_deref().map(crate::service::parse_reserves) {
         Some(Err(r)) => return refuse(ctx, r).await,
@@ -82,6 +86,7 @@ pub(super) async fn challenge(
         blind: blind.unwrap_or(false),
         stakes: stakes.map(|_| Stakes::University),
         reserves,
+        hide,
         ..ChallengeOptions::default()
     };
     issue_challenge(ctx, opponent.as_ref(), level, options, thread == Some(true)).await

@@ -1,7 +1,9 @@
 //! Settings, moderation and absence: `/settings`, `/notify`, `/vacation`, `/abort`.
 
 use crate::bot::checks::{is_server_manager, member_permissions};
-use crate::bot::choices::{autocomplete_komi, autocomplete_reminder, MakersChoice, ThemeChoice};
+use crate::bot::choices::{
+    autocomplete_hide, autocomplete_komi, autocomplete_reminder, MakersChoice, ThemeChoice,
+};
 use crate::bot::respond::{act, say};
 use crate::bot::{Context, Error};
 use crate::service::Ctx;
@@ -35,6 +37,10 @@ pub(super) async fn settings(
     #[min = 3]
     #[max = 8]
     komi_size: Option<u8>,
+    #[description = "Parts pictures leave out: some of flats, roads, heights, labels; or none"]
+    #[autocomplete = "autocomplete_hide"]
+    #[max_length = 60]
+    hide: Option<String>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     say(ctx, true, move |s, c| {
@@ -45,6 +51,9 @@ pub(super) async fn settings(
         };
         if let Some(n) = coins {
             s.set_starting_coins(c, n)?;
+        }
+        if let Some(h) = &hide {
+            s.set_display(c, h)?;
         }
         if let Some(k) = &komi {
             s.set_server_komi(c, komi_size.map(usize::from), k)?;
@@ -75,9 +84,10 @@ pub(super) async fn settings(
             .reminder_secs
             .map_or("off".to_string(), |r| format!("{} h", r / 3600));
         Ok(format!(
-            "Server defaults: theme {}, size {}x{}, {}, reminder {reminder}, University games \
-             start with {} coins, tournaments are created by {}, {} a year.",
+            "Server defaults: theme {}, {}, size {}x{}, {}, reminder {reminder}, University \
+             games start with {} coins, tournaments are created by {}, {} a year.",
             st.theme,
+            st.describe_display(),
             st.size,
             st.size,
             st.describe_komi(),
