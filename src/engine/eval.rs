@@ -24,7 +24,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// Hundredths of a flat per unit of each feature, side to move minus opponent.
 pub type Weights = [i32; FEATURES];
 
-/// The weights Bredon plays with: fitted by `bredon tune` (see the README for the command).
+/// The weights Bredon plays with: fitted by `bredon tune` (docs/DEVELOPING.md gives the command).
 pub const WEIGHTS: Weights = [50, 4, -2, 44, -15, 49, 51, 17, -77, -33, 28];
 
 /// What having the move is worth.

@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening over principal variation search (negamax, alpha-beta with
 //! null windows), late-move reductions, a two-slot transposition table, killer ordering, and a
 //! road-threat extension at the leaves. Null-move pruning and history ordering were tried and
-//! measured no better (README, *The searcher and its evaluation*); they are not here.
+//! measured no better (docs/DEVELOPING.md, *The searcher and its evaluation*); they are not here.
 //!
 //! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
 //! missed, and a leaf whose side to move faces a road threat is searched one ply further (so a

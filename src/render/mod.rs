@@ -178,7 +178,7 @@ pub fn render_png(scene: &Scene, theme: &Theme) -> Vec<u8> {
 }
 
 /// PNG with fast deflate and adaptive filtering: on these pictures (large flat areas) it is
-/// within 40% of the smallest file at a tenth of the time (README: Performance).
+/// within 40% of the smallest file at a tenth of the time (docs/DEVELOPING.md: Performance).
 pub fn encode_png(img: &RgbImage) -> Vec<u8> {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let mut out = Vec::with_capacity(64 * 1024);
