@@ -532,3 +532,16 @@ fn local_has_rules_position_and_analyze_as_discord_does() {
     let text = std::fs::read_to_string(analysed.path()).unwrap();
     assert!(text.contains("[Annotator \"Bredon"), "{text}");
 }
+
+#[test]
+fn a_tournament_games_channel_keeps_its_name_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        "channel cup\nmod tournament create name=Cup format=rr limit=2 start=\"when full\"\nalice tournament join\nbob tournament join\n",
+    );
+    assert!(first.contains("(a channel for this game)"), "{first}");
+    let again = local_in(&dir, "alice games\n");
+    assert!(again.contains("#cup-r1-"), "named, not numbered: {again}");
+}

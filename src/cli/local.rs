@@ -64,8 +64,10 @@ struct Session {
     out: PathBuf,
     moderators: Vec<String>,
     channel: String,
-    /// Every channel name used, to name channels in game lists.
+    /// Every channel name used, to name channels in game lists (kept in `CHANNELS_FILE` of the
+    /// data folder, so a channel opened for a tournament game keeps its name after a restart).
     channels: Vec<String>,
+    data: PathBuf,
     offset_ms: i64,
     pictures: u32,
 }
@@ -80,7 +82,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         out: args.out,
         moderators: args.moderators.iter().map(|m| m.to_lowercase()).collect(),
         channel: "local".into(),
-        channels: vec!["local".into()],
+        channels: known_channels(&args.data),
+        data: args.data.clone(),
         offset_ms: 0,
         pictures: 0,
     };
@@ -165,7 +168,7 @@ impl Session {
             "channel" => match words.get(1) {
                 Some(name) => {
                     self.channel = name.trim_start_matches('#').to_string();
-                    self.channels.push(self.channel.clone());
+                    self.remember_channel(self.channel.clone());
                 }
                 None => println!("which channel? `channel NAME`"),
             },
@@ -292,6 +295,27 @@ impl Session {
         }
     }
 
+    /// Adds a channel's name to those shown in lists, for this run and the next.
+    fn remember_channel(&mut self, name: String) {
+        if self.channels.contains(&name) {
+            return;
+        }
+        let line = format!("{name}\n");
+        let file = self.data.join(CHANNELS_FILE);
+        let kept = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&file)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()));
+        if let Err(e) = kept {
+            println!(
+                "  (the channel name is not kept for the next run: {}: {e})",
+                file.display()
+            );
+        }
+        self.channels.push(name);
+    }
+
     /// What Discord's timer loop does for tournaments: their news in their channels, and a
     /// channel of its own for each new pairing's game.
     fn tournament_work(&mut self) {
@@ -314,7 +338,7 @@ impl Session {
             let channel = user(&name).id;
             match self.service.start_pairing(p.fixture, channel, self.now()) {
                 Ok(Some(outcome)) => {
-                    self.channels.push(name.clone());
+                    self.remember_channel(name.clone());
                     self.channel = name;
                     println!("🏆 [#{}] (a channel for this game)", self.channel);
                     self.show(&outcome);
@@ -770,6 +794,20 @@ fn shortened(text: &str) -> String {
 }
 
 /// A channel's name from its id (local channels are named; their ids are hashes of the names).
+/// Channel names used by earlier runs, one a line, in the data folder.
+const CHANNELS_FILE: &str = "local-channels.txt";
+
+fn known_channels(data: &std::path::Path) -> Vec<String> {
+    let mut names = vec!["local".to_string()];
+    let kept = std::fs::read_to_string(data.join(CHANNELS_FILE)).unwrap_or_default();
+    for name in kept.lines().map(str::trim).filter(|n| !n.is_empty()) {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
 fn channel_name(id: u64, names: &[String]) -> String {
     names
         .iter()
