@@ -771,10 +771,7 @@ async fn records_and_settings_commands_answer_or_refuse() {
         "{}",
         r.content()
     );
-    let moderator = TestUser {
-        permissions: 0x20,
-        ..TestUser::new(444, "mod")
-    };
+    let moderator = server_manager();
     let r = run(
         &fake,
         &moderator,
@@ -2578,10 +2575,7 @@ async fn a_vacation_is_announced_in_every_game_of_the_player() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_komi_custom_reserves_and_display_options() {
     let (fake, _data, _bot) = boot().await;
-    let manager = TestUser {
-        permissions: 0x20,
-        ..TestUser::new(444, "mod")
-    };
+    let manager = server_manager();
     let r = run(
         &fake,
         &manager,

@@ -509,7 +509,11 @@ impl Session {
                 return Ok(None);
             }
             "leaderboard" => {
-                let board = sv.leaderboard(&ctx, game_option(rest)?, size_option(rest)?)?;
+                let board = sv.leaderboard(
+                    &ctx,
+                    game_option(rest)?,
+                    number_option(rest, "size", "a board size: write a number, like size=6")?,
+                )?;
                 println!("{} on {}:", board.game.name(), board.game.board(board.size));
                 if board.players.is_empty() {
                     println!("  nobody has finished a rated game on this size yet");
@@ -608,10 +612,7 @@ impl Session {
             },
             "settings" => {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
-                if let Some(coins) = get("coins") {
-                    let n = coins
-                        .parse()
-                        .map_err(|_| Refusal(format!("coins={coins} is not a number")))?;
+                if let Some(n) = number_option(rest, "coins", "a number")? {
                     sv.set_starting_coins(&ctx, n)?;
                 }
                 if let Some(who) = get("tournaments") {
@@ -621,26 +622,13 @@ impl Session {
                     sv.set_display(&ctx, hide)?;
                 }
                 if let Some(komi) = get("komi") {
-                    let size = get("komi_size")
-                        .map(|v| {
-                            v.parse()
-                                .map_err(|_| Refusal(format!("komi_size={v} is not a number 3..8")))
-                        })
-                        .transpose()?;
+                    let size = number_option(rest, "komi_size", "a number 3..8")?;
                     sv.set_server_komi(&ctx, size, komi)?;
                 }
-                if let Some(days) = get("vacation_days") {
-                    let n = days.parse().map_err(|_| {
-                        Refusal(format!("vacation_days={days} is not a number of days"))
-                    })?;
+                if let Some(n) = number_option(rest, "vacation_days", "a number of days")? {
                     sv.set_vacation_days(&ctx, n)?;
                 }
-                let size = get("size")
-                    .map(|v| {
-                        v.parse()
-                            .map_err(|_| Refusal(format!("size={v} is not a number 3..8")))
-                    })
-                    .transpose()?;
+                let size = number_option(rest, "size", "a number 3..8")?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
                     "settings: theme {}, {}, size {}, {}, reminders {}, starting coins {}, tournaments by {}, {} a year",
@@ -836,16 +824,19 @@ fn game_option(words: &[String]) -> Result<Kind, Refusal> {
     }
 }
 
-fn size_option(words: &[String]) -> Result<Option<usize>, Refusal> {
+/// `key=N` among `words`, read as a number; `what` says what N must be when it is not one.
+fn number_option<T: std::str::FromStr>(
+    words: &[String],
+    key: &str,
+    what: &str,
+) -> Result<Option<T>, Refusal> {
+    let prefix = format!("{key}=");
     words
         .iter()
-        .find_map(|w| w.strip_prefix("size="))
-        .map(|n| {
-            n.parse().map_err(|_| {
-                Refusal(format!(
-                    "size={n} is not a board size: write a number, like size=6"
-                ))
-            })
+        .find_map(|w| w.strip_prefix(&prefix))
+        .map(|v| {
+            v.parse()
+                .map_err(|_| Refusal(format!("{key}={v} is not {what}")))
         })
         .transpose()
 }
@@ -926,18 +917,8 @@ fn slug(name: &str) -> String {
 /// `name=".." format=swiss rounds=3 limit=8 start=..` and the games' challenge options.
 fn tournament_options(words: &[String]) -> Result<crate::service::TournamentOptions, Refusal> {
     let get = |k: &str| words.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
-    let rounds = get("rounds")
-        .map(|r| {
-            r.parse::<u32>()
-                .map_err(|_| Refusal(format!("rounds={r} is not a number")))
-        })
-        .transpose()?;
-    let limit = get("limit")
-        .map(|r| {
-            r.parse::<usize>()
-                .map_err(|_| Refusal(format!("limit={r} is not a number")))
-        })
-        .transpose()?;
+    let rounds = number_option(words, "rounds", "a number")?;
+    let limit = number_option(words, "limit", "a number")?;
     let own = ["name", "format", "rounds", "limit", "start", "vacations"];
     let game: Vec<String> = words
         .iter()

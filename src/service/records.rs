@@ -63,7 +63,13 @@ impl Service {
 
     /// A player's record on every board size of `game` they have finished a game on.
     pub fn stats(&self, ctx: &Ctx, user: &PlayerRef, game: Kind) -> Result<Vec<Stats>, Refusal> {
-        let records = self.store.player_sizes(ctx.guild, user.id, game)?;
+        let everyone = self.store.players(ctx.guild, game)?;
+        // Keys sort by player, then size: the user's records come smallest first.
+        let records: Vec<PlayerRecord> = everyone
+            .iter()
+            .filter(|p| p.user.id == user.id)
+            .cloned()
+            .collect();
         if records.is_empty() {
             return refuse(format!(
                 "{} has not finished a game of {} in this server yet",
@@ -71,7 +77,6 @@ impl Service {
                 game.name()
             ));
         }
-        let everyone = self.store.players(ctx.guild, game)?;
         Ok(records
             .into_iter()
             .map(|player| {

@@ -58,6 +58,22 @@ impl Service {
         Ok(self.store.settings(guild)?)
     }
 
+    /// Applies `change` to the server's settings and stores them durably; moderators only.
+    pub(super) fn change_settings(
+        &self,
+        ctx: &Ctx,
+        change: impl FnOnce(&mut GuildSettings) -> Result<(), Refusal>,
+    ) -> Result<GuildSettings, Refusal> {
+        if !ctx.moderator {
+            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
+        }
+        let mut s = self.store.settings(ctx.guild)?;
+        change(&mut s)?;
+        self.store.put_settings(ctx.guild, &s)?;
+        self.store.flush()?;
+        Ok(s)
+    }
+
     /// Changes server defaults (moderators only).
     pub fn set_settings(
         &self,
@@ -66,26 +82,22 @@ impl Service {
         size: Option<usize>,
         reminder: Option<&str>,
     ) -> Result<GuildSettings, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
-        }
-        let mut s = self.store.settings(ctx.guild)?;
-        if let Some(t) = theme {
-            s.theme = Theme::named(t).map_err(Refusal)?.name;
-        }
-        if let Some(n) = size {
-            crate::tak::Setup::new(n).map_err(Refusal)?;
-            s.size = n;
-        }
-        if let Some(r) = reminder {
-            s.reminder_secs = match r {
-                "off" | "none" => None,
-                text => Some(options::reminder(text)?),
-            };
-        }
-        self.store.put_settings(ctx.guild, &s)?;
-        self.store.flush()?;
-        Ok(s)
+        self.change_settings(ctx, |s| {
+            if let Some(t) = theme {
+                s.theme = Theme::named(t).map_err(Refusal)?.name;
+            }
+            if let Some(n) = size {
+                crate::tak::Setup::new(n).map_err(Refusal)?;
+                s.size = n;
+            }
+            if let Some(r) = reminder {
+                s.reminder_secs = match r {
+                    "off" | "none" => None,
+                    text => Some(options::reminder(text)?),
+                };
+            }
+            Ok(())
+        })
     }
 
     /// The komi challenges on `size` (default: the server's size) get when they name none;
@@ -96,33 +108,25 @@ impl Service {
         size: Option<usize>,
         komi: &str,
     ) -> Result<GuildSettings, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
-        }
-        let mut s = self.store.settings(ctx.guild)?;
-        let size = size.unwrap_or(s.size);
-        crate::tak::Setup::new(size).map_err(Refusal)?;
-        let komi = crate::tak::Komi::parse(komi).map_err(Refusal)?;
-        s.komi.retain(|(n, _)| *n != size);
-        if komi != crate::tak::Komi::default() {
-            s.komi.push((size, komi));
-            s.komi.sort_by_key(|(n, _)| *n);
-        }
-        self.store.put_settings(ctx.guild, &s)?;
-        self.store.flush()?;
-        Ok(s)
+        self.change_settings(ctx, |s| {
+            let size = size.unwrap_or(s.size);
+            crate::tak::Setup::new(size).map_err(Refusal)?;
+            let komi = crate::tak::Komi::parse(komi).map_err(Refusal)?;
+            s.komi.retain(|(n, _)| *n != size);
+            if komi != crate::tak::Komi::default() {
+                s.komi.push((size, komi));
+                s.komi.sort_by_key(|(n, _)| *n);
+            }
+            Ok(())
+        })
     }
 
     /// The parts pictures leave out in challenges that say nothing (moderators): `heights,
     /// labels`, or `none`.
     pub fn set_display(&self, ctx: &Ctx, hide: &str) -> Result<GuildSettings, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
-        }
-        let mut s = self.store.settings(ctx.guild)?;
-        s.display = crate::render::Display::hiding(hide).map_err(Refusal)?;
-        self.store.put_settings(ctx.guild, &s)?;
-        self.store.flush()?;
-        Ok(s)
+        self.change_settings(ctx, |s| {
+            s.display = crate::render::Display::hiding(hide).map_err(Refusal)?;
+            Ok(())
+        })
     }
 }

@@ -65,19 +65,15 @@ impl Service {
     /// The coins a player starts with in this server (moderators; 10 to 1,000,000). Wallets
     /// already made keep their balance.
     pub fn set_starting_coins(&self, ctx: &Ctx, coins: i64) -> Result<GuildSettings, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
-        }
-        if !(ANTE..=1_000_000).contains(&coins) {
-            return refuse(format!(
-                "a starting balance of {coins} is not allowed: choose {ANTE} to 1000000"
-            ));
-        }
-        let mut s = self.store.settings(ctx.guild)?;
-        s.starting_coins = coins;
-        self.store.put_settings(ctx.guild, &s)?;
-        self.store.flush()?;
-        Ok(s)
+        self.change_settings(ctx, |s| {
+            if !(ANTE..=1_000_000).contains(&coins) {
+                return refuse(format!(
+                    "a starting balance of {coins} is not allowed: choose {ANTE} to 1000000"
+                ));
+            }
+            s.starting_coins = coins;
+            Ok(())
+        })
     }
 
     /// The antes of a new University game: the coins and a purse waiting for bids.

@@ -15,19 +15,15 @@ const LONGEST_DAYS: u32 = 60;
 impl Service {
     /// How many vacation days a player may take in a year here (moderators; 0 forbids them).
     pub fn set_vacation_days(&self, ctx: &Ctx, days: u32) -> Result<GuildSettings, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
-        }
-        if days > 365 {
-            return refuse(format!(
-                "{days} vacation days a year is not allowed: choose 0 (none) to 365"
-            ));
-        }
-        let mut s = self.store.settings(ctx.guild)?;
-        s.vacation_days = days;
-        self.store.put_settings(ctx.guild, &s)?;
-        self.store.flush()?;
-        Ok(s)
+        self.change_settings(ctx, |s| {
+            if days > 365 {
+                return refuse(format!(
+                    "{days} vacation days a year is not allowed: choose 0 (none) to 365"
+                ));
+            }
+            s.vacation_days = days;
+            Ok(())
+        })
     }
 
     /// `ctx.user` takes `days` off in this server: every game of theirs here stops its clock

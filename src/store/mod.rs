@@ -275,14 +275,9 @@ impl Store {
     /// by replaying the archive, in one atomic batch: each rating lands on the size it was
     /// earned on, and a store that is already per size is left as it is.
     fn with_players_per_size(self) -> Result<Store, StoreError> {
-        let mut old = Vec::new();
-        for entry in self.players.iter() {
-            let (key, _) = entry?;
-            if key.len() != PLAYER_KEY {
-                old.push(key);
-            }
-        }
-        if old.is_empty() {
+        let keys = self.players.iter().keys().collect::<Result<Vec<_>, _>>()?;
+        let old = keys.iter().filter(|k| k.len() != PLAYER_KEY).count();
+        if old == 0 {
             return Ok(self);
         }
         let games = self
@@ -290,16 +285,16 @@ impl Store {
             .iter()
             .map(|e| decode("archive", &e?.1))
             .collect::<Result<Vec<ArchivedGame>, _>>()?;
-        let mut batch = sled::Batch::default();
-        for key in self.players.iter().keys() {
-            batch.remove(key?);
-        }
         let records = crate::ratings::replay(games);
         tracing::info!(
-            "player records are kept per board size now: {} old records replaced by {}              rebuilt from the archive",
-            old.len(),
+            "player records are kept per board size now: {old} old records replaced by {} \
+             rebuilt from the archive",
             records.len()
         );
+        let mut batch = sled::Batch::default();
+        for key in keys {
+            batch.remove(key);
+        }
         for r in &records {
             batch.insert(&player_key(r.guild, r.user.id, r.game, r.size), encode(r));
         }
@@ -376,22 +371,6 @@ impl Store {
             .get(player_key(guild, user, game, size))?
             .map(|b| decode("player", &b))
             .transpose()
-    }
-
-    /// A player's records in one game of one server, one per board size, smallest first.
-    pub fn player_sizes(
-        &self,
-        guild: u64,
-        user: u64,
-        game: Kind,
-    ) -> Result<Vec<PlayerRecord>, StoreError> {
-        let mut records: Vec<PlayerRecord> = self
-            .players
-            .scan_prefix(key2(guild, user))
-            .map(|e| decode("player", &e?.1))
-            .collect::<Result<_, _>>()?;
-        records.retain(|p| p.game == game);
-        Ok(records)
     }
 
     /// The records of one game in a server, every size.

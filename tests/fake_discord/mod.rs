@@ -76,6 +76,7 @@ pub const GUILD_ID: u64 = 900_000_000_000_000_003;
 /// Permission bits (topics/permissions).
 pub mod perms {
     pub const ADMINISTRATOR: u64 = 1 << 3;
+    pub const MANAGE_GUILD: u64 = 1 << 5;
     pub const MANAGE_MESSAGES: u64 = 1 << 13;
     pub const VIEW_CHANNEL: u64 = 1 << 10;
     pub const SEND_MESSAGES: u64 = 1 << 11;
@@ -83,7 +84,7 @@ pub mod perms {
     pub const MANAGE_THREADS: u64 = 1 << 34;
     pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
-    /// What Bredon's invite link asks for (README, "Invite link").
+    /// What Bredon's invite link asks for (README, "Setting up Discord").
     pub const INVITE: u64 = VIEW_CHANNEL
         | SEND_MESSAGES
         | ATTACH_FILES

@@ -478,6 +478,14 @@ pub fn player(name: &str) -> TestUser {
     TestUser::new(id, name)
 }
 
+/// A member with Manage Server, who may change `/settings`.
+pub fn server_manager() -> TestUser {
+    TestUser {
+        permissions: fake_discord::perms::MANAGE_GUILD,
+        ..TestUser::new(444, "mod")
+    }
+}
+
 pub fn moderator() -> TestUser {
     let mut m = TestUser::new(999, "mod");
     m.permissions |= fake_discord::perms::MANAGE_MESSAGES;

@@ -250,24 +250,19 @@ impl Service {
 
     /// Who may create tournaments in this server: `anyone`, or `moderators` (the default).
     pub fn set_tournament_makers(&self, ctx: &Ctx, who: &str) -> Result<GuildSettings, Refusal> {
-        if !ctx.moderator {
-            return refuse("only a server moderator (Manage Server) can change Bredon's settings");
-        }
-        let open = match who.trim().to_ascii_lowercase().as_str() {
-            "anyone" | "everyone" => true,
-            "moderators" | "mods" => false,
-            other => {
-                return refuse(format!(
-                    "tournaments={} is not known: anyone or moderators",
-                    crate::tak::quote(other)
-                ))
-            }
-        };
-        let mut s = self.store.settings(ctx.guild)?;
-        s.open_tournaments = open;
-        self.store.put_settings(ctx.guild, &s)?;
-        self.store.flush()?;
-        Ok(s)
+        self.change_settings(ctx, |s| {
+            s.open_tournaments = match who.trim().to_ascii_lowercase().as_str() {
+                "anyone" | "everyone" => true,
+                "moderators" | "mods" => false,
+                other => {
+                    return refuse(format!(
+                        "tournaments={} is not known: anyone or moderators",
+                        crate::tak::quote(other)
+                    ))
+                }
+            };
+            Ok(())
+        })
     }
 
     fn open_here(&self, ctx: &Ctx) -> Result<Tournament, Refusal> {
