@@ -1842,13 +1842,11 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
     })
     .await;
     let dm = fake.direct_messages(222).pop().unwrap();
-    assert!(
-        dm.content.contains(&format!(
-            "It is your move in <#{CHANNEL}>: https://discord.com/channels/"
-        )),
-        "{}",
-        dm.content
+    let link = format!(
+        "It is your move in <#{CHANNEL}>: https://discord.com/channels/{}/{CHANNEL}/",
+        fake_discord::GUILD_ID
     );
+    assert!(dm.content.contains(&link), "{}", dm.content);
     assert!(
         fake.direct_messages(111).is_empty(),
         "alice did not ask for DMs"
@@ -1870,6 +1868,21 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
     assert!(none
         .content()
         .contains("you are not playing in this server"));
+    // The next turn's message goes to the same DM channel, which Bredon opened once.
+    ply(&fake, &bob(), "e5").await;
+    ply(&fake, &alice(), "c3").await;
+    fake.wait_until(
+        "bob's second direct message",
+        Duration::from_secs(10),
+        |f| f.direct_messages(222).len() > before + 1,
+    )
+    .await;
+    let opened = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/users/@me/channels"))
+        .count();
+    assert_eq!(opened, 1, "the DM channel is asked for once");
     // Off again: the next turn brings no direct message.
     run(
         &fake,
@@ -1878,14 +1891,14 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
         json!([{ "name": "dm", "type": 5, "value": false }]),
     )
     .await;
-    ply(&fake, &bob(), "e5").await;
-    ply(&fake, &alice(), "c3").await;
-    // The game's fifth outcome (challenge, accept, a1, e5, c3) is posted whole, direct
-    // messages included, before the count.
-    bot.logged_times(&["outcome posted"], 5).await;
+    ply(&fake, &bob(), "e4").await;
+    ply(&fake, &alice(), "c4").await;
+    // The game's seventh outcome (challenge, accept, a1, e5, c3, e4, c4) is posted whole,
+    // direct messages included, before the count.
+    bot.logged_times(&["outcome posted"], 7).await;
     assert_eq!(
         fake.direct_messages(222).len(),
-        before + 1,
+        before + 2,
         "no DM after dm:false"
     );
 }

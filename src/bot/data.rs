@@ -15,6 +15,8 @@ pub struct Publisher {
     pub service: Arc<Service>,
     pub engine: Arc<EngineOpponent>,
     pub claims: Arc<Claims>,
+    /// Direct-message channels by user, as Discord opened them.
+    pub dm_channels: std::sync::Mutex<std::collections::HashMap<u64, serenity::ChannelId>>,
 }
 
 /// Who delivers which stored outcome: a handler that just made one delivers it itself (its

@@ -155,6 +155,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     service: Arc::clone(&service),
                     engine: Arc::new(crate::service::EngineOpponent::from_env(me)),
                     claims: Arc::default(),
+                    dm_channels: Default::default(),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

@@ -7,7 +7,7 @@
 
 use super::data::{now_ms, Publisher};
 use super::publish::Undelivered;
-use crate::service::Delivery;
+use crate::store::records::LetterHead;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
             _ = tokio::time::sleep(SWEEP) => {}
         }
         let s = Arc::clone(&publisher.service);
-        let owed = match tokio::task::spawn_blocking(move || s.deliveries()).await {
+        let owed = match tokio::task::spawn_blocking(move || s.owed()).await {
             Ok(Ok(owed)) => owed,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "the outbox cannot be read");
@@ -47,9 +47,9 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                 continue;
             }
         };
-        let mut by_channel: BTreeMap<u64, Vec<Delivery>> = BTreeMap::new();
-        for d in owed {
-            by_channel.entry(d.letter.channel).or_default().push(d);
+        let mut by_channel: BTreeMap<u64, Vec<LetterHead>> = BTreeMap::new();
+        for head in owed {
+            by_channel.entry(head.channel).or_default().push(head);
         }
         let now = Instant::now();
         for (channel, owed) in by_channel {
@@ -94,13 +94,13 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
 /// delivered, and whether all were.
 async fn deliver_in_order(
     publisher: &Publisher,
-    owed: Vec<Delivery>,
+    owed: Vec<LetterHead>,
 ) -> (usize, Result<(), Undelivered>) {
     let mut delivered = 0;
-    for d in owed {
-        let letter = d.letter.id;
+    for head in owed {
+        let letter = head.id;
         let released = publisher.claims.take_released(letter);
-        if !released && now_ms() - d.letter.created_ms < YOUNG_MS {
+        if !released && now_ms() - head.created_ms < YOUNG_MS {
             break;
         }
         let Some(claim) = publisher.claims.claim(letter) else {

@@ -298,21 +298,13 @@ impl Publisher {
             .filter(|p| !sent.contains(&Part::Direct(p.id).key()))
             .cloned()
             .collect();
-        if !wanted.is_empty() {
-            let s = Arc::clone(&self.service);
-            let guild = tokio::task::spawn_blocking(move || s.guild_of(channel))
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .unwrap_or(0);
-            for player in wanted {
-                let text = format!(
-                    "It is your move in <#{channel}>: {}",
-                    jump_link(guild, channel, message)
-                );
-                self.direct(channel, player.id, letter, text).await?;
-                self.note(letter, Part::Direct(player.id), None).await;
-            }
+        for player in wanted {
+            let text = format!(
+                "It is your move in <#{channel}>: {}",
+                jump_link(outcome.guild, channel, message)
+            );
+            self.direct(channel, player.id, letter, text).await?;
+            self.note(letter, Part::Direct(player.id), None).await;
         }
         if !sent.contains(&Part::Record.key()) {
             if let Some(record) = record(outcome).await {
@@ -351,12 +343,12 @@ impl Publisher {
         let http = &self.http;
         let nonce = nonce_of(letter, Part::Direct(user), user);
         let sent = async {
-            let dm = serenity::UserId::new(user).create_dm_channel(http).await?;
+            let dm = self.dm_channel(user).await?;
             let message = Post::text(text)
                 .message()
                 .nonce(serenity::Nonce::String(nonce))
                 .enforce_nonce(true);
-            dm.id.send_message(http, message).await
+            dm.send_message(http, message).await
         };
         let error = match sent.await {
             Ok(_) => return Ok(()),
@@ -378,6 +370,22 @@ impl Publisher {
             }
         }
         Ok(())
+    }
+
+    /// The direct-message channel with `user`: asked of Discord once, then remembered (a DM
+    /// channel's id never changes), so a player's turns cost one request each, not two.
+    async fn dm_channel(&self, user: u64) -> Result<serenity::ChannelId, serenity::Error> {
+        if let Some(&id) = self.dm_channels.lock().expect("dm channels").get(&user) {
+            return Ok(id);
+        }
+        let dm = serenity::UserId::new(user)
+            .create_dm_channel(&self.http)
+            .await?;
+        self.dm_channels
+            .lock()
+            .expect("dm channels")
+            .insert(user, dm.id);
+        Ok(dm.id)
     }
 
     /// Posts one part of an outcome in `channel`, once: the nonce makes Discord return the first

@@ -140,6 +140,7 @@ impl Service {
             body: serde_json::to_value(&outcome).expect("outcomes serialize"),
         };
         outcome.letter = Some(letter.id);
+        outcome.guild = letter.guild;
         change.letters.push(letter);
         self.durable_or(&change, conflict)?;
         Ok(outcome)

@@ -61,6 +61,12 @@ impl Service {
         Ok(out)
     }
 
+    /// Every letter still owed, oldest first, by where and since when (the outbox loop's
+    /// schedule; `delivery` reads one whole when its turn comes).
+    pub fn owed(&self) -> Result<Vec<LetterHead>, Refusal> {
+        Ok(self.store.letter_heads()?)
+    }
+
     /// The outcome `letter` still owes, if it owes one.
     pub fn delivery(&self, letter: u64) -> Result<Option<Delivery>, Refusal> {
         match self.store.letter(letter)? {
@@ -73,6 +79,7 @@ impl Service {
         match serde_json::from_value::<Outcome>(letter.body.take()) {
             Ok(mut outcome) => {
                 outcome.letter = Some(letter.id);
+                outcome.guild = letter.guild;
                 Ok(Some(Delivery { letter, outcome }))
             }
             Err(e) => {

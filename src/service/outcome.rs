@@ -140,6 +140,9 @@ pub struct Outcome {
     /// as for a view, so nothing is owed).
     #[serde(skip)]
     pub letter: Option<u64>,
+    /// The server the letter belongs to (for the links of direct messages).
+    #[serde(skip)]
+    pub guild: u64,
     /// The announcement, in plain text with names (no markup: adapters escape it).
     pub text: String,
     /// Users to mention (the player to move, the challenged player...).

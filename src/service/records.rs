@@ -169,11 +169,6 @@ impl Service {
     pub fn holds_game_or_challenge(&self, channel: u64) -> Result<bool, Refusal> {
         Ok(self.has_game(channel)? || self.store.challenge(channel)?.is_some())
     }
-
-    /// The server of the game played in `channel` (0 if none is).
-    pub fn guild_of(&self, channel: u64) -> Result<u64, Refusal> {
-        Ok(self.store.game(channel)?.map_or(0, |g| g.guild))
-    }
 }
 
 /// The players rated on `size`, best first.

@@ -711,6 +711,14 @@ impl Store {
             .collect()
     }
 
+    /// Every letter not yet delivered, oldest first, without its body.
+    pub fn letter_heads(&self) -> Result<Vec<LetterHead>, StoreError> {
+        self.outbox
+            .iter()
+            .map(|e| decode("outbox", &e?.1))
+            .collect()
+    }
+
     pub fn letter(&self, id: u64) -> Result<Option<Letter>, StoreError> {
         self.outbox
             .get(id.to_be_bytes())?

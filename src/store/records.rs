@@ -461,3 +461,12 @@ pub struct Letter {
     /// The message itself, as the service wrote it.
     pub body: serde_json::Value,
 }
+
+/// What the outbox loop needs to know of a letter to schedule it: read without its body, so a
+/// sweep through a full outbox (an outage of hours) costs no decoding of messages.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct LetterHead {
+    pub id: u64,
+    pub channel: u64,
+    pub created_ms: i64,
+}
