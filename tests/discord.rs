@@ -118,9 +118,26 @@ async fn challenge_tak_and_road_win_with_pictures() {
     let errors = fake
         .requests()
         .iter()
-        .filter(|r| r.content().contains("Something went wrong"))
+        .filter(|r| r.content().contains("Bredon could not answer"))
         .count();
     assert_eq!(errors, 0, "no command failed on the way");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_answer_is_explained_privately_in_the_commands_own_terms() {
+    let (fake, _data, _bot) = boot().await;
+    // Discord refuses the answer to /leaderboard; Bredon says so to the user alone.
+    fake.fail_next("/callback", 400);
+    let from = fake.requests().len();
+    let token = fake.command(&alice(), CHANNEL, "leaderboard", json!([]));
+    let callback = format!("/{token}/callback");
+    let told = fake
+        .wait_request(from, "the explanation", |r| {
+            r.path.contains(&callback) && r.status == 204
+        })
+        .await;
+    assert!(told.is_ephemeral());
+    says(&told, "Bredon could not answer /leaderboard: Discord did not take its message. Nothing was changed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -243,6 +243,110 @@ async fn a_late_move_is_deferred_at_once_and_announced_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_move_form_is_deferred_at_once_and_a_wrong_ply_stays_private() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    let form = open_move_form(&fake, &alice(), CHANNEL).await;
+    let modal_id = form.json()["data"]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A wrong ply, late: the public "thinking" goes, the refusal is alice's alone.
+    fake.deliver_late(Duration::from_millis(2_800));
+    let from = fake.requests().len();
+    let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "z9");
+    let first = fake
+        .wait_request(from, "the first response", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(first.json()["type"], 5, "deferred at once, before the work");
+    let refused = fake
+        .wait_request(from, "the private refusal", |r| {
+            r.method == "POST" && r.path.contains(&token) && r.is_ephemeral()
+        })
+        .await;
+    assert!(refused.content().contains("✋"), "{}", refused.content());
+    assert!(
+        fake.requests()[from..]
+            .iter()
+            .any(|r| r.method == "DELETE" && r.path.contains(&token)),
+        "the thinking message is deleted"
+    );
+    // The right ply, late: stored, the thinking message becomes the board, bob is pinged once.
+    fake.deliver_late(Duration::from_millis(2_800));
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "a1");
+    let answer = answer(&fake, from, &token).await;
+    says(&answer, "alice played a1");
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.wait_request(from, "the ping after the deferred answer", |r| {
+        r.path.ends_with(&posts) && r.content().contains("<@222>")
+    })
+    .await;
+    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_press_for_a_private_answer_is_deferred_privately() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    fake.deliver_late(Duration::from_millis(2_800));
+    let button = fake.button(CHANNEL, "bredon:board-moves:").unwrap();
+    let from = fake.requests().len();
+    let token = fake.press(&alice(), CHANNEL, &button);
+    let first = fake
+        .wait_request(from, "the first response", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(first.json()["type"], 5, "deferred");
+    assert!(first.is_ephemeral(), "for alice alone");
+    let moves = answer(&fake, from, &token).await;
+    assert_eq!(moves.method, "PATCH", "the private deferral is edited");
+    says(&moves, "legal plies:\n**a1**");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_that_failed_becomes_the_announcement_later() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    fake.deliver_late(Duration::from_millis(2_800));
+    // The edit of "thinking" into the ply fails once; the outbox makes it later.
+    fake.fail_next("/messages/@original", 503);
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    let token = fake.command(&alice(), CHANNEL, "move", options);
+    let edit = format!("/{token}/messages/@original");
+    let edited = fake
+        .wait_request(from, "the thinking message edited", |r| {
+            r.method == "PATCH" && r.path.ends_with(&edit) && r.status == 200
+        })
+        .await;
+    says(&edited, "alice played a1");
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.wait_request(from, "the ping after it", |r| {
+        r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
+    })
+    .await;
+    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
+    assert_eq!(
+        posts_holding(&fake, "alice played a1"),
+        1,
+        "no second announcement"
+    );
+    let thinking = fake
+        .messages()
+        .into_iter()
+        .filter(|m| !m.deleted && m.content.is_empty())
+        .count();
+    assert_eq!(thinking, 0, "no \"thinking\" message is left standing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_replayed_after_a_resume_is_stored_and_announced_in_the_channel() {
     let (fake, _data, _bot) = boot().await;
     start_game(&fake).await;
@@ -331,21 +435,4 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
         "the wish is off: no more direct messages tried"
     );
     assert!(fake.direct_messages(bob().id).is_empty());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deferred_answer_whose_edit_fails_is_posted_once_with_one_ping() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    with_service(data.path(), |s| stored_game(s, CHANNEL, 0));
-    let bot = start_bot_logging_with(&fake, data.path(), 30.0, &[("BREDON_DEFER_MS", "0")]);
-    connected(&fake, 1).await;
-    let seen = fake.notifications().len();
-    // The "thinking" message is never edited into the answer: the outbox posts it instead.
-    fake.fail_next("/messages/@original", 500);
-    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
-    fake.command(&alice(), CHANNEL, "move", options);
-    bot.logged(&["owed outcome delivered"]).await;
-    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
-    assert_eq!(notified_since(&fake, seen), vec![bob().id], "one ping");
 }

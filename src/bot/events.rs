@@ -94,6 +94,23 @@ fn unknown_channel(error: &serenity::Error) -> bool {
         if r.status_code.as_u16() == 404)
 }
 
+/// What a user whose command failed on the way out should know: what became of it.
+fn after_failure(command: &str) -> &'static str {
+    let root = command.split(' ').next().unwrap_or(command);
+    match root {
+        "move" | "undo" | "draw" | "resign" | "abort" | "challenge" | "Challenge to Tak"
+        | "accept" | "decline" | "cancel" | "rematch" | "bid" | "vacation" => {
+            "If it was stored, Bredon announces it here as soon as Discord takes its messages \
+             again; /board shows the game as it stands."
+        }
+        "tournament" => {
+            "If it was stored, its news follow here; /tournament standings shows the event."
+        }
+        "settings" | "notify" => "Run it again without options to see what is set now.",
+        _ => "Nothing was changed; try again in a minute.",
+    }
+}
+
 /// An autocomplete request carries a focused option.
 fn is_autocomplete(interaction: &serenity::CommandInteraction) -> bool {
     interaction.data.options.iter().any(|o| {
@@ -114,10 +131,22 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 tracing::info!(command = ctx.command().name, %error, "answer left to the outbox");
                 return;
             }
-            tracing::warn!(command = ctx.command().name, %error, "command failed");
-            let _ = ctx
-                .send(poise::CreateReply::default().content("✋ Something went wrong talking to Discord; if your ply was accepted, /board shows it.").ephemeral(true))
-                .await;
+            let command = ctx.command().qualified_name.clone();
+            tracing::warn!(%command, %error, "command failed");
+            let text = format!(
+                "✋ Bredon could not answer /{command}: Discord did not take its message. {}",
+                after_failure(&command)
+            );
+            // Private: after a deferral this is a follow-up, and the public "thinking" goes.
+            if let poise::Context::Application(app) = ctx {
+                if app
+                    .has_sent_initial_response
+                    .load(std::sync::atomic::Ordering::SeqCst)
+                {
+                    let _ = app.interaction.delete_response(ctx.http()).await;
+                }
+            }
+            let _ = ctx.send(Post::text(text).reply().ephemeral(true)).await;
         }
         poise::FrameworkError::UnknownInteraction {
             ctx, interaction, ..

@@ -5,11 +5,14 @@ use super::buttons::{buttons, label, move_id, parse_custom_id};
 use super::checks::{is_thread, missing_permissions};
 use super::post::{escape, fit, MAX_CONTENT};
 use super::publish::Via;
-use super::respond::{blocking, ephemeral, interaction_ctx, refusal_text};
+use super::respond::{
+    blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker, Work,
+};
 use super::{Data, Error};
 use crate::game::Kind;
 use crate::service::{Answer, Ctx, Prompt, Refusal};
 use poise::serenity_prelude as serenity;
+use std::sync::Arc;
 
 /// Buttons whose ids an older Bredon wrote no longer say which request they answer.
 const OLD_BUTTON: &str = "this button comes from an older version of Bredon and no longer works; \
@@ -97,6 +100,12 @@ async fn answer_privately(
     prompt: Prompt,
     answer: Answer,
 ) -> Result<(), Error> {
+    // A press that arrived late is acknowledged privately first (a form cannot follow that:
+    // its answer is the form itself, and a lost one changes nothing).
+    let late = answer != Answer::Move && window_nearly_gone(press.id.get());
+    if late {
+        press.defer_ephemeral(ctx).await?;
+    }
     let sctx = press_ctx(press);
     let checked = blocking(&data.service, move |s| {
         let kind = s.check_board(&sctx, prompt)?;
@@ -122,17 +131,31 @@ async fn answer_privately(
             .await?;
         return Ok(());
     }
+    let (content, components) = match (checked.map(|(_, plies)| plies), prompt) {
+        (Err(refusal), _) => (refusal_text(&refusal), Vec::new()),
+        (Ok(Some(plies)), _) => (fit(plies_by_square(&plies)), Vec::new()),
+        (Ok(None), Prompt::Board { game, position }) => (
+            "Resign this game? Your opponent wins; this cannot be taken back.".into(),
+            buttons(Prompt::Resign { game, position }, false),
+        ),
+        (Ok(None), _) => (
+            "✋ that button does not belong to a board".into(),
+            Vec::new(),
+        ),
+    };
+    if late {
+        let edit = serenity::EditInteractionResponse::new()
+            .content(content)
+            .components(components)
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        press.edit_response(ctx, edit).await?;
+        return Ok(());
+    }
     let message = serenity::CreateInteractionResponseMessage::new()
         .ephemeral(true)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
-    let message = match (checked.map(|(_, plies)| plies), prompt) {
-        (Err(refusal), _) => message.content(refusal_text(&refusal)),
-        (Ok(Some(plies)), _) => message.content(fit(plies_by_square(&plies))),
-        (Ok(None), Prompt::Board { game, position }) => message
-            .content("Resign this game? Your opponent wins; this cannot be taken back.")
-            .components(buttons(Prompt::Resign { game, position }, false)),
-        (Ok(None), _) => message.content("✋ that button does not belong to a board"),
-    };
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .content(content)
+        .components(components);
     press
         .create_response(ctx, serenity::CreateInteractionResponse::Message(message))
         .await?;
@@ -178,22 +201,16 @@ pub async fn on_move_modal(
             submit.member.as_ref(),
         )
     };
-    let played = blocking(&data.service, move |s| {
-        s.check_board(&sctx, prompt)?;
-        s.play(&sctx, &typed)
-    })
-    .await;
-    let outcome = match played {
-        Err(refusal) => {
-            submit.create_response(ctx, ephemeral(&refusal)).await?;
-            return Ok(());
-        }
-        Ok(outcome) => data.publisher.ready(outcome).await,
-    };
-    let channel = submit.channel_id.get();
-    data.publisher
-        .publish(channel, outcome, Via::Form(submit))
-        .await
+    let publisher = Arc::clone(&data.publisher);
+    let work: Work = tokio::spawn(async move {
+        let outcome = blocking(&publisher.service, move |s| {
+            s.check_board(&sctx, prompt)?;
+            s.play(&sctx, &typed)
+        })
+        .await?;
+        Ok(publisher.ready(outcome).await)
+    });
+    respond_to(Asker::Form { ctx, submit, data }, work).await
 }
 
 /// Legal plies grouped by the square they place on or move from, one line a square.

@@ -6,12 +6,13 @@
 //! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
-use super::data::{interaction, now_ms, Claim, Publisher, TOURNAMENT_NEWS};
+use super::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
 use super::opponent::take_turn;
 use super::post::{announce, jump_link, record, Post};
 use super::{Context, Error};
 use crate::service::{event_id, Delivery, Outcome, Part, Prompt};
 use poise::serenity_prelude as serenity;
+use serenity::builder::Builder;
 use std::sync::Arc;
 
 /// An outcome with its announcement drawn (the picture is the slow part, so a slash command
@@ -26,9 +27,9 @@ pub struct Ready {
 pub enum Via<'a> {
     /// The first response to a slash command.
     Reply(Context<'a>),
-    /// A slash command answered "thinking" first: that message is edited into the outcome and
-    /// the pings follow as a new message (an edit notifies no one).
-    Deferred(Context<'a>),
+    /// An interaction (by its token) answered "thinking" first: that message is edited into the
+    /// outcome and the pings follow as a new message (an edit notifies no one).
+    Deferred(&'a str),
     /// The response to the Move form.
     Form(&'a serenity::ModalInteraction),
     /// A new message in the channel (a nonce makes a repeated post arrive once).
@@ -151,6 +152,21 @@ impl Publisher {
                 let post = announce(&d.outcome).await;
                 let message = match self.answered(&d, &post.content).await? {
                     Some(message) => Some(message),
+                    None if d.has_sent(Part::Deferred) && d.letter.request.is_some() => {
+                        // The "thinking" message still stands: it becomes the announcement
+                        // (pinged below), while its interaction's token lives (15 minutes).
+                        match self.edit_thinking(&d, post.clone()).await? {
+                            Some(message) => Some(message),
+                            None => {
+                                let posted = self
+                                    .post(channel, Some(letter), Part::Announcement, post)
+                                    .await?;
+                                self.note(Some(letter), Part::Pings, None).await;
+                                pinged = true;
+                                posted
+                            }
+                        }
+                    }
                     None => {
                         let posted = self
                             .post(channel, Some(letter), Part::Announcement, post)
@@ -199,6 +215,21 @@ impl Publisher {
         }
     }
 
+    /// Edits a deferred answer's "thinking" message into the announcement; `None` when its
+    /// interaction can no longer be answered.
+    async fn edit_thinking(&self, d: &Delivery, post: Post) -> Result<Option<u64>, Undelivered> {
+        let Some(token) = &d.letter.request else {
+            return Ok(None);
+        };
+        match thinking_edit(post).execute(self.http.as_ref(), token).await {
+            Ok(edited) => Ok(Some(edited.id.get())),
+            Err(e) => match classify(&e) {
+                Failure::Transient => Err(Undelivered::Later(describe(&e))),
+                _ => Ok(None),
+            },
+        }
+    }
+
     /// The announcement as the interaction's answer. A failed answer whose effect is unknown
     /// (5xx, a dropped connection) is looked for before it is left to the outbox.
     async fn answer(
@@ -217,19 +248,9 @@ impl Publisher {
                 Ok(_) => Ok(None),
                 Err(e) => Err(e),
             },
-            Via::Deferred(ctx) => {
-                let Some(interaction) = interaction(ctx) else {
-                    return Ok(None);
-                };
+            Via::Deferred(token) => {
                 self.note_durably(outcome.letter, Part::Deferred).await;
-                let mut edit = serenity::EditInteractionResponse::new()
-                    .content(post.content.clone())
-                    .components(post.components.clone())
-                    .allowed_mentions(serenity::CreateAllowedMentions::new());
-                for file in post.files {
-                    edit = edit.new_attachment(file);
-                }
-                match interaction.edit_response(http, edit).await {
+                match thinking_edit(post).execute(http.as_ref(), token).await {
                     Ok(edited) => {
                         self.pings(channel, outcome.letter, outcome).await?;
                         Ok(Some(edited.id.get()))
@@ -450,6 +471,19 @@ impl Publisher {
                 tokio::task::spawn_blocking(move || s.part_sent(letter, part, None, true)).await;
         }
     }
+}
+
+/// A deferred answer's "thinking" message made into `post`. An edit notifies no one, so it
+/// allows no mention: the pings follow as a message of their own.
+fn thinking_edit(post: Post) -> serenity::EditInteractionResponse {
+    let mut edit = serenity::EditInteractionResponse::new()
+        .content(post.content)
+        .components(post.components)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    for file in post.files {
+        edit = edit.new_attachment(file);
+    }
+    edit
 }
 
 /// The nonce of a part: from its letter, or (for a message no change owes, like an engine's

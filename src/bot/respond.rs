@@ -5,7 +5,7 @@ use super::checks::{is_moderator, may_post};
 use super::data::{interaction, now_ms};
 use super::post::{escape, fit, Post};
 use super::publish::{describe, Ready, Via};
-use super::{Context, Error};
+use super::{Context, Data, Error};
 use crate::service::{Ctx, Outcome, Refusal, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
@@ -97,7 +97,7 @@ pub fn ephemeral(refusal: &Refusal) -> serenity::CreateInteractionResponse {
     )
 }
 
-type Work = tokio::task::JoinHandle<Result<Ready, Refusal>>;
+pub type Work = tokio::task::JoinHandle<Result<Ready, Refusal>>;
 
 /// Runs a service action (after checking Bredon may post here) and answers it.
 pub async fn act(
@@ -123,26 +123,118 @@ pub async fn answer(ctx: Context<'_>, outcome: Outcome) -> Result<(), Error> {
     respond(ctx, work).await
 }
 
+/// An interaction whose first response is still owed: a slash command, or the Move form.
+pub enum Asker<'a> {
+    Command(Context<'a>),
+    Form {
+        ctx: &'a serenity::Context,
+        submit: &'a serenity::ModalInteraction,
+        data: &'a Data,
+    },
+}
+
+impl<'a> Asker<'a> {
+    fn data(&self) -> &'a Data {
+        match self {
+            Asker::Command(ctx) => ctx.data(),
+            Asker::Form { data, .. } => data,
+        }
+    }
+
+    fn channel(&self) -> u64 {
+        match self {
+            Asker::Command(ctx) => ctx.channel_id().get(),
+            Asker::Form { submit, .. } => submit.channel_id.get(),
+        }
+    }
+
+    /// The interaction's id (which holds its creation time) and token.
+    fn interaction(&self) -> Option<(u64, &'a str)> {
+        match self {
+            Asker::Command(ctx) => interaction(*ctx).map(|i| (i.id.get(), i.token.as_str())),
+            Asker::Form { submit, .. } => Some((submit.id.get(), submit.token.as_str())),
+        }
+    }
+
+    /// "Bredon is thinking…", in public: the outcome edits it.
+    async fn defer(&self) -> Result<(), serenity::Error> {
+        match self {
+            Asker::Command(ctx) => ctx.defer().await,
+            Asker::Form { ctx, submit, .. } => {
+                let thinking = serenity::CreateInteractionResponse::Defer(
+                    serenity::CreateInteractionResponseMessage::new(),
+                );
+                submit.create_response(ctx, thinking).await
+            }
+        }
+    }
+
+    fn via(&self, deferred: bool) -> Via<'a> {
+        match (self, self.interaction()) {
+            (_, Some((_, token))) if deferred => Via::Deferred(token),
+            (Asker::Command(ctx), _) => Via::Reply(*ctx),
+            (Asker::Form { submit, .. }, _) => Via::Form(submit),
+        }
+    }
+
+    /// A refusal for the user alone; after a deferral, the public "thinking" message goes first.
+    async fn refuse(&self, refusal: Refusal, deferred: bool) -> Result<(), Error> {
+        if let (true, Some((_, token))) = (deferred, self.interaction()) {
+            self.data()
+                .publisher
+                .http
+                .delete_original_interaction_response(token)
+                .await?;
+        }
+        match self {
+            Asker::Command(ctx) => refuse(*ctx, refusal).await,
+            Asker::Form { ctx, submit, .. } if deferred => {
+                let text = serenity::CreateInteractionResponseFollowup::new()
+                    .content(refusal_text(&refusal))
+                    .allowed_mentions(serenity::CreateAllowedMentions::new())
+                    .ephemeral(true);
+                submit.create_followup(ctx, text).await?;
+                Ok(())
+            }
+            Asker::Form { ctx, submit, .. } => {
+                submit.create_response(ctx, ephemeral(&refusal)).await?;
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Publishes the work's outcome as the command's answer, a new message so its pings notify.
-/// Work that takes longer than `Data::defer_after` (1.5 s; Discord wants the first response
-/// within 3 s of the interaction's creation: interactions/receiving-and-responding) is deferred
-/// first, and at once if the interaction arrived late (queued, or replayed after a RESUME) and
-/// its window is nearly gone. If no answer can be given, the outbox posts the outcome in the
-/// channel.
-async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
-    let left = interaction(ctx).map_or(RESPONSE_WINDOW, |i| window_left(i.id.get(), now_ms()));
-    let defer_after = ctx
-        .data()
-        .defer_after
-        .min(left.saturating_sub(DEFER_MARGIN));
-    let (done, deferred) = match tokio::time::timeout(defer_after, &mut work).await {
-        Ok(done) => (done, false),
-        Err(_) => {
-            if let Err(e) = ctx.defer().await {
+async fn respond(ctx: Context<'_>, work: Work) -> Result<(), Error> {
+    respond_to(Asker::Command(ctx), work).await
+}
+
+/// Publishes the work's outcome as the interaction's answer. Work that takes longer than
+/// `Data::defer_after` (1.5 s; Discord wants the first response within 3 s of the interaction's
+/// creation: interactions/receiving-and-responding) is deferred first, and at once if the
+/// interaction arrived late (queued, or replayed after a RESUME) and its window is nearly gone.
+/// If no answer can be given, the outbox posts the outcome in the channel.
+pub async fn respond_to(asker: Asker<'_>, mut work: Work) -> Result<(), Error> {
+    let data = asker.data();
+    let left = asker
+        .interaction()
+        .map_or(RESPONSE_WINDOW, |(id, _)| window_left(id, now_ms()));
+    let defer_after = data.defer_after.min(left.saturating_sub(DEFER_MARGIN));
+    let channel = asker.channel();
+    let publisher = &data.publisher;
+    // With the window nearly gone, even finished work is deferred: the answer's upload might
+    // not arrive in time.
+    let waited = match defer_after.is_zero() {
+        true => None,
+        false => tokio::time::timeout(defer_after, &mut work).await.ok(),
+    };
+    let (done, deferred) = match waited {
+        Some(done) => (done, false),
+        None => {
+            if let Err(e) = asker.defer().await {
                 // Too late to answer: the work goes on, and what it stores the outbox posts.
                 tracing::info!(error = %describe(&e), "could not defer; the outbox posts the outcome");
-                let publisher = Arc::clone(&ctx.data().publisher);
-                let channel = ctx.channel_id().get();
+                let publisher = Arc::clone(publisher);
                 tokio::spawn(async move {
                     let _ = work.await;
                     publisher.spawn_turn(channel);
@@ -152,31 +244,28 @@ async fn respond(ctx: Context<'_>, mut work: Work) -> Result<(), Error> {
             (work.await, true)
         }
     };
-    let done = done.unwrap_or_else(|e| Err(failed_inside(e)));
-    let channel = ctx.channel_id().get();
-    let publisher = &ctx.data().publisher;
-    let refusal = match (done, deferred) {
-        (Ok(ready), false) => return publisher.publish(channel, ready, Via::Reply(ctx)).await,
-        (Ok(ready), true) => return publisher.publish(channel, ready, Via::Deferred(ctx)).await,
-        (Err(refusal), _) => refusal,
-    };
-    if deferred {
-        // The public "thinking" message goes; the refusal is for the user alone.
-        if let Some(interaction) = interaction(ctx) {
-            interaction.delete_response(ctx.http()).await?;
+    match done.unwrap_or_else(|e| Err(failed_inside(e))) {
+        Ok(ready) => publisher.publish(channel, ready, asker.via(deferred)).await,
+        Err(refusal) => {
+            let refused = asker.refuse(refusal, deferred).await;
+            // A refused action is still an action here: if Bredon's move is waiting (its engine
+            // failed before), it tries again now.
+            publisher.spawn_turn(channel);
+            refused
         }
     }
-    let refused = refuse(ctx, refusal).await;
-    // A refused action is still an action here: if Bredon's move is waiting (its engine failed
-    // before), it tries again now.
-    publisher.spawn_turn(channel);
-    refused
 }
 
 /// Discord's window for the first response to an interaction (interactions/receiving-and-
 /// responding), and how much of it a deferral is given to arrive.
 const RESPONSE_WINDOW: Duration = Duration::from_secs(3);
 const DEFER_MARGIN: Duration = Duration::from_millis(700);
+
+/// Whether the interaction with this id has too little of its window left to answer with
+/// anything slower than a deferral.
+pub fn window_nearly_gone(id: u64) -> bool {
+    window_left(id, now_ms()) <= DEFER_MARGIN
+}
 
 /// What is left at `now_ms` of the response window of the interaction with this id, whose
 /// creation time the id holds (reference, "Snowflakes": milliseconds since 2015 above bit 22).
