@@ -1165,6 +1165,43 @@ async fn an_archived_game_thread_is_unarchived_and_the_game_goes_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_thread_archived_while_bredon_was_offline_is_reopened_at_start() {
+    let (fake, data, bot) = boot().await;
+    challenge_bob(
+        &fake,
+        json!([
+            { "name": "seat", "type": 4, "value": 0 },
+            { "name": "thread", "type": 5, "value": true },
+        ]),
+    )
+    .await;
+    let thread = *fake.threads().last().expect("a thread for the game");
+    press_in(&fake, thread, &bob(), "bredon:accept").await;
+    // Bredon is away for the week in which Discord archives the thread: it hears nothing.
+    drop(bot);
+    fake.wait_until("the bot gone", Duration::from_secs(10), |f| !f.connected())
+        .await;
+    fake.advance(Duration::from_secs(8 * 24 * 3600));
+    assert!(fake.thread_archived(thread));
+    let _bot = start_bot(&fake, data.path(), 30.0);
+    connected(&fake, 2).await;
+    fake.wait_until(
+        "the thread to be unarchived",
+        Duration::from_secs(10),
+        |f| !f.thread_archived(thread),
+    )
+    .await;
+    let from = fake.requests().len();
+    let token = fake.command(
+        &alice(),
+        thread,
+        "move",
+        json!([{ "name": "ply", "type": 3, "value": "a1" }]),
+    );
+    says(&answer(&fake, from, &token).await, "alice played a1");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();

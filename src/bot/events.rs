@@ -23,6 +23,10 @@ pub async fn on_event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Modal(submit),
         } => on_move_modal(ctx, submit, data).await,
+        serenity::FullEvent::GuildCreate { guild, .. } => {
+            reopen_archived_threads(ctx, guild, data).await;
+            Ok(())
+        }
         serenity::FullEvent::ThreadUpdate { new, .. } => {
             on_thread_update(ctx, new, data).await;
             Ok(())
@@ -84,6 +88,35 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
         // (403) is still played in when a moderator reopens it, and its clocks still run.
         if unknown_channel(&e) {
             gone(data, channel).await;
+        }
+    }
+}
+
+/// Game threads archived while Bredon was away (offline, or the server unavailable) send no
+/// THREAD_UPDATE it could hear. GUILD_CREATE lists the server's channels and its active threads
+/// only (topics/gateway-events, "Guild Create"), so a live game's channel in neither is an
+/// archived thread or a deleted channel: Bredon looks at it and treats it as if it had just
+/// changed.
+async fn reopen_archived_threads(ctx: &serenity::Context, guild: &serenity::Guild, data: &Data) {
+    let id = guild.id.get();
+    let Ok(live) = blocking(&data.service, move |s| s.live_channels(id)).await else {
+        return;
+    };
+    let listed = |c: u64| {
+        let c = serenity::ChannelId::new(c);
+        guild.channels.contains_key(&c) || guild.threads.iter().any(|t| t.id == c)
+    };
+    for channel in live.into_iter().filter(|&c| !listed(c)) {
+        match serenity::ChannelId::new(channel)
+            .to_channel(&ctx.http)
+            .await
+        {
+            Ok(serenity::Channel::Guild(thread)) => on_thread_update(ctx, &thread, data).await,
+            Ok(_) => {}
+            Err(e) if unknown_channel(&e) => gone(data, channel).await,
+            Err(e) => {
+                tracing::info!(channel, error = %describe(&e), "could not look at a game's channel")
+            }
         }
     }
 }

@@ -152,6 +152,16 @@ impl Service {
         }
     }
 
+    /// The channels of the server's live games.
+    pub fn live_channels(&self, guild: u64) -> Result<Vec<u64>, Refusal> {
+        Ok(self
+            .store
+            .live_games(guild)?
+            .into_iter()
+            .map(|g| g.channel)
+            .collect())
+    }
+
     /// Bredon was removed from a server: every game there stops its timers (the data stays).
     pub fn guild_gone(&self, guild: u64) -> Result<usize, Refusal> {
         let mut stopped = 0;

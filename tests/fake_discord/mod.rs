@@ -1066,6 +1066,36 @@ pub fn ready(ws_url: &str) -> Value {
     })
 }
 
+/// The test server as GUILD_CREATE brings it (topics/gateway-events, "Guild Create"): its
+/// channels, and its *active* threads only ("All active threads in the guild that current user
+/// has permission to view"): a thread archived meanwhile is in neither list.
+fn guild_create_json(channels: &HashMap<u64, Channel>) -> Value {
+    let live = channels.iter().filter(|(_, c)| !c.deleted);
+    let listed: Vec<Value> = live
+        .clone()
+        .filter(|(_, c)| !is_thread(c.kind))
+        .map(|(id, c)| {
+            let mut v = text_channel_json(*id);
+            v["type"] = json!(c.kind);
+            v
+        })
+        .collect();
+    let threads: Vec<Value> = live
+        .filter(|(_, c)| is_thread(c.kind) && !c.archived)
+        .map(|(id, c)| thread_of(*id, c))
+        .collect();
+    json!({
+        "id": GUILD_ID.to_string(), "name": "Tak", "icon": null, "splash": null, "discovery_splash": null,
+        "owner_id": "1", "verification_level": 0, "default_message_notifications": 0,
+        "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [], "mfa_level": 0,
+        "system_channel_flags": 0, "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0,
+        "stickers": [], "premium_progress_bar_enabled": false,
+        "joined_at": "2026-11-01T00:00:00.000000+00:00", "large": false, "unavailable": false,
+        "member_count": 4, "voice_states": [], "members": [], "channels": listed, "threads": threads,
+        "presences": [], "stage_instances": [], "guild_scheduled_events": []
+    })
+}
+
 pub fn thread_json(id: u64, parent: u64) -> Value {
     json!({ "id": id.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(), "parent_id": parent.to_string(), "name": "Tak",
         "owner_id": BOT_ID.to_string(), "thread_metadata": { "archived": false, "auto_archive_duration": 1440, "archive_timestamp": "2026-11-22T00:00:00.000000+00:00", "locked": false },
@@ -1103,6 +1133,11 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                 let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
                 let url = state.ws_url.lock().unwrap().clone();
                 let frame = json!({ "op": 0, "t": "READY", "s": s, "d": ready(&url) });
+                let _ = tx.send(Message::Text(frame.to_string()));
+                // Then each guild READY listed as unavailable (topics/gateway-events, "Ready").
+                let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                let guild = guild_create_json(&state.channels.lock().unwrap());
+                let frame = json!({ "op": 0, "t": "GUILD_CREATE", "s": s, "d": guild });
                 let _ = tx.send(Message::Text(frame.to_string()));
             }
             Some(6) => {
@@ -1381,6 +1416,19 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         }
         ("POST", ["channels", channel, "threads"]) => {
             start_thread(state, r, channel.parse().unwrap_or(0))
+        }
+        ("GET", ["channels", channel]) => {
+            // resources/channel, "Get Channel": a thread comes with its metadata.
+            let id: u64 = channel.parse().unwrap_or(0);
+            state.with_channel(id, |c| match (c.deleted, is_thread(c.kind)) {
+                (true, _) => error(404, 10003, "Unknown Channel"),
+                (false, true) => (200, Some(thread_of(id, c))),
+                (false, false) => {
+                    let mut v = text_channel_json(id);
+                    v["type"] = json!(c.kind);
+                    (200, Some(v))
+                }
+            })
         }
         ("PATCH", [channel]) | ("PATCH", ["channels", channel]) => {
             edit_channel(state, r, channel.parse().unwrap_or(0))
