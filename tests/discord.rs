@@ -2429,6 +2429,58 @@ async fn a_round_robin_of_five_runs_in_threads_and_survives_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pairing_whose_thread_is_refused_is_told_once_and_tried_again_later() {
+    use fake_discord::perms;
+    let (fake, _data, _bot) = boot_with(0.5, &[]).await;
+    let options = json!([
+        { "name": "name", "type": 3, "value": "Duel" },
+        { "name": "format", "type": 4, "value": 0 },
+        { "name": "size", "type": 4, "value": 5 }
+    ]);
+    tournament_cmd(&fake, &moderator(), "create", options).await;
+    for p in ["alice", "bob"] {
+        tournament_cmd(&fake, &player(p), "join", json!([])).await;
+    }
+    // A moderator takes Create Public Threads away after the tournament was made.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::CREATE_PUBLIC_THREADS);
+    tournament_cmd(&fake, &moderator(), "start", json!([])).await;
+    let told = news(&fake, "Bredon cannot open the threads for its games here").await;
+    assert!(told.content.contains("Missing Permissions") && told.content.contains("<@999>"));
+    // Ticks come every half second; the tries do not, and the channel hears it once.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let tries = |f: &FakeDiscord| {
+        f.requests()
+            .iter()
+            .filter(|r| {
+                r.method == "POST" && r.path.ends_with(&format!("/channels/{CHANNEL}/threads"))
+            })
+            .count()
+    };
+    assert!(tries(&fake) <= 2, "{} tries in 3 s", tries(&fake));
+    let count = |f: &FakeDiscord| {
+        f.messages()
+            .iter()
+            .filter(|m| m.content.contains("cannot open the threads"))
+            .count()
+    };
+    assert_eq!(count(&fake), 1);
+    // Given back, the game starts at the next try.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE);
+    fake.wait_until("the game's thread", Duration::from_secs(30), |f| {
+        !f.threads().is_empty()
+    })
+    .await;
+    let thread = fake.threads()[0];
+    fake.wait_until("the game announced", Duration::from_secs(10), |f| {
+        f.messages()
+            .iter()
+            .any(|m| m.channel == thread && m.content.contains("Duel, round 1"))
+    })
+    .await;
+    assert_eq!(count(&fake), 1, "told once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_of_seven_pairs_each_round_when_the_last_game_ends() {
     let (fake, _data, _bot) = boot_with(0.5, &[]).await;
     tournament_cmd(

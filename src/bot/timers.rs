@@ -4,11 +4,12 @@
 
 use super::data::Publisher;
 use super::data::{now_ms, TOURNAMENT_NEWS};
-use super::publish::{describe, Via};
+use super::publish::{classify, describe, Failure, Via};
 use crate::service::{Outcome, Refusal, TimerEvent};
 use poise::serenity_prelude as serenity;
+use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Posts reminders, time-outs and expired challenges, and does the tournaments' work (their news
 /// and their new games' threads), at every tick and whenever an outcome touched a tournament.
@@ -16,6 +17,7 @@ use std::time::Duration;
 /// process stopped; each fires once (the service stores it first).
 pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
     let mut interval = tokio::time::interval(every);
+    let mut refused = Refused::default();
     loop {
         tokio::select! {
             _ = interval.tick() => {}
@@ -39,7 +41,7 @@ pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
             // Each channel on its own task: one slow retry never holds up the others.
             tokio::spawn(async move { post_event(&publisher, event).await });
         }
-        tournament_work(&publisher).await;
+        tournament_work(&publisher, &mut refused).await;
     }
 }
 
@@ -55,10 +57,34 @@ async fn post_outcome(publisher: &Arc<Publisher>, channel: u64, outcome: Outcome
     }
 }
 
+/// Tournament channels where Discord refused to open a thread: how many tries in a row, and when
+/// to try again (a wait that doubles from `FIRST_WAIT` up to `MOST_WAIT`).
+#[derive(Default)]
+struct Refused(HashMap<u64, (u32, Instant)>);
+
+const FIRST_WAIT: Duration = Duration::from_secs(2);
+const MOST_WAIT: Duration = Duration::from_secs(600);
+
+impl Refused {
+    fn waits(&self, channel: u64) -> bool {
+        self.0
+            .get(&channel)
+            .is_some_and(|(_, at)| *at > Instant::now())
+    }
+
+    fn failed(&mut self, channel: u64) {
+        let tries = self.0.get(&channel).map_or(0, |(n, _)| *n) + 1;
+        let wait = FIRST_WAIT
+            .saturating_mul(1 << (tries - 1).min(16))
+            .min(MOST_WAIT);
+        self.0.insert(channel, (tries, Instant::now() + wait));
+    }
+}
+
 /// Posts tournament news in their channels and opens a thread for each new pairing. Called by
 /// the timer loop only (one task), so a pairing is never opened twice by this process; the
 /// service refuses a second opening anyway.
-async fn tournament_work(publisher: &Arc<Publisher>) {
+async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
     let service = &publisher.service;
     let s = Arc::clone(service);
     let news = tokio::task::spawn_blocking(move || s.tournament_news(now_ms())).await;
@@ -77,6 +103,9 @@ async fn tournament_work(publisher: &Arc<Publisher>) {
         _ => return,
     };
     for p in pending {
+        if refused.waits(p.channel) {
+            continue;
+        }
         let created = serenity::ChannelId::new(p.channel)
             .create_thread(
                 &publisher.http,
@@ -88,11 +117,15 @@ async fn tournament_work(publisher: &Arc<Publisher>) {
         let thread = match created {
             Ok(t) => t.id.get(),
             Err(e) => {
-                // Tried again at the next tick; a moderator sees why in the log.
                 tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
+                refused.failed(p.channel);
+                if !matches!(classify(&e), Failure::Transient) {
+                    tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
+                }
                 continue;
             }
         };
+        refused.0.remove(&p.channel);
         let s = Arc::clone(service);
         let fixture = p.fixture;
         let started =
@@ -103,5 +136,25 @@ async fn tournament_work(publisher: &Arc<Publisher>) {
             Ok(Err(Refusal(why))) => tracing::warn!(%why, "a tournament game did not start"),
             Err(e) => tracing::error!(error = %e, "starting a tournament game failed"),
         }
+    }
+}
+
+/// Tells the tournament's channel (once, until a thread opens) why its games cannot start.
+async fn tell_refused(
+    publisher: &Arc<Publisher>,
+    tournament: u64,
+    channel: u64,
+    error: &serenity::Error,
+) {
+    let why = match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            r.error.message.clone()
+        }
+        other => other.to_string(),
+    };
+    let s = Arc::clone(&publisher.service);
+    let told = tokio::task::spawn_blocking(move || s.threads_refused(tournament, &why, now_ms()));
+    if let Ok(Ok(Some(outcome))) = told.await {
+        post_outcome(publisher, channel, outcome).await;
     }
 }

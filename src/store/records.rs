@@ -394,6 +394,10 @@ pub struct Tournament {
     /// no, vacations are allowed).
     #[serde(default)]
     pub no_vacations: bool,
+    /// Bredon told the channel it cannot open the games' threads; cleared when one opens, so a
+    /// failure is told once, not at every try.
+    #[serde(default)]
+    pub threads_refused: bool,
 }
 
 /// How a pairing's result came about.

@@ -90,6 +90,7 @@ impl Service {
             rounds: Vec::new(),
             created_ms: ctx.now_ms,
             no_vacations: options.no_vacations,
+            threads_refused: false,
         };
         let limit = t
             .limit

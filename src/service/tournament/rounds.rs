@@ -256,6 +256,7 @@ impl Service {
         };
         p.channel = Some(channel);
         p.game = Some(game.id);
+        t.threads_refused = false;
         let g = Self::rebuild(&game)?;
         let first = game.players[g.to_move().index()].clone();
         if !t.no_vacations {
@@ -292,6 +293,43 @@ impl Service {
             ..Change::default()
         };
         self.commit_or(&ctx, change, outcome, CHANGED).map(Some)
+    }
+
+    /// Discord refused to open a thread for one of the tournament's games (`why`, in Discord's
+    /// words): the channel is told once, pinging the organizer, until a thread opens again.
+    pub fn threads_refused(
+        &self,
+        tournament: u64,
+        why: &str,
+        now_ms: i64,
+    ) -> Result<Option<Outcome>, Refusal> {
+        self.retried(|| {
+            let Some(mut t) = self.store.tournament(tournament)? else {
+                return Ok(None);
+            };
+            if t.threads_refused || t.phase != Phase::Running {
+                return Ok(None);
+            }
+            t.threads_refused = true;
+            t.seq += 1;
+            let outcome = Outcome {
+                text: format!(
+                    "{}: Bredon cannot open the threads for its games here (Discord says: {why}). \
+                     Give Bredon Create Public Threads and Send Messages in Threads in this \
+                     channel; the games start as soon as it can.",
+                    t.name
+                ),
+                ping: vec![t.organizer.clone()],
+                ..Outcome::default()
+            };
+            let change = Change {
+                channel: t.channel,
+                tournament: Some((t.clone(), Some(t.seq - 1))),
+                ..Change::default()
+            };
+            self.commit_or(&Self::tournament_ctx(&t, now_ms), change, outcome, CHANGED)
+                .map(Some)
+        })
     }
 
     /// Announces what happened in running tournaments since the last call: results, new
