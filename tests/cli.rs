@@ -545,3 +545,22 @@ fn a_tournament_games_channel_keeps_its_name_after_a_restart() {
     let again = local_in(&dir, "alice games\n");
     assert!(again.contains("#cup-r1-"), "named, not numbered: {again}");
 }
+
+#[test]
+fn run_refuses_an_unknown_typed_plies_mode_before_connecting() {
+    let work = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .arg("run")
+        .env_clear()
+        .current_dir(work.path())
+        .env("DISCORD_TOKEN", "a-token")
+        .env("BREDON_TYPED_PLIES", "sometimes")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("BREDON_TYPED_PLIES `sometimes`: write off (the default), mention"),
+        "{}",
+        stderr(&o)
+    );
+}

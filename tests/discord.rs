@@ -1201,6 +1201,155 @@ async fn a_game_thread_archived_while_bredon_was_offline_is_reopened_at_start() 
     says(&answer(&fake, from, &token).await, "alice played a1");
 }
 
+/// Messages Bredon wrote in `channel` holding `text`.
+fn bredon_said(fake: &FakeDiscord, channel: u64, text: &str) -> Vec<fake_discord::Msg> {
+    fake.messages()
+        .into_iter()
+        .filter(|m| m.author == fake_discord::BOT_ID && m.channel == channel)
+        .filter(|m| !m.deleted && m.content.contains(text))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plies_typed_as_messages_are_played_where_the_server_allows_them() {
+    use fake_discord::intents;
+    let (fake, _data, bot) = boot_logging_with(&[("BREDON_TYPED_PLIES", "plain")]).await;
+    let asked = fake.intents();
+    assert_eq!(
+        asked & (intents::GUILD_MESSAGES | intents::MESSAGE_CONTENT),
+        intents::GUILD_MESSAGES | intents::MESSAGE_CONTENT
+    );
+    start_game(&fake).await;
+    // Not before the server turns it on.
+    fake.say(&alice(), CHANNEL, "a1");
+    bot.logged_times(&["a message read as talk"], 1).await;
+    let r = run(
+        &fake,
+        &server_manager(),
+        "settings",
+        json!([{ "name": "typed_plies", "type": 5, "value": true }]),
+    )
+    .await;
+    says(
+        &r,
+        "Typed plies: on: the player to move may type a ply (c3) as a message.",
+    );
+    // Talk, a spectator, the player not to move: Bredon stays quiet.
+    fake.say(&alice(), CHANNEL, "good luck!");
+    fake.say(&carol(), CHANNEL, "a1");
+    fake.say(&bob(), CHANNEL, "e5");
+    bot.logged_times(&["a message read as talk"], 3).await;
+    let seen = fake.notifications().len();
+    fake.say(&alice(), CHANNEL, "a1");
+    fake.wait_until("alice's typed ply", Duration::from_secs(10), |f| {
+        !bredon_said(f, CHANNEL, "alice played a1").is_empty()
+    })
+    .await;
+    let played = bredon_said(&fake, CHANNEL, "alice played a1");
+    assert_eq!(played.len(), 1, "played once");
+    assert_eq!(played[0].files, ["board.png"]);
+    assert_eq!(notified_since(&fake, seen), vec![bob().id], "bob is pinged");
+    // A ply that cannot be played is answered, in reply, to nobody's notification.
+    let seen = fake.notifications().len();
+    let from = fake.requests().len();
+    let typed = fake.say(&bob(), CHANNEL, "a1");
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let reply = fake
+        .wait_request(from, "the reply", |r| {
+            r.path.ends_with(&posts) && r.content().starts_with("✋")
+        })
+        .await;
+    says(&reply, "a1 is not empty");
+    assert_eq!(
+        reply.json()["message_reference"]["message_id"],
+        typed.to_string()
+    );
+    assert!(notified_since(&fake, seen).is_empty());
+    fake.say(&bob(), CHANNEL, "e5");
+    fake.wait_until("bob's typed ply", Duration::from_secs(10), |f| {
+        !bredon_said(f, CHANNEL, "bob played e5").is_empty()
+    })
+    .await;
+    // The whole game so far is what the typed plies made of it, nothing more.
+    bot.logged_times(&["outcome posted"], 4).await;
+    let board = run(&fake, &carol(), "board", json!([])).await;
+    says(&board, "move 2. alice to move");
+    assert!(bredon_said(&fake, CHANNEL, "carol played").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_content_intent_a_ply_is_typed_as_a_mention() {
+    use fake_discord::intents;
+    let (fake, _data, _bot) = boot_with(30.0, &[("BREDON_TYPED_PLIES", "mention")]).await;
+    assert_eq!(
+        fake.intents() & intents::MESSAGE_CONTENT,
+        0,
+        "nothing privileged"
+    );
+    start_game(&fake).await;
+    let r = run(
+        &fake,
+        &server_manager(),
+        "settings",
+        json!([{ "name": "typed_plies", "type": 5, "value": true }]),
+    )
+    .await;
+    says(
+        &r,
+        "Typed plies: on, as a mention: the player to move types @Bredon c3",
+    );
+    // Discord shows Bredon the text of this one only.
+    fake.say(&alice(), CHANNEL, "a1");
+    fake.say(
+        &alice(),
+        CHANNEL,
+        &format!("<@{}> a1", fake_discord::BOT_ID),
+    );
+    fake.wait_until("alice's typed ply", Duration::from_secs(10), |f| {
+        !bredon_said(f, CHANNEL, "alice played a1").is_empty()
+    })
+    .await;
+    assert_eq!(bredon_said(&fake, CHANNEL, "alice played a1").len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_content_intent_left_off_in_the_portal_stops_the_bot_saying_what_to_do() {
+    let fake = FakeDiscord::start().await;
+    fake.turn_off_content_intent();
+    let data = tempfile::tempdir().unwrap();
+    let mut child = bredon(data.path())
+        .arg("run")
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", &fake.api_base)
+        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
+        .env("BREDON_DATA", data.path())
+        .env("BREDON_TYPED_PLIES", "plain")
+        .env("RUST_LOG", "off")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the bot stayed up without its intent");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success());
+    assert!(
+        stderr.contains("turn on Message Content Intent in the Developer Portal")
+            && stderr.contains("BREDON_TYPED_PLIES=mention"),
+        "{stderr}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
     let fake = FakeDiscord::start().await;

@@ -99,6 +99,8 @@ pub struct Data {
     pub defer_after: Duration,
     /// `/analyze`'s thinking time per position.
     pub analysis_per_position: Duration,
+    /// Which messages this process reads as plies.
+    pub typed_plies: super::TypedPlies,
 }
 
 /// The slash command behind a context (every command here is a slash command).

@@ -5,6 +5,7 @@ use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
 use super::publish::{describe, Undelivered};
 use super::respond::blocking;
+use super::typed::on_message;
 use super::{Data, Error};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -23,6 +24,10 @@ pub async fn on_event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Modal(submit),
         } => on_move_modal(ctx, submit, data).await,
+        serenity::FullEvent::Message { new_message } => {
+            on_message(ctx, new_message, data).await;
+            Ok(())
+        }
         serenity::FullEvent::GuildCreate { guild, .. } => {
             reopen_archived_threads(ctx, guild, data).await;
             Ok(())

@@ -15,6 +15,7 @@ mod publish;
 mod register;
 mod respond;
 mod timers;
+mod typed;
 
 pub use data::{Context, Data, Error};
 
@@ -77,6 +78,45 @@ impl Shards {
     }
 }
 
+/// Which typed messages this process reads as plies (`BREDON_TYPED_PLIES`), in the servers
+/// that turned typed plies on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TypedPlies {
+    /// None: Bredon asks Discord for no messages (the default).
+    Off,
+    /// Messages that mention Bredon (`@Bredon c3`): Discord shows Bredon their text without the
+    /// privileged Message Content intent.
+    Mention,
+    /// Any message (`c3`): needs the Message Content intent, switched on in the Developer
+    /// Portal (Bot, Privileged Gateway Intents).
+    Plain,
+}
+
+impl TypedPlies {
+    pub fn parse(text: &str) -> Result<TypedPlies, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "off" | "no" => Ok(TypedPlies::Off),
+            "mention" | "mentions" => Ok(TypedPlies::Mention),
+            "plain" | "on" | "all" => Ok(TypedPlies::Plain),
+            other => Err(format!(
+                "BREDON_TYPED_PLIES `{other}`: write off (the default), mention (plies typed as \
+                 `@Bredon c3`) or plain (any message; needs the Message Content intent)"
+            )),
+        }
+    }
+
+    /// The gateway intents this asks for beyond GUILDS.
+    fn intents(self) -> serenity::GatewayIntents {
+        match self {
+            TypedPlies::Off => serenity::GatewayIntents::empty(),
+            TypedPlies::Mention => serenity::GatewayIntents::GUILD_MESSAGES,
+            TypedPlies::Plain => {
+                serenity::GatewayIntents::GUILD_MESSAGES | serenity::GatewayIntents::MESSAGE_CONTENT
+            }
+        }
+    }
+}
+
 pub struct Config {
     pub token: String,
     /// Where REST calls go instead of Discord (tests point this at a fake Discord).
@@ -91,6 +131,7 @@ pub struct Config {
     pub defer_after: Duration,
     /// `/analyze`'s thinking time per position (`BREDON_ANALYSIS_MS`).
     pub analysis_per_position: Duration,
+    pub typed_plies: TypedPlies,
 }
 
 /// Why the bot had to stop during start-up; set once, read after the gateway closed.
@@ -133,6 +174,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let tick = config.tick;
     let defer_after = config.defer_after;
     let analysis_per_position = config.analysis_per_position;
+    let typed_plies = config.typed_plies;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
@@ -140,6 +182,11 @@ pub async fn run(config: Config) -> Result<(), String> {
                 Box::pin(events::on_event(ctx, event, data))
             },
             on_error: |error| Box::pin(events::on_error(error)),
+            // Messages are read for typed plies only (`events`), never as prefix commands.
+            prefix_options: poise::PrefixFrameworkOptions {
+                mention_as_prefix: false,
+                ..Default::default()
+            },
             ..Default::default()
         })
         .initialize_owners(false)
@@ -188,6 +235,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     publisher,
                     defer_after,
                     analysis_per_position,
+                    typed_plies,
                 })
             })
         })
@@ -206,8 +254,9 @@ pub async fn run(config: Config) -> Result<(), String> {
             .proxy(base.trim_end_matches('/'))
             .ratelimiter_disabled(true);
     }
-    // GUILDS brings thread updates, channel deletions and server removals; nothing privileged.
-    let intents = serenity::GatewayIntents::GUILDS;
+    // GUILDS brings thread updates, channel deletions and server removals; messages only for
+    // typed plies, and their text without a mention only with the privileged intent.
+    let intents = serenity::GatewayIntents::GUILDS | config.typed_plies.intents();
     let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
         .framework(framework)
         .await
@@ -232,7 +281,16 @@ pub async fn run(config: Config) -> Result<(), String> {
     if let Some(reason) = fatal.reason() {
         return Err(reason);
     }
-    started.map_err(|e| format!("the Discord connection failed: {e}"))
+    started.map_err(|e| match e {
+        serenity::Error::Gateway(serenity::GatewayError::DisallowedGatewayIntents) => {
+            "Discord refused the Message Content intent that BREDON_TYPED_PLIES=plain needs: turn \
+             on Message Content Intent in the Developer Portal (your application, Bot, \
+             Privileged Gateway Intents), or set BREDON_TYPED_PLIES=mention (plies typed as \
+             @Bredon c3) or off"
+                .to_string()
+        }
+        e => format!("the Discord connection failed: {e}"),
+    })
 }
 
 async fn shutdown_signal() {

@@ -184,6 +184,9 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .and_then(|t| t.parse::<u64>().ok())
         .unwrap_or(1500)
         .min(2500);
+    let typed_plies = std::env::var("BREDON_TYPED_PLIES").unwrap_or_default();
+    let typed_plies =
+        crate::bot::TypedPlies::parse(&typed_plies).map_err(|e| Failure::new(2, e))?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
@@ -202,6 +205,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
         defer_after: std::time::Duration::from_millis(defer_ms),
         analysis_per_position: analysis_per_position(),
+        typed_plies,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

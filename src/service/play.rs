@@ -9,6 +9,25 @@ use super::*;
 const UNSEEN_MS: i64 = 60_000;
 
 impl Service {
+    /// A message typed in a channel, read as a ply where the server allows it: played if it is
+    /// written as a ply of the channel's game by the player to move (a refusal says why it
+    /// cannot be played); anything else is talk, and `None`.
+    pub fn typed_ply(&self, ctx: &Ctx, text: &str) -> Result<Option<Outcome>, Refusal> {
+        let text = text.trim();
+        if !self.store.settings(ctx.guild)?.typed_plies {
+            return Ok(None);
+        }
+        let Some(game) = self.store.game(ctx.channel)? else {
+            return Ok(None);
+        };
+        let g = Self::rebuild(&game)?;
+        let to_move = &game.players[g.to_move().index()];
+        if to_move.id != ctx.user.id || !reads_as_ply(game.settings.game, text) {
+            return Ok(None);
+        }
+        self.play(ctx, text).map(Some)
+    }
+
     pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
@@ -437,4 +456,44 @@ fn ask(game: &LiveGame, other: PlayerRef, text: String, prompt: fn(u64, u64) -> 
 pub(super) enum Request {
     Undo,
     Draw,
+}
+
+/// Whether a typed message is written as a ply of `game` (rather than talk): Tak's PTN, or
+/// Takat's circle (`b1`) and move (`a1-b2`).
+fn reads_as_ply(game: Kind, text: &str) -> bool {
+    let circle = |t: &str| {
+        let mut chars = t.chars();
+        chars.next().is_some_and(|c| c.is_ascii_lowercase())
+            && !chars.as_str().is_empty()
+            && chars.all(|c| c.is_ascii_digit())
+    };
+    match game {
+        Kind::Tak => crate::tak::Ply::parse(text).is_ok(),
+        Kind::Takat => match text.split_once('-') {
+            Some((from, to)) => circle(from) && circle(to),
+            None => circle(text),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plies_are_told_from_talk() {
+        for ply in ["a1", "Sd4", "Cb2", "3c3>12", "c3'", "d4!?", "c3>"] {
+            assert!(reads_as_ply(Kind::Tak, ply), "{ply}");
+        }
+        for talk in [
+            "ok", "gg", "hi", "lol", "a", "z9", "nice one", "a1 b2", "", "?",
+        ] {
+            assert!(!reads_as_ply(Kind::Tak, talk), "{talk}");
+        }
+        assert!(reads_as_ply(Kind::Takat, "b1"));
+        assert!(reads_as_ply(Kind::Takat, "a1-b2"));
+        for talk in ["gg", "b", "a1-", "-b2", "ok"] {
+            assert!(!reads_as_ply(Kind::Takat, talk), "{talk}");
+        }
+    }
 }

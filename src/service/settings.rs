@@ -100,6 +100,14 @@ impl Service {
         })
     }
 
+    /// Whether players may type plies as plain messages in their game's channel (moderators).
+    pub fn set_typed_plies(&self, ctx: &Ctx, on: bool) -> Result<GuildSettings, Refusal> {
+        self.change_settings(ctx, |s| {
+            s.typed_plies = on;
+            Ok(())
+        })
+    }
+
     /// The komi challenges on `size` (default: the server's size) get when they name none;
     /// `0` forgets it (moderators).
     pub fn set_server_komi(

@@ -258,6 +258,10 @@ pub struct GuildSettings {
     /// What pictures show of the optional parts, for challenges that say nothing.
     #[serde(default)]
     pub display: Display,
+    /// Players may type plies as plain messages in their game's channel (off unless a moderator
+    /// turns it on; Bredon must also be run to read messages).
+    #[serde(default)]
+    pub typed_plies: bool,
 }
 
 impl GuildSettings {
@@ -310,6 +314,7 @@ impl Default for GuildSettings {
             vacation_days: default_vacation_days(),
             komi: Vec::new(),
             display: Display::default(),
+            typed_plies: false,
         }
     }
 }

@@ -92,6 +92,17 @@ pub mod perms {
         | SEND_MESSAGES_IN_THREADS;
 }
 
+/// Gateway intents (topics/gateway, "Gateway Intents", "List of Intents").
+pub mod intents {
+    /// GUILD_CREATE, thread and channel events.
+    pub const GUILDS: u64 = 1 << 0;
+    /// MESSAGE_CREATE in servers.
+    pub const GUILD_MESSAGES: u64 = 1 << 9;
+    /// Privileged: without it, a received message's `content` is empty unless the message
+    /// mentions the app, is a DM, or is the app's own ("Message Content Intent").
+    pub const MESSAGE_CONTENT: u64 = 1 << 15;
+}
+
 const DEADLINE_MS: i64 = 3_000;
 const TOKEN_LIFETIME_MS: i64 = 15 * 60_000;
 /// A file's size limit in a server without boosts: 10 MiB since 2025 (reference, "Uploading
@@ -235,6 +246,8 @@ pub struct Msg {
     pub edits: u32,
     pub deleted: bool,
     nonce: Option<String>,
+    /// Who wrote it: Bredon, or a test user who typed it (`say`).
+    pub author: u64,
 }
 
 /// A user notified by a new message.
@@ -325,6 +338,11 @@ struct State {
     closed_dms: Mutex<Vec<u64>>,
     /// Server nicknames (resources/guild, "Guild Member Object": `nick`), by user.
     nicknames: Mutex<HashMap<u64, String>>,
+    /// The intents of the last IDENTIFY.
+    intents: AtomicU64,
+    /// The app's Developer Portal leaves the Message Content intent off: an IDENTIFY asking for
+    /// it is closed with 4014 (topics/opcodes-and-status-codes, "Disallowed intent(s)").
+    content_intent_off: std::sync::atomic::AtomicBool,
 }
 
 impl State {
@@ -620,6 +638,51 @@ impl FakeDiscord {
         } else {
             self.state.dispatch("CHANNEL_DELETE", text_channel_json(id));
         }
+    }
+
+    /// The Message Content intent is off in the app's Developer Portal.
+    pub fn turn_off_content_intent(&self) {
+        self.state.content_intent_off.store(true, Ordering::SeqCst);
+    }
+
+    /// The intents the bot asked for when it last identified.
+    pub fn intents(&self) -> u64 {
+        self.state.intents.load(Ordering::SeqCst)
+    }
+
+    /// `user` types `content` in `channel`. The bot hears it (MESSAGE_CREATE) only if it asked
+    /// for GUILD_MESSAGES, and reads its text only with MESSAGE_CONTENT or when the message
+    /// mentions it (topics/gateway, "Message Content Intent"). The message's id.
+    pub fn say(&self, user: &TestUser, channel: u64, content: &str) -> u64 {
+        let id = self.state.next_id();
+        let intents = self.intents();
+        let mentions_bot = content.contains(&format!("<@{BOT_ID}>"));
+        self.state.messages.lock().unwrap().push(Msg {
+            id,
+            channel,
+            content: content.to_string(),
+            ephemeral: false,
+            files: Vec::new(),
+            components: json!([]),
+            edits: 0,
+            deleted: false,
+            nonce: None,
+            author: user.id,
+        });
+        if intents & intents::GUILD_MESSAGES == 0 {
+            return id;
+        }
+        let readable = intents & intents::MESSAGE_CONTENT != 0 || mentions_bot;
+        let mut m = message(id, channel, if readable { content } else { "" });
+        m["author"] = user_json(user.id, &user.name, false);
+        let mut member = member_json(user);
+        member.as_object_mut().unwrap().remove("user");
+        m["member"] = member;
+        if mentions_bot {
+            m["mentions"] = json!([user_json(BOT_ID, "Bredon", true)]);
+        }
+        self.state.dispatch("MESSAGE_CREATE", m);
+        id
     }
 
     /// The bot is removed from the test server.
@@ -1129,6 +1192,18 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                 let _ = tx.send(Message::Text(json!({ "op": 11 }).to_string()));
             }
             Some(2) => {
+                let asked = v["d"]["intents"].as_u64().unwrap_or(0);
+                state.intents.store(asked, Ordering::SeqCst);
+                if asked & intents::MESSAGE_CONTENT != 0
+                    && state.content_intent_off.load(Ordering::SeqCst)
+                {
+                    let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                        code: 4014.into(),
+                        reason: "Disallowed intent(s).".into(),
+                    };
+                    let _ = tx.send(Message::Close(Some(close)));
+                    continue;
+                }
                 state.identifies.fetch_add(1, Ordering::SeqCst);
                 let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
                 let url = state.ws_url.lock().unwrap().clone();
@@ -1562,6 +1637,7 @@ fn create_message(
         edits: 0,
         deleted: false,
         nonce: payload["nonce"].as_str().map(String::from),
+        author: BOT_ID,
     };
     state.messages.lock().unwrap().push(msg.clone());
     if !ephemeral {
@@ -1958,6 +2034,24 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
     }
     if let Some(refused) = thread_activity(state, channel) {
         return refused;
+    }
+    // A reply names a message of the same channel; one that does not exist is refused unless
+    // `fail_if_not_exists` is false (resources/message, "Message Reference Structure").
+    let reference = &payload["message_reference"];
+    if let Some(replied) = reference["message_id"].as_str() {
+        let exists = state
+            .messages
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|m| m.id.to_string() == replied && m.channel == channel && !m.deleted);
+        if !exists && reference["fail_if_not_exists"] != false {
+            return form_error(
+                "message_reference",
+                "MESSAGE_REFERENCE_UNKNOWN_MESSAGE",
+                "Unknown message",
+            );
+        }
     }
     let msg = create_message(state, channel, &payload, &files);
     (200, Some(message(msg.id, channel, &msg.content)))

@@ -156,9 +156,14 @@ pub fn start_bot_logging_with(
 
 /// `boot`, with the bot's log kept (see `Bot::logged`).
 pub async fn boot_logging() -> (FakeDiscord, tempfile::TempDir, Bot) {
+    boot_logging_with(&[]).await
+}
+
+/// `boot_logging` with `env` added to the bot's environment.
+pub async fn boot_logging_with(env: &[(&str, &str)]) -> (FakeDiscord, tempfile::TempDir, Bot) {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();
-    let bot = start_bot_logging(&fake, data.path(), 30.0);
+    let bot = start_bot_logging_with(&fake, data.path(), 30.0, env);
     connected(&fake, 1).await;
     (fake, data, bot)
 }

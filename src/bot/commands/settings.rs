@@ -5,7 +5,7 @@ use crate::bot::choices::{
     autocomplete_hide, autocomplete_komi, autocomplete_reminder, MakersChoice, ThemeChoice,
 };
 use crate::bot::respond::{act, say};
-use crate::bot::{Context, Error};
+use crate::bot::{Context, Error, TypedPlies};
 use crate::service::Ctx;
 
 /// Server defaults (Manage Server): theme, board size, reminder interval.
@@ -41,8 +41,11 @@ pub(super) async fn settings(
     #[autocomplete = "autocomplete_hide"]
     #[max_length = 60]
     hide: Option<String>,
+    #[description = "Players may type plies as plain messages in their game's channel"]
+    typed_plies: Option<bool>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
+    let reading = ctx.data().typed_plies;
     say(ctx, true, move |s, c| {
         let c = &Ctx {
             moderator: manager,
@@ -57,6 +60,9 @@ pub(super) async fn settings(
         }
         if let Some(k) = &komi {
             s.set_server_komi(c, komi_size.map(usize::from), k)?;
+        }
+        if let Some(on) = typed_plies {
+            s.set_typed_plies(c, on)?;
         }
         if let Some(days) = vacation_days {
             s.set_vacation_days(c, days)?;
@@ -98,9 +104,26 @@ pub(super) async fn settings(
                 "moderators"
             },
             crate::words::count(st.vacation_days, "vacation day")
-        ))
+        ) + &describe_typed_plies(st.typed_plies, reading))
     })
     .await
+}
+
+/// " Typed plies: …", as this server set them and as this Bredon can read them.
+fn describe_typed_plies(on: bool, reading: TypedPlies) -> String {
+    let how = match (on, reading) {
+        (false, _) => "off (moves are played with /move)",
+        (true, TypedPlies::Plain) => "on: the player to move may type a ply (c3) as a message",
+        (true, TypedPlies::Mention) => {
+            "on, as a mention: the player to move types @Bredon c3 (this Bredon is not run to \
+             read other messages)"
+        }
+        (true, TypedPlies::Off) => {
+            "on, but this Bredon is not run to read messages: its operator sets \
+             BREDON_TYPED_PLIES (see the README); until then, /move"
+        }
+    };
+    format!(" Typed plies: {how}.")
 }
 
 /// Your notifications: a direct message when it is your move, and how often to remind you.

@@ -1,0 +1,121 @@
+//! Plies typed as plain messages in a game's channel, as takBot players are used to: read where
+//! the server turned typed plies on (`/settings typed_plies:`) and this process asks Discord for
+//! messages (`BREDON_TYPED_PLIES`). A ply by the player to move is played and announced like
+//! `/move`; a ply that cannot be played is answered with a reply saying why; anything else is
+//! talk, and Bredon stays quiet.
+
+use super::post::Post;
+use super::publish::Via;
+use super::respond::{blocking, refusal_text};
+use super::{Data, TypedPlies};
+use crate::service::Ctx;
+use crate::store::records::PlayerRef;
+use poise::serenity_prelude as serenity;
+
+/// The longest message worth reading as a ply (`6c3>1113'!?` and a mention fit).
+const LONGEST_PLY: usize = 48;
+
+pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, data: &Data) {
+    let Some(guild) = message.guild_id else {
+        return;
+    };
+    if message.author.bot || data.typed_plies == TypedPlies::Off {
+        return;
+    }
+    let Some(text) = ply_text(
+        &message.content,
+        ctx.cache.current_user().id.get(),
+        data.typed_plies,
+    ) else {
+        return;
+    };
+    let name = message
+        .member
+        .as_ref()
+        .and_then(|m| m.nick.clone())
+        .or_else(|| message.author.global_name.clone())
+        .unwrap_or_else(|| message.author.name.clone());
+    let sctx = Ctx {
+        guild: guild.get(),
+        channel: message.channel_id.get(),
+        user: PlayerRef {
+            id: message.author.id.get(),
+            name,
+        },
+        now_ms: super::data::now_ms(),
+        moderator: false,
+        request: None,
+    };
+    let channel = sctx.channel;
+    let played = blocking(&data.service, move |s| s.typed_ply(&sctx, &text)).await;
+    let publisher = &data.publisher;
+    match played {
+        Ok(None) => tracing::debug!(channel, "a message read as talk"),
+        Ok(Some(outcome)) => {
+            let ready = publisher.ready(outcome).await;
+            if let Err(e) = publisher.publish(channel, ready, Via::Channel).await {
+                tracing::info!(channel, error = %e, "a typed ply is not announced yet");
+            }
+        }
+        Err(refusal) => {
+            // No ephemeral answers to a message: a reply that pings no one.
+            let reply = Post::text(refusal_text(&refusal))
+                .message()
+                .reference_message(message);
+            if let Err(e) = message.channel_id.send_message(&ctx.http, reply).await {
+                tracing::info!(channel, error = %e, "could not answer a typed ply");
+            }
+        }
+    }
+}
+
+/// The ply a message may hold: its whole text, short and on one line, after a leading mention
+/// of Bredon (which `Mention` requires: Discord shows Bredon no other message's text then).
+fn ply_text(content: &str, me: u64, mode: TypedPlies) -> Option<String> {
+    let content = content.trim();
+    let mention = [format!("<@{me}>"), format!("<@!{me}>")]
+        .into_iter()
+        .find_map(|m| content.strip_prefix(m.as_str()));
+    let text = match (mention, mode) {
+        (Some(rest), _) => rest.trim(),
+        (None, TypedPlies::Plain) => content,
+        (None, _) => return None,
+    };
+    let one_word = !text.is_empty() && !text.contains(char::is_whitespace);
+    (one_word && text.chars().count() <= LONGEST_PLY).then(|| text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ply_is_one_short_word_after_an_optional_mention() {
+        let me = 42;
+        assert_eq!(
+            ply_text(" c3 ", me, TypedPlies::Plain).as_deref(),
+            Some("c3")
+        );
+        assert_eq!(
+            ply_text("<@42> c3", me, TypedPlies::Plain).as_deref(),
+            Some("c3")
+        );
+        assert_eq!(
+            ply_text("<@!42>3c3>12", me, TypedPlies::Mention).as_deref(),
+            Some("3c3>12")
+        );
+        assert_eq!(
+            ply_text("c3", me, TypedPlies::Mention),
+            None,
+            "no mention, no text"
+        );
+        assert_eq!(
+            ply_text("<@7> c3", me, TypedPlies::Mention),
+            None,
+            "someone else"
+        );
+        assert_eq!(ply_text("nice move", me, TypedPlies::Plain), None);
+        assert_eq!(ply_text("<@42>", me, TypedPlies::Plain), None);
+        assert_eq!(ply_text(&"a".repeat(49), me, TypedPlies::Plain), None);
+    }
+}
