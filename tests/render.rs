@@ -774,3 +774,47 @@ fn display_options_leave_out_only_the_parts_they_name() {
     assert!(differs(&usual, &no_flats, 0, header));
     assert!(!differs(&usual, &no_flats, header, usual.height()));
 }
+
+/// The reserve tray, asked for, adds a strip under the board with each player's piles under
+/// their card, and changes nothing above it.
+#[test]
+fn the_reserve_tray_shows_each_players_pieces_under_the_board() {
+    let theme = Theme::default();
+    // White has 19 stones left, Black 21 and a capstone (5x5: 21 stones, 1 capstone each).
+    let p = Position::from_tps("x5/x5/x2,1,x2/x5/1C,1,x3 2 3").unwrap();
+    let usual = render(&scene_for(&p, None), &theme);
+    let mut scene = scene_for(&p, None);
+    scene.display.tray = true;
+    let tray = render(&scene, &theme);
+    assert_eq!(tray.width(), usual.width());
+    assert_eq!(tray.height(), usual.height() + 64, "k = 1 at 800 px");
+    let same_above = (0..usual.height())
+        .all(|y| (0..usual.width()).all(|x| tray.get_pixel(x, y) == usual.get_pixel(x, y)));
+    assert!(same_above, "the tray only adds");
+    let half = tray.width() / 2;
+    let strip = (usual.height(), tray.height());
+    let white_left = count(&tray, 0, half, strip.0, strip.1, theme.white_fill.0);
+    let black_right = count(
+        &tray,
+        half,
+        tray.width(),
+        strip.0,
+        strip.1,
+        theme.black_fill.0,
+    );
+    assert!(
+        white_left > 500 && black_right > 500,
+        "{white_left} {black_right}"
+    );
+    assert_eq!(
+        count(
+            &tray,
+            half,
+            tray.width(),
+            strip.0,
+            strip.1,
+            theme.white_fill.0
+        ),
+        0
+    );
+}

@@ -1891,3 +1891,30 @@ fn a_servers_komi_per_size_goes_to_challenges_that_name_none() {
         "0 forgets a size's komi"
     );
 }
+
+#[test]
+fn the_reserve_tray_is_the_servers_choice_unless_a_challenge_says() {
+    let w = world();
+    w.service.set_tray(&ctx("mod", 0), true).unwrap();
+    let s = w.service.set_display(&ctx("mod", 0), "labels").unwrap();
+    assert_eq!(
+        s.describe_display(),
+        "pictures without labels (and the reserve tray)",
+        "hiding parts keeps the tray"
+    );
+    let tray_of = |o: &Outcome| o.board.as_ref().expect("a board").display.tray;
+    w.service
+        .challenge(&ctx("alice", 0), &opts(Some("bob"), Seat::White))
+        .unwrap();
+    let game = w.service.accept(&ctx("bob", 0)).unwrap();
+    assert!(tray_of(&game));
+    w.service.abort(&ctx("alice", 0)).unwrap();
+    let without = ChallengeOptions {
+        tray: Some(false),
+        hide: Some("none".into()),
+        ..opts(Some("bob"), Seat::White)
+    };
+    w.service.challenge(&ctx("alice", 0), &without).unwrap();
+    let game = w.service.accept(&ctx("bob", 0)).unwrap();
+    assert!(!tray_of(&game), "the challenge's own choice wins");
+}

@@ -30,6 +30,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   challenge [OPPONENT|bredon] [game=tak|takat] [level=beginner|easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind|...]
             [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"] [stakes=university] [hide=heights,labels]
+            [tray=on|off]
   accept | decline | cancel | rematch
   move PLY            (also: PLY alone, e.g. `alice c3`)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
@@ -37,7 +38,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
   notify [dm=on|off] [reminder=12h|off|game] | vacation start DAYS | vacation end
   settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators] [vacation_days=14]
-           [komi=2 komi_size=6] [hide=heights,labels|none]
+           [komi=2 komi_size=6] [hide=heights,labels|none] [tray=on|off]
   tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]
                     [limit=8] [start=\"when full\"|2h|manual] [size=..] [komi=..] [time=1d] [rated]
                     [vacations=no]
@@ -621,6 +622,9 @@ impl Session {
                 if let Some(hide) = get("hide") {
                     sv.set_display(&ctx, hide)?;
                 }
+                if let Some(tray) = get("tray") {
+                    sv.set_tray(&ctx, on_off("tray", tray)?)?;
+                }
                 if let Some(komi) = get("komi") {
                     let size = number_option(rest, "komi_size", "a number 3..8")?;
                     sv.set_server_komi(&ctx, size, komi)?;
@@ -841,6 +845,17 @@ fn number_option<T: std::str::FromStr>(
         .transpose()
 }
 
+/// `key=on` or `key=off` (a bare `key` counts as on).
+fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
+    match value {
+        "" | "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        other => Err(Refusal(format!(
+            "{key}={other}: write {key}=on or {key}=off"
+        ))),
+    }
+}
+
 fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
     let mut o = ChallengeOptions::default();
     for w in words {
@@ -876,6 +891,7 @@ fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
             "tps" => o.tps = Some(value.into()),
             "reserves" => o.reserves = Some(crate::service::parse_reserves(value)?),
             "hide" => o.hide = Some(value.into()),
+            "tray" => o.tray = Some(on_off("tray", value)?),
             "open" => o.opponent = None,
             "level" => o.engine = Some(value.into()),
             "stakes" => o.stakes = crate::service::parse_stakes(value)?,

@@ -44,6 +44,9 @@ pub struct Args {
     /// Leave parts out of a Tak picture: some of flats, roads, heights, labels (comma-separated).
     #[arg(long, default_value = "none")]
     hide: String,
+    /// Show each player's reserve under the board (a Tak picture).
+    #[arg(long)]
+    tray: bool,
     /// Where to write the picture.
     #[arg(short, long)]
     output: PathBuf,
@@ -54,8 +57,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let players = [args.player1.as_str(), args.player2.as_str()];
     let started = Instant::now();
     let takat = Kind::parse(&args.game).map_err(|e| Failure::new(2, e))? == Kind::Takat;
-    let display =
-        Display::hiding(&args.hide).map_err(|e| Failure::new(2, format!("--hide: {e}")))?;
+    let display = Display {
+        tray: args.tray,
+        ..Display::hiding(&args.hide).map_err(|e| Failure::new(2, format!("--hide: {e}")))?
+    };
     let (bytes, alt) = match &args.gif {
         Some(path) if takat => {
             let text = std::fs::read_to_string(path)

@@ -13,6 +13,10 @@ pub struct Display {
     pub heights: bool,
     /// The files and ranks around the board.
     pub labels: bool,
+    /// The reserve tray under the board: shown only when asked for (it makes the picture
+    /// taller, so Discord's preview shows the board smaller).
+    #[serde(default)]
+    pub tray: bool,
 }
 
 impl Default for Display {
@@ -22,6 +26,7 @@ impl Default for Display {
             connectors: true,
             heights: true,
             labels: true,
+            tray: false,
         }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Layout, top to bottom: a header (a card per player: name, reserves, flats; the card of the
 //! player to move is outlined), a status row (move, flat count with komi, Tak!/result), then the
-//! board with rank and file labels. Every size is drawn at one picture size.
+//! board with rank and file labels, and on request the reserve tray. Every size is drawn at one
+//! picture size.
 
 mod alt;
 mod board;
@@ -15,6 +16,7 @@ pub mod hex;
 pub mod paint;
 pub mod text;
 mod theme;
+mod tray;
 
 pub use alt::alt_text;
 pub use display::Display;
@@ -101,6 +103,11 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub fn new(theme: &Theme, size: usize) -> Layout {
+        Layout::with_tray(theme, size, false)
+    }
+
+    /// The layout with room for the reserve tray under the board, if `tray`.
+    pub fn with_tray(theme: &Theme, size: usize, tray: bool) -> Layout {
         let width = theme.width;
         let k = width as f32 / 800.0;
         let header = (150.0 * k).round();
@@ -109,7 +116,8 @@ impl Layout {
         let board_px = cell * size as f32;
         let board_x = ((width as f32 - board_px) / 2.0).round();
         let board_y = header + ((board_area - board_px) / 2.0).round();
-        let height = (header + board_area + 46.0 * k).round() as u32;
+        let tray = if tray { tray::HEIGHT } else { 0.0 };
+        let height = (header + board_area + (46.0 + tray) * k).round() as u32;
         Layout {
             k,
             width,
@@ -148,7 +156,7 @@ fn template(theme: &Theme, layout: &Layout, labels: bool) -> std::sync::Arc<RgbI
     use std::sync::{Arc, Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<RgbImage>>>> = OnceLock::new();
     // Keyed by the whole theme: two themes with one name but other colours never mix.
-    let key = format!("{}:{labels}:{theme:?}", layout.size);
+    let key = format!("{}:{}:{labels}:{theme:?}", layout.size, layout.height);
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(t) = cache.lock().expect("template cache").get(&key) {
         return Arc::clone(t);
@@ -165,10 +173,13 @@ fn template(theme: &Theme, layout: &Layout, labels: bool) -> std::sync::Arc<RgbI
 
 /// Draws the scene.
 pub fn render(scene: &Scene, theme: &Theme) -> RgbImage {
-    let layout = Layout::new(theme, scene.position.size());
+    let layout = Layout::with_tray(theme, scene.position.size(), scene.display.tray);
     let mut img = RgbImage::clone(&template(theme, &layout, scene.display.labels));
     header(&mut img, scene, theme, &layout);
     board::draw(&mut img, scene, theme, &layout);
+    if scene.display.tray {
+        tray::draw(&mut img, scene, theme, &layout);
+    }
     img
 }
 

@@ -32,6 +32,8 @@ pub struct ChallengeOptions {
     pub stakes: Option<Stakes>,
     /// Parts the pictures leave out (`heights, labels`; `none`); the server's choice if `None`.
     pub hide: Option<String>,
+    /// The reserve tray under the board; the server's choice if `None`.
+    pub tray: Option<bool>,
 }
 
 impl Default for ChallengeOptions {
@@ -51,6 +53,7 @@ impl Default for ChallengeOptions {
             theme: None,
             engine: None,
             hide: None,
+            tray: None,
             blind: false,
             stakes: None,
         }
@@ -221,9 +224,12 @@ impl ChallengeOptions {
             engine: self.engine.clone(),
             blind: self.blind,
             stakes: self.stakes,
-            display: match &self.hide {
-                Some(text) => crate::render::Display::hiding(text).map_err(Refusal)?,
-                None => defaults.display,
+            display: crate::render::Display {
+                tray: self.tray.unwrap_or(defaults.display.tray),
+                ..match &self.hide {
+                    Some(text) => crate::render::Display::hiding(text).map_err(Refusal)?,
+                    None => defaults.display,
+                }
             },
         };
         match self.game {

@@ -133,7 +133,18 @@ impl Service {
     /// labels`, or `none`.
     pub fn set_display(&self, ctx: &Ctx, hide: &str) -> Result<GuildSettings, Refusal> {
         self.change_settings(ctx, |s| {
-            s.display = crate::render::Display::hiding(hide).map_err(Refusal)?;
+            s.display = crate::render::Display {
+                tray: s.display.tray,
+                ..crate::render::Display::hiding(hide).map_err(Refusal)?
+            };
+            Ok(())
+        })
+    }
+
+    /// Whether pictures of challenges that say nothing show the reserve tray (moderators).
+    pub fn set_tray(&self, ctx: &Ctx, on: bool) -> Result<GuildSettings, Refusal> {
+        self.change_settings(ctx, |s| {
+            s.display.tray = on;
             Ok(())
         })
     }

@@ -273,11 +273,16 @@ impl GuildSettings {
             .map_or(Komi::default(), |(_, k)| *k)
     }
 
-    /// "pictures without heights, labels", or "pictures show everything".
+    /// "pictures without heights, labels", or "pictures show everything", and whether with the
+    /// reserve tray.
     pub fn describe_display(&self) -> String {
-        match self.display.hidden() {
+        let shown = match self.display.hidden() {
             hidden if hidden.is_empty() => "pictures show everything".into(),
             hidden => format!("pictures without {}", hidden.join(", ")),
+        };
+        match self.display.tray {
+            true => shown + " (and the reserve tray)",
+            false => shown,
         }
     }
 

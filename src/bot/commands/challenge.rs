@@ -59,6 +59,8 @@ pub(super) async fn challenge(
     #[autocomplete = "autocomplete_hide"]
     #[max_length = 60]
     hide: Option<String>,
+    #[description = "Show each player's reserve under the board (default: the server's choice)"]
+    tray: Option<bool>,
 ) -> Result<(), Error> {
     let reserves = match reserves.as_deref().map(crate::service::parse_reserves) {
         Some(Err(r)) => return refuse(ctx, r).await,
@@ -87,6 +89,7 @@ pub(super) async fn challenge(
         stakes: stakes.map(|_| Stakes::University),
         reserves,
         hide,
+        tray,
         ..ChallengeOptions::default()
     };
     issue_challenge(ctx, opponent.as_ref(), level, options, thread == Some(true)).await

@@ -43,6 +43,7 @@ pub(super) async fn settings(
     hide: Option<String>,
     #[description = "Players may type plies as plain messages in their game's channel"]
     typed_plies: Option<bool>,
+    #[description = "Pictures show each player's reserve under the board"] tray: Option<bool>,
 ) -> Result<(), Error> {
     let manager = is_server_manager(member_permissions(ctx));
     let reading = ctx.data().typed_plies;
@@ -60,6 +61,9 @@ pub(super) async fn settings(
         }
         if let Some(k) = &komi {
             s.set_server_komi(c, komi_size.map(usize::from), k)?;
+        }
+        if let Some(on) = tray {
+            s.set_tray(c, on)?;
         }
         if let Some(on) = typed_plies {
             s.set_typed_plies(c, on)?;
