@@ -564,3 +564,56 @@ fn run_refuses_an_unknown_typed_plies_mode_before_connecting() {
         stderr(&o)
     );
 }
+
+#[test]
+fn tinue_prints_the_line_no_tinue_or_unknown_on_its_first_line() {
+    let first_line = |args: &[&str]| {
+        let o = bredon(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains(" nodes in "), "{}", stderr(&o));
+        stdout(&o).lines().next().unwrap_or_default().to_string()
+    };
+    // A road in one; a Tinuë three plies long (the reply shown is one of many that all lose).
+    assert_eq!(
+        first_line(&["tinue", "--tps", "x5/1,1,1,1,x/x5/2,2,2,x2/x5 1 5"]),
+        "tinue e4"
+    );
+    let line = first_line(&[
+        "tinue",
+        "--tps",
+        "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11",
+    ]);
+    assert!(line.starts_with("tinue 2b2+ "), "{line}");
+    assert_eq!(line.split(' ').count(), 4, "{line}");
+    assert_eq!(
+        first_line(&["tinue", "--tps", "x5/x5/x2,1,x2/x5/x4,2 1 2"]),
+        "no tinue"
+    );
+    let hard = "2,x,2,x2/x,1,2,2,x/2,221,2,1,1/12,221S,2,111121,112/x2,1S,x,1 2 22";
+    assert_eq!(
+        first_line(&["tinue", "--tps", hard, "--nodes", "100"]),
+        "unknown"
+    );
+    // The defender of a double threat cannot escape; one facing a single threat can.
+    let double = "x5/1,1,1,1,x/x5/1,1,1,1,x/2,2,2,2,2S 2 6";
+    assert_eq!(
+        first_line(&["tinue", "--defend", "--tps", double]),
+        "no escape"
+    );
+    let single = "x5/1,1,1,1,x/x5/x5/2,2,2,x,2S 2 6";
+    assert_eq!(
+        first_line(&["tinue", "--defend", "--tps", single]),
+        "escapes e4 Se4 Ce4"
+    );
+    let json: serde_json::Value = serde_json::from_str(&first_line(&[
+        "tinue",
+        "--json",
+        "--tps",
+        "x5/1,1,1,1,x/x5/2,2,2,x2/x5 1 5",
+    ]))
+    .unwrap();
+    assert_eq!(json["verdict"], "tinue");
+    assert_eq!(json["pv"], serde_json::json!(["e4"]));
+    let o = bredon(&["tinue", "--tps", "x5/x5 1 1"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -28,6 +28,9 @@ pub struct MatchArgs {
     /// twice with colours swapped, so games are independent; 0 starts every game empty.
     #[arg(long, default_value_t = 0)]
     openings: usize,
+    /// Append every game, as PTN, to this file (games to mine for positions and puzzles).
+    #[arg(long)]
+    ptn: Option<std::path::PathBuf>,
 }
 
 /// Plies in each opening of a match.
@@ -158,6 +161,22 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
             }
         }
         let result = game.result();
+        if let Some(path) = &args.ptn {
+            let names = [&args.a, &args.b];
+            let (white, black) = match a_color {
+                Color::White => (names[0], names[1]),
+                Color::Black => (names[1], names[0]),
+            };
+            let tags = [("Player1", white.clone()), ("Player2", black.clone())];
+            let text = game.to_ptn(&tags) + "\n";
+            use std::io::Write;
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(text.as_bytes()))
+                .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display())))?;
+        }
         match result.and_then(|r| r.winner()) {
             Some(w) if w == a_color => wins += 1,
             Some(_) => losses += 1,

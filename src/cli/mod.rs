@@ -6,6 +6,7 @@ mod local;
 mod perft;
 mod render;
 mod replay;
+mod tinue;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -46,6 +47,9 @@ enum Command {
     Render(render::Args),
     /// Replay a PTN game and print the final TPS and result (or JSON with every ply).
     Replay(replay::Args),
+    /// Whether the side to move forces a road by threats alone (Tinuë): `tinue PLY...`,
+    /// `no tinue` or `unknown`.
+    Tinue(tinue::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -58,6 +62,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run_bot(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Tinue(args) => tinue::run(args),
         Command::Render(args) => render::run(args),
         Command::Local(args) => local::run(args),
         Command::Tei => engine::run_tei(),

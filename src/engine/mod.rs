@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod eval;
 mod search;
 pub mod tei;
+pub mod tinue;
 pub mod tune;
 
 pub use eval::evaluate;
