@@ -579,3 +579,32 @@ fn analysis_marks_a_missed_road_in_one_and_an_unanswered_tak() {
     let b = analyze(&game, &limits, |_, _| {});
     assert_eq!(a.white_view, b.white_view);
 }
+
+/// The Tinuë solver in the analysis: a Tinuë played is marked `!` with its line, one missed
+/// `??` with the line that was there (White to move has 2b2+ a1 2b1> from this position of a
+/// `bredon match` game).
+#[test]
+fn analysis_marks_a_tinue_found_and_a_tinue_missed() {
+    use bredon::engine::analysis::{analyze, Mark};
+    let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let game = |moves: &str| {
+        Game::from_ptn(&format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n{moves}\n")).unwrap()
+    };
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let found = analyze(&game("11. 2b2+ a1 12. 2b1>"), &limits, |_, _| {});
+    assert_eq!(found.plies[0].mark, Some(Mark::Good));
+    assert_eq!(
+        found.plies[0].comment.as_deref(),
+        Some("Tinuë: a road in 3 plies whatever the defence (2b2+ a1 2b1>).")
+    );
+    assert_eq!(found.plies[2].mark, None, "the road itself is no find");
+    let missed = analyze(&game("11. e1 d5"), &limits, |_, _| {});
+    assert_eq!(missed.plies[0].mark, Some(Mark::Blunder));
+    assert_eq!(
+        missed.plies[0].comment.as_deref(),
+        Some("Missed Tinuë: 2b2+ a1 2b1> forces a road in 3 plies.")
+    );
+}

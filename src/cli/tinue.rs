@@ -1,5 +1,5 @@
 use super::Failure;
-use crate::engine::tinue::{solve, Verdict};
+use crate::engine::tinue::{ptn_line, solve, Verdict};
 use crate::tak::{Komi, Position, Setup};
 use std::time::Instant;
 
@@ -102,17 +102,4 @@ fn defend(position: &Position, budget: usize) -> (String, serde_json::Value, usi
     };
     let json = serde_json::json!({ "escapes": escapes, "unknown": unknown });
     (line, json, nodes)
-}
-
-/// Plies as PTN, each read on the position it is played in.
-fn ptn_line(position: &Position, plies: &[crate::tak::Ply]) -> Vec<String> {
-    let mut pos = position.clone();
-    plies
-        .iter()
-        .map(|&ply| {
-            let text = pos.ptn(ply);
-            pos.play_unchecked(ply);
-            text
-        })
-        .collect()
 }

@@ -1,7 +1,10 @@
 //! A finished game, judged ply by ply: the searcher evaluates every position, and each ply gets
 //! a PTN mark (`??`, `?`, `!`) and a comment when it missed a road in one, left a road open,
-//! threw away or walked into a forced win, lost much of its value, or made Tinuë.
+//! missed a Tinuë (the solver, `tinue`, proves one before each ply), threw away or walked into
+//! a forced win, lost much of its value, or made Tinuë (marked once, where the forced road
+//! starts).
 
+use super::tinue::{self, Verdict};
 use super::{search, Limits, WIN, WIN_SOON};
 use crate::tak::{Color, Game, GameResult, Ply, Position, PtnNote};
 
@@ -144,6 +147,8 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
     }
     let mut judgements = Vec::with_capacity(plies.len());
     let mut pos = game.start().clone();
+    // Whether each side's last ply kept a Tinuë it had (its next ply goes on with it).
+    let mut in_tinue = [false; 2];
     for (i, played) in plies.iter().enumerate() {
         let v = values[i];
         let mut after = pos.clone();
@@ -162,7 +167,10 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
             search(&after, same_depth, 0xA11B ^ i as u64).map_or(-values[i + 1].score, |f| -f.score)
         };
         progress(plies.len() + 2 + i, total);
-        let (mark, comment) = judge(&pos, &after, played, v.best, v.score, played_score);
+        let going_on = in_tinue[played.color.index()];
+        let tinue = tinue_around(&pos, played.undo.ply, &after, going_on);
+        in_tinue[played.color.index()] = tinue.as_ref().is_some_and(|t| t.kept);
+        let (mark, comment) = judge(&pos, &after, played, &tinue, v.best, v.score, played_score);
         judgements.push(Judgement {
             color: played.color,
             best: v.best,
@@ -231,10 +239,60 @@ fn ended(pos: &Position, result: GameResult) -> i32 {
     }
 }
 
+/// A Tinuë the mover had before a ply (a forced road longer than one ply), and what the ply
+/// made of it.
+struct TinueSeen {
+    /// The line the solver proved, in PTN.
+    line: String,
+    plies: usize,
+    /// The ply keeps a forced road (by Tinuë after it, or it won).
+    kept: bool,
+    /// The mover's last ply had kept it already: this one goes on with it.
+    going_on: bool,
+}
+
+/// The solver's budget per position in an analysis (about a tenth of a second at most).
+const TINUE_NODES: usize = 50_000;
+
+fn tinue_around(
+    before: &Position,
+    played: Ply,
+    after: &Position,
+    going_on: bool,
+) -> Option<TinueSeen> {
+    let Verdict::Tinue(line) = tinue::solve(before, TINUE_NODES).verdict else {
+        return None;
+    };
+    if line.len() < 3 {
+        return None;
+    }
+    let won = after
+        .end()
+        .and_then(|r| r.winner())
+        .is_some_and(|w| w == before.to_move());
+    // The line shown is the played one where it keeps the win, else the one missed.
+    let kept_line = match won {
+        true => Some(vec![played]),
+        false => match tinue::solve_defence(after, TINUE_NODES).verdict {
+            Verdict::Tinue(rest) => Some([vec![played], rest].concat()),
+            _ => None,
+        },
+    };
+    let kept = kept_line.is_some();
+    let line = kept_line.unwrap_or(line);
+    Some(TinueSeen {
+        line: tinue::ptn_line(before, &line).join(" "),
+        plies: line.len(),
+        kept,
+        going_on,
+    })
+}
+
 fn judge(
     before: &Position,
     after: &Position,
     played: &crate::tak::Played,
+    tinue: &Option<TinueSeen>,
     best: Option<Ply>,
     best_score: i32,
     played_score: i32,
@@ -271,6 +329,24 @@ fn judge(
         };
         return blunder(text);
     }
+    match tinue {
+        Some(t) if !t.kept => {
+            return blunder(format!(
+                "Missed Tinuë: {} forces a road in {} plies.",
+                t.line, t.plies
+            ))
+        }
+        Some(t) if !over && !t.going_on => {
+            return (
+                Some(Mark::Good),
+                Some(format!(
+                    "Tinuë: a road in {} plies whatever the defence ({}).",
+                    t.plies, t.line
+                )),
+            )
+        }
+        _ => {}
+    }
     let best_text = |best: Option<Ply>| {
         best.map(|b| {
             format!(
@@ -292,7 +368,8 @@ fn judge(
             best_text(best)
         ));
     }
-    if played.tinue && !over {
+    // Tinuë the solver could not prove in its budget, seen as every reply losing at once.
+    if played.tinue && !over && tinue.is_none() {
         return (
             Some(Mark::Good),
             Some("Tinuë: every reply loses.".to_string()),

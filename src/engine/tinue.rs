@@ -67,39 +67,66 @@ pub fn solve(pos: &Position, budget: usize) -> Solved {
             nodes: 1,
         };
     }
-    let mut search = Search {
-        nodes: vec![Node::new(None)],
-        attacker: pos.to_move(),
-        plies: Vec::new(),
-    };
-    let mut scratch = pos.clone();
-    while search.nodes[0].pn != 0 && search.nodes[0].dn != 0 {
-        if search.nodes.len() >= budget {
-            return Solved {
-                verdict: Verdict::Unknown,
-                nodes: search.nodes.len(),
-            };
-        }
-        search.step(&mut scratch);
+    Search::new(pos.to_move(), true).run(pos, budget)
+}
+
+/// Whether the side that just moved in `pos` (it made Tak) keeps its Tinuë whatever the side to
+/// move replies: the line then starts with the best defence.
+pub fn solve_defence(pos: &Position, budget: usize) -> Solved {
+    if pos.is_over() || pos.is_opening_swap() {
+        return Solved {
+            verdict: Verdict::NoTinue,
+            nodes: 1,
+        };
     }
-    let verdict = match search.nodes[0].pn {
-        0 => Verdict::Tinue(search.principal_variation(pos.clone())),
-        _ => Verdict::NoTinue,
-    };
-    Solved {
-        verdict,
-        nodes: search.nodes.len(),
-    }
+    Search::new(pos.to_move().opponent(), false).run(pos, budget)
 }
 
 struct Search {
     nodes: Vec<Node>,
     attacker: Color,
+    /// The attacker is to move at the root (else the defender replies first).
+    root_or: bool,
     /// A scratch list for move generation.
     plies: Vec<Ply>,
 }
 
 impl Search {
+    fn new(attacker: Color, root_or: bool) -> Search {
+        Search {
+            nodes: vec![Node::new(None)],
+            attacker,
+            root_or,
+            plies: Vec::new(),
+        }
+    }
+
+    fn run(mut self, pos: &Position, budget: usize) -> Solved {
+        let mut scratch = pos.clone();
+        while self.nodes[0].pn != 0 && self.nodes[0].dn != 0 {
+            if self.nodes.len() >= budget {
+                return Solved {
+                    verdict: Verdict::Unknown,
+                    nodes: self.nodes.len(),
+                };
+            }
+            self.step(&mut scratch);
+        }
+        let verdict = match self.nodes[0].pn {
+            0 => Verdict::Tinue(self.principal_variation(pos.clone())),
+            _ => Verdict::NoTinue,
+        };
+        Solved {
+            verdict,
+            nodes: self.nodes.len(),
+        }
+    }
+
+    /// Whether the node at `depth` plies below the root is the attacker's to move.
+    fn or_at(&self, depth: usize) -> bool {
+        (depth % 2 == 0) == self.root_or
+    }
+
     /// Walks to the most-proving leaf, expands it, and brings the numbers on the way back up.
     fn step(&mut self, pos: &mut Position) {
         let mut path = vec![0u32];
@@ -107,7 +134,7 @@ impl Search {
         let mut at = 0usize;
         while self.nodes[at].expanded {
             let n = self.nodes[at];
-            let or_node = path.len() % 2 == 1;
+            let or_node = self.or_at(path.len() - 1);
             let children = n.first as usize..(n.first + n.count) as usize;
             let next = children
                 .clone()
@@ -121,12 +148,12 @@ impl Search {
             path.push(next as u32);
             at = next;
         }
-        let or_node = path.len() % 2 == 1;
+        let or_node = self.or_at(path.len() - 1);
         self.expand(at, pos, or_node);
         for depth in (0..path.len()).rev() {
             let i = path[depth] as usize;
             if depth + 1 < path.len() {
-                self.update(i, depth % 2 == 0);
+                self.update(i, self.or_at(depth));
             }
         }
         while let Some(undo) = undos.pop() {
@@ -232,7 +259,7 @@ impl Search {
     fn principal_variation(&self, mut pos: Position) -> Vec<Ply> {
         let mut line = Vec::new();
         let mut at = 0usize;
-        let mut or_node = true;
+        let mut or_node = self.root_or;
         loop {
             let n = self.nodes[at];
             let children = n.first as usize..(n.first + n.count) as usize;
@@ -279,6 +306,19 @@ impl Search {
             fits
         })
     }
+}
+
+/// Plies as PTN, each read on the position it is played in.
+pub fn ptn_line(position: &Position, plies: &[Ply]) -> Vec<String> {
+    let mut pos = position.clone();
+    plies
+        .iter()
+        .map(|&ply| {
+            let text = pos.ptn(ply);
+            pos.play_unchecked(ply);
+            text
+        })
+        .collect()
 }
 
 /// Whether a game's end is the attacker's win.
@@ -372,6 +412,22 @@ mod tests {
         // road at once. (Tiltak's proof search calls this Tinuë: it plays on after e1.)
         let tps = "x,2,1,1,2/x,221S,12C,121,x/x,2,x,1,1/x,2,x,1C,1/2,221,2,212,x 2 18";
         assert_eq!(solve(&position(tps), 1_000_000).verdict, Verdict::NoTinue);
+    }
+
+    #[test]
+    fn a_defence_is_solved_from_the_defenders_move() {
+        // Two roads threatened (rows 2 and 4): any reply, then a road.
+        let double = "x5/1,1,1,1,x/x5/1,1,1,1,x/2,2,2,2,2S 2 6";
+        match solve_defence(&position(double), 1000).verdict {
+            Verdict::Tinue(line) => assert_eq!(line.len(), 2, "{line:?}"),
+            other => panic!("{other:?}"),
+        }
+        // One road threatened (row 2), and Black has five ways to stop it for good.
+        let single = "x5/x5/x5/1,1,1,1,x/2,2,x3 2 3";
+        assert_eq!(
+            solve_defence(&position(single), 10_000).verdict,
+            Verdict::NoTinue
+        );
     }
 
     #[test]
