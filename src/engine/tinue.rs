@@ -124,7 +124,7 @@ impl Search {
 
     /// Whether the node at `depth` plies below the root is the attacker's to move.
     fn or_at(&self, depth: usize) -> bool {
-        (depth % 2 == 0) == self.root_or
+        depth.is_multiple_of(2) == self.root_or
     }
 
     /// Walks to the most-proving leaf, expands it, and brings the numbers on the way back up.
