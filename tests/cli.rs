@@ -617,3 +617,31 @@ fn tinue_prints_the_line_no_tinue_or_unknown_on_its_first_line() {
     let o = bredon(&["tinue", "--tps", "x5/x5 1 1"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn puzzles_mine_writes_one_json_puzzle_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ptn");
+    let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let game = format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n11. 2b2+ a1 12. 2b1>\n");
+    // The same game twice: its puzzle once.
+    std::fs::write(&games, format!("{game}\n{game}")).unwrap();
+    let o = bredon(&["puzzles", "mine", games.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 puzzles from 2 games"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let puzzle: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(puzzle["tps"], tps);
+    assert_eq!(puzzle["first_plies"], serde_json::json!(["2b2+"]));
+    assert_eq!(puzzle["plies"], 3);
+    assert!(puzzle["origin"]
+        .as_str()
+        .unwrap()
+        .ends_with("games.ptn game 1 ply 1"));
+}

@@ -4,6 +4,7 @@ mod analyze;
 pub mod engine;
 mod local;
 mod perft;
+mod puzzles;
 mod render;
 mod replay;
 mod tinue;
@@ -50,6 +51,9 @@ enum Command {
     /// Whether the side to move forces a road by threats alone (Tinuë): `tinue PLY...`,
     /// `no tinue` or `unknown`.
     Tinue(tinue::Args),
+    /// Puzzles: `mine` finds them in games.
+    #[command(subcommand)]
+    Puzzles(puzzles::Command),
 }
 
 pub fn main() -> ExitCode {
@@ -63,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Tinue(args) => tinue::run(args),
+        Command::Puzzles(command) => puzzles::run(command),
         Command::Render(args) => render::run(args),
         Command::Local(args) => local::run(args),
         Command::Tei => engine::run_tei(),

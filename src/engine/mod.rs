@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod eval;
+pub mod puzzles;
 mod search;
 pub mod tei;
 pub mod tinue;

@@ -1,0 +1,163 @@
+//! Puzzles mined from games: positions where the side to move forces a road by Tinuë and only one
+//! first ply (or a short list of them) does it. The solver proves each; its effort and the line's
+//! length say how hard the puzzle is.
+
+use super::tinue::{ptn_line, solve, solve_defence, Verdict};
+use crate::tak::{Color, Game, Ply, Position};
+use serde::{Deserialize, Serialize};
+
+/// A "play and win" puzzle: the side to move forces a road.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Puzzle {
+    pub tps: String,
+    pub komi: String,
+    pub size: usize,
+    /// `white` or `black`: who is to move and wins.
+    pub to_move: String,
+    /// The solver's line: the first ply, the longest defence, ..., the road.
+    pub solution: Vec<String>,
+    /// Every first ply that forces the road (the solution's first among them).
+    pub first_plies: Vec<String>,
+    /// Plies to the road against the best defence.
+    pub plies: usize,
+    /// Proof-tree nodes the solver needed: with `plies`, the puzzle's difficulty.
+    pub nodes: usize,
+    /// Where it comes from: a file and the game and ply in it.
+    pub origin: String,
+}
+
+/// At most this many first plies may win for a position to make a puzzle ("find the move").
+pub const MOST_FIRST_PLIES: usize = 2;
+
+/// The puzzles of one game: each position whose side to move has a Tinuë of three plies or more
+/// that its previous ply did not already have (where the win appeared), with at most
+/// `MOST_FIRST_PLIES` winning first plies, each proven within `budget` nodes.
+pub fn mine(game: &Game, origin: &str, budget: usize) -> Vec<Puzzle> {
+    let mut out = Vec::new();
+    let mut pos = game.start().clone();
+    // Whether each side had a Tinuë at its previous turn.
+    let mut had = [false; 2];
+    for (i, played) in game.plies().iter().enumerate() {
+        let me = pos.to_move();
+        let solved = solve(&pos, budget);
+        let line = match &solved.verdict {
+            Verdict::Tinue(line) => Some(line.clone()),
+            _ => None,
+        };
+        let fresh = !had[me.index()];
+        had[me.index()] = line.is_some();
+        if let (Some(line), true) = (line, fresh) {
+            if line.len() >= 3 {
+                if let Some(first_plies) = winning_first_plies(&pos, budget, MOST_FIRST_PLIES) {
+                    if first_plies.len() <= MOST_FIRST_PLIES {
+                        out.push(puzzle(&pos, &line, &first_plies, solved.nodes, origin, i));
+                    }
+                }
+            }
+        }
+        pos.play_unchecked(played.undo.ply);
+    }
+    out
+}
+
+fn puzzle(
+    pos: &Position,
+    line: &[Ply],
+    first_plies: &[Ply],
+    nodes: usize,
+    origin: &str,
+    index: usize,
+) -> Puzzle {
+    let ptn = |p: Ply| pos.ptn(p);
+    Puzzle {
+        tps: pos.to_tps(),
+        komi: pos.setup().komi.to_string(),
+        size: pos.size(),
+        to_move: match pos.to_move() {
+            Color::White => "white".into(),
+            Color::Black => "black".into(),
+        },
+        solution: ptn_line(pos, line),
+        first_plies: first_plies.iter().map(|&p| ptn(p)).collect(),
+        plies: line.len(),
+        nodes,
+        origin: format!("{origin} ply {}", index + 1),
+    }
+}
+
+/// The first plies that force the road (a win at once, or Tak that keeps Tinuë whatever the
+/// reply), wins at once first; it stops once more than `most` are found. `None` if one of them
+/// could not be decided within `budget`.
+pub fn winning_first_plies(pos: &Position, budget: usize, most: usize) -> Option<Vec<Ply>> {
+    let me = pos.to_move();
+    let mut plies = Vec::new();
+    pos.generate_plies(&mut plies);
+    let mut after = pos.clone();
+    let mut at_once = |ply: Ply| {
+        let undo = after.play_unchecked(ply);
+        let won = match after.end() {
+            Some(end) => Some(end.winner() == Some(me)),
+            None => after.is_tak(me).then_some(false),
+        };
+        after.undo(undo);
+        won
+    };
+    // Some(true): wins at once; Some(false): makes Tak; None: neither (or loses).
+    let kinds: Vec<(Ply, Option<bool>)> = plies.iter().map(|&p| (p, at_once(p))).collect();
+    let mut winning: Vec<Ply> = kinds
+        .iter()
+        .filter(|(_, k)| *k == Some(true))
+        .map(|(p, _)| *p)
+        .collect();
+    for (ply, _) in kinds.iter().filter(|(_, k)| *k == Some(false)) {
+        if winning.len() > most {
+            break;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(*ply);
+        match solve_defence(&after, budget).verdict {
+            Verdict::Tinue(_) => winning.push(*ply),
+            Verdict::NoTinue => {}
+            Verdict::Unknown => return None,
+        }
+    }
+    Some(winning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_with_a_unique_tinue_yields_its_puzzle_once() {
+        // From a `bredon match` game: White to move has 2b2+ a1 2b1>, and goes on to play it.
+        let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+        let ptn = format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n11. 2b2+ a1 12. 2b1>\n");
+        let game = Game::from_ptn(&ptn).unwrap();
+        let found = mine(&game, "test.ptn game 1", 100_000);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let p = &found[0];
+        assert_eq!(p.tps, tps);
+        assert_eq!(p.to_move, "white");
+        assert_eq!(p.first_plies, ["2b2+"]);
+        assert_eq!(p.solution.first().map(String::as_str), Some("2b2+"));
+        assert_eq!((p.plies, p.size), (3, 5));
+        assert_eq!(p.origin, "test.ptn game 1 ply 1");
+    }
+
+    #[test]
+    fn the_winning_first_plies_are_all_found() {
+        // Roads in one on rows 2 and 4 (flat or capstone on e2 or e4): too many for a puzzle.
+        let pos = Position::from_tps("x5/1,1,1,1,x/x5/1,1,1,1,x/2,2,x,2,2S 1 7").unwrap();
+        let winning: Vec<String> = winning_first_plies(&pos, 10_000, 10)
+            .unwrap()
+            .into_iter()
+            .map(|p| pos.ptn(p))
+            .collect();
+        for ply in ["e2", "Ce2", "e4", "Ce4"] {
+            assert!(winning.iter().any(|w| w == ply), "{ply} in {winning:?}");
+        }
+        // Past `most`, nothing more is solved.
+        assert!(winning.len() <= 11, "{winning:?}");
+    }
+}
