@@ -7,10 +7,13 @@ before the road (the winner to move). Each is solved by `bredon tinue --json` an
 compared and the wall time of each process summed.
 
 Usage: docs/tinue-vs-tiltak.py GAMES.ptn TILTAK_MAIN [BREDON]
+KOMI=0 in the environment solves every position with that komi instead of the game's (Tiltak
+knows only some komi per size: 7x7 and 8x8 with komi 2 stop it).
 (Tiltak built outside this repository: cargo build --release --bin main). A process that takes
 longer than LIMIT_S seconds is stopped and counts as no verdict, at LIMIT_S.
 """
 import json
+import os
 import subprocess
 import sys
 import time
@@ -53,6 +56,7 @@ def main():
     rows, time_b, time_t = [], 0.0, 0.0
     agree = disagree = 0
     for game, before, tps, komi in positions(bredon, ptn):
+        komi = os.environ.get("KOMI", komi)
         size = len(tps.split()[0].split("/"))
         out, tb = run([bredon, "tinue", "--json", "--komi", str(komi), "--tps", tps])
         ours = json.loads(out)["verdict"] if out else "unknown"

@@ -9,7 +9,7 @@ mod support;
 use fake_discord::{FakeDiscord, TestUser};
 use harness::*;
 use serde_json::json;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1021,31 +1021,7 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
 async fn a_failed_command_registration_stops_the_bot_with_discords_reason() {
     let fake = FakeDiscord::start().await;
     fake.fail_registration(403);
-    let data = tempfile::tempdir().unwrap();
-    let mut child = bredon(data.path())
-        .arg("run")
-        .env("DISCORD_TOKEN", "fake-token")
-        .env("DISCORD_API_BASE", &fake.api_base)
-        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
-        .env("BREDON_DATA", data.path())
-        .env("RUST_LOG", "off")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("the bot stayed up without its commands");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let (status, stderr) = run_until_it_stops(&fake, &[]).await;
     assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("registering the slash commands failed")
@@ -1316,32 +1292,7 @@ async fn without_the_content_intent_a_ply_is_typed_as_a_mention() {
 async fn a_content_intent_left_off_in_the_portal_stops_the_bot_saying_what_to_do() {
     let fake = FakeDiscord::start().await;
     fake.turn_off_content_intent();
-    let data = tempfile::tempdir().unwrap();
-    let mut child = bredon(data.path())
-        .arg("run")
-        .env("DISCORD_TOKEN", "fake-token")
-        .env("DISCORD_API_BASE", &fake.api_base)
-        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
-        .env("BREDON_DATA", data.path())
-        .env("BREDON_TYPED_PLIES", "plain")
-        .env("RUST_LOG", "off")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("the bot stayed up without its intent");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let (status, stderr) = run_until_it_stops(&fake, &[("BREDON_TYPED_PLIES", "plain")]).await;
     assert!(!status.success());
     assert!(
         stderr.contains("turn on Message Content Intent in the Developer Portal")

@@ -225,21 +225,10 @@ async fn a_late_move_is_deferred_at_once_and_announced_once() {
     let seen = fake.notifications().len();
     let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
     let token = fake.command(&alice(), CHANNEL, "move", options);
-    let callback = format!("/{token}/callback");
-    let first = fake
-        .wait_request(from, "the first response", |r| r.path.contains(&callback))
-        .await;
+    let first = first_response(&fake, from, &token).await;
     assert_eq!(first.status, 204);
     assert_eq!(first.json()["type"], 5, "deferred at once, before the work");
-    let answer = answer(&fake, from, &token).await;
-    says(&answer, "alice played a1");
-    let posts = format!("/channels/{CHANNEL}/messages");
-    fake.wait_request(from, "the ping after the deferred answer", |r| {
-        r.path.ends_with(&posts) && r.content().contains("<@222>")
-    })
-    .await;
-    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
-    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+    announced_once_with_bobs_ping(&fake, from, seen, &token).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -255,11 +244,7 @@ async fn a_late_move_form_is_deferred_at_once_and_a_wrong_ply_stays_private() {
     fake.deliver_late(Duration::from_millis(2_800));
     let from = fake.requests().len();
     let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "z9");
-    let first = fake
-        .wait_request(from, "the first response", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
+    let first = first_response(&fake, from, &token).await;
     assert_eq!(first.json()["type"], 5, "deferred at once, before the work");
     let refused = fake
         .wait_request(from, "the private refusal", |r| {
@@ -278,15 +263,7 @@ async fn a_late_move_form_is_deferred_at_once_and_a_wrong_ply_stays_private() {
     let from = fake.requests().len();
     let seen = fake.notifications().len();
     let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "a1");
-    let answer = answer(&fake, from, &token).await;
-    says(&answer, "alice played a1");
-    let posts = format!("/channels/{CHANNEL}/messages");
-    fake.wait_request(from, "the ping after the deferred answer", |r| {
-        r.path.ends_with(&posts) && r.content().contains("<@222>")
-    })
-    .await;
-    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
-    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+    announced_once_with_bobs_ping(&fake, from, seen, &token).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -297,11 +274,7 @@ async fn a_late_press_for_a_private_answer_is_deferred_privately() {
     let button = fake.button(CHANNEL, "bredon:board-moves:").unwrap();
     let from = fake.requests().len();
     let token = fake.press(&alice(), CHANNEL, &button);
-    let first = fake
-        .wait_request(from, "the first response", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
+    let first = first_response(&fake, from, &token).await;
     assert_eq!(first.json()["type"], 5, "deferred");
     assert!(first.is_ephemeral(), "for alice alone");
     let moves = answer(&fake, from, &token).await;
@@ -386,6 +359,25 @@ async fn a_ply_whose_answer_is_lost_is_found_and_not_posted_again() {
     .await;
     bot.logged(&["owed outcome delivered"]).await;
     assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+}
+
+/// The first response to the interaction `token` (sent after request `from`).
+async fn first_response(fake: &FakeDiscord, from: usize, token: &str) -> fake_discord::Request {
+    let callback = format!("/{token}/callback");
+    fake.wait_request(from, "the first response", |r| r.path.contains(&callback))
+        .await
+}
+
+/// Alice's a1 arrived as the answer to `token`, then one message pinged bob: once, and only him.
+async fn announced_once_with_bobs_ping(fake: &FakeDiscord, from: usize, seen: usize, token: &str) {
+    says(&answer(fake, from, token).await, "alice played a1");
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.wait_request(from, "the ping after the deferred answer", |r| {
+        r.path.ends_with(&posts) && r.content().contains("<@222>")
+    })
+    .await;
+    assert_eq!(notified_since(fake, seen), vec![bob().id]);
+    assert_eq!(posts_holding(fake, "alice played a1"), 1);
 }
 
 /// Messages anywhere whose content holds `text`.

@@ -150,33 +150,20 @@ impl Publisher {
             true => d.letter.message,
             false => {
                 let post = announce(&d.outcome).await;
-                let message = match self.answered(&d, &post.content).await? {
-                    Some(message) => Some(message),
-                    None if d.has_sent(Part::Deferred) && d.letter.request.is_some() => {
-                        // The "thinking" message still stands: it becomes the announcement
-                        // (pinged below), while its interaction's token lives (15 minutes).
-                        match self.edit_thinking(&d, post.clone()).await? {
-                            Some(message) => Some(message),
-                            None => {
-                                let posted = self
-                                    .post(channel, Some(letter), Part::Announcement, post)
-                                    .await?;
-                                self.note(Some(letter), Part::Pings, None).await;
-                                pinged = true;
-                                posted
-                            }
-                        }
-                    }
-                    None => {
-                        let posted = self
-                            .post(channel, Some(letter), Part::Announcement, post)
-                            .await?;
-                        // A channel post pings by itself, even for a deferred answer.
-                        self.note(Some(letter), Part::Pings, None).await;
-                        pinged = true;
-                        posted
-                    }
-                };
+                let mut message = self.answered(&d, &post.content).await?;
+                if message.is_none() && d.has_sent(Part::Deferred) {
+                    // The "thinking" message still stands: it becomes the announcement (pinged
+                    // below), while its interaction's token lives (15 minutes).
+                    message = self.edit_thinking(&d, post.clone()).await?;
+                }
+                if message.is_none() {
+                    message = self
+                        .post(channel, Some(letter), Part::Announcement, post)
+                        .await?;
+                    // A channel post pings by itself, even for a deferred answer.
+                    self.note(Some(letter), Part::Pings, None).await;
+                    pinged = true;
+                }
                 self.note(Some(letter), Part::Announcement, message).await;
                 message
             }

@@ -138,6 +138,41 @@ fn spawn_bot(
     Bot { child, work }
 }
 
+/// `bredon run` against the fake with `env` added, for a start that must fail: waits (30 s at
+/// most) for it to stop by itself, and gives its exit status and standard error.
+pub async fn run_until_it_stops(
+    fake: &FakeDiscord,
+    env: &[(&str, &str)],
+) -> (std::process::ExitStatus, String) {
+    let data = tempfile::tempdir().unwrap();
+    let mut child = bredon(data.path())
+        .arg("run")
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", &fake.api_base)
+        .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
+        .env("BREDON_DATA", data.path())
+        .env("RUST_LOG", "off")
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the bot stayed up");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    (status, stderr)
+}
+
 /// `start_bot`, with Bredon's own log (debug and above) kept in its working folder.
 pub fn start_bot_logging(fake: &FakeDiscord, data: &Path, tick_secs: f64) -> Bot {
     start_bot_logging_with(fake, data, tick_secs, &[])
