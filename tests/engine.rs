@@ -608,3 +608,50 @@ fn analysis_marks_a_tinue_found_and_a_tinue_missed() {
         Some("Missed Tinuë: 2b2+ a1 2b1> forces a road in 3 plies.")
     );
 }
+
+/// Bredon's starter puzzles (`assets/puzzles.jsonl`, made by `assets/regenerate-puzzles.sh`):
+/// each is a Tinuë, and its first plies are exactly those that win.
+fn check_starter_puzzles(every: usize) -> usize {
+    use bredon::engine::puzzles::{winning_first_plies, Puzzle};
+    use bredon::engine::tinue::{solve, Verdict};
+    use bredon::tak::{Komi, Setup};
+    let text = include_str!("../assets/puzzles.jsonl");
+    let puzzles: Vec<Puzzle> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut checked = 0;
+    for p in puzzles.iter().step_by(every) {
+        let setup = Setup::new(p.size)
+            .unwrap()
+            .with_komi(Komi::parse(&p.komi).unwrap());
+        let pos = Position::from_tps_with(&p.tps, setup).unwrap();
+        assert!(
+            matches!(solve(&pos, 1_000_000).verdict, Verdict::Tinue(_)),
+            "{} is no Tinuë",
+            p.tps
+        );
+        let winning: Vec<String> = winning_first_plies(&pos, 1_000_000, 5)
+            .unwrap_or_else(|| panic!("{}: undecided", p.tps))
+            .into_iter()
+            .map(|ply| pos.ptn(ply))
+            .collect();
+        assert_eq!(winning, p.first_plies, "{}", p.tps);
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn a_sample_of_the_starter_puzzles_holds() {
+    assert!(check_starter_puzzles(25) >= 10);
+}
+
+#[test]
+#[ignore = "every starter puzzle, a few minutes: cargo test --release -- --ignored"]
+fn every_starter_puzzle_holds() {
+    assert_eq!(
+        check_starter_puzzles(1),
+        include_str!("../assets/puzzles.jsonl").lines().count()
+    );
+}
