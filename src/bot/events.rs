@@ -175,15 +175,9 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 "✋ Bredon could not answer /{command}: Discord did not take its message. {}",
                 after_failure(&command)
             );
-            // Private: after a deferral this is a follow-up, and the public "thinking" goes.
-            if let poise::Context::Application(app) = ctx {
-                if app
-                    .has_sent_initial_response
-                    .load(std::sync::atomic::Ordering::SeqCst)
-                {
-                    let _ = app.interaction.delete_response(ctx.http()).await;
-                }
-            }
+            // Private, also after a deferral (a follow-up then). The first response is left as
+            // it is: it may be an answer already shown (a deferral's own refusal path deletes
+            // its "thinking").
             let _ = ctx.send(Post::text(text).reply().ephemeral(true)).await;
         }
         poise::FrameworkError::UnknownInteraction {

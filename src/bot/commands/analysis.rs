@@ -123,6 +123,9 @@ pub(super) async fn analyze(
     // An edit notifies no one: the one who asked is told in a new message.
     let asker = ctx.author().id.get();
     let ping = Post::pinging(vec![asker], "the analysis is ready (above).");
-    ctx.send(ping.reply()).await?;
+    // The analysis stands above whatever happens to its ping.
+    if let Err(e) = ctx.send(ping.reply()).await {
+        tracing::info!(error = %e, "the analysis's ping did not go out");
+    }
     Ok(())
 }
