@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// A player by the name the server knows them by: their nickname there, else their display
 /// name, else their user name.
-fn player_ref(user: &serenity::User, nick: Option<&str>) -> PlayerRef {
+pub fn player_ref(user: &serenity::User, nick: Option<&str>) -> PlayerRef {
     let name = nick
         .or(user.global_name.as_deref())
         .unwrap_or(&user.name)

@@ -6,10 +6,9 @@
 
 use super::post::Post;
 use super::publish::Via;
-use super::respond::{blocking, refusal_text};
+use super::respond::{blocking, player_ref, refusal_text};
 use super::{Data, TypedPlies};
 use crate::service::Ctx;
-use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 
 /// The longest message worth reading as a ply (`6c3>1113'!?` and a mention fit).
@@ -29,19 +28,11 @@ pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, da
     ) else {
         return;
     };
-    let name = message
-        .member
-        .as_ref()
-        .and_then(|m| m.nick.clone())
-        .or_else(|| message.author.global_name.clone())
-        .unwrap_or_else(|| message.author.name.clone());
+    let nick = message.member.as_ref().and_then(|m| m.nick.as_deref());
     let sctx = Ctx {
         guild: guild.get(),
         channel: message.channel_id.get(),
-        user: PlayerRef {
-            id: message.author.id.get(),
-            name,
-        },
+        user: player_ref(&message.author, nick),
         now_ms: super::data::now_ms(),
         moderator: false,
         request: None,
