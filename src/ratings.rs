@@ -3,7 +3,7 @@
 //! so a win there measures who moved first more than who plays better.
 
 use crate::game::{Ending, Kind};
-use crate::store::records::{ArchivedGame, PlayerRecord, PlayerRef};
+use crate::store::records::{ArchivedGame, Glicko, PlayerRecord, PlayerRef};
 use crate::tak::Color;
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
@@ -119,4 +119,42 @@ pub fn replay(mut games: Vec<ArchivedGame>) -> Vec<PlayerRecord> {
         }
     }
     records.into_values().collect()
+}
+
+/// A puzzle attempt as a Glicko-2 game between the player and the puzzle: solving it is the
+/// player's win. Both ratings move; the player's change is returned.
+pub fn puzzle_result(player: &mut Glicko, puzzle: &mut Glicko, solved: bool) -> f64 {
+    let as_glicko = |g: &Glicko| Glicko2Rating {
+        rating: g.rating,
+        deviation: g.deviation,
+        volatility: g.volatility,
+    };
+    let outcome = match solved {
+        true => Outcomes::WIN,
+        false => Outcomes::LOSS,
+    };
+    let (p, z) = glicko2(
+        &as_glicko(player),
+        &as_glicko(puzzle),
+        &outcome,
+        &Glicko2Config::new(),
+    );
+    let change = p.rating - player.rating;
+    for (g, new) in [(player, p), (puzzle, z)] {
+        *g = Glicko {
+            rating: new.rating,
+            deviation: new.deviation,
+            volatility: new.volatility,
+        };
+    }
+    change
+}
+
+/// A newcomer's puzzle rating, and a puzzle's before anyone tried it (at `rating`).
+pub fn first_glicko(rating: f64) -> Glicko {
+    Glicko {
+        rating,
+        deviation: 350.0,
+        volatility: 0.06,
+    }
 }

@@ -1,4 +1,5 @@
 use super::Failure;
+use crate::engine::puzzles::escapes;
 use crate::engine::tinue::{ptn_line, solve, Verdict};
 use crate::tak::{Komi, Position, Setup};
 use std::time::Instant;
@@ -73,28 +74,11 @@ fn attack(position: &Position, budget: usize) -> (String, serde_json::Value, usi
 
 /// Each reply of the side to move, solved for the opponent: those that leave no Tinuë escape.
 fn defend(position: &Position, budget: usize) -> (String, serde_json::Value, usize) {
-    let mut replies = Vec::new();
-    position.generate_plies(&mut replies);
-    let (mut escapes, mut unknown, mut nodes) = (Vec::new(), Vec::new(), 0);
-    let defender = position.to_move();
-    for reply in replies {
-        let mut after = position.clone();
-        let ptn = after.ptn(reply);
-        after.play_unchecked(reply);
-        match after.end() {
-            Some(end) if end.winner() != Some(defender.opponent()) => escapes.push(ptn),
-            Some(_) => {}
-            None => {
-                let solved = solve(&after, budget);
-                nodes += solved.nodes;
-                match solved.verdict {
-                    Verdict::NoTinue => escapes.push(ptn),
-                    Verdict::Unknown => unknown.push(ptn),
-                    Verdict::Tinue(_) => {}
-                }
-            }
-        }
-    }
+    let found = escapes(position, budget, false);
+    let ptn = |plies: &[crate::tak::Ply]| -> Vec<String> {
+        plies.iter().map(|&p| position.ptn(p)).collect()
+    };
+    let (escapes, unknown, nodes) = (ptn(&found.escapes), ptn(&found.unknown), found.nodes);
     let line = match (escapes.is_empty(), unknown.is_empty()) {
         (false, _) => format!("escapes {}", escapes.join(" ")),
         (true, true) => "no escape".into(),

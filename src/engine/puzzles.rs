@@ -3,8 +3,9 @@
 //! length say how hard the puzzle is.
 
 use super::tinue::{ptn_line, solve, solve_defence, Verdict};
-use crate::tak::{Color, Game, Ply, Position};
+use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// A "play and win" puzzle: the side to move forces a road.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,6 +25,102 @@ pub struct Puzzle {
     pub nodes: usize,
     /// Where it comes from: a file and the game and ply in it.
     pub origin: String,
+}
+
+impl Puzzle {
+    /// The position to solve.
+    pub fn position(&self) -> Result<Position, String> {
+        let setup = Setup::new(self.size)?.with_komi(Komi::parse(&self.komi)?);
+        Position::from_tps_with(&self.tps, setup)
+    }
+
+    /// The rating a puzzle starts with before anyone tried it: longer lines and more of the
+    /// solver's effort make it harder (about 1000 for a three-ply road found in a few hundred
+    /// nodes, 2000 for twenty plies or a search of a hundred thousand nodes).
+    pub fn first_rating(&self) -> f64 {
+        let effort = (self.nodes.max(1) as f64).log2();
+        (700.0 + 35.0 * self.plies.saturating_sub(3) as f64 + 60.0 * effort).clamp(800.0, 2400.0)
+    }
+}
+
+/// How hard a puzzle is, in words, from its rating.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl Difficulty {
+    pub fn of(rating: f64) -> Difficulty {
+        match rating {
+            r if r < 1300.0 => Difficulty::Easy,
+            r if r < 1700.0 => Difficulty::Medium,
+            _ => Difficulty::Hard,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+/// The starter set shipped in `assets/puzzles.jsonl`, numbered from 1 in the file's order (new
+/// puzzles are only ever appended, so a number always means the same puzzle).
+pub fn starter_set() -> &'static [Puzzle] {
+    static SET: OnceLock<Vec<Puzzle>> = OnceLock::new();
+    SET.get_or_init(|| {
+        include_str!("../../assets/puzzles.jsonl")
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("the starter puzzles are valid JSON"))
+            .collect()
+    })
+}
+
+/// The defender's replies after the attacker's ply (the defender is to move in `pos`): those
+/// that escape the road (end the game otherwise, or leave no Tinuë), and those the budget could
+/// not decide. With `first_only`, it stops at the first escape.
+pub struct Escapes {
+    pub escapes: Vec<Ply>,
+    pub unknown: Vec<Ply>,
+    pub nodes: usize,
+}
+
+pub fn escapes(pos: &Position, budget: usize, first_only: bool) -> Escapes {
+    let mut replies = Vec::new();
+    pos.generate_plies(&mut replies);
+    let defender = pos.to_move();
+    let mut found = Escapes {
+        escapes: Vec::new(),
+        unknown: Vec::new(),
+        nodes: 0,
+    };
+    for reply in replies {
+        let mut after = pos.clone();
+        after.play_unchecked(reply);
+        match after.end() {
+            Some(end) if end.winner() != Some(defender.opponent()) => found.escapes.push(reply),
+            Some(_) => {}
+            None => {
+                let solved = solve(&after, budget);
+                found.nodes += solved.nodes;
+                match solved.verdict {
+                    Verdict::NoTinue => found.escapes.push(reply),
+                    Verdict::Unknown => found.unknown.push(reply),
+                    Verdict::Tinue(_) => {}
+                }
+            }
+        }
+        if first_only && !found.escapes.is_empty() {
+            break;
+        }
+    }
+    found
 }
 
 /// At most this many first plies may win for a position to make a puzzle ("find the move").

@@ -4,12 +4,14 @@
 
 pub mod analysis;
 mod challenge;
+mod daily;
 mod finish;
 mod opponent;
 mod options;
 mod outbox;
 mod outcome;
 mod play;
+mod puzzle;
 mod records;
 mod router;
 mod settings;
@@ -28,6 +30,7 @@ pub use outcome::{
     Answer, Board, Finished, Leaderboard, Outcome, Picture, Prompt, Record, Stats, Summary,
     TimerEvent,
 };
+pub use puzzle::PuzzleChoice;
 pub use tournament::{
     parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
 };

@@ -169,6 +169,10 @@ pub struct Outcome {
     /// answers with them, so the outbox may post them at once.
     #[serde(skip)]
     pub elsewhere: Vec<u64>,
+    /// For the asker alone (a private puzzle): answered ephemerally, never posted, so nothing
+    /// is owed for it.
+    #[serde(skip)]
+    pub private: bool,
 }
 
 /// A rendered picture with its file name and description.

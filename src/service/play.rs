@@ -28,7 +28,11 @@ impl Service {
         self.play(ctx, text).map(Some)
     }
 
+    /// A ply in this channel's game, or in the player's puzzle where they play none here.
     pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
+        if let Some(attempt) = self.plays_puzzle(ctx)? {
+            return self.puzzle_ply(ctx, attempt, text);
+        }
         let mut game = self.live(ctx)?;
         let seat = Self::player_seat(&game, ctx)?;
         Self::refuse_while_bidding(&game)?;

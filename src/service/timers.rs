@@ -126,6 +126,7 @@ impl Service {
                 });
             }
         }
+        events.extend(self.daily_puzzles(now_ms)?);
         Ok(events)
     }
 

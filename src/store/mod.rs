@@ -11,7 +11,10 @@
 //! letter id → a message an outcome owes, until it is delivered; `vacations` guild ++ user → the
 //! player's vacation days.
 
+mod puzzles;
 pub mod records;
+
+pub use puzzles::PuzzleChange;
 
 use crate::game::Kind;
 use records::*;
@@ -115,6 +118,7 @@ pub struct Change {
     pub results: Vec<(Fixture, PairingResult)>,
     /// The messages the change owes, stored with it so that none is lost.
     pub letters: Vec<Letter>,
+    pub puzzle: PuzzleChange,
 }
 
 /// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.
@@ -149,6 +153,8 @@ pub struct Store {
     outbox: sled::Tree,
     /// (guild, user) → vacation days taken and the vacation under way.
     vacations: sled::Tree,
+    /// Puzzle attempts, players' and puzzles' ratings, daily puzzles (`puzzles.rs`).
+    puzzles: sled::Tree,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -266,6 +272,7 @@ impl Store {
             tournaments: tree("tournaments")?,
             outbox: tree("outbox")?,
             vacations: tree("vacations")?,
+            puzzles: tree("puzzles")?,
             db,
         }
         .with_players_per_size()
@@ -409,6 +416,19 @@ impl Store {
             .unwrap_or_default())
     }
 
+    /// The servers that post a daily puzzle, with their settings.
+    pub fn puzzle_servers(&self) -> Result<Vec<(u64, GuildSettings)>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self.settings.iter() {
+            let (k, v) = entry?;
+            let s: GuildSettings = decode("settings", &v)?;
+            if let (Some(_), Ok(key)) = (s.puzzle_channel, <[u8; 8]>::try_from(&k[..])) {
+                out.push((u64::from_be_bytes(key), s));
+            }
+        }
+        Ok(out)
+    }
+
     pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
         self.settings
             .insert(guild.to_be_bytes(), encode(settings))?;
@@ -509,6 +529,7 @@ impl Store {
             &self.wallets,
             &self.tournaments,
             &self.outbox,
+            &self.puzzles,
         );
         let result = trees.transaction(
             |(
@@ -522,6 +543,7 @@ impl Store {
                 wallets,
                 tournaments,
                 outbox,
+                puzzles,
             )| {
                 Self::apply(
                     change, games, challenges, archive, last, history, players, timers,
@@ -531,7 +553,7 @@ impl Store {
                 for letter in &change.letters {
                     outbox.insert(&letter.id.to_be_bytes(), encode(letter))?;
                 }
-                Ok(())
+                puzzles::apply(&change.puzzle, puzzles)
             },
         );
         match result {

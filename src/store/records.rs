@@ -262,6 +262,16 @@ pub struct GuildSettings {
     /// turns it on; Bredon must also be run to read messages).
     #[serde(default)]
     pub typed_plies: bool,
+    /// Where the daily puzzle is posted (`None`: no daily puzzle).
+    #[serde(default)]
+    pub puzzle_channel: Option<u64>,
+    /// The hour of the day (UTC) the daily puzzle is posted at.
+    #[serde(default)]
+    pub puzzle_hour: u32,
+    /// When the puzzle channel or hour was set: no daily puzzle is posted for a posting time
+    /// before it (the first comes at the next posting hour).
+    #[serde(default)]
+    pub puzzle_since_ms: i64,
 }
 
 impl GuildSettings {
@@ -320,6 +330,9 @@ impl Default for GuildSettings {
             komi: Vec::new(),
             display: Display::default(),
             typed_plies: false,
+            puzzle_channel: None,
+            puzzle_hour: 0,
+            puzzle_since_ms: 0,
         }
     }
 }
@@ -483,4 +496,74 @@ pub struct LetterHead {
     pub id: u64,
     pub channel: u64,
     pub created_ms: i64,
+}
+
+/// Where a puzzle is being solved: in a channel for all to see, or privately by one player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum PuzzleSeat {
+    Channel(u64),
+    Private(u64),
+}
+
+/// A puzzle being solved.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct PuzzleAttempt {
+    /// The puzzle's number in the starter set (from 1).
+    pub puzzle: u32,
+    pub seat: PuzzleSeat,
+    pub guild: u64,
+    /// Who solves it (and whose rating it moves).
+    pub solver: PlayerRef,
+    /// The plies played so far from the puzzle's position: the solver's and Bredon's answers.
+    pub plies: Vec<String>,
+    pub started_ms: i64,
+    pub hints: u32,
+    /// The attempt has counted for the ratings already (a wrong ply, a hint, giving up): it may
+    /// go on, for practice.
+    pub rated: bool,
+    /// The day number of the daily puzzle this attempt solves, if it is one.
+    pub daily: Option<i64>,
+    /// Raised by every change, so that two answers to one position never both apply.
+    pub seq: u64,
+}
+
+/// A Glicko-2 rating with its deviation and volatility.
+#[derive(Clone, Copy, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Glicko {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+/// A player's puzzle record in one server.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct PuzzlePlayer {
+    pub guild: u64,
+    pub player: PlayerRef,
+    pub rating: Glicko,
+    pub solved: u32,
+    pub failed: u32,
+    /// The puzzles this player has had (rated once each), oldest first.
+    pub seen: Vec<u32>,
+}
+
+/// A puzzle's rating, kept across servers: it falls as players solve it and rises as they fail.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct PuzzleRating {
+    pub puzzle: u32,
+    pub rating: Glicko,
+    pub solved: u32,
+    pub failed: u32,
+}
+
+/// A server's daily puzzle: posted once, with who solved it and how fast.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct DailyPuzzle {
+    pub guild: u64,
+    /// Days since 1970-01-01, counted from the server's posting hour.
+    pub day: i64,
+    pub puzzle: u32,
+    pub channel: u64,
+    /// The players who solved it without a hint or a wrong ply, with their times in ms.
+    pub solvers: Vec<(PlayerRef, i64)>,
 }

@@ -1,0 +1,175 @@
+//! The daily puzzle: each server that asks for one gets a puzzle a day in its puzzle channel,
+//! posted exactly once (the day's record is stored with the post, and a second post of the same
+//! day is refused by the store), solved privately (`/puzzle daily`), and the next day's post
+//! names who solved it and the fastest.
+
+use super::puzzle::{puzzle_by_number, puzzle_day};
+use super::*;
+use crate::engine::puzzles::{starter_set, Difficulty};
+use crate::store::PuzzleChange;
+
+impl Service {
+    /// Posts the daily puzzle of every server whose posting hour has come and that has none
+    /// for the day yet.
+    pub(super) fn daily_puzzles(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
+        let mut events = Vec::new();
+        for (guild, settings) in self.store.puzzle_servers()? {
+            let Some(channel) = settings.puzzle_channel else {
+                continue;
+            };
+            let day = puzzle_day(now_ms, settings.puzzle_hour);
+            let due_ms = day * 86_400_000 + settings.puzzle_hour as i64 * 3_600_000;
+            if due_ms < settings.puzzle_since_ms || self.store.daily_puzzle(guild, day)?.is_some() {
+                continue;
+            }
+            let ctx = Ctx {
+                guild,
+                channel,
+                user: PlayerRef {
+                    id: 0,
+                    name: "Bredon".into(),
+                },
+                now_ms,
+                moderator: false,
+                request: None,
+            };
+            let daily = DailyPuzzle {
+                guild,
+                day,
+                puzzle: daily_choice(day),
+                channel,
+                solvers: Vec::new(),
+            };
+            let outcome = self.daily_post(&daily, &settings)?;
+            let change = Change {
+                puzzle: PuzzleChange {
+                    new_daily: Some(daily),
+                    ..PuzzleChange::default()
+                },
+                ..Change::default()
+            };
+            // A conflict: another tick stored the day's puzzle first, and posts it.
+            if let Ok(outcome) = self.commit(&ctx, change, outcome) {
+                events.push(TimerEvent {
+                    guild,
+                    channel,
+                    outcome,
+                });
+            }
+        }
+        Ok(events)
+    }
+
+    fn daily_post(&self, daily: &DailyPuzzle, s: &GuildSettings) -> Result<Outcome, Refusal> {
+        let (id, puzzle) = puzzle_by_number(daily.puzzle)?;
+        let position = puzzle.position().map_err(Refusal)?;
+        let rating = self.puzzle_glicko(id)?.rating;
+        let date = super::finish::ptn_date(daily.day * 86_400_000).replace('.', "-");
+        let side = match position.to_move() {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        let mut text = format!(
+            "Daily puzzle of {date}: puzzle #{id} · {}x{} · {}. {side} to play and win by \
+             Tinuë. Solve it privately with /puzzle daily: only you see your plies, and the \
+             fastest solvers are named tomorrow.",
+            puzzle.size,
+            puzzle.size,
+            Difficulty::of(rating).name()
+        );
+        if let Some(before) = self.store.last_daily_puzzle(daily.guild)? {
+            text.push(' ');
+            text.push_str(&yesterday(&before));
+        }
+        Ok(Outcome {
+            text,
+            board: Some(Board {
+                game: Match::Tak(crate::tak::Game::new(position)),
+                players: [
+                    PlayerRef {
+                        id: 0,
+                        name: "White".into(),
+                    },
+                    PlayerRef {
+                        id: 0,
+                        name: "Black".into(),
+                    },
+                ],
+                theme: s.theme.clone(),
+                clock: None,
+                display: s.display,
+            }),
+            ..Outcome::default()
+        })
+    }
+
+    /// Where and when the daily puzzle is posted (`off`: no more daily puzzles); moderators
+    /// only. The first is posted at the next posting hour.
+    pub fn set_puzzle_channel(
+        &self,
+        ctx: &Ctx,
+        channel: Option<u64>,
+        hour: Option<u32>,
+        off: bool,
+    ) -> Result<GuildSettings, Refusal> {
+        if hour.is_some_and(|h| h > 23) {
+            return refuse("the puzzle hour is an hour of the day in UTC, 0 to 23");
+        }
+        self.change_settings(ctx, |s| {
+            if off {
+                s.puzzle_channel = None;
+            } else if let Some(c) = channel {
+                s.puzzle_channel = Some(c);
+            }
+            if let Some(h) = hour {
+                s.puzzle_hour = h;
+            }
+            s.puzzle_since_ms = ctx.now_ms;
+            Ok(())
+        })
+    }
+}
+
+/// The puzzle of day `day`, the same in every server: one on 5x5 or larger, spread over the set.
+fn daily_choice(day: i64) -> u32 {
+    let pool: Vec<u32> = starter_set()
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.size >= 5)
+        .map(|(i, _)| i as u32 + 1)
+        .collect();
+    let pick = fnv1a(day.to_le_bytes()) % pool.len() as u64;
+    pool[pick as usize]
+}
+
+/// "Puzzle #12, yesterday's, was solved by 2: alice (1 min 5 s, the fastest), bob (3 min)."
+fn yesterday(d: &DailyPuzzle) -> String {
+    if d.solvers.is_empty() {
+        return format!("Nobody solved the last daily puzzle, #{}.", d.puzzle);
+    }
+    let mut solvers = d.solvers.clone();
+    solvers.sort_by_key(|(_, ms)| *ms);
+    let names: Vec<String> = solvers
+        .iter()
+        .take(10)
+        .enumerate()
+        .map(|(i, (p, ms))| {
+            let time = describe_secs((*ms / 1000).max(1) as u64);
+            match i {
+                0 => format!("{} ({time}, the fastest)", p.name),
+                _ => format!("{} ({time})", p.name),
+            }
+        })
+        .collect();
+    let more = solvers.len().saturating_sub(10);
+    let tail = match more {
+        0 => String::new(),
+        n => format!(" and {}", crate::words::count(n as u32, "other")),
+    };
+    format!(
+        "The last daily puzzle, #{}, was solved by {}: {}{tail}.",
+        d.puzzle,
+        crate::words::count(solvers.len() as u32, "player"),
+        names.join(", ")
+    )
+}

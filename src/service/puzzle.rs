@@ -1,0 +1,575 @@
+//! Puzzles: one of the starter set shown in a channel or privately, the solver's plies checked
+//! by the Tinuë solver (any ply that keeps the road forced counts, not only the stored line),
+//! Bredon's defence, hints, giving up, and ratings for players (per server) and for puzzles
+//! (everywhere), as chess puzzle sites keep them.
+
+use super::*;
+use crate::engine::puzzles::{escapes, starter_set, Difficulty, Puzzle};
+use crate::engine::tinue::{ptn_line, solve, solve_defence, Verdict};
+use crate::ratings::{first_glicko, puzzle_result};
+use crate::store::PuzzleChange;
+
+/// The solver's budget for judging a ply (and for each reply when a refutation is sought):
+/// enough for every starter puzzle's line in well under a second.
+const CHECK_NODES: usize = 400_000;
+
+const PUZZLE_CHANGED: &str = "the puzzle changed while this was being done (another answer \
+     came first); look at the newest board and try again";
+
+/// What `/puzzle start` asks for; every part may be left out.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct PuzzleChoice {
+    pub id: Option<u32>,
+    pub size: Option<usize>,
+    pub difficulty: Option<Difficulty>,
+}
+
+/// A puzzle attempt and the game it stands at.
+struct Standing {
+    attempt: PuzzleAttempt,
+    puzzle: &'static Puzzle,
+    game: crate::tak::Game,
+}
+
+impl Service {
+    /// A new puzzle for `ctx.user`: in this channel for all to see, or privately.
+    pub fn start_puzzle(
+        &self,
+        ctx: &Ctx,
+        choice: PuzzleChoice,
+        private: bool,
+    ) -> Result<Outcome, Refusal> {
+        let seat = match private {
+            true => PuzzleSeat::Private(ctx.user.id),
+            false => PuzzleSeat::Channel(ctx.channel),
+        };
+        if !private && self.store.game(ctx.channel)?.is_some() {
+            return refuse(
+                "this channel has a game: start the puzzle in a thread of its own, or with \
+                 private:true",
+            );
+        }
+        let id = match choice.id {
+            Some(id) => puzzle_by_number(id)?.0,
+            None => self.choose_puzzle(ctx, choice)?,
+        };
+        self.begin_puzzle(ctx, seat, id, None)
+    }
+
+    /// Today's daily puzzle of this server, to solve privately.
+    pub fn start_daily_puzzle(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let settings = self.store.settings(ctx.guild)?;
+        if settings.puzzle_channel.is_none() {
+            return refuse(
+                "this server has no daily puzzle: a moderator can post one every day with \
+                 /settings puzzle_channel:",
+            );
+        }
+        let day = puzzle_day(ctx.now_ms, settings.puzzle_hour);
+        let Some(daily) = self.store.daily_puzzle(ctx.guild, day)? else {
+            return refuse(format!(
+                "today's puzzle is not posted yet: it comes at {:02}:00 UTC",
+                settings.puzzle_hour
+            ));
+        };
+        if daily.solvers.iter().any(|(p, _)| p.id == ctx.user.id) {
+            return refuse("you solved today's puzzle already; try /puzzle start for another");
+        }
+        self.begin_puzzle(
+            ctx,
+            PuzzleSeat::Private(ctx.user.id),
+            daily.puzzle,
+            Some(day),
+        )
+    }
+
+    fn begin_puzzle(
+        &self,
+        ctx: &Ctx,
+        seat: PuzzleSeat,
+        id: u32,
+        daily: Option<i64>,
+    ) -> Result<Outcome, Refusal> {
+        let old = self.store.puzzle_attempt(seat)?;
+        if let Some(old) = old.as_ref().filter(|a| a.solver.id != ctx.user.id) {
+            return refuse(format!(
+                "{} is solving puzzle #{} here: wait, or start yours with private:true",
+                old.solver.name, old.puzzle
+            ));
+        }
+        let seen = self
+            .store
+            .puzzle_player(ctx.guild, ctx.user.id)?
+            .is_some_and(|p| p.seen.contains(&id));
+        let attempt = PuzzleAttempt {
+            puzzle: id,
+            seat,
+            guild: ctx.guild,
+            solver: ctx.user.clone(),
+            plies: Vec::new(),
+            started_ms: ctx.now_ms,
+            hints: 0,
+            rated: seen,
+            daily,
+            seq: old.as_ref().map_or(0, |a| a.seq + 1),
+        };
+        let standing = self.standing(attempt)?;
+        let (puzzle, rating) = (standing.puzzle, self.puzzle_glicko(id)?.rating);
+        let side = side_name(standing.game.position().to_move());
+        let mut text = format!(
+            "Puzzle #{id} · {}x{} · {} ({rating:.0}): {side} to play and win. Force a road with \
+             threats alone (Tak after Tak) whatever {} replies; Bredon defends. Play with /move; \
+             /puzzle hint gives a hint, /puzzle give_up the solution.",
+            puzzle.size,
+            puzzle.size,
+            Difficulty::of(rating).name(),
+            side_name(standing.game.position().to_move().opponent()),
+        );
+        if seen {
+            text.push_str(" You have had this puzzle before, so it does not move your rating.");
+        }
+        if let Some(old) = &old {
+            text.push_str(&format!(" (Puzzle #{} was left unsolved.)", old.puzzle));
+        }
+        let change = PuzzleChange {
+            attempt: Some((seat, Some(standing.attempt.clone()), old.map(|a| a.seq))),
+            ..PuzzleChange::default()
+        };
+        self.puzzle_outcome(ctx, &standing, change, text)
+    }
+
+    /// The attempt `ctx.user` plays here: this channel's, if it is theirs, else their private one.
+    fn attempt_of(&self, ctx: &Ctx) -> Result<Option<PuzzleAttempt>, Refusal> {
+        if let Some(a) = self
+            .store
+            .puzzle_attempt(PuzzleSeat::Channel(ctx.channel))?
+        {
+            if a.solver.id == ctx.user.id {
+                return Ok(Some(a));
+            }
+        }
+        Ok(self
+            .store
+            .puzzle_attempt(PuzzleSeat::Private(ctx.user.id))?)
+    }
+
+    /// Whether a ply here goes to a puzzle of `ctx.user` rather than to the channel's game.
+    pub(super) fn plays_puzzle(&self, ctx: &Ctx) -> Result<Option<PuzzleAttempt>, Refusal> {
+        if let Some(game) = self.store.game(ctx.channel)? {
+            if Self::seat_of(&game, ctx.user.id).is_some() {
+                return Ok(None);
+            }
+        }
+        self.attempt_of(ctx)
+    }
+
+    fn current(&self, ctx: &Ctx) -> Result<Standing, Refusal> {
+        match self.attempt_of(ctx)? {
+            Some(attempt) => self.standing(attempt),
+            None => refuse("you have no puzzle under way: start one with /puzzle start"),
+        }
+    }
+
+    fn standing(&self, attempt: PuzzleAttempt) -> Result<Standing, Refusal> {
+        let (_, puzzle) = puzzle_by_number(attempt.puzzle)?;
+        let start = puzzle.position().map_err(Refusal)?;
+        let mut game = crate::tak::Game::new(start);
+        for (i, text) in attempt.plies.iter().enumerate() {
+            let ply = crate::tak::Ply::parse(text).map_err(Refusal)?;
+            game.play(ply.ply).map_err(|e| {
+                Refusal(format!("stored puzzle ply {} does not replay: {e}", i + 1))
+            })?;
+        }
+        Ok(Standing {
+            attempt,
+            puzzle,
+            game,
+        })
+    }
+
+    /// A ply of the solver: kept with Bredon's answer if the road stays forced, told as wrong
+    /// with the reply that refutes it otherwise (the position stays as it was).
+    pub(super) fn puzzle_ply(
+        &self,
+        ctx: &Ctx,
+        attempt: PuzzleAttempt,
+        text: &str,
+    ) -> Result<Outcome, Refusal> {
+        let mut s = self.standing(attempt)?;
+        let attacker = s.game.position().to_move();
+        let parsed = crate::tak::Ply::parse(text).map_err(Refusal)?;
+        let played = s
+            .game
+            .play(parsed.ply)
+            .map_err(|e| Refusal(e.to_string()))?;
+        let (ptn, tak) = (played.ptn.clone(), played.tak);
+        let after = s.game.position().clone();
+        if let Some(end) = after.end() {
+            if end.winner() == Some(attacker) {
+                return self.solved(ctx, s, &ptn);
+            }
+            let why = format!(
+                "{ptn} ends the game without your road ({})",
+                end.describe(after.setup().komi)
+            );
+            return self.wrong(ctx, s, &why);
+        }
+        match solve_defence(&after, CHECK_NODES).verdict {
+            Verdict::Tinue(line) => {
+                let answer = after.ptn(line[0]);
+                s.game.play(line[0]).map_err(|e| Refusal(e.to_string()))?;
+                s.attempt.plies.extend([ptn.clone(), answer.clone()]);
+                let mark = if tak { " Tak!" } else { "" };
+                let text = format!(
+                    "{} played {ptn}.{mark} Bredon answers {answer}. The road is still forced: \
+                     your move.",
+                    s.attempt.solver.name
+                );
+                let seq = s.attempt.seq;
+                s.attempt.seq += 1;
+                let change = PuzzleChange {
+                    attempt: Some((s.attempt.seat, Some(s.attempt.clone()), Some(seq))),
+                    ..PuzzleChange::default()
+                };
+                self.puzzle_outcome(ctx, &s, change, text)
+            }
+            Verdict::NoTinue => {
+                let found = escapes(&after, CHECK_NODES, true);
+                let reply = found.escapes.first().map(|&r| after.ptn(r));
+                let why = match (tak, reply) {
+                    (false, Some(r)) => format!(
+                        "{ptn} is not Tak, so Bredon has a free ply: {r}, and the road is no \
+                         longer forced"
+                    ),
+                    (true, Some(r)) => {
+                        format!(
+                            "{ptn} is Tak, but Bredon answers {r} and the road is no longer forced"
+                        )
+                    }
+                    (_, None) => format!("{ptn} does not force the road"),
+                };
+                self.wrong(ctx, s, &why)
+            }
+            Verdict::Unknown => refuse(format!(
+                "Bredon could not decide within its budget whether {ptn} forces the road; \
+                 nothing was changed: try the ply you are surest of"
+            )),
+        }
+    }
+
+    fn solved(&self, ctx: &Ctx, mut s: Standing, ptn: &str) -> Result<Outcome, Refusal> {
+        let a = &s.attempt;
+        let took = describe_secs(((ctx.now_ms - a.started_ms).max(0) / 1000) as u64);
+        let mut text = format!(
+            "{} played {ptn}: a road! Puzzle #{} solved in {took}.",
+            a.solver.name, a.puzzle
+        );
+        let mut change = PuzzleChange {
+            attempt: Some((a.seat, None, Some(a.seq))),
+            ..PuzzleChange::default()
+        };
+        if !a.rated {
+            text.push(' ');
+            text.push_str(&self.rate(ctx, a, true, &mut change)?);
+            if let Some(day) = a.daily {
+                let ms = ctx.now_ms - a.started_ms;
+                change.daily_solver = Some((a.guild, day, a.solver.clone(), ms));
+            }
+        }
+        s.attempt.plies.push(ptn.to_string());
+        self.puzzle_outcome(ctx, &s, change, text)
+    }
+
+    /// A wrong ply: told with its refutation; the attempt counts as failed once and goes on.
+    fn wrong(&self, ctx: &Ctx, s: Standing, why: &str) -> Result<Outcome, Refusal> {
+        let mut a = s.attempt.clone();
+        let mut text = format!("✗ {why}. Try again from the same position");
+        let mut change = PuzzleChange::default();
+        if a.rated {
+            text.push('.');
+        } else {
+            text.push_str(" (this puzzle no longer counts for your rating). ");
+            text.push_str(&self.rate(ctx, &a, false, &mut change)?);
+            a.rated = true;
+        }
+        let seq = a.seq;
+        a.seq += 1;
+        change.attempt = Some((a.seat, Some(a.clone()), Some(seq)));
+        self.puzzle_text(ctx, &a, change, text)
+    }
+
+    /// A hint: first where the winning ply happens, then the ply itself. A hint counts as a
+    /// failed attempt for the ratings.
+    pub fn puzzle_hint(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let s = self.current(ctx)?;
+        let pos = s.game.position();
+        let Verdict::Tinue(line) = solve(pos, CHECK_NODES).verdict else {
+            return refuse("Bredon could not find the road within its budget; nothing was changed");
+        };
+        let ply = pos.ptn(line[0]);
+        let mut a = s.attempt.clone();
+        a.hints += 1;
+        let mut text = match a.hints {
+            1 => format!("Hint: look at {}.", first_square(line[0])),
+            _ => format!("Hint: play {ply}."),
+        };
+        let mut change = PuzzleChange::default();
+        if !a.rated {
+            text.push_str(" (A hint means this puzzle no longer counts as solved: ");
+            text.push_str(&self.rate(ctx, &a, false, &mut change)?);
+            text.push(')');
+            a.rated = true;
+        }
+        let seq = a.seq;
+        a.seq += 1;
+        change.attempt = Some((a.seat, Some(a.clone()), Some(seq)));
+        self.puzzle_text(ctx, &a, change, text)
+    }
+
+    /// Giving up: the solution from where the attempt stands, and the attempt ends.
+    pub fn give_up_puzzle(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
+        let s = self.current(ctx)?;
+        let pos = s.game.position();
+        let line = match solve(pos, CHECK_NODES).verdict {
+            Verdict::Tinue(line) => ptn_line(pos, &line).join(" "),
+            _ => s.puzzle.solution.join(" "),
+        };
+        let a = &s.attempt;
+        let mut text = format!("Puzzle #{}: the road was {line}.", a.puzzle);
+        let mut change = PuzzleChange {
+            attempt: Some((a.seat, None, Some(a.seq))),
+            ..PuzzleChange::default()
+        };
+        if !a.rated {
+            text.push(' ');
+            text.push_str(&self.rate(ctx, a, false, &mut change)?);
+        }
+        self.puzzle_text(ctx, a, change, text)
+    }
+
+    /// Moves the solver's and the puzzle's ratings once per attempt; says how the solver's moved.
+    fn rate(
+        &self,
+        ctx: &Ctx,
+        a: &PuzzleAttempt,
+        solved: bool,
+        change: &mut PuzzleChange,
+    ) -> Result<String, Refusal> {
+        let mut player = self.puzzle_record(ctx.guild, &a.solver)?;
+        let mut rating = self.puzzle_glicko_record(a.puzzle)?;
+        let before = player.rating.rating;
+        puzzle_result(&mut player.rating, &mut rating.rating, solved);
+        match solved {
+            true => (player.solved += 1, rating.solved += 1),
+            false => (player.failed += 1, rating.failed += 1),
+        };
+        if !player.seen.contains(&a.puzzle) {
+            player.seen.push(a.puzzle);
+        }
+        let text = format!("Puzzle rating {before:.0} → {:.0}.", player.rating.rating);
+        change.player = Some(player);
+        change.rating = Some(rating);
+        Ok(text)
+    }
+
+    fn puzzle_record(&self, guild: u64, user: &PlayerRef) -> Result<PuzzlePlayer, Refusal> {
+        Ok(self
+            .store
+            .puzzle_player(guild, user.id)?
+            .unwrap_or_else(|| PuzzlePlayer {
+                guild,
+                player: user.clone(),
+                rating: first_glicko(1500.0),
+                solved: 0,
+                failed: 0,
+                seen: Vec::new(),
+            }))
+    }
+
+    fn puzzle_glicko_record(&self, id: u32) -> Result<PuzzleRating, Refusal> {
+        let (_, puzzle) = puzzle_by_number(id)?;
+        Ok(self
+            .store
+            .puzzle_rating(id)?
+            .unwrap_or_else(|| PuzzleRating {
+                puzzle: id,
+                rating: Glicko {
+                    deviation: 200.0,
+                    ..first_glicko(puzzle.first_rating())
+                },
+                solved: 0,
+                failed: 0,
+            }))
+    }
+
+    pub(super) fn puzzle_glicko(&self, id: u32) -> Result<Glicko, Refusal> {
+        Ok(self.puzzle_glicko_record(id)?.rating)
+    }
+
+    /// A puzzle for `ctx.user`: of the size and difficulty asked, not had before, rated nearest
+    /// their puzzle rating (one of the five nearest, so two players do not all get the same).
+    fn choose_puzzle(&self, ctx: &Ctx, choice: PuzzleChoice) -> Result<u32, Refusal> {
+        let player = self.puzzle_record(ctx.guild, &ctx.user)?;
+        let mut fits = Vec::new();
+        for (i, p) in starter_set().iter().enumerate() {
+            let id = i as u32 + 1;
+            let rating = self.puzzle_glicko(id)?.rating;
+            if choice.size.is_some_and(|s| s != p.size)
+                || choice
+                    .difficulty
+                    .is_some_and(|d| d != Difficulty::of(rating))
+            {
+                continue;
+            }
+            fits.push((id, rating));
+        }
+        if fits.is_empty() {
+            let sizes: Vec<String> = {
+                let mut s: Vec<usize> = starter_set().iter().map(|p| p.size).collect();
+                s.sort();
+                s.dedup();
+                s.iter().map(|n| format!("{n}x{n}")).collect()
+            };
+            return refuse(format!(
+                "no puzzle is that size and difficulty; there are puzzles on {}",
+                sizes.join(", ")
+            ));
+        }
+        let fresh: Vec<(u32, f64)> = fits
+            .iter()
+            .copied()
+            .filter(|(id, _)| !player.seen.contains(id))
+            .collect();
+        let mut pool = if fresh.is_empty() { fits } else { fresh };
+        let target = player.rating.rating;
+        pool.sort_by(|a, b| (a.1 - target).abs().total_cmp(&(b.1 - target).abs()));
+        pool.truncate(5);
+        let pick = fnv1a(
+            ctx.now_ms
+                .to_le_bytes()
+                .into_iter()
+                .chain(ctx.user.id.to_le_bytes()),
+        );
+        Ok(pool[(pick % pool.len() as u64) as usize].0)
+    }
+
+    /// A puzzle's position as an outcome: in its channel (stored with the change, so it is
+    /// delivered), or privately to the solver (answered at once, nothing owed).
+    fn puzzle_outcome(
+        &self,
+        ctx: &Ctx,
+        s: &Standing,
+        change: PuzzleChange,
+        text: String,
+    ) -> Result<Outcome, Refusal> {
+        let outcome = Outcome {
+            board: Some(self.puzzle_board(s)?),
+            ..Outcome::default()
+        };
+        self.puzzle_answer(ctx, &s.attempt, change, text, outcome)
+    }
+
+    fn puzzle_text(
+        &self,
+        ctx: &Ctx,
+        a: &PuzzleAttempt,
+        change: PuzzleChange,
+        text: String,
+    ) -> Result<Outcome, Refusal> {
+        self.puzzle_answer(ctx, a, change, text, Outcome::default())
+    }
+
+    fn puzzle_answer(
+        &self,
+        ctx: &Ctx,
+        a: &PuzzleAttempt,
+        puzzle: PuzzleChange,
+        text: String,
+        mut outcome: Outcome,
+    ) -> Result<Outcome, Refusal> {
+        outcome.text = text;
+        // Channel 0 holds no game: the change touches the puzzle only (its `seq` is checked).
+        let change = Change {
+            puzzle,
+            ..Change::default()
+        };
+        match a.seat {
+            PuzzleSeat::Private(_) => {
+                self.durable_or(&change, PUZZLE_CHANGED)?;
+                outcome.private = true;
+                Ok(outcome)
+            }
+            PuzzleSeat::Channel(_) => {
+                outcome.ping = vec![a.solver.clone()];
+                self.commit_or(ctx, change, outcome, PUZZLE_CHANGED)
+            }
+        }
+    }
+
+    fn puzzle_board(&self, s: &Standing) -> Result<Board, Refusal> {
+        let settings = self.store.settings(s.attempt.guild)?;
+        let bredon = PlayerRef {
+            id: 0,
+            name: "Bredon".into(),
+        };
+        let first_mover = s.game.start().to_move();
+        let players = match first_mover {
+            Color::White => [s.attempt.solver.clone(), bredon],
+            Color::Black => [bredon, s.attempt.solver.clone()],
+        };
+        Ok(Board {
+            game: Match::Tak(s.game.clone()),
+            players,
+            theme: settings.theme,
+            clock: None,
+            display: settings.display,
+        })
+    }
+
+    /// The legal plies of `ctx.user`'s puzzle here (for autocomplete).
+    pub fn puzzle_plies(&self, ctx: &Ctx) -> Result<Vec<String>, Refusal> {
+        match self.plays_puzzle(ctx)? {
+            Some(a) => Ok(Match::Tak(self.standing(a)?.game).legal_plies()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// A server's puzzle solvers, best rated first.
+    pub fn puzzle_leaderboard(&self, ctx: &Ctx) -> Result<Vec<PuzzlePlayer>, Refusal> {
+        let mut players = self.store.puzzle_players(ctx.guild)?;
+        players.sort_by(|a, b| b.rating.rating.total_cmp(&a.rating.rating));
+        Ok(players)
+    }
+}
+
+/// The starter puzzle numbered `id` (from 1).
+pub(super) fn puzzle_by_number(id: u32) -> Result<(u32, &'static Puzzle), Refusal> {
+    let set = starter_set();
+    match (id as usize).checked_sub(1).and_then(|i| set.get(i)) {
+        Some(p) => Ok((id, p)),
+        None => refuse(format!(
+            "there is no puzzle #{id}: they are numbered 1 to {}",
+            set.len()
+        )),
+    }
+}
+
+/// The day a daily puzzle belongs to: days since 1970-01-01, each starting at `hour` UTC.
+pub(super) fn puzzle_day(now_ms: i64, hour: u32) -> i64 {
+    (now_ms - hour as i64 * 3_600_000).div_euclid(86_400_000)
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The square a ply places on or moves from.
+fn first_square(ply: crate::tak::Ply) -> crate::tak::Square {
+    match ply {
+        crate::tak::Ply::Place { square, .. } => square,
+        crate::tak::Ply::Spread { from, .. } => from,
+    }
+}

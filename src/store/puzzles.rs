@@ -1,0 +1,141 @@
+//! The `puzzles` tree: attempts by seat, players' puzzle records per server, the puzzles' own
+//! ratings and each server's daily puzzles. Every key starts with a kind byte, so one tree holds
+//! them all and a change writes them in its one transaction.
+
+use super::records::*;
+use super::{abort, decode, encode, tx_decode, Store, StoreError, TxAbort, TxResult};
+use sled::transaction::TransactionalTree;
+
+/// What a change does to puzzles.
+#[derive(Default)]
+pub struct PuzzleChange {
+    /// The attempt at this seat after the change (`None`: removed), and the `seq` the stored
+    /// one must have (`None`: there must be none).
+    pub attempt: Option<(PuzzleSeat, Option<PuzzleAttempt>, Option<u64>)>,
+    pub player: Option<PuzzlePlayer>,
+    pub rating: Option<PuzzleRating>,
+    /// A server's new daily puzzle: a conflict if that day's is stored already, so it is
+    /// posted once whoever tries.
+    pub new_daily: Option<DailyPuzzle>,
+    /// A solver of a daily puzzle: (guild, day, player, time in ms).
+    pub daily_solver: Option<(u64, i64, PlayerRef, i64)>,
+}
+
+fn attempt_key(seat: PuzzleSeat) -> [u8; 10] {
+    let (kind, id) = match seat {
+        PuzzleSeat::Channel(id) => (0, id),
+        PuzzleSeat::Private(id) => (1, id),
+    };
+    let mut k = [b'a', kind, 0, 0, 0, 0, 0, 0, 0, 0];
+    k[2..].copy_from_slice(&id.to_be_bytes());
+    k
+}
+
+fn player_key(guild: u64, user: u64) -> [u8; 17] {
+    let mut k = [b'p'; 17];
+    k[1..9].copy_from_slice(&guild.to_be_bytes());
+    k[9..].copy_from_slice(&user.to_be_bytes());
+    k
+}
+
+fn rating_key(puzzle: u32) -> [u8; 5] {
+    let mut k = [b'r'; 5];
+    k[1..].copy_from_slice(&puzzle.to_be_bytes());
+    k
+}
+
+fn daily_key(guild: u64, day: i64) -> [u8; 17] {
+    let mut k = [b'd'; 17];
+    k[1..9].copy_from_slice(&guild.to_be_bytes());
+    k[9..].copy_from_slice(&(day.max(0) as u64).to_be_bytes());
+    k
+}
+
+pub(super) fn apply(change: &PuzzleChange, tree: &TransactionalTree) -> TxResult<()> {
+    if let Some((seat, attempt, expect_seq)) = &change.attempt {
+        let key = attempt_key(*seat);
+        let stored = match tree.get(key)? {
+            Some(b) => Some(tx_decode::<PuzzleAttempt>("puzzles", &b)?.seq),
+            None => None,
+        };
+        if stored != *expect_seq {
+            return abort(TxAbort::Conflict);
+        }
+        match attempt {
+            Some(a) => tree.insert(&key, encode(a))?,
+            None => tree.remove(&key)?,
+        };
+    }
+    if let Some(p) = &change.player {
+        tree.insert(&player_key(p.guild, p.player.id), encode(p))?;
+    }
+    if let Some(r) = &change.rating {
+        tree.insert(&rating_key(r.puzzle), encode(r))?;
+    }
+    if let Some(d) = &change.new_daily {
+        let key = daily_key(d.guild, d.day);
+        if tree.get(key)?.is_some() {
+            return abort(TxAbort::Conflict);
+        }
+        tree.insert(&key, encode(d))?;
+    }
+    if let Some((guild, day, player, ms)) = &change.daily_solver {
+        let key = daily_key(*guild, *day);
+        if let Some(b) = tree.get(key)? {
+            let mut daily: DailyPuzzle = tx_decode("puzzles", &b)?;
+            if !daily.solvers.iter().any(|(p, _)| p.id == player.id) {
+                daily.solvers.push((player.clone(), *ms));
+                tree.insert(&key, encode(&daily))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    fn puzzle_record<T: serde::de::DeserializeOwned>(
+        &self,
+        key: &[u8],
+    ) -> Result<Option<T>, StoreError> {
+        self.puzzles
+            .get(key)?
+            .map(|b| decode("puzzles", &b))
+            .transpose()
+    }
+
+    pub fn puzzle_attempt(&self, seat: PuzzleSeat) -> Result<Option<PuzzleAttempt>, StoreError> {
+        self.puzzle_record(&attempt_key(seat))
+    }
+
+    pub fn puzzle_player(&self, guild: u64, user: u64) -> Result<Option<PuzzlePlayer>, StoreError> {
+        self.puzzle_record(&player_key(guild, user))
+    }
+
+    /// Every puzzle record of a server's players.
+    pub fn puzzle_players(&self, guild: u64) -> Result<Vec<PuzzlePlayer>, StoreError> {
+        let mut prefix = vec![b'p'];
+        prefix.extend(guild.to_be_bytes());
+        self.puzzles
+            .scan_prefix(prefix)
+            .map(|e| decode("puzzles", &e?.1))
+            .collect()
+    }
+
+    pub fn puzzle_rating(&self, puzzle: u32) -> Result<Option<PuzzleRating>, StoreError> {
+        self.puzzle_record(&rating_key(puzzle))
+    }
+
+    pub fn daily_puzzle(&self, guild: u64, day: i64) -> Result<Option<DailyPuzzle>, StoreError> {
+        self.puzzle_record(&daily_key(guild, day))
+    }
+
+    /// A server's newest daily puzzle.
+    pub fn last_daily_puzzle(&self, guild: u64) -> Result<Option<DailyPuzzle>, StoreError> {
+        let mut prefix = vec![b'd'];
+        prefix.extend(guild.to_be_bytes());
+        match self.puzzles.scan_prefix(prefix).next_back() {
+            Some(entry) => Ok(Some(decode("puzzles", &entry?.1)?)),
+            None => Ok(None),
+        }
+    }
+}

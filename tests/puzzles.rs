@@ -1,0 +1,238 @@
+//! Puzzles through the service: a puzzle solved in a channel (a wrong ply refuted, another
+//! winning first ply accepted, hints), a private one, ratings moving, and the daily puzzle
+//! posted once per day across a restart.
+
+use bredon::engine::tinue::{solve, Verdict};
+use bredon::game::Match;
+use bredon::service::{Ctx, Outcome, PuzzleChoice, Service};
+use bredon::store::records::PlayerRef;
+use bredon::store::Store;
+
+const GUILD: u64 = 7;
+const CHANNEL: u64 = 100;
+const PUZZLES: u64 = 500;
+const HOUR: i64 = 3_600_000;
+/// 2026-11-24 00:00 UTC.
+const DAY: i64 = 1_795_478_400_000;
+
+fn service(dir: &std::path::Path) -> Service {
+    Service::new(Store::open(dir).unwrap())
+}
+
+fn ctx(name: &str, channel: u64, now_ms: i64) -> Ctx {
+    Ctx {
+        guild: GUILD,
+        channel,
+        user: PlayerRef {
+            id: name.bytes().map(u64::from).sum::<u64>() + 1000,
+            name: name.into(),
+        },
+        now_ms,
+        moderator: name == "mod",
+        request: None,
+    }
+}
+
+fn number(n: u32) -> PuzzleChoice {
+    PuzzleChoice {
+        id: Some(n),
+        ..PuzzleChoice::default()
+    }
+}
+
+/// The ply that keeps the road forced on the board an outcome shows, as the solver finds it.
+fn winning_ply(outcome: &Outcome) -> String {
+    let Some(Match::Tak(game)) = outcome.board.as_ref().map(|b| &b.game) else {
+        panic!("no Tak board in {outcome:?}");
+    };
+    let pos = game.position();
+    match solve(pos, 1_000_000).verdict {
+        Verdict::Tinue(line) => pos.ptn(line[0]),
+        other => panic!("no Tinuë on the board: {other:?}"),
+    }
+}
+
+fn rating(s: &Service, name: &str) -> f64 {
+    let board = s.puzzle_leaderboard(&ctx(name, CHANNEL, 0)).unwrap();
+    board
+        .iter()
+        .find(|p| p.player.name == name)
+        .map(|p| p.rating.rating)
+        .unwrap_or_else(|| panic!("{name} has no puzzle rating: {board:?}"))
+}
+
+#[test]
+fn a_wrong_ply_is_refuted_and_the_other_winning_first_ply_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = service(dir.path());
+    let alice = |t| ctx("alice", CHANNEL, t);
+    // Puzzle #3 (4x4): White wins with d3 or d4.
+    let shown = s.start_puzzle(&alice(0), number(3), false).unwrap();
+    assert!(shown.text.starts_with("Puzzle #3 · 4x4"), "{}", shown.text);
+    assert!(
+        shown.text.contains("White to play and win"),
+        "{}",
+        shown.text
+    );
+    assert!(shown.letter.is_some() && shown.board.is_some() && !shown.private);
+    // Someone else cannot play alice's puzzle, nor start another here.
+    let bob = ctx("bob", CHANNEL, 1);
+    assert!(s.play(&bob, "d4").is_err());
+    assert!(s
+        .start_puzzle(&bob, number(4), false)
+        .unwrap_err()
+        .0
+        .contains("alice is solving"));
+
+    let wrong = s.play(&alice(1000), "a3").unwrap();
+    assert!(wrong.text.starts_with("✗ a3"), "{}", wrong.text);
+    assert!(
+        wrong.text.contains("Bredon"),
+        "the refutation is named: {}",
+        wrong.text
+    );
+    assert!(wrong.text.contains("Try again"), "{}", wrong.text);
+    assert!(rating(&s, "alice") < 1500.0, "a wrong ply counts as failed");
+    let failed = rating(&s, "alice");
+    // An illegal ply is refused and changes nothing.
+    assert!(s.play(&alice(1500), "e9").is_err());
+
+    // d4 is not the stored line's first ply (d3), but it forces the road as well.
+    let answered = s.play(&alice(2000), "d4").unwrap();
+    assert!(
+        answered.text.contains("Bredon answers"),
+        "{}",
+        answered.text
+    );
+    let road = winning_ply(&answered);
+    let hint = s.puzzle_hint(&alice(2500)).unwrap();
+    assert!(hint.text.starts_with("Hint: look at "), "{}", hint.text);
+    let hint = s.puzzle_hint(&alice(2600)).unwrap();
+    assert_eq!(hint.text, format!("Hint: play {road}."));
+    let solved = s.play(&alice(3000), &road).unwrap();
+    assert!(
+        solved.text.contains("a road! Puzzle #3 solved"),
+        "{}",
+        solved.text
+    );
+    // Rated once: the solve after the wrong ply leaves the rating where the failure put it.
+    assert_eq!(rating(&s, "alice"), failed);
+    assert!(s.play(&alice(4000), "a1").is_err(), "the puzzle is over");
+}
+
+#[test]
+fn a_clean_solve_raises_the_rating_and_a_private_puzzle_is_answered_privately() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = service(dir.path());
+    let bob = |t| ctx("bob", CHANNEL, t);
+    let mut shown = s.start_puzzle(&bob(0), number(10), true).unwrap();
+    assert!(
+        shown.private && shown.letter.is_none(),
+        "nothing is owed for a private answer"
+    );
+    for t in 1.. {
+        let ply = winning_ply(&shown);
+        shown = s.play(&bob(t * 1000), &ply).unwrap();
+        assert!(shown.private);
+        if shown.text.contains("a road!") {
+            break;
+        }
+        assert!(t < 10, "puzzle #10 is a road in 5 plies");
+    }
+    assert!(rating(&s, "bob") > 1500.0);
+    // A puzzle had before is practice: its start says so, and it moves nothing.
+    let again = s.start_puzzle(&bob(20_000), number(10), true).unwrap();
+    assert!(
+        again.text.contains("does not move your rating"),
+        "{}",
+        again.text
+    );
+    let before = rating(&s, "bob");
+    s.give_up_puzzle(&bob(21_000)).unwrap();
+    assert_eq!(rating(&s, "bob"), before);
+}
+
+#[test]
+fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = service(dir.path());
+    let carol = |t| ctx("carol", CHANNEL, t);
+    let choice = PuzzleChoice {
+        size: Some(6),
+        ..PuzzleChoice::default()
+    };
+    let shown = s.start_puzzle(&carol(0), choice, false).unwrap();
+    assert!(shown.text.contains("· 6x6 ·"), "{}", shown.text);
+    let gave_up = s.give_up_puzzle(&carol(1000)).unwrap();
+    assert!(gave_up.text.contains(": the road was "), "{}", gave_up.text);
+    assert!(rating(&s, "carol") < 1500.0);
+    let none = PuzzleChoice {
+        size: Some(3),
+        ..PuzzleChoice::default()
+    };
+    assert!(s
+        .start_puzzle(&carol(2000), none, false)
+        .unwrap_err()
+        .0
+        .contains("no puzzle is that size"));
+    assert!(s
+        .start_puzzle(&carol(2000), number(100_000), false)
+        .is_err());
+}
+
+#[test]
+fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |t| ctx("mod", CHANNEL, t);
+    {
+        let s = service(dir.path());
+        assert!(s.start_daily_puzzle(&ctx("alice", CHANNEL, DAY)).is_err());
+        assert!(s
+            .set_puzzle_channel(&ctx("alice", CHANNEL, DAY), Some(PUZZLES), Some(9), false)
+            .is_err());
+        s.set_puzzle_channel(&at(DAY), Some(PUZZLES), Some(9), false)
+            .unwrap();
+        assert!(
+            s.tick(DAY + 8 * HOUR).unwrap().is_empty(),
+            "not before 09:00"
+        );
+        assert!(s
+            .start_daily_puzzle(&ctx("alice", CHANNEL, DAY + 8 * HOUR))
+            .is_err());
+        let posted = s.tick(DAY + 9 * HOUR).unwrap();
+        assert_eq!(posted.len(), 1);
+        assert_eq!(posted[0].channel, PUZZLES);
+        let text = &posted[0].outcome.text;
+        assert!(
+            text.starts_with("Daily puzzle of 2026-11-24: puzzle #"),
+            "{text}"
+        );
+        assert!(posted[0].outcome.letter.is_some() && posted[0].outcome.board.is_some());
+        assert!(s.tick(DAY + 10 * HOUR).unwrap().is_empty(), "once a day");
+    }
+    // A restart posts nothing again; alice solves it privately.
+    let s = service(dir.path());
+    assert!(s.tick(DAY + 11 * HOUR).unwrap().is_empty());
+    let alice = |t| ctx("alice", CHANNEL, t);
+    let mut shown = s.start_daily_puzzle(&alice(DAY + 12 * HOUR)).unwrap();
+    assert!(shown.private);
+    for t in 1.. {
+        let ply = winning_ply(&shown);
+        shown = s.play(&alice(DAY + 12 * HOUR + t * 20_000), &ply).unwrap();
+        if shown.text.contains("a road!") {
+            break;
+        }
+        assert!(t < 40);
+    }
+    assert!(s
+        .start_daily_puzzle(&alice(DAY + 13 * HOUR))
+        .unwrap_err()
+        .0
+        .contains("solved today's"));
+    let next = s.tick(DAY + 33 * HOUR).unwrap();
+    assert_eq!(next.len(), 1);
+    let text = &next[0].outcome.text;
+    assert!(text.starts_with("Daily puzzle of 2026-11-25"), "{text}");
+    assert!(text.contains("was solved by 1 player: alice ("), "{text}");
+    assert!(text.contains("the fastest"), "{text}");
+}
