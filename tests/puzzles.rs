@@ -1,12 +1,22 @@
-//! Puzzles through the service: a puzzle solved in a channel (a wrong ply refuted, another
-//! winning first ply accepted, hints), a private one, ratings moving, and the daily puzzle
-//! posted once per day across a restart.
+//! Puzzles through the service, then through the strict fake Discord: a puzzle solved in a
+//! thread of its own (a wrong ply refuted, another winning first ply accepted, hints), a private
+//! one, ratings moving, and the daily puzzle posted once per day across a restart.
+
+mod fake_discord;
+mod harness;
+mod support;
 
 use bredon::engine::tinue::{solve, Verdict};
 use bredon::game::Match;
 use bredon::service::{Ctx, Outcome, PuzzleChoice, Service};
 use bredon::store::records::PlayerRef;
 use bredon::store::Store;
+use harness::{
+    alice, bob, boot, connected, moderator, run_with, server_manager, start_bot_logging,
+    with_service,
+};
+use serde_json::json;
+use std::time::Duration;
 
 const GUILD: u64 = 7;
 const CHANNEL: u64 = 100;
@@ -235,4 +245,180 @@ fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
     assert!(text.starts_with("Daily puzzle of 2026-11-25"), "{text}");
     assert!(text.contains("was solved by 1 player: alice ("), "{text}");
     assert!(text.contains("the fastest"), "{text}");
+}
+
+/// The channel the fake's commands run in by default (a text channel).
+const TEXT: u64 = harness::CHANNEL;
+
+async fn puzzle_cmd(
+    fake: &fake_discord::FakeDiscord,
+    channel: u64,
+    user: &fake_discord::TestUser,
+    sub: &str,
+    options: serde_json::Value,
+) -> fake_discord::Request {
+    let options = json!([{ "name": sub, "type": 1, "options": options }]);
+    run_with(fake, channel, user, "puzzle", options).await
+}
+
+async fn play_in(
+    fake: &fake_discord::FakeDiscord,
+    channel: u64,
+    user: &fake_discord::TestUser,
+    ply: &str,
+) -> fake_discord::Request {
+    let options = json!([{ "name": "ply", "type": 3, "value": ply }]);
+    run_with(fake, channel, user, "move", options).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately() {
+    let (fake, _data, _bot) = boot().await;
+    let from = fake.requests().len();
+    let started = puzzle_cmd(
+        &fake,
+        TEXT,
+        &alice(),
+        "start",
+        json!([{ "name": "number", "type": 4, "value": 3 }]),
+    )
+    .await;
+    assert!(
+        started.content().starts_with("The puzzle is in <#"),
+        "{}",
+        started.content()
+    );
+    let shown = fake
+        .wait_request(from, "the puzzle in its thread", |r| {
+            r.path.contains("/messages") && r.content().contains("Puzzle #3 · 4x4")
+        })
+        .await;
+    assert_eq!(shown.pngs().len(), 1, "the puzzle's picture");
+    let thread = *fake.threads().last().expect("a thread for the puzzle");
+    assert!(shown.path.contains(&thread.to_string()));
+
+    // A wrong ply: refuted in the thread, for all to see.
+    let wrong = play_in(&fake, thread, &alice(), "a3").await;
+    assert!(
+        !wrong.is_ephemeral() && wrong.content().contains("✗ a3"),
+        "{}",
+        wrong.content()
+    );
+    // Autocomplete offers the puzzle's plies.
+    let from = fake.requests().len();
+    let token = fake.autocomplete(&alice(), thread, "d4");
+    let offered = harness::offered(&fake, from, &token).await;
+    assert!(offered.iter().any(|c| c.value == "d4"), "{offered:?}");
+    // Another first ply than the stored line's, which forces the road too.
+    let answered = play_in(&fake, thread, &alice(), "d4").await;
+    assert!(
+        answered.content().contains("Bredon answers"),
+        "{}",
+        answered.content()
+    );
+    assert_eq!(answered.pngs().len(), 1);
+    puzzle_cmd(&fake, thread, &alice(), "hint", json!([])).await;
+    let hint = puzzle_cmd(&fake, thread, &alice(), "hint", json!([])).await;
+    let road = hint
+        .content()
+        .split("Hint: play ")
+        .nth(1)
+        .and_then(|t| t.split('.').next())
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no ply in the hint: {}", hint.content()));
+    let solved = play_in(&fake, thread, &alice(), &road).await;
+    assert!(
+        solved.content().contains("a road! Puzzle #3 solved"),
+        "{}",
+        solved.content()
+    );
+    let board = run_with(
+        &fake,
+        TEXT,
+        &alice(),
+        "leaderboard",
+        json!([{ "name": "game", "type": 4, "value": 2 }]),
+    )
+    .await;
+    assert!(
+        board.content().contains("1. alice — "),
+        "{}",
+        board.content()
+    );
+
+    // A private puzzle: only bob sees it and his plies, wherever he plays it.
+    let private = json!([
+        { "name": "number", "type": 4, "value": 10 },
+        { "name": "private", "type": 5, "value": true },
+    ]);
+    let mine = puzzle_cmd(&fake, TEXT, &bob(), "start", private).await;
+    assert!(mine.is_ephemeral(), "{}", mine.content());
+    assert!(mine.content().contains("Puzzle #10"), "{}", mine.content());
+    assert_eq!(mine.pngs().len(), 1);
+    let answer = play_in(&fake, TEXT, &bob(), "a1").await;
+    assert!(answer.is_ephemeral(), "{}", answer.content());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately() {
+    let (fake, data, bot) = boot().await;
+    // A moderator chooses the channel; the first puzzle comes at the next posting hour.
+    let set = run_with(
+        &fake,
+        TEXT,
+        &server_manager(),
+        "settings",
+        json!([
+            { "name": "puzzle_channel", "type": 7, "value": TEXT.to_string() },
+            { "name": "puzzle_hour", "type": 4, "value": 5 },
+        ]),
+    )
+    .await;
+    assert!(
+        set.content()
+            .contains(&format!("Daily puzzle: in <#{TEXT}> at 05:00 UTC")),
+        "{}",
+        set.content()
+    );
+    drop(bot);
+    fake.wait_until("the bot to stop", Duration::from_secs(10), |f| {
+        !f.connected()
+    })
+    .await;
+    // As if it had been set two days ago: today's puzzle is due.
+    with_service(data.path(), |s| {
+        let mut c = harness::sctx(&moderator(), TEXT);
+        c.moderator = true;
+        c.now_ms -= 2 * 24 * HOUR;
+        s.set_puzzle_channel(&c, Some(TEXT), Some(0), false)
+            .unwrap();
+    });
+    let daily = |f: &fake_discord::FakeDiscord| {
+        f.messages()
+            .into_iter()
+            .filter(|m| m.content.starts_with("Daily puzzle of "))
+            .count()
+    };
+    let bot = start_bot_logging(&fake, data.path(), 0.2);
+    connected(&fake, 2).await;
+    fake.wait_until("the daily puzzle", Duration::from_secs(20), |f| {
+        daily(f) == 1
+    })
+    .await;
+    drop(bot);
+    fake.wait_until("the bot to stop", Duration::from_secs(10), |f| {
+        !f.connected()
+    })
+    .await;
+    let bot = start_bot_logging(&fake, data.path(), 0.2);
+    connected(&fake, 3).await;
+    let ticks = bot.log_count(&["timers checked"]);
+    bot.logged_times(&["timers checked"], ticks + 5).await;
+    assert_eq!(daily(&fake), 1, "posted once across the restart");
+    let mine = puzzle_cmd(&fake, TEXT, &alice(), "daily", json!([])).await;
+    assert!(
+        mine.is_ephemeral() && mine.content().contains("to play and win"),
+        "{}",
+        mine.content()
+    );
 }

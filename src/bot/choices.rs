@@ -1,7 +1,7 @@
 //! The fixed choices of options (levels, seats, themes, formats...), the presets offered while
 //! typing free-text options, and the autocomplete of plies.
 
-use super::respond::blocking;
+use super::respond::{blocking, service_ctx};
 use super::Context;
 use crate::game::Kind;
 use poise::serenity_prelude as serenity;
@@ -243,14 +243,12 @@ pub async fn autocomplete_ply(
     ctx: Context<'_>,
     partial: &str,
 ) -> Vec<serenity::AutocompleteChoice> {
-    let channel = ctx.channel_id().get();
+    let sctx = service_ctx(ctx);
     let typed = partial.trim().to_string();
     blocking(&ctx.data().service, move |s| {
-        let plies = rank_plies(s.legal_plies(channel)?, &typed);
-        let labels = s.label_plies(channel, &plies)?;
-        Ok(labels
+        let choices = s.ply_choices(&sctx, |plies| rank_plies(plies, &typed))?;
+        Ok(choices
             .into_iter()
-            .zip(plies)
             .map(|(label, ply)| serenity::AutocompleteChoice::new(label, ply))
             .collect())
     })

@@ -113,6 +113,9 @@ impl Publisher {
             post,
             claim,
         } = ready;
+        if outcome.private {
+            return self.answer_privately(post, via).await;
+        }
         if outcome.letter.is_some() && claim.is_none() {
             // The outbox is delivering it already.
             return Ok(());
@@ -131,6 +134,41 @@ impl Publisher {
             claim.delivered();
         }
         tracing::debug!(channel, "outcome posted");
+        Ok(())
+    }
+
+    /// An answer for the asker alone (a private puzzle's): ephemeral, and owed to no one else,
+    /// so a lost one is only asked again. After a public deferral, the "thinking" message goes
+    /// and the answer follows privately.
+    async fn answer_privately(&self, post: Post, via: Via<'_>) -> Result<(), Error> {
+        let http = self.http.as_ref();
+        match via {
+            Via::Reply(ctx) => {
+                ctx.send(post.reply().ephemeral(true)).await?;
+            }
+            Via::Deferred(token) => {
+                http.delete_original_interaction_response(token).await?;
+                serenity::CreateInteractionResponseFollowup::new()
+                    .allowed_mentions(post.allowed_mentions())
+                    .content(post.content)
+                    .add_files(post.files)
+                    .components(post.components)
+                    .ephemeral(true)
+                    .execute(http, (None, token))
+                    .await?;
+            }
+            Via::Form(submit) => {
+                let response = serenity::CreateInteractionResponseMessage::new()
+                    .allowed_mentions(post.allowed_mentions())
+                    .content(post.content)
+                    .add_files(post.files)
+                    .components(post.components)
+                    .ephemeral(true);
+                let response = serenity::CreateInteractionResponse::Message(response);
+                submit.create_response(http, response).await?;
+            }
+            Via::Channel => tracing::warn!("a private answer has no one to answer; not posted"),
+        }
         Ok(())
     }
 

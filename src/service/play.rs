@@ -105,6 +105,24 @@ impl Service {
         })
     }
 
+    /// The plies offered while `ctx.user` types `/move`, as (label, ply): their puzzle's where
+    /// they play one here, else the channel's game's; `rank` picks and orders them.
+    pub fn ply_choices(
+        &self,
+        ctx: &Ctx,
+        rank: impl FnOnce(Vec<String>) -> Vec<String>,
+    ) -> Result<Vec<(String, String)>, Refusal> {
+        let (plies, game) = match self.puzzle_match(ctx)? {
+            Some(g) => (rank(g.legal_plies()), g),
+            None => {
+                let plies = rank(self.legal_plies(ctx.channel)?);
+                let labels = self.label_plies(ctx.channel, &plies)?;
+                return Ok(labels.into_iter().zip(plies).collect());
+            }
+        };
+        Ok(plies.into_iter().map(|p| (game.label(&p), p)).collect())
+    }
+
     /// The legal plies for the player to move, in canonical PTN (for autocomplete).
     pub fn legal_plies(&self, channel: u64) -> Result<Vec<String>, Refusal> {
         let Some(game) = self.store.game(channel)? else {

@@ -56,6 +56,14 @@ impl Service {
         self.begin_puzzle(ctx, seat, id, None)
     }
 
+    /// Whether `start_puzzle` could find a puzzle for this choice (before a thread opens for it).
+    pub fn check_puzzle_choice(&self, ctx: &Ctx, choice: PuzzleChoice) -> Result<(), Refusal> {
+        match choice.id {
+            Some(id) => puzzle_by_number(id).map(|_| ()),
+            None => self.choose_puzzle(ctx, choice).map(|_| ()),
+        }
+    }
+
     /// Today's daily puzzle of this server, to solve privately.
     pub fn start_daily_puzzle(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let settings = self.store.settings(ctx.guild)?;
@@ -526,11 +534,11 @@ impl Service {
         })
     }
 
-    /// The legal plies of `ctx.user`'s puzzle here (for autocomplete).
-    pub fn puzzle_plies(&self, ctx: &Ctx) -> Result<Vec<String>, Refusal> {
+    /// The game of `ctx.user`'s puzzle, if they play one here rather than the channel's game.
+    pub(super) fn puzzle_match(&self, ctx: &Ctx) -> Result<Option<Match>, Refusal> {
         match self.plays_puzzle(ctx)? {
-            Some(a) => Ok(Match::Tak(self.standing(a)?.game).legal_plies()),
-            None => Ok(Vec::new()),
+            Some(a) => Ok(Some(Match::Tak(self.standing(a)?.game))),
+            None => Ok(None),
         }
     }
 

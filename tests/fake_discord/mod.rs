@@ -845,7 +845,19 @@ impl FakeDiscord {
             m["nick"] = self.nickname(id);
             members.insert(id.to_string(), m);
         }
-        let data = json!({ "id": "1", "name": name, "type": 1, "options": options, "resolved": { "users": users, "members": members } });
+        // Channel options (type 7) come with the channel, partial, in `resolved.channels`
+        // (interactions/receiving-and-responding, "Resolved Data Structure").
+        let mut channels = serde_json::Map::new();
+        for o in all.iter().filter(|o| o["type"] == 7) {
+            let id: u64 = o["value"]
+                .as_str()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let partial = self.state.with_channel(id, |c| partial_channel(id, c));
+            channels.insert(id.to_string(), partial);
+        }
+        let data = json!({ "id": "1", "name": name, "type": 1, "options": options,
+            "resolved": { "users": users, "members": members, "channels": channels } });
         self.interact(2, user, channel, data, None)
     }
 

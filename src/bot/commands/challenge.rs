@@ -1,14 +1,11 @@
 //! Challenges: `/challenge`, the member menu's "Challenge to Tak", `/accept`, `/decline`,
 //! `/cancel` and `/rematch`.
 
-use crate::bot::checks::{may_post, member_may_open_threads, thread_home};
 use crate::bot::choices::{
     autocomplete_hide, autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice,
     LevelChoice, OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
 };
-use crate::bot::data::interaction;
-use crate::bot::publish::Via;
-use crate::bot::respond::{act, blocking, option_player, refuse, service_ctx};
+use crate::bot::respond::{act, act_in_thread, blocking, option_player, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
 use crate::store::records::{Seat, Stakes};
@@ -170,81 +167,18 @@ async fn issue_challenge(
         } else {
             ""
         };
-        return challenge_in_thread(ctx, name, check, start, why).await;
+        let guild = service_ctx(ctx).guild;
+        let check = move |s: &Service, _: &Ctx| {
+            s.settings(guild)
+                .and_then(|d| check.settings(&d).map(|_| ()))
+        };
+        let what = |o: &Outcome| match o.board.is_some() {
+            true => "Game started",
+            false => "Challenge posted",
+        };
+        return act_in_thread(ctx, name, check, start, why, what).await;
     }
     act(ctx, start).await
-}
-
-/// A challenge (or an engine game) in a new thread that stays listed for a week, under this
-/// channel or, from a thread, under its parent; `why` starts the answer that points at it.
-async fn challenge_in_thread(
-    ctx: Context<'_>,
-    name: String,
-    check: ChallengeOptions,
-    start: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
-    why: &str,
-) -> Result<(), Error> {
-    if let Some(refusal) = may_post(ctx, true) {
-        return refuse(ctx, refusal).await;
-    }
-    if !member_may_open_threads(ctx) {
-        let why = "a game thread would be opened for you, and you may not open threads here \
-                   (Create Public Threads): challenge in a channel without a game, or ask a \
-                   moderator";
-        return refuse(ctx, Refusal(why.into())).await;
-    }
-    let (home, kind) = match thread_home(ctx) {
-        Ok(home) => home,
-        Err(refusal) => return refuse(ctx, refusal).await,
-    };
-    // Check first, so a refused challenge leaves no empty thread behind.
-    let guild = service_ctx(ctx).guild;
-    let checked = blocking(&ctx.data().service, move |s| {
-        s.settings(guild)
-            .and_then(|d| check.settings(&d).map(|_| ()))
-    })
-    .await;
-    if let Err(refusal) = checked {
-        return refuse(ctx, refusal).await;
-    }
-    let Some(interaction) = interaction(ctx) else {
-        return Ok(());
-    };
-    // Creating a thread is a round trip to Discord: answer "thinking" first.
-    ctx.defer().await?;
-    let thread = serenity::ChannelId::new(home)
-        .create_thread(
-            ctx,
-            serenity::CreateThread::new(name)
-                .kind(kind)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-        )
-        .await?;
-    let mut sctx = service_ctx(ctx);
-    sctx.channel = thread.id.get();
-    // The game is announced in the thread, not in the answer to the command.
-    sctx.request = None;
-    let http = ctx.http();
-    match blocking(&ctx.data().service, move |s| start(s, &sctx)).await {
-        Err(refusal) => {
-            interaction.delete_response(http).await?;
-            refuse(ctx, refusal).await
-        }
-        Ok(outcome) => {
-            let what = match outcome.board.is_some() {
-                true => "Game started",
-                false => "Challenge posted",
-            };
-            let channel = thread.id.get();
-            let publisher = &ctx.data().publisher;
-            let ready = publisher.ready(outcome).await;
-            publisher.publish(channel, ready, Via::Channel).await?;
-            let answer = format!("{why}{what} in <#{}>.", thread.id);
-            let edit = serenity::EditInteractionResponse::new().content(answer);
-            interaction.edit_response(http, edit).await?;
-            Ok(())
-        }
-    }
 }
 
 /// Accept the challenge open in this channel (the same as its Accept button).

@@ -5,6 +5,7 @@ mod analysis;
 mod challenge;
 mod info;
 mod play;
+mod puzzle;
 mod records;
 mod settings;
 mod tournament;
@@ -47,6 +48,7 @@ fn listed() -> Vec<poise::Command<Data, Error>> {
         challenge::rematch(),
         records::ptn(),
         analysis::analyze(),
+        puzzle::puzzle(),
         university::bid(),
         university::wallet(),
         records::history(),

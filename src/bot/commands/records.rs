@@ -5,7 +5,7 @@ use crate::bot::choices::GameChoice;
 use crate::bot::post::{escape, jump_link, link_line, Post, MAX_CONTENT};
 use crate::bot::respond::{blocking, option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
-use crate::service::{Ctx, Leaderboard, Refusal};
+use crate::service::{Ctx, Leaderboard, Refusal, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 
@@ -233,14 +233,20 @@ pub(super) async fn stats(
 #[poise::command(slash_command, guild_only)]
 pub(super) async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "Which game (default Tak)"] game: Option<GameChoice>,
+    #[description = "Which game, or the puzzle solvers (default Tak)"] game: Option<RankingChoice>,
     #[description = "Board size (default: the server's); 3x3 and 4x4 are never rated"]
     #[min = 3]
     #[max = 19]
     size: Option<u8>,
     #[description = "Show the answer to the channel"] public: Option<bool>,
 ) -> Result<(), Error> {
-    let kind = GameChoice::kind(game);
+    let kind = match game {
+        Some(RankingChoice::Puzzles) => {
+            return say(ctx, !public.unwrap_or(false), puzzle_leaderboard).await;
+        }
+        Some(RankingChoice::Takat) => GameChoice::kind(Some(GameChoice::Takat)),
+        _ => GameChoice::kind(None),
+    };
     say(ctx, !public.unwrap_or(false), move |s, c| {
         let board = s.leaderboard(c, kind, size.map(usize::from))?;
         let others = other_sizes(&board);
@@ -268,6 +274,38 @@ pub(super) async fn leaderboard(
         Ok(lines.join("\n").trim_end().to_string())
     })
     .await
+}
+
+/// What `/leaderboard` ranks: players of a game, or puzzle solvers.
+#[derive(Debug, poise::ChoiceParameter)]
+pub enum RankingChoice {
+    Tak,
+    #[name = "Takat"]
+    Takat,
+    #[name = "Puzzles (solvers' puzzle ratings)"]
+    Puzzles,
+}
+
+/// The best puzzle solvers of this server.
+fn puzzle_leaderboard(s: &Service, c: &Ctx) -> Result<String, Refusal> {
+    let players = s.puzzle_leaderboard(c)?;
+    if players.is_empty() {
+        return Err(Refusal(
+            "nobody here has finished a puzzle yet: try /puzzle start".into(),
+        ));
+    }
+    let mut lines = vec!["Puzzle solvers:".to_string()];
+    lines.extend(players.iter().take(15).enumerate().map(|(i, p)| {
+        format!(
+            "{}. {} — {:.0} ({} solved, {} not)",
+            i + 1,
+            escape(&short(&p.player.name)),
+            p.rating.rating,
+            p.solved,
+            p.failed
+        )
+    }));
+    Ok(lines.join("\n"))
 }
 
 /// "; other sizes rated here: 5x5 (size:5)", or nothing.

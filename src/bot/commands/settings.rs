@@ -7,6 +7,7 @@ use crate::bot::choices::{
 use crate::bot::respond::{act, say};
 use crate::bot::{Context, Error, TypedPlies};
 use crate::service::Ctx;
+use poise::serenity_prelude as serenity;
 
 /// Server defaults (Manage Server): theme, board size, reminder interval.
 #[allow(clippy::too_many_arguments)]
@@ -44,7 +45,16 @@ pub(super) async fn settings(
     #[description = "Players may type plies as plain messages in their game's channel"]
     typed_plies: Option<bool>,
     #[description = "Pictures show each player's reserve under the board"] tray: Option<bool>,
+    #[description = "Post a puzzle every day in this channel"]
+    #[channel_types("Text")]
+    puzzle_channel: Option<serenity::GuildChannel>,
+    #[description = "The hour (UTC) the daily puzzle is posted at"]
+    #[min = 0]
+    #[max = 23]
+    puzzle_hour: Option<u32>,
+    #[description = "false: no more daily puzzles"] daily_puzzle: Option<bool>,
 ) -> Result<(), Error> {
+    let puzzle_channel = puzzle_channel.map(|c| c.id.get());
     let manager = is_server_manager(member_permissions(ctx));
     let reading = ctx.data().typed_plies;
     say(ctx, true, move |s, c| {
@@ -67,6 +77,10 @@ pub(super) async fn settings(
         }
         if let Some(on) = typed_plies {
             s.set_typed_plies(c, on)?;
+        }
+        let puzzles_off = daily_puzzle == Some(false);
+        if puzzle_channel.is_some() || puzzle_hour.is_some() || puzzles_off {
+            s.set_puzzle_channel(c, puzzle_channel, puzzle_hour, puzzles_off)?;
         }
         if let Some(days) = vacation_days {
             s.set_vacation_days(c, days)?;
@@ -108,9 +122,20 @@ pub(super) async fn settings(
                 "moderators"
             },
             crate::words::count(st.vacation_days, "vacation day")
-        ) + &describe_typed_plies(st.typed_plies, reading))
+        ) + &describe_typed_plies(st.typed_plies, reading)
+            + &describe_daily_puzzle(st.puzzle_channel, st.puzzle_hour))
     })
     .await
+}
+
+/// " Daily puzzle: …", where and when.
+fn describe_daily_puzzle(channel: Option<u64>, hour: u32) -> String {
+    match channel {
+        Some(c) => {
+            format!(" Daily puzzle: in <#{c}> at {hour:02}:00 UTC (solved with /puzzle daily).")
+        }
+        None => " Daily puzzle: off (a moderator sets puzzle_channel).".into(),
+    }
 }
 
 /// " Typed plies: …", as this server set them and as this Bredon can read them.
