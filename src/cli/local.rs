@@ -44,6 +44,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
                     [vacations=no]
   tournament join | leave | start | standings | pairings | withdraw [NAME] | cancel
              (games of a round open in channels of their own, e.g. #spring-cup-r1-alice-vs-bob)
+{PUZZLES}
 Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fire timers),
 `rules [takat]`, `position TPS` or `position ptn=FILE` (draw it), `analyze [GAME]` (the channel's
 last finished game, or the one `history` numbers GAME: marks, chart and annotated PTN), `help`,
@@ -162,7 +163,7 @@ impl Session {
     fn command(&mut self, words: &[String]) -> bool {
         match words[0].as_str() {
             "quit" | "exit" => return false,
-            "help" => println!("{HELP}"),
+            "help" => println!("{}", HELP.replace("{PUZZLES}", super::local_puzzles::HELP)),
             "rules" => self.rules(&words[1..]),
             "position" => self.position(&words[1..]),
             "analyze" | "analyse" => self.analyze(&words[1..]),
@@ -193,6 +194,11 @@ impl Session {
                 let cmd = words[1].trim_start_matches('/');
                 let rest = &words[2..];
                 self.fire_timers();
+                // A channel named in the settings is one to show posts in by name.
+                let named = rest.iter().filter_map(|w| w.strip_prefix("puzzle_channel="));
+                for name in named.map(|n| n.trim_start_matches('#').to_string()).collect::<Vec<_>>() {
+                    self.remember_channel(name);
+                }
                 let result = match cmd {
                     "tournament" => self.tournament_command(name, rest),
                     _ => self.user_command(name, cmd, rest),
@@ -509,6 +515,11 @@ impl Session {
                 }
                 return Ok(None);
             }
+            "puzzle" => super::local_puzzles::command(sv, &ctx, rest)?,
+            "leaderboard" if answer == Some("puzzles") => {
+                super::local_puzzles::leaderboard(sv, &ctx)?;
+                return Ok(None);
+            }
             "leaderboard" => {
                 let board = sv.leaderboard(
                     &ctx,
@@ -632,6 +643,7 @@ impl Session {
                 if let Some(n) = number_option(rest, "vacation_days", "a number of days")? {
                     sv.set_vacation_days(&ctx, n)?;
                 }
+                super::local_puzzles::settings(sv, &ctx, rest, |name| user(name).id)?;
                 let size = number_option(rest, "size", "a number 3..8")?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
@@ -649,6 +661,10 @@ impl Session {
                     if s.open_tournaments { "anyone" } else { "moderators" },
                     crate::words::count(s.vacation_days, "vacation day")
                 );
+                if let Some(c) = s.puzzle_channel {
+                    let name = channel_name(c, &self.channels);
+                    println!("  daily puzzle in #{name} at {:02}:00 UTC", s.puzzle_hour);
+                }
                 return Ok(None);
             }
             // `alice c3`: a ply without the word `move`; something shaped like a ply that is
@@ -671,7 +687,10 @@ impl Session {
                 eprintln!("{e}");
             }
         }
-        println!("{}", o.text);
+        match o.private {
+            true => println!("(privately) {}", o.text),
+            false => println!("{}", o.text),
+        }
         if let Some(deadline) = o.deadline_ms {
             let minutes = ((deadline - self.now()).max(0) + 30_000) / 60_000;
             println!(

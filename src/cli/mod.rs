@@ -3,6 +3,7 @@
 mod analyze;
 pub mod engine;
 mod local;
+mod local_puzzles;
 mod perft;
 mod puzzles;
 mod render;

@@ -16,6 +16,11 @@ const CHECK_NODES: usize = 400_000;
 const PUZZLE_CHANGED: &str = "the puzzle changed while this was being done (another answer \
      came first); look at the newest board and try again";
 
+/// A newcomer's puzzle-rating deviation: smaller than a game rating's first 350, so that one
+/// puzzle moves a newcomer by a couple of hundred points at most, not five hundred (puzzles
+/// come many a day).
+const PLAYER_DEVIATION: f64 = 200.0;
+
 /// What `/puzzle start` asks for; every part may be left out.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct PuzzleChoice {
@@ -323,7 +328,7 @@ impl Service {
         };
         let mut change = PuzzleChange::default();
         if !a.rated {
-            text.push_str(" (A hint means this puzzle no longer counts as solved: ");
+            text.push_str(" (A hint means this puzzle no longer counts as solved. ");
             text.push_str(&self.rate(ctx, &a, false, &mut change)?);
             text.push(')');
             a.rated = true;
@@ -387,7 +392,10 @@ impl Service {
             .unwrap_or_else(|| PuzzlePlayer {
                 guild,
                 player: user.clone(),
-                rating: first_glicko(1500.0),
+                rating: Glicko {
+                    deviation: PLAYER_DEVIATION,
+                    ..first_glicko(1500.0)
+                },
                 solved: 0,
                 failed: 0,
                 seen: Vec::new(),
