@@ -195,8 +195,13 @@ impl Session {
                 let rest = &words[2..];
                 self.fire_timers();
                 // A channel named in the settings is one to show posts in by name.
-                let named = rest.iter().filter_map(|w| w.strip_prefix("puzzle_channel="));
-                for name in named.map(|n| n.trim_start_matches('#').to_string()).collect::<Vec<_>>() {
+                let named = rest
+                    .iter()
+                    .filter_map(|w| w.strip_prefix("puzzle_channel="));
+                for name in named
+                    .map(|n| n.trim_start_matches('#').to_string())
+                    .collect::<Vec<_>>()
+                {
                     self.remember_channel(name);
                 }
                 let result = match cmd {

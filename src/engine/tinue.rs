@@ -27,6 +27,9 @@ pub struct Solved {
     pub verdict: Verdict,
     /// Nodes made (the budget counts these).
     pub nodes: usize,
+    /// For `solve_defence` with `NoTinue`: a reply that escapes (the refutation of the
+    /// attacker's last ply).
+    pub escape: Option<Ply>,
 }
 
 const INFINITE: u32 = u32::MAX / 4;
@@ -65,6 +68,7 @@ pub fn solve(pos: &Position, budget: usize) -> Solved {
         return Solved {
             verdict: Verdict::NoTinue,
             nodes: 1,
+            escape: None,
         };
     }
     Search::new(pos.to_move(), true).run(pos, budget)
@@ -77,6 +81,7 @@ pub fn solve_defence(pos: &Position, budget: usize) -> Solved {
         return Solved {
             verdict: Verdict::NoTinue,
             nodes: 1,
+            escape: None,
         };
     }
     Search::new(pos.to_move().opponent(), false).run(pos, budget)
@@ -108,18 +113,40 @@ impl Search {
                 return Solved {
                     verdict: Verdict::Unknown,
                     nodes: self.nodes.len(),
+                    escape: None,
                 };
             }
             self.step(&mut scratch);
         }
-        let verdict = match self.nodes[0].pn {
-            0 => Verdict::Tinue(self.principal_variation(pos.clone())),
-            _ => Verdict::NoTinue,
+        let (verdict, escape) = match self.nodes[0].pn {
+            0 => (Verdict::Tinue(self.principal_variation(pos.clone())), None),
+            _ if !self.root_or => (Verdict::NoTinue, self.escape(pos)),
+            _ => (Verdict::NoTinue, None),
         };
         Solved {
             verdict,
             nodes: self.nodes.len(),
+            escape,
         }
+    }
+
+    /// The defender's reply at a disproven root: a child disproven, or, where the root was
+    /// disproven as it was expanded (a reply that ends the game), that reply.
+    fn escape(&self, pos: &Position) -> Option<Ply> {
+        let root = self.nodes[0];
+        let children = &self.nodes[root.first as usize..(root.first + root.count) as usize];
+        if let Some(c) = children.iter().find(|c| c.dn == 0) {
+            return c.ply;
+        }
+        let mut plies = Vec::new();
+        pos.generate_plies(&mut plies);
+        let mut scratch = pos.clone();
+        plies.into_iter().find(|&ply| {
+            let undo = scratch.play_unchecked(ply);
+            let escapes = scratch.end().is_some_and(|end| !wins(end, self.attacker));
+            scratch.undo(undo);
+            escapes
+        })
     }
 
     /// Whether the node at `depth` plies below the root is the attacker's to move.
@@ -424,9 +451,20 @@ mod tests {
         }
         // One road threatened (row 2), and Black has five ways to stop it for good.
         let single = "x5/x5/x5/1,1,1,1,x/2,2,x3 2 3";
+        let solved = solve_defence(&position(single), 10_000);
+        assert_eq!(solved.verdict, Verdict::NoTinue);
+        // Its escape is one of them: after it, White has no Tinuë.
+        let mut after = position(single);
+        after
+            .play(solved.escape.expect("the reply that escapes"))
+            .unwrap();
+        assert_eq!(solve(&after, 10_000).verdict, Verdict::NoTinue);
+        // A reply that wins outright escapes too: Black's road in one on row 1.
+        let racing = "x5/x5/x5/1,1,1,1,x/2,2,2,2,x 2 5";
+        let escape = solve_defence(&position(racing), 1000).escape;
         assert_eq!(
-            solve_defence(&position(single), 10_000).verdict,
-            Verdict::NoTinue
+            escape.map(|p| position(racing).ptn(p)).as_deref(),
+            Some("e1")
         );
     }
 

@@ -4,7 +4,7 @@
 //! (everywhere), as chess puzzle sites keep them.
 
 use super::*;
-use crate::engine::puzzles::{escapes, starter_set, Difficulty, Puzzle};
+use crate::engine::puzzles::{starter_set, Difficulty, Puzzle};
 use crate::engine::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::ratings::{first_glicko, puzzle_result};
 use crate::store::PuzzleChange;
@@ -227,7 +227,8 @@ impl Service {
             );
             return self.wrong(ctx, s, &why);
         }
-        match solve_defence(&after, CHECK_NODES).verdict {
+        let judged = solve_defence(&after, CHECK_NODES);
+        match judged.verdict {
             Verdict::Tinue(line) => {
                 let answer = after.ptn(line[0]);
                 s.game.play(line[0]).map_err(|e| Refusal(e.to_string()))?;
@@ -247,8 +248,7 @@ impl Service {
                 self.puzzle_outcome(ctx, &s, change, text)
             }
             Verdict::NoTinue => {
-                let found = escapes(&after, CHECK_NODES, true);
-                let reply = found.escapes.first().map(|&r| after.ptn(r));
+                let reply = judged.escape.map(|r| after.ptn(r));
                 let why = match (tak, reply) {
                     (false, Some(r)) => format!(
                         "{ptn} is not Tak, so Bredon has a free ply: {r}, and the road is no \
