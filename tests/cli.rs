@@ -629,7 +629,7 @@ fn puzzles_mine_writes_one_json_puzzle_a_line() {
     let o = bredon(&["puzzles", "mine", games.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("1 puzzles from 2 games"),
+        stderr(&o).contains("1 puzzle from 2 games"),
         "{}",
         stderr(&o)
     );
@@ -644,4 +644,40 @@ fn puzzles_mine_writes_one_json_puzzle_a_line() {
         .as_str()
         .unwrap()
         .ends_with("games.ptn game 1 ply 1"));
+}
+
+#[test]
+fn finished_games_are_mined_for_puzzles_unless_their_server_opts_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let game = format!(
+        "alice challenge bob size=5 seat=white tps=\"{tps}\"\nbob accept\nalice 2b2+\nbob a1\nalice 2b1>\n"
+    );
+    let out = local_as(&dir, &["--moderator", "mod"], &game);
+    assert!(out.contains("wins by road"), "{out}");
+    let data = dir.path().join("data-local");
+    let mine = || bredon(&["puzzles", "mine", "--archive", data.to_str().unwrap()]);
+    let o = mine();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let puzzle: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(puzzle["tps"], tps);
+    let origin = puzzle["origin"].as_str().unwrap();
+    assert!(
+        origin.starts_with("server 1 game ") && origin.ends_with(" ply 1"),
+        "{origin}"
+    );
+    let out = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        "mod settings puzzle_mining=off\n",
+    );
+    assert!(out.contains("settings:"), "{out}");
+    let o = mine();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("1 server passed over"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -7,7 +7,8 @@ use crate::service::{Ctx, Outcome, PuzzleChoice, Refusal, Service};
 pub const HELP: &str = "\
   puzzle [number=N] [size=N] [difficulty=easy|medium|hard] [private] | puzzle hint | puzzle give up
          | puzzle daily   (plies with `move PLY` or `PLY`; a puzzle near your puzzle rating)
-  leaderboard puzzles | settings puzzle_channel=NAME [puzzle_hour=0..23] | settings daily_puzzle=off";
+  leaderboard puzzles | settings puzzle_channel=NAME [puzzle_hour=0..23] | settings daily_puzzle=off
+  settings puzzle_mining=off   (this server's finished games are never mined for puzzles)";
 
 /// `NAME puzzle ...`: starts, hints at, gives up or starts today's daily puzzle.
 pub fn command(sv: &Service, ctx: &Ctx, rest: &[String]) -> Result<Outcome, Refusal> {
@@ -93,6 +94,9 @@ pub fn settings(
         ),
         None => None,
     };
+    if let Some(on) = get("puzzle_mining") {
+        sv.set_puzzle_mining(ctx, matches!(on, "on" | "yes" | "true"))?;
+    }
     let off = get("daily_puzzle") == Some("off");
     if channel.is_some() || hour.is_some() || off {
         sv.set_puzzle_channel(ctx, channel, hour, off)?;

@@ -1,5 +1,7 @@
 use super::Failure;
 use crate::engine::puzzles::mine;
+use crate::game::Kind;
+use crate::store::Store;
 use crate::tak::PtnFile;
 use std::collections::HashSet;
 use std::io::Write;
@@ -15,8 +17,12 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct MineArgs {
     /// PTN files, each holding one game or several (`bredon match --ptn` writes such files).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "archive")]
     files: Vec<PathBuf>,
+    /// Also every finished Tak game in this Bredon data folder (`BREDON_DATA`; stop the bot
+    /// first), but those of servers that opted out with `/settings puzzle_mining:false`.
+    #[arg(long)]
+    archive: Option<PathBuf>,
     /// The solver's budget per position, in proof-tree nodes.
     #[arg(long, default_value_t = 200_000)]
     nodes: usize,
@@ -30,6 +36,19 @@ pub fn run(command: Command) -> Result<(), Failure> {
     let mut seen = HashSet::new();
     let mut lines = Vec::new();
     let mut games = 0;
+    let mut mine_game = |game: &crate::tak::Game, origin: &str| {
+        games += 1;
+        for puzzle in mine(game, origin, args.nodes) {
+            if seen.insert(puzzle.tps.clone()) {
+                lines.push(serde_json::to_string(&puzzle).expect("puzzles serialize"));
+            }
+        }
+    };
+    if let Some(dir) = &args.archive {
+        for (origin, game) in archive_games(dir)? {
+            mine_game(&game, &origin);
+        }
+    }
     for file in &args.files {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", file.display())))?;
@@ -44,12 +63,7 @@ pub fn run(command: Command) -> Result<(), Failure> {
                     continue;
                 }
             };
-            games += 1;
-            for puzzle in mine(&game, &origin, args.nodes) {
-                if seen.insert(puzzle.tps.clone()) {
-                    lines.push(serde_json::to_string(&puzzle).expect("puzzles serialize"));
-                }
-            }
+            mine_game(&game, &origin);
         }
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
@@ -60,6 +74,49 @@ pub fn run(command: Command) -> Result<(), Failure> {
             .write_all(text.as_bytes())
             .map_err(|e| Failure::new(1, e.to_string()))?,
     }
-    eprintln!("{} puzzles from {games} games", lines.len());
+    eprintln!(
+        "{} from {}",
+        crate::words::count(lines.len() as u32, "puzzle"),
+        crate::words::count(games as u32, "game")
+    );
     Ok(())
+}
+
+/// The finished Tak games of a data folder whose servers allow mining, with their origins
+/// ("server 7 game 12", as `/history` numbers it).
+fn archive_games(dir: &std::path::Path) -> Result<Vec<(String, crate::tak::Game)>, Failure> {
+    let store = Store::open(dir).map_err(|e| Failure::new(1, e.to_string()))?;
+    let mut out = Vec::new();
+    let mut refused = HashSet::new();
+    for archived in store
+        .archived_games()
+        .map_err(|e| Failure::new(1, e.to_string()))?
+    {
+        if archived.settings.game != Kind::Tak || refused.contains(&archived.guild) {
+            continue;
+        }
+        let settings = store
+            .settings(archived.guild)
+            .map_err(|e| Failure::new(1, e.to_string()))?;
+        if !settings.puzzle_mining {
+            refused.insert(archived.guild);
+            continue;
+        }
+        let origin = format!("server {} game {}", archived.guild, archived.id);
+        let game = PtnFile::parse_all(&archived.ptn)
+            .ok()
+            .and_then(|files| files.into_iter().next())
+            .and_then(|ptn| ptn.replay().ok());
+        match game {
+            Some(game) => out.push((origin, game)),
+            None => eprintln!("bredon: warning: {origin} passed over: its record does not replay"),
+        }
+    }
+    if !refused.is_empty() {
+        eprintln!(
+            "{} passed over: their servers opted out of puzzle mining",
+            crate::words::count(refused.len() as u32, "server")
+        );
+    }
+    Ok(out)
 }

@@ -130,6 +130,16 @@ impl Service {
     }
 }
 
+impl Service {
+    /// Whether this server's finished games may be mined for puzzles (moderators).
+    pub fn set_puzzle_mining(&self, ctx: &Ctx, on: bool) -> Result<GuildSettings, Refusal> {
+        self.change_settings(ctx, |s| {
+            s.puzzle_mining = on;
+            Ok(())
+        })
+    }
+}
+
 /// The puzzle of day `day`, the same in every server: one on 5x5 or larger, spread over the set.
 fn daily_choice(day: i64) -> u32 {
     let pool: Vec<u32> = starter_set()

@@ -416,6 +416,14 @@ impl Store {
             .unwrap_or_default())
     }
 
+    /// Every finished game, oldest first.
+    pub fn archived_games(&self) -> Result<Vec<ArchivedGame>, StoreError> {
+        self.archive
+            .iter()
+            .map(|e| decode("archive", &e?.1))
+            .collect()
+    }
+
     /// The servers that post a daily puzzle, with their settings.
     pub fn puzzle_servers(&self) -> Result<Vec<(u64, GuildSettings)>, StoreError> {
         let mut out = Vec::new();

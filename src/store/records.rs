@@ -272,6 +272,14 @@ pub struct GuildSettings {
     /// before it (the first comes at the next posting hour).
     #[serde(default)]
     pub puzzle_since_ms: i64,
+    /// The server's finished games may be mined for puzzles (`bredon puzzles mine --archive`);
+    /// a moderator may opt out.
+    #[serde(default = "yes")]
+    pub puzzle_mining: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl GuildSettings {
@@ -333,6 +341,7 @@ impl Default for GuildSettings {
             puzzle_channel: None,
             puzzle_hour: 0,
             puzzle_since_ms: 0,
+            puzzle_mining: true,
         }
     }
 }

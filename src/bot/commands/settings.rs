@@ -53,6 +53,8 @@ pub(super) async fn settings(
     #[max = 23]
     puzzle_hour: Option<u32>,
     #[description = "false: no more daily puzzles"] daily_puzzle: Option<bool>,
+    #[description = "Finished games here may be mined for puzzles (default true)"]
+    puzzle_mining: Option<bool>,
 ) -> Result<(), Error> {
     let puzzle_channel = puzzle_channel.map(|c| c.id.get());
     let manager = is_server_manager(member_permissions(ctx));
@@ -77,6 +79,9 @@ pub(super) async fn settings(
         }
         if let Some(on) = typed_plies {
             s.set_typed_plies(c, on)?;
+        }
+        if let Some(on) = puzzle_mining {
+            s.set_puzzle_mining(c, on)?;
         }
         let puzzles_off = daily_puzzle == Some(false);
         if puzzle_channel.is_some() || puzzle_hour.is_some() || puzzles_off {
@@ -123,7 +128,11 @@ pub(super) async fn settings(
             },
             crate::words::count(st.vacation_days, "vacation day")
         ) + &describe_typed_plies(st.typed_plies, reading)
-            + &describe_daily_puzzle(st.puzzle_channel, st.puzzle_hour))
+            + &describe_daily_puzzle(st.puzzle_channel, st.puzzle_hour)
+            + match st.puzzle_mining {
+                true => " Finished games may be mined for puzzles.",
+                false => " Finished games are not mined for puzzles.",
+            })
     })
     .await
 }
