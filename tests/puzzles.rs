@@ -304,6 +304,13 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
         "{}",
         wrong.content()
     );
+    // The buttons under it: a hint (which leaves the old buttons stale).
+    let hinted = harness::press_in(&fake, thread, &alice(), "bredon:puzzle-hint").await;
+    assert!(
+        hinted.content().contains("Hint: look at "),
+        "{}",
+        hinted.content()
+    );
     // Autocomplete offers the puzzle's plies.
     let from = fake.requests().len();
     let token = fake.autocomplete(&alice(), thread, "d4");
@@ -317,7 +324,6 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
         answered.content()
     );
     assert_eq!(answered.pngs().len(), 1);
-    puzzle_cmd(&fake, thread, &alice(), "hint", json!([])).await;
     let hint = puzzle_cmd(&fake, thread, &alice(), "hint", json!([])).await;
     let road = hint
         .content()
@@ -357,6 +363,14 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
     assert_eq!(mine.pngs().len(), 1);
     let answer = play_in(&fake, TEXT, &bob(), "a1").await;
     assert!(answer.is_ephemeral(), "{}", answer.content());
+    // Its buttons answer privately too.
+    let gave_up = harness::press_in(&fake, TEXT, &bob(), "bredon:puzzle-give-up").await;
+    assert!(gave_up.is_ephemeral(), "{}", gave_up.content());
+    assert!(
+        gave_up.content().contains("the road was"),
+        "{}",
+        gave_up.content()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,10 @@ fn answers(prompt: Prompt) -> &'static [(&'static str, Answer, &'static str)] {
             ("board-refresh", Answer::Refresh, "Refresh"),
         ],
         Prompt::Resign { .. } => &[("resign-yes", Answer::Agree, "Yes, resign")],
+        Prompt::Puzzle { .. } => &[
+            ("puzzle-hint", Answer::Hint, "Hint"),
+            ("puzzle-give-up", Answer::GiveUp, "Give up"),
+        ],
     }
 }
 
@@ -39,6 +43,7 @@ fn version(prompt: Prompt) -> (u64, u64) {
         Prompt::Undo { game, seq } | Prompt::Draw { game, seq } => (game, seq),
         Prompt::Rematch { game } => (game, 0),
         Prompt::Board { game, position } | Prompt::Resign { game, position } => (game, position),
+        Prompt::Puzzle { puzzle, seq } => (puzzle.into(), seq),
     }
 }
 
@@ -65,6 +70,10 @@ pub fn parse_custom_id(custom_id: &str) -> Option<(Prompt, Answer)> {
         "resign-yes" => Prompt::Resign {
             game: id,
             position: seq,
+        },
+        "puzzle-hint" | "puzzle-give-up" => Prompt::Puzzle {
+            puzzle: u32::try_from(id).ok()?,
+            seq,
         },
         a if a.starts_with("board-") => Prompt::Board {
             game: id,
@@ -125,6 +134,7 @@ mod tests {
             Prompt::Undo { game: 3, seq: 9 },
             Prompt::Draw { game: 3, seq: 10 },
             Prompt::Rematch { game: u64::MAX },
+            Prompt::Puzzle { puzzle: 12, seq: 3 },
             Prompt::Board {
                 game: 5,
                 position: u64::MAX,

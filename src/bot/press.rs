@@ -60,7 +60,12 @@ pub async fn on_press(
         }
     };
     let channel = press.channel_id.get();
-    let published = data.publisher.publish(channel, outcome, Via::Channel).await;
+    // A private puzzle's answer follows the press privately; every other one is posted.
+    let via = match outcome.outcome.private {
+        true => Via::Followup(&press.token),
+        false => Via::Channel,
+    };
+    let published = data.publisher.publish(channel, outcome, via).await;
     // A question's buttons are spent once answered; a board keeps its buttons until it is old.
     if !matches!(prompt, Prompt::Board { .. }) {
         let pressed = format!(

@@ -34,6 +34,8 @@ pub enum Via<'a> {
     Form(&'a serenity::ModalInteraction),
     /// A new message in the channel (a nonce makes a repeated post arrive once).
     Channel,
+    /// A follow-up to an acknowledged button press (by its token), for a private answer.
+    Followup(&'a str),
 }
 
 /// Why an outcome is not (wholly) delivered.
@@ -166,6 +168,16 @@ impl Publisher {
                     .ephemeral(true);
                 let response = serenity::CreateInteractionResponse::Message(response);
                 submit.create_response(http, response).await?;
+            }
+            Via::Followup(token) => {
+                serenity::CreateInteractionResponseFollowup::new()
+                    .allowed_mentions(post.allowed_mentions())
+                    .content(post.content)
+                    .add_files(post.files)
+                    .components(post.components)
+                    .ephemeral(true)
+                    .execute(http, (None, token))
+                    .await?;
             }
             Via::Channel => tracing::warn!("a private answer has no one to answer; not posted"),
         }
@@ -300,7 +312,9 @@ impl Publisher {
                     Err(e) => Err(e),
                 }
             }
-            Via::Channel => unreachable!("channel posts do not answer an interaction"),
+            Via::Channel | Via::Followup(_) => {
+                unreachable!("channel posts and private follow-ups do not come here")
+            }
         };
         let error = match answered {
             Ok(message) => return Ok(message),

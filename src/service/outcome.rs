@@ -112,6 +112,8 @@ pub enum Prompt {
     Board { game: u64, position: u64 },
     /// "Do you really resign?" on that board.
     Resign { game: u64, position: u64 },
+    /// Puzzle `puzzle` at version `seq` of its attempt: a hint, or give up.
+    Puzzle { puzzle: u32, seq: u64 },
 }
 
 /// An answer to a [`Prompt`].
@@ -130,6 +132,9 @@ pub enum Answer {
     Resign,
     Moves,
     Refresh,
+    /// Puzzle buttons.
+    Hint,
+    GiveUp,
 }
 
 /// What to post after an action. An outcome of a change is stored with it (in the outbox) until

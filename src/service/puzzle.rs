@@ -176,6 +176,13 @@ impl Service {
         self.attempt_of(ctx)
     }
 
+    /// Whether `ctx.user`'s puzzle here is still puzzle `puzzle` at version `seq` (a button's).
+    pub(super) fn puzzle_asks(&self, ctx: &Ctx, puzzle: u32, seq: u64) -> Result<bool, Refusal> {
+        Ok(self
+            .attempt_of(ctx)?
+            .is_some_and(|a| a.puzzle == puzzle && a.seq == seq))
+    }
+
     fn current(&self, ctx: &Ctx) -> Result<Standing, Refusal> {
         match self.attempt_of(ctx)? {
             Some(attempt) => self.standing(attempt),
@@ -504,6 +511,13 @@ impl Service {
         mut outcome: Outcome,
     ) -> Result<Outcome, Refusal> {
         outcome.text = text;
+        // The buttons of an attempt that goes on, at its new version.
+        if let Some((_, Some(next), _)) = &puzzle.attempt {
+            outcome.prompt = Some(Prompt::Puzzle {
+                puzzle: next.puzzle,
+                seq: next.seq,
+            });
+        }
         // Channel 0 holds no game: the change touches the puzzle only (its `seq` is checked).
         let change = Change {
             puzzle,

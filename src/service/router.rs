@@ -44,6 +44,18 @@ impl Service {
                     _ => stale(),
                 }
             }
+            (Prompt::Puzzle { puzzle, seq }, Answer::Hint | Answer::GiveUp) => {
+                if !self.puzzle_asks(ctx, puzzle, seq)? {
+                    return refuse(
+                        "this puzzle board is no longer the latest (or the puzzle is not yours); \
+                         use the newest one, or /puzzle hint and /puzzle give_up",
+                    );
+                }
+                match answer {
+                    Answer::Hint => self.puzzle_hint(ctx),
+                    _ => self.give_up_puzzle(ctx),
+                }
+            }
             (Prompt::Board { .. }, Answer::Undo) => {
                 self.check_board(ctx, prompt)?;
                 self.request_undo(ctx)
