@@ -4,7 +4,6 @@
 
 pub mod analysis;
 mod challenge;
-mod daily;
 mod finish;
 mod opponent;
 mod options;

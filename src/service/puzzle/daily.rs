@@ -3,15 +3,18 @@
 //! day is refused by the store), solved privately (`/puzzle daily`), and the next day's post
 //! names who solved it and the fastest.
 
-use super::puzzle::{puzzle_by_number, puzzle_day};
-use super::*;
+use super::super::*;
+use super::{puzzle_by_number, puzzle_day};
 use crate::engine::puzzles::{starter_set, Difficulty};
 use crate::store::PuzzleChange;
 
 impl Service {
     /// Posts the daily puzzle of every server whose posting hour has come and that has none
     /// for the day yet.
-    pub(super) fn daily_puzzles(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
+    pub(in crate::service) fn daily_puzzles(
+        &self,
+        now_ms: i64,
+    ) -> Result<Vec<TimerEvent>, Refusal> {
         let mut events = Vec::new();
         for (guild, settings) in self.store.puzzle_servers()? {
             let Some(channel) = settings.puzzle_channel else {
