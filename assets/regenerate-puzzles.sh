@@ -21,7 +21,35 @@ play games-5x5.ptn --a hard --b easy --size 5 --games 60 --movetime 10 --opening
 play games-6x6.ptn --a hard --b medium --size 6 --komi 2 --games 40 --movetime 30 --openings 20
 play games-6x6.ptn --a hard --b easy --size 6 --komi 2 --games 40 --movetime 15 --openings 20
 play games-6x6.ptn --a hard --b easy --size 6 --komi 2 --games 40 --movetime 15 --openings 40
-# 7x7 is not mined yet: at 200,000 nodes for each Tak-making first ply, 46 games took longer
-# than the rest together.
 "$bredon" puzzles mine games-4x4.ptn games-5x5.ptn games-6x6.ptn \
     --out "$OLDPWD/assets/puzzles.jsonl"
+# 7x7: ten games each of many pairings, komis and thinking times (the openings are drawn with a
+# fixed seed, so variety comes from the engines), mined at 30,000 nodes per position: 200,000
+# made one game cost more than all the smaller boards together.
+seven() {
+    play games-7x7.ptn --size 7 --games 10 "$@"
+}
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    seven --a hard --b easy --komi 2 --movetime 15 --openings $((5 * i))
+done
+seven --a hard --b beginner --movetime 10 --komi 2 --openings 10
+seven --a hard --b medium --movetime 20 --komi 0 --openings 10
+seven --a medium --b easy --komi 2 --openings 10
+seven --a hard --b easy --movetime 40 --komi 0 --openings 10
+seven --a medium --b beginner --komi 0 --openings 10
+seven --a hard --b medium --movetime 8 --komi 2 --openings 10
+seven --a easy --b beginner --komi 2 --openings 10
+seven --a hard --b easy --movetime 25 --komi 1 --openings 10
+seven --a medium --b hard --movetime 12 --komi 2 --openings 10
+seven --a easy --b medium --komi 0 --openings 10
+seven --a hard --b beginner --movetime 30 --komi 0 --openings 10
+seven --a beginner --b hard --movetime 15 --komi 2 --openings 10
+seven --a hard --b beginner --movetime 20 --komi 1 --openings 20
+seven --a hard --b medium --movetime 30 --komi 2 --openings 20
+seven --a medium --b easy --komi 0 --openings 20
+seven --a hard --b easy --movetime 12 --komi 2 --openings 20
+seven --a easy --b beginner --komi 0 --openings 20
+seven --a hard --b medium --movetime 50 --komi 0 --openings 20
+seven --a medium --b beginner --komi 2 --openings 20
+seven --a beginner --b hard --movetime 25 --komi 0 --openings 20
+"$bredon" puzzles mine games-7x7.ptn --nodes 30000 >>"$OLDPWD/assets/puzzles.jsonl"
