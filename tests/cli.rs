@@ -681,3 +681,44 @@ fn finished_games_are_mined_for_puzzles_unless_their_server_opts_out() {
         stderr(&o)
     );
 }
+
+#[test]
+fn local_plays_a_puzzle_and_posts_the_daily_puzzle_after_a_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    // Puzzle #3 (4x4): White wins with d3 or d4; the second hint names the road's last ply.
+    let out = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        "alice puzzle number=3\nalice a3\nalice d4\nalice puzzle hint\nalice puzzle hint\n",
+    );
+    assert!(out.contains("Puzzle #3 · 4x4"), "{out}");
+    assert!(out.contains("✗ a3 is not Tak"), "{out}");
+    assert!(
+        out.contains("alice played d4. Tak! Bredon answers"),
+        "{out}"
+    );
+    let road = out
+        .split("Hint: play ")
+        .nth(1)
+        .and_then(|t| t.split('.').next())
+        .unwrap_or_else(|| panic!("no second hint: {out}"))
+        .to_string();
+    let out = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        &format!(
+            "alice {road}\nalice leaderboard puzzles\nmod settings puzzle_channel=puzzles puzzle_hour=0\n\
+             wait 25h\nbob puzzle daily\nbob puzzle give up\n"
+        ),
+    );
+    assert!(out.contains("a road! Puzzle #3 solved"), "{out}");
+    assert!(out.contains("1. alice "), "{out}");
+    assert!(
+        out.contains("daily puzzle in #puzzles at 00:00 UTC"),
+        "{out}"
+    );
+    assert!(out.contains("[#puzzles] (timer)"), "{out}");
+    assert!(out.contains("Daily puzzle of "), "{out}");
+    assert!(out.contains("(privately) Puzzle #"), "{out}");
+    assert!(out.contains("the road was"), "{out}");
+}
