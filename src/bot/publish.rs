@@ -38,6 +38,16 @@ pub enum Via<'a> {
     Followup(&'a str),
 }
 
+/// A post as an ephemeral follow-up to an interaction.
+fn private_followup(post: Post) -> serenity::CreateInteractionResponseFollowup {
+    serenity::CreateInteractionResponseFollowup::new()
+        .allowed_mentions(post.allowed_mentions())
+        .content(post.content)
+        .add_files(post.files)
+        .components(post.components)
+        .ephemeral(true)
+}
+
 /// Why an outcome is not (wholly) delivered.
 #[derive(Debug)]
 pub enum Undelivered {
@@ -150,14 +160,7 @@ impl Publisher {
             }
             Via::Deferred(token) => {
                 http.delete_original_interaction_response(token).await?;
-                serenity::CreateInteractionResponseFollowup::new()
-                    .allowed_mentions(post.allowed_mentions())
-                    .content(post.content)
-                    .add_files(post.files)
-                    .components(post.components)
-                    .ephemeral(true)
-                    .execute(http, (None, token))
-                    .await?;
+                private_followup(post).execute(http, (None, token)).await?;
             }
             Via::Form(submit) => {
                 let response = serenity::CreateInteractionResponseMessage::new()
@@ -170,14 +173,7 @@ impl Publisher {
                 submit.create_response(http, response).await?;
             }
             Via::Followup(token) => {
-                serenity::CreateInteractionResponseFollowup::new()
-                    .allowed_mentions(post.allowed_mentions())
-                    .content(post.content)
-                    .add_files(post.files)
-                    .components(post.components)
-                    .ephemeral(true)
-                    .execute(http, (None, token))
-                    .await?;
+                private_followup(post).execute(http, (None, token)).await?;
             }
             Via::Channel => tracing::warn!("a private answer has no one to answer; not posted"),
         }

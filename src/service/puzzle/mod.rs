@@ -299,16 +299,43 @@ impl Service {
 
     /// A wrong ply: told with its refutation; the attempt counts as failed once and goes on.
     fn wrong(&self, ctx: &Ctx, s: Standing, why: &str) -> Result<Outcome, Refusal> {
-        let mut a = s.attempt.clone();
         let mut text = format!("✗ {why}. Try again from the same position");
         let mut change = PuzzleChange::default();
-        if a.rated {
-            text.push('.');
-        } else {
-            text.push_str(" (this puzzle no longer counts for your rating). ");
-            text.push_str(&self.rate(ctx, &a, false, &mut change)?);
-            a.rated = true;
+        let rated = s.attempt.rated;
+        let failed = self.failed_once(ctx, &s.attempt, &mut change)?;
+        match (rated, failed) {
+            (false, Some(line)) => {
+                text.push_str(" (this puzzle no longer counts for your rating). ");
+                text.push_str(&line);
+            }
+            _ => text.push('.'),
         }
+        self.goes_on(ctx, s.attempt, change, text)
+    }
+
+    /// Counts the attempt as failed for the ratings if it has not counted yet: how the solver's
+    /// rating moved, or `None`.
+    fn failed_once(
+        &self,
+        ctx: &Ctx,
+        a: &PuzzleAttempt,
+        change: &mut PuzzleChange,
+    ) -> Result<Option<String>, Refusal> {
+        match a.rated {
+            true => Ok(None),
+            false => self.rate(ctx, a, false, change).map(Some),
+        }
+    }
+
+    /// The attempt, rated now whatever it was, goes on at its next version; `text` says why.
+    fn goes_on(
+        &self,
+        ctx: &Ctx,
+        mut a: PuzzleAttempt,
+        mut change: PuzzleChange,
+        text: String,
+    ) -> Result<Outcome, Refusal> {
+        a.rated = true;
         let seq = a.seq;
         a.seq += 1;
         change.attempt = Some((a.seat, Some(a.clone()), Some(seq)));
@@ -331,16 +358,12 @@ impl Service {
             _ => format!("Hint: play {ply}."),
         };
         let mut change = PuzzleChange::default();
-        if !a.rated {
-            text.push_str(" (A hint means this puzzle no longer counts as solved. ");
-            text.push_str(&self.rate(ctx, &a, false, &mut change)?);
-            text.push(')');
-            a.rated = true;
+        if let Some(line) = self.failed_once(ctx, &a, &mut change)? {
+            text.push_str(&format!(
+                " (A hint means this puzzle no longer counts as solved. {line})"
+            ));
         }
-        let seq = a.seq;
-        a.seq += 1;
-        change.attempt = Some((a.seat, Some(a.clone()), Some(seq)));
-        self.puzzle_text(ctx, &a, change, text)
+        self.goes_on(ctx, a, change, text)
     }
 
     /// Giving up: the solution from where the attempt stands, and the attempt ends.
@@ -357,9 +380,9 @@ impl Service {
             attempt: Some((a.seat, None, Some(a.seq))),
             ..PuzzleChange::default()
         };
-        if !a.rated {
+        if let Some(line) = self.failed_once(ctx, a, &mut change)? {
             text.push(' ');
-            text.push_str(&self.rate(ctx, a, false, &mut change)?);
+            text.push_str(&line);
         }
         self.puzzle_text(ctx, a, change, text)
     }
