@@ -316,8 +316,26 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
     let token = fake.autocomplete(&alice(), thread, "d4");
     let offered = harness::offered(&fake, from, &token).await;
     assert!(offered.iter().any(|c| c.value == "d4"), "{offered:?}");
-    // Another first ply than the stored line's, which forces the road too.
-    let answered = play_in(&fake, thread, &alice(), "d4").await;
+    // Another first ply than the stored line's, which forces the road too, typed in the form
+    // of the board's Move button.
+    let button = fake
+        .button(thread, "bredon:puzzle-move:")
+        .expect("a Move button");
+    let from = fake.requests().len();
+    let token = fake.press(&alice(), thread, &button);
+    let form = fake
+        .wait_request(from, "the form", |r| {
+            r.path.contains(&format!("/{token}/callback"))
+        })
+        .await;
+    assert_eq!(form.json()["type"], 9, "a modal");
+    let modal = form.json()["data"]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let from = fake.requests().len();
+    let token = fake.submit_modal(&alice(), thread, &modal, "ply", "d4");
+    let answered = harness::answer(&fake, from, &token).await;
     assert!(
         answered.content().contains("Bredon answers"),
         "{}",

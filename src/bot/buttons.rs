@@ -31,6 +31,7 @@ fn answers(prompt: Prompt) -> &'static [(&'static str, Answer, &'static str)] {
         ],
         Prompt::Resign { .. } => &[("resign-yes", Answer::Agree, "Yes, resign")],
         Prompt::Puzzle { .. } => &[
+            ("puzzle-move", Answer::Move, "Move"),
             ("puzzle-hint", Answer::Hint, "Hint"),
             ("puzzle-give-up", Answer::GiveUp, "Give up"),
         ],
@@ -71,7 +72,7 @@ pub fn parse_custom_id(custom_id: &str) -> Option<(Prompt, Answer)> {
             game: id,
             position: seq,
         },
-        "puzzle-hint" | "puzzle-give-up" => Prompt::Puzzle {
+        "puzzle-move" | "puzzle-hint" | "puzzle-give-up" => Prompt::Puzzle {
             puzzle: u32::try_from(id).ok()?,
             seq,
         },
@@ -120,7 +121,10 @@ pub fn buttons(prompt: Prompt, disabled: bool) -> Vec<serenity::CreateActionRow>
 
 /// The custom id of a board's Move button, which is also its modal's.
 pub fn move_id(prompt: Prompt) -> String {
-    custom_id("board-move", prompt)
+    match prompt {
+        Prompt::Puzzle { .. } => custom_id("puzzle-move", prompt),
+        _ => custom_id("board-move", prompt),
+    }
 }
 
 #[cfg(test)]

@@ -39,7 +39,8 @@ pub async fn on_press(
         press.create_response(ctx, ephemeral(&refusal)).await?;
         return Ok(());
     }
-    if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves | Answer::Move) = (prompt, answer)
+    if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves | Answer::Move)
+    | (Prompt::Puzzle { .. }, Answer::Move) = (prompt, answer)
     {
         return answer_privately(ctx, press, data, prompt, answer).await;
     }
@@ -186,7 +187,7 @@ pub async fn on_move_modal(
         .unwrap_or_default();
     let prompt = parse_custom_id(&submit.data.custom_id)
         .map(|(prompt, _)| prompt)
-        .filter(|p| matches!(p, Prompt::Board { .. }));
+        .filter(|p| matches!(p, Prompt::Board { .. } | Prompt::Puzzle { .. }));
     let in_thread = is_thread(submit.channel.as_ref().map(|c| c.kind));
     let refused = match prompt {
         None => Some(Refusal(OLD_BUTTON.into())),

@@ -232,6 +232,15 @@ impl Service {
     /// Refuses a button of an older board, or one pressed by someone not playing.
     /// Checks that `prompt` is the newest board and `ctx`'s user plays on it; which game it is.
     pub fn check_board(&self, ctx: &Ctx, prompt: Prompt) -> Result<Kind, Refusal> {
+        if let Prompt::Puzzle { puzzle, seq } = prompt {
+            return match self.puzzle_asks(ctx, puzzle, seq)? {
+                true => Ok(Kind::Tak),
+                false => refuse(
+                    "this puzzle board is no longer the latest (or the puzzle is not yours); use \
+                     the newest one, or /move, /puzzle hint and /puzzle give_up",
+                ),
+            };
+        }
         let Prompt::Board { game, position } = prompt else {
             return refuse("that button does not belong to a board");
         };

@@ -45,12 +45,7 @@ impl Service {
                 }
             }
             (Prompt::Puzzle { puzzle, seq }, Answer::Hint | Answer::GiveUp) => {
-                if !self.puzzle_asks(ctx, puzzle, seq)? {
-                    return refuse(
-                        "this puzzle board is no longer the latest (or the puzzle is not yours); \
-                         use the newest one, or /puzzle hint and /puzzle give_up",
-                    );
-                }
+                self.check_board(ctx, Prompt::Puzzle { puzzle, seq })?;
                 match answer {
                     Answer::Hint => self.puzzle_hint(ctx),
                     _ => self.give_up_puzzle(ctx),
