@@ -83,6 +83,9 @@ impl From<StoreError> for Refusal {
 
 pub struct Service {
     store: Store,
+    /// The minute the daily puzzles were last looked at: the timer loop ticks every second or
+    /// so, and a daily puzzle needs no finer time than a minute.
+    daily_checked: std::sync::atomic::AtomicI64,
 }
 
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
@@ -90,7 +93,10 @@ const CHANGED_MEANWHILE: &str = "the game changed while this was being done (ano
 
 impl Service {
     pub fn new(store: Store) -> Service {
-        Service { store }
+        Service {
+            store,
+            daily_checked: std::sync::atomic::AtomicI64::new(i64::MIN),
+        }
     }
 
     pub fn store(&self) -> &Store {
