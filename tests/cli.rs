@@ -711,7 +711,7 @@ fn local_plays_a_puzzle_and_posts_the_daily_puzzle_after_a_wait() {
              wait 25h\nbob puzzle daily\nbob puzzle give up\n"
         ),
     );
-    assert!(out.contains("a road! Puzzle #3 solved"), "{out}");
+    assert!(out.contains("Puzzle #3 solved in "), "{out}");
     assert!(out.contains("1. alice "), "{out}");
     assert!(
         out.contains("daily puzzle in #puzzles at 00:00 UTC"),
@@ -720,5 +720,5 @@ fn local_plays_a_puzzle_and_posts_the_daily_puzzle_after_a_wait() {
     assert!(out.contains("[#puzzles] (timer)"), "{out}");
     assert!(out.contains("Daily puzzle of "), "{out}");
     assert!(out.contains("(privately) Puzzle #"), "{out}");
-    assert!(out.contains("the road was"), "{out}");
+    assert!(out.contains("the winning line was"), "{out}");
 }

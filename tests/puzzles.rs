@@ -121,7 +121,7 @@ fn a_wrong_ply_is_refuted_and_the_other_winning_first_ply_accepted() {
     assert_eq!(hint.text, format!("Hint: play {road}."));
     let solved = s.play(&alice(3000), &road).unwrap();
     assert!(
-        solved.text.contains("a road! Puzzle #3 solved"),
+        solved.text.contains("Puzzle #3 solved in "),
         "{}",
         solved.text
     );
@@ -144,7 +144,7 @@ fn a_clean_solve_raises_the_rating_and_a_private_puzzle_is_answered_privately() 
         let ply = winning_ply(&shown);
         shown = s.play(&bob(t * 1000), &ply).unwrap();
         assert!(shown.private);
-        if shown.text.contains("a road!") {
+        if shown.text.contains(" solved in ") {
             break;
         }
         assert!(t < 10, "puzzle #10 is a road in 5 plies");
@@ -174,7 +174,11 @@ fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
     let shown = s.start_puzzle(&carol(0), choice, false).unwrap();
     assert!(shown.text.contains("· 6x6 ·"), "{}", shown.text);
     let gave_up = s.give_up_puzzle(&carol(1000)).unwrap();
-    assert!(gave_up.text.contains(": the road was "), "{}", gave_up.text);
+    assert!(
+        gave_up.text.contains(": the winning line was "),
+        "{}",
+        gave_up.text
+    );
     assert!(rating(&s, "carol") < 1500.0);
     let none = PuzzleChoice {
         size: Some(3),
@@ -229,7 +233,7 @@ fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
     for t in 1.. {
         let ply = winning_ply(&shown);
         shown = s.play(&alice(DAY + 12 * HOUR + t * 20_000), &ply).unwrap();
-        if shown.text.contains("a road!") {
+        if shown.text.contains(" solved in ") {
             break;
         }
         assert!(t < 40);
@@ -239,6 +243,18 @@ fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
         .unwrap_err()
         .0
         .contains("solved today's"));
+    // bob solves it after a hint: solved, but not named.
+    let bob = |t| ctx("bob", CHANNEL, t);
+    let mut shown = s.start_daily_puzzle(&bob(DAY + 14 * HOUR)).unwrap();
+    s.puzzle_hint(&bob(DAY + 14 * HOUR + 1000)).unwrap();
+    for t in 2.. {
+        let ply = winning_ply(&shown);
+        shown = s.play(&bob(DAY + 14 * HOUR + t * 1000), &ply).unwrap();
+        if shown.text.contains(" solved in ") {
+            break;
+        }
+        assert!(t < 40);
+    }
     let next = s.tick(DAY + 33 * HOUR).unwrap();
     assert_eq!(next.len(), 1);
     let text = &next[0].outcome.text;
@@ -352,7 +368,7 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
         .unwrap_or_else(|| panic!("no ply in the hint: {}", hint.content()));
     let solved = play_in(&fake, thread, &alice(), &road).await;
     assert!(
-        solved.content().contains("a road! Puzzle #3 solved"),
+        solved.content().contains("Puzzle #3 solved in "),
         "{}",
         solved.content()
     );
@@ -385,7 +401,7 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
     let gave_up = harness::press_in(&fake, TEXT, &bob(), "bredon:puzzle-give-up").await;
     assert!(gave_up.is_ephemeral(), "{}", gave_up.content());
     assert!(
-        gave_up.content().contains("the road was"),
+        gave_up.content().contains("the winning line was"),
         "{}",
         gave_up.content()
     );

@@ -527,6 +527,9 @@ pub struct PuzzleAttempt {
     pub plies: Vec<String>,
     pub started_ms: i64,
     pub hints: u32,
+    /// Wrong plies played in this attempt.
+    #[serde(default)]
+    pub slips: u32,
     /// The attempt has counted for the ratings already (a wrong ply, a hint, giving up): it may
     /// go on, for practice.
     pub rated: bool,

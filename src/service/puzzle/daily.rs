@@ -4,7 +4,7 @@
 //! names who solved it and the fastest.
 
 use super::super::*;
-use super::{puzzle_by_number, puzzle_day};
+use super::{describe_took, puzzle_by_number, puzzle_day};
 use crate::engine::puzzles::{starter_set, Difficulty};
 use crate::store::PuzzleChange;
 
@@ -174,7 +174,7 @@ fn yesterday(d: &DailyPuzzle) -> String {
         .take(10)
         .enumerate()
         .map(|(i, (p, ms))| {
-            let time = describe_secs((*ms / 1000).max(1) as u64);
+            let time = describe_took(*ms);
             match i {
                 0 => format!("{} ({time}, the fastest)", p.name),
                 _ => format!("{} ({time})", p.name),

@@ -10,6 +10,7 @@ use super::*;
 use crate::engine::puzzles::{starter_set, Difficulty, Puzzle};
 use crate::engine::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::store::PuzzleChange;
+use crate::tak::GameResult;
 
 /// The solver's budget for judging a ply (and for each reply when a refutation is sought):
 /// enough for every starter puzzle's line in well under a second.
@@ -119,6 +120,7 @@ impl Service {
             plies: Vec::new(),
             started_ms: ctx.now_ms,
             hints: 0,
+            slips: 0,
             rated: seen,
             daily,
             seq: old.as_ref().map_or(0, |a| a.seq + 1),
@@ -223,7 +225,7 @@ impl Service {
         let after = s.game.position().clone();
         if let Some(end) = after.end() {
             if end.winner() == Some(attacker) {
-                return self.solved(ctx, s, &ptn);
+                return self.solved(ctx, s, &ptn, end);
             }
             let why = format!(
                 "{ptn} ends the game without your road ({})",
@@ -274,11 +276,21 @@ impl Service {
         }
     }
 
-    fn solved(&self, ctx: &Ctx, mut s: Standing, ptn: &str) -> Result<Outcome, Refusal> {
+    fn solved(
+        &self,
+        ctx: &Ctx,
+        mut s: Standing,
+        ptn: &str,
+        end: GameResult,
+    ) -> Result<Outcome, Refusal> {
         let a = &s.attempt;
-        let took = describe_secs(((ctx.now_ms - a.started_ms).max(0) / 1000) as u64);
+        let took = describe_took(ctx.now_ms - a.started_ms);
+        let how = match end {
+            GameResult::Road { .. } => "a road!",
+            _ => "a win on flats!",
+        };
         let mut text = format!(
-            "{} played {ptn}: a road! Puzzle #{} solved in {took}.",
+            "{} played {ptn}: {how} Puzzle #{} solved in {took}.",
             a.solver.name, a.puzzle
         );
         let mut change = PuzzleChange {
@@ -288,17 +300,19 @@ impl Service {
         if !a.rated {
             text.push(' ');
             text.push_str(&self.rate(ctx, a, true, &mut change)?);
-            if let Some(day) = a.daily {
-                let ms = ctx.now_ms - a.started_ms;
-                change.daily_solver = Some((a.guild, day, a.solver.clone(), ms));
-            }
+        }
+        // The daily puzzle names those who solved it cleanly, had they met it before or not.
+        if let (Some(day), 0, 0) = (a.daily, a.hints, a.slips) {
+            let ms = ctx.now_ms - a.started_ms;
+            change.daily_solver = Some((a.guild, day, a.solver.clone(), ms));
         }
         s.attempt.plies.push(ptn.to_string());
         self.puzzle_outcome(ctx, &s, change, text)
     }
 
     /// A wrong ply: told with its refutation; the attempt counts as failed once and goes on.
-    fn wrong(&self, ctx: &Ctx, s: Standing, why: &str) -> Result<Outcome, Refusal> {
+    fn wrong(&self, ctx: &Ctx, mut s: Standing, why: &str) -> Result<Outcome, Refusal> {
+        s.attempt.slips += 1;
         let mut text = format!("✗ {why}. Try again from the same position");
         let mut change = PuzzleChange::default();
         let rated = s.attempt.rated;
@@ -375,7 +389,7 @@ impl Service {
             _ => s.puzzle.solution.join(" "),
         };
         let a = &s.attempt;
-        let mut text = format!("Puzzle #{}: the road was {line}.", a.puzzle);
+        let mut text = format!("Puzzle #{}: the winning line was {line}.", a.puzzle);
         let mut change = PuzzleChange {
             attempt: Some((a.seat, None, Some(a.seq))),
             ..PuzzleChange::default()
@@ -485,6 +499,16 @@ pub(super) fn puzzle_by_number(id: u32) -> Result<(u32, &'static Puzzle), Refusa
             "there is no puzzle #{id}: they are numbered 1 to {}",
             set.len()
         )),
+    }
+}
+
+/// How long a solve took: "40 s", "3 min 5 s", "2 h 10 min".
+pub(super) fn describe_took(ms: i64) -> String {
+    let secs = ms.max(0) / 1000;
+    match secs {
+        0..60 => format!("{secs} s"),
+        60..3600 => format!("{} min {} s", secs / 60, secs % 60),
+        _ => format!("{} h {} min", secs / 3600, secs % 3600 / 60),
     }
 }
 
