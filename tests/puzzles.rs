@@ -163,6 +163,25 @@ fn a_clean_solve_raises_the_rating_and_a_private_puzzle_is_answered_privately() 
 }
 
 #[test]
+fn a_line_whose_last_defence_ends_the_game_is_solved_not_left_hanging() {
+    // Puzzle #86 (5x5): near its end every reply of Black loses, and one runs out Black's
+    // reserve; Bredon once answered with it and said "your move" on a finished game.
+    let dir = tempfile::tempdir().unwrap();
+    let s = service(dir.path());
+    let carol = |t| ctx("carol", CHANNEL, t);
+    let mut shown = s.start_puzzle(&carol(0), number(86), false).unwrap();
+    for t in 1.. {
+        let ply = winning_ply(&shown);
+        shown = s.play(&carol(t * 1000), &ply).unwrap();
+        if shown.text.contains(" solved in ") {
+            break;
+        }
+        assert!(t < 20, "{}", shown.text);
+    }
+    assert!(s.puzzle_hint(&carol(99_000)).is_err(), "the puzzle is over");
+}
+
+#[test]
 fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
     let dir = tempfile::tempdir().unwrap();
     let s = service(dir.path());

@@ -319,10 +319,20 @@ impl Search {
     }
 
     /// Past the tree: the attacker's winning ply (`or_node`), or a defender's reply (they all
-    /// lose at once).
+    /// lose at once; one that leaves the game going, so the attacker's road ends the line,
+    /// rather than one that ends it for the attacker at once).
     fn ending(&self, pos: &mut Position, or_node: bool) -> Option<Ply> {
         let mut plies = Vec::new();
         pos.generate_plies(&mut plies);
+        if !or_node {
+            let goes_on = plies.iter().copied().find(|&ply| {
+                let undo = pos.play_unchecked(ply);
+                let going = pos.end().is_none();
+                pos.undo(undo);
+                going
+            });
+            return goes_on.or(plies.first().copied());
+        }
         plies.into_iter().find(|&ply| {
             let undo = pos.play_unchecked(ply);
             let fits = match or_node {

@@ -225,7 +225,8 @@ impl Service {
         let after = s.game.position().clone();
         if let Some(end) = after.end() {
             if end.winner() == Some(attacker) {
-                return self.solved(ctx, s, &ptn, end);
+                let played = format!("{} played {ptn}", s.attempt.solver.name);
+                return self.solved(ctx, s, played, end);
             }
             let why = format!(
                 "{ptn} ends the game without your road ({})",
@@ -238,6 +239,14 @@ impl Service {
             Verdict::Tinue(line) => {
                 let answer = after.ptn(line[0]);
                 s.game.play(line[0]).map_err(|e| Refusal(e.to_string()))?;
+                if let Some(end) = s.game.position().end() {
+                    // Every reply loses, and the one left ends the game itself.
+                    let played = format!(
+                        "{} played {ptn}; every reply loses, and Bredon's {answer} ends the game",
+                        s.attempt.solver.name
+                    );
+                    return self.solved(ctx, s, played, end);
+                }
                 s.attempt.plies.extend([ptn.clone(), answer.clone()]);
                 let mark = if tak { " Tak!" } else { "" };
                 let text = format!(
@@ -276,11 +285,12 @@ impl Service {
         }
     }
 
+    /// The puzzle won: `played` says how ("alice played c3").
     fn solved(
         &self,
         ctx: &Ctx,
-        mut s: Standing,
-        ptn: &str,
+        s: Standing,
+        played: String,
         end: GameResult,
     ) -> Result<Outcome, Refusal> {
         let a = &s.attempt;
@@ -289,10 +299,7 @@ impl Service {
             GameResult::Road { .. } => "a road!",
             _ => "a win on flats!",
         };
-        let mut text = format!(
-            "{} played {ptn}: {how} Puzzle #{} solved in {took}.",
-            a.solver.name, a.puzzle
-        );
+        let mut text = format!("{played}: {how} Puzzle #{} solved in {took}.", a.puzzle);
         let mut change = PuzzleChange {
             attempt: Some((a.seat, None, Some(a.seq))),
             ..PuzzleChange::default()
@@ -306,7 +313,6 @@ impl Service {
             let ms = ctx.now_ms - a.started_ms;
             change.daily_solver = Some((a.guild, day, a.solver.clone(), ms));
         }
-        s.attempt.plies.push(ptn.to_string());
         self.puzzle_outcome(ctx, &s, change, text)
     }
 
