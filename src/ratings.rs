@@ -150,11 +150,12 @@ pub fn puzzle_result(player: &mut Glicko, puzzle: &mut Glicko, solved: bool) -> 
     change
 }
 
-/// A newcomer's puzzle rating, and a puzzle's before anyone tried it (at `rating`).
-pub fn first_glicko(rating: f64) -> Glicko {
+/// A first Glicko-2 rating: a newcomer's, or a puzzle's before anyone tried it, with the
+/// volatility Glicko-2 starts everyone with.
+pub fn first_glicko(rating: f64, deviation: f64) -> Glicko {
     Glicko {
         rating,
-        deviation: 350.0,
+        deviation,
         volatility: 0.06,
     }
 }

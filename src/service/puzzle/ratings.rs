@@ -12,6 +12,10 @@ use crate::store::PuzzleChange;
 /// come many a day).
 const PLAYER_DEVIATION: f64 = 200.0;
 
+/// A new puzzle's deviation: its first rating is a guess from its length and the solver's
+/// effort, so the first solvers move it quickly.
+const PUZZLE_DEVIATION: f64 = 200.0;
+
 impl Service {
     /// Moves the solver's and the puzzle's ratings once per attempt; says how the solver's moved.
     pub(super) fn rate(
@@ -23,6 +27,8 @@ impl Service {
     ) -> Result<String, Refusal> {
         let mut player = self.puzzle_record(ctx.guild, &a.solver)?;
         let mut rating = self.puzzle_glicko_record(a.puzzle)?;
+        // The name the solver goes by now, for the ranking.
+        player.player = a.solver.clone();
         let before = player.rating.rating;
         puzzle_result(&mut player.rating, &mut rating.rating, solved);
         match solved {
@@ -49,10 +55,7 @@ impl Service {
             .unwrap_or_else(|| PuzzlePlayer {
                 guild,
                 player: user.clone(),
-                rating: Glicko {
-                    deviation: PLAYER_DEVIATION,
-                    ..first_glicko(1500.0)
-                },
+                rating: first_glicko(1500.0, PLAYER_DEVIATION),
                 solved: 0,
                 failed: 0,
                 seen: Vec::new(),
@@ -66,10 +69,7 @@ impl Service {
             .puzzle_rating(id)?
             .unwrap_or_else(|| PuzzleRating {
                 puzzle: id,
-                rating: Glicko {
-                    deviation: 200.0,
-                    ..first_glicko(puzzle.first_rating())
-                },
+                rating: first_glicko(puzzle.first_rating(), PUZZLE_DEVIATION),
                 solved: 0,
                 failed: 0,
             }))
