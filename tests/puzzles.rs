@@ -353,16 +353,7 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
     assert!(offered.iter().any(|c| c.value == "d4"), "{offered:?}");
     // Another first ply than the stored line's, which forces the road too, typed in the form
     // of the board's Move button.
-    let button = fake
-        .button(thread, "bredon:puzzle-move:")
-        .expect("a Move button");
-    let from = fake.requests().len();
-    let token = fake.press(&alice(), thread, &button);
-    let form = fake
-        .wait_request(from, "the form", |r| {
-            r.path.contains(&format!("/{token}/callback"))
-        })
-        .await;
+    let form = harness::open_form(&fake, &alice(), thread, "bredon:puzzle-move:").await;
     assert_eq!(form.json()["type"], 9, "a modal");
     let modal = form.json()["data"]["custom_id"]
         .as_str()

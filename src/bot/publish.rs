@@ -38,6 +38,15 @@ pub enum Via<'a> {
     Followup(&'a str),
 }
 
+/// A post as the first response to an interaction (the Move form's).
+fn response_message(post: Post) -> serenity::CreateInteractionResponseMessage {
+    serenity::CreateInteractionResponseMessage::new()
+        .allowed_mentions(post.allowed_mentions())
+        .content(post.content)
+        .add_files(post.files)
+        .components(post.components)
+}
+
 /// A post as an ephemeral follow-up to an interaction.
 fn private_followup(post: Post) -> serenity::CreateInteractionResponseFollowup {
     serenity::CreateInteractionResponseFollowup::new()
@@ -163,12 +172,7 @@ impl Publisher {
                 private_followup(post).execute(http, (None, token)).await?;
             }
             Via::Form(submit) => {
-                let response = serenity::CreateInteractionResponseMessage::new()
-                    .allowed_mentions(post.allowed_mentions())
-                    .content(post.content)
-                    .add_files(post.files)
-                    .components(post.components)
-                    .ephemeral(true);
+                let response = response_message(post).ephemeral(true);
                 let response = serenity::CreateInteractionResponse::Message(response);
                 submit.create_response(http, response).await?;
             }
@@ -292,11 +296,7 @@ impl Publisher {
                 }
             }
             Via::Form(submit) => {
-                let response = serenity::CreateInteractionResponseMessage::new()
-                    .allowed_mentions(post.allowed_mentions())
-                    .content(post.content)
-                    .add_files(post.files)
-                    .components(post.components);
+                let response = response_message(post);
                 let sent = submit
                     .create_response(http, serenity::CreateInteractionResponse::Message(response))
                     .await;

@@ -74,7 +74,7 @@ fn attack(position: &Position, budget: usize) -> (String, serde_json::Value, usi
 
 /// Each reply of the side to move, solved for the opponent: those that leave no Tinuë escape.
 fn defend(position: &Position, budget: usize) -> (String, serde_json::Value, usize) {
-    let found = escapes(position, budget, false);
+    let found = escapes(position, budget);
     let ptn = |plies: &[crate::tak::Ply]| -> Vec<String> {
         plies.iter().map(|&p| position.ptn(p)).collect()
     };

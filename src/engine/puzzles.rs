@@ -84,14 +84,14 @@ pub fn starter_set() -> &'static [Puzzle] {
 
 /// The defender's replies after the attacker's ply (the defender is to move in `pos`): those
 /// that escape the road (end the game otherwise, or leave no Tinuë), and those the budget could
-/// not decide. With `first_only`, it stops at the first escape.
+/// not decide.
 pub struct Escapes {
     pub escapes: Vec<Ply>,
     pub unknown: Vec<Ply>,
     pub nodes: usize,
 }
 
-pub fn escapes(pos: &Position, budget: usize, first_only: bool) -> Escapes {
+pub fn escapes(pos: &Position, budget: usize) -> Escapes {
     let mut replies = Vec::new();
     pos.generate_plies(&mut replies);
     let defender = pos.to_move();
@@ -115,9 +115,6 @@ pub fn escapes(pos: &Position, budget: usize, first_only: bool) -> Escapes {
                     Verdict::Tinue(_) => {}
                 }
             }
-        }
-        if first_only && !found.escapes.is_empty() {
-            break;
         }
     }
     found

@@ -112,15 +112,13 @@ impl Service {
         ctx: &Ctx,
         rank: impl FnOnce(Vec<String>) -> Vec<String>,
     ) -> Result<Vec<(String, String)>, Refusal> {
-        let (plies, game) = match self.puzzle_match(ctx)? {
-            Some(g) => (rank(g.legal_plies()), g),
-            None => {
-                let plies = rank(self.legal_plies(ctx.channel)?);
-                let labels = self.label_plies(ctx.channel, &plies)?;
-                return Ok(labels.into_iter().zip(plies).collect());
-            }
-        };
-        Ok(plies.into_iter().map(|p| (game.label(&p), p)).collect())
+        if let Some(game) = self.puzzle_match(ctx)? {
+            let plies = rank(game.legal_plies());
+            return Ok(plies.into_iter().map(|p| (game.label(&p), p)).collect());
+        }
+        let plies = rank(self.legal_plies(ctx.channel)?);
+        let labels = self.label_plies(ctx.channel, &plies)?;
+        Ok(labels.into_iter().zip(plies).collect())
     }
 
     /// The legal plies for the player to move, in canonical PTN (for autocomplete).

@@ -9,7 +9,8 @@
 //! `wallets` guild ++ user → coins; `tournaments` id → tournament, and id ++ round ++ board →
 //! that pairing's result (so a tournament and its results sit together under its id); `outbox`
 //! letter id → a message an outcome owes, until it is delivered; `vacations` guild ++ user → the
-//! player's vacation days.
+//! player's vacation days; `puzzles` kind ++ key → puzzle attempts, solvers' and puzzles' ratings
+//! and daily puzzles (`puzzles.rs`).
 
 mod puzzles;
 pub mod records;

@@ -31,11 +31,17 @@ fn attempt_key(seat: PuzzleSeat) -> [u8; 10] {
     k
 }
 
-fn player_key(guild: u64, user: u64) -> [u8; 17] {
-    let mut k = [b'p'; 17];
+/// `kind` ++ guild ++ `id`: a server's records of one kind sort together (its prefix is the
+/// first 9 bytes).
+fn guild_key(kind: u8, guild: u64, id: u64) -> [u8; 17] {
+    let mut k = [kind; 17];
     k[1..9].copy_from_slice(&guild.to_be_bytes());
-    k[9..].copy_from_slice(&user.to_be_bytes());
+    k[9..].copy_from_slice(&id.to_be_bytes());
     k
+}
+
+fn player_key(guild: u64, user: u64) -> [u8; 17] {
+    guild_key(b'p', guild, user)
 }
 
 fn rating_key(puzzle: u32) -> [u8; 5] {
@@ -45,10 +51,7 @@ fn rating_key(puzzle: u32) -> [u8; 5] {
 }
 
 fn daily_key(guild: u64, day: i64) -> [u8; 17] {
-    let mut k = [b'd'; 17];
-    k[1..9].copy_from_slice(&guild.to_be_bytes());
-    k[9..].copy_from_slice(&(day.max(0) as u64).to_be_bytes());
-    k
+    guild_key(b'd', guild, day.max(0) as u64)
 }
 
 pub(super) fn apply(change: &PuzzleChange, tree: &TransactionalTree) -> TxResult<()> {
@@ -113,10 +116,8 @@ impl Store {
 
     /// Every puzzle record of a server's players.
     pub fn puzzle_players(&self, guild: u64) -> Result<Vec<PuzzlePlayer>, StoreError> {
-        let mut prefix = vec![b'p'];
-        prefix.extend(guild.to_be_bytes());
         self.puzzles
-            .scan_prefix(prefix)
+            .scan_prefix(&player_key(guild, 0)[..9])
             .map(|e| decode("puzzles", &e?.1))
             .collect()
     }
@@ -131,9 +132,11 @@ impl Store {
 
     /// A server's newest daily puzzle.
     pub fn last_daily_puzzle(&self, guild: u64) -> Result<Option<DailyPuzzle>, StoreError> {
-        let mut prefix = vec![b'd'];
-        prefix.extend(guild.to_be_bytes());
-        match self.puzzles.scan_prefix(prefix).next_back() {
+        match self
+            .puzzles
+            .scan_prefix(&daily_key(guild, 0)[..9])
+            .next_back()
+        {
             Some(entry) => Ok(Some(decode("puzzles", &entry?.1)?)),
             None => Ok(None),
         }

@@ -270,7 +270,15 @@ pub async fn challenge_bob(fake: &FakeDiscord, options: serde_json::Value) -> Re
 
 /// Presses the Move button under the newest board in `channel`: the form Bredon answers with.
 pub async fn open_move_form(fake: &FakeDiscord, user: &TestUser, channel: u64) -> Request {
-    let button = fake.button(channel, "bredon:board-move:").unwrap();
+    open_form(fake, user, channel, "bredon:board-move:").await
+}
+
+/// Presses the newest button whose custom id starts with `button` and waits for the form it
+/// opens (the interaction's callback).
+pub async fn open_form(fake: &FakeDiscord, user: &TestUser, channel: u64, button: &str) -> Request {
+    let button = fake
+        .button(channel, button)
+        .unwrap_or_else(|| panic!("no {button} button in {channel}"));
     let from = fake.requests().len();
     let token = fake.press(user, channel, &button);
     fake.wait_request(from, "the form", |r| {

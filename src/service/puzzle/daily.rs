@@ -71,7 +71,8 @@ impl Service {
     }
 
     fn daily_post(&self, daily: &DailyPuzzle, s: &GuildSettings) -> Result<Outcome, Refusal> {
-        let (id, puzzle) = puzzle_by_number(daily.puzzle)?;
+        let id = daily.puzzle;
+        let puzzle = puzzle_by_number(id)?;
         let position = puzzle.position().map_err(Refusal)?;
         let rating = self.puzzle_glicko(id)?.rating;
         let date = super::finish::ptn_date(daily.day * 86_400_000).replace('.', "-");

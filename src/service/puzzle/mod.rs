@@ -53,7 +53,7 @@ impl Service {
             );
         }
         let id = match choice.id {
-            Some(id) => puzzle_by_number(id)?.0,
+            Some(id) => puzzle_by_number(id).map(|_| id)?,
             None => self.choose_puzzle(ctx, choice)?,
         };
         self.begin_puzzle(ctx, seat, id, None)
@@ -190,7 +190,7 @@ impl Service {
     }
 
     fn standing(&self, attempt: PuzzleAttempt) -> Result<Standing, Refusal> {
-        let (_, puzzle) = puzzle_by_number(attempt.puzzle)?;
+        let puzzle = puzzle_by_number(attempt.puzzle)?;
         let start = puzzle.position().map_err(Refusal)?;
         let mut game = crate::tak::Game::new(start);
         for (i, text) in attempt.plies.iter().enumerate() {
@@ -497,10 +497,10 @@ impl Service {
 }
 
 /// The starter puzzle numbered `id` (from 1).
-pub(super) fn puzzle_by_number(id: u32) -> Result<(u32, &'static Puzzle), Refusal> {
+pub(super) fn puzzle_by_number(id: u32) -> Result<&'static Puzzle, Refusal> {
     let set = starter_set();
     match (id as usize).checked_sub(1).and_then(|i| set.get(i)) {
-        Some(p) => Ok((id, p)),
+        Some(p) => Ok(p),
         None => refuse(format!(
             "there is no puzzle #{id}: they are numbered 1 to {}",
             set.len()

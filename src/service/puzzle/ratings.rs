@@ -63,7 +63,7 @@ impl Service {
     }
 
     pub(super) fn puzzle_glicko_record(&self, id: u32) -> Result<PuzzleRating, Refusal> {
-        let (_, puzzle) = puzzle_by_number(id)?;
+        let puzzle = puzzle_by_number(id)?;
         Ok(self
             .store
             .puzzle_rating(id)?
