@@ -135,7 +135,7 @@ fn main() {
         .collect();
     report("8 threads at once", times);
     service.store().flush().unwrap();
-    println!("live games: {}", service.store().live_game_count());
+    println!("live games: {}", service.store().live_game_count().unwrap());
     println!("on disk: {:.1} MB", dir_size(dir.path()) as f64 / 1e6);
     println!("peak RSS: {}", peak_rss_kb());
 }

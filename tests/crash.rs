@@ -1,6 +1,6 @@
 //! Durability under SIGKILL: a child process plays plies in a loop and reports each one the
 //! service acknowledged; it is killed at random moments, and after every kill each acknowledged
-//! ply must be in the store and every game must load.
+//! ply must be in the store and every game must load. Once on a sled folder, once on PostgreSQL.
 
 use bredon::service::{ChallengeOptions, Ctx, Service};
 use bredon::store::records::{PlayerRef, Seat};
@@ -8,6 +8,8 @@ use bredon::store::Store;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod support;
 
 const CHANNELS: [u64; 3] = [11, 12, 13];
 
@@ -34,10 +36,15 @@ fn ctx(channel: u64, who: &PlayerRef) -> Ctx {
 #[test]
 #[ignore = "run by crash_kills_never_lose_an_acknowledged_ply as its child process"]
 fn crash_child() {
-    let Some(dir) = std::env::var_os("BREDON_CRASH_DIR") else {
-        return;
+    let store = match (
+        std::env::var("BREDON_CRASH_DATABASE_URL"),
+        std::env::var_os("BREDON_CRASH_DIR"),
+    ) {
+        (Ok(url), _) => Store::connect(&url).unwrap(),
+        (_, Some(dir)) => Store::open(std::path::Path::new(&dir)).unwrap(),
+        _ => return,
     };
-    let service = Service::new(Store::open(std::path::Path::new(&dir)).unwrap());
+    let service = Service::new(store);
     let (a, b) = (player("alice", 1), player("bob", 2));
     let mut seed = std::process::id() as u64 | 1;
     loop {
@@ -75,11 +82,34 @@ fn crash_child() {
 
 #[test]
 fn crash_kills_never_lose_an_acknowledged_ply() {
-    let dir = tempfile::tempdir().unwrap();
+    kill_rounds(&support::folder(), 20);
+}
+
+#[test]
+fn crash_kills_on_postgres_never_lose_an_acknowledged_ply() {
+    match support::postgres::server() {
+        Ok(server) => kill_rounds(
+            &support::Place {
+                dir: tempfile::tempdir().unwrap(),
+                url: Some(server.database()),
+            },
+            12,
+        ),
+        Err(why) => println!("skipped: {why}"),
+    }
+}
+
+/// Kills a child playing on `place` `rounds` times; after each kill, checks the store.
+fn kill_rounds(place: &support::Place, rounds: u32) {
     let mut seed = 0x9E3779B97F4A7C15u64;
     let mut total_acks = 0;
-    for round in 0..20 {
-        let mut child = Command::new(std::env::current_exe().unwrap())
+    for round in 0..rounds {
+        let mut child = Command::new(std::env::current_exe().unwrap());
+        match &place.url {
+            Some(url) => child.env("BREDON_CRASH_DATABASE_URL", url),
+            None => child.env("BREDON_CRASH_DIR", place.path()),
+        };
+        let mut child = child
             .args([
                 "--exact",
                 "crash_child",
@@ -88,7 +118,6 @@ fn crash_kills_never_lose_an_acknowledged_ply() {
                 "--test-threads",
                 "1",
             ])
-            .env("BREDON_CRASH_DIR", dir.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -121,8 +150,11 @@ fn crash_kills_never_lose_an_acknowledged_ply() {
         child.wait().unwrap();
         let acks = reader.join().unwrap();
         total_acks += acks.len();
-        let store = Store::open(dir.path())
-            .unwrap_or_else(|e| panic!("round {round}: the store does not reopen: {e}"));
+        let store = match &place.url {
+            Some(url) => Store::connect(url),
+            None => Store::open(place.path()),
+        }
+        .unwrap_or_else(|e| panic!("round {round}: the store does not reopen: {e}"));
         for &ch in &CHANNELS {
             if let Some(g) = store.game(ch).unwrap() {
                 Service::rebuild(&g)

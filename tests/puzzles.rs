@@ -10,7 +10,6 @@ use bredon::engine::tinue::{solve, Verdict};
 use bredon::game::Match;
 use bredon::service::{Ctx, Outcome, PuzzleChoice, Service};
 use bredon::store::records::PlayerRef;
-use bredon::store::Store;
 use harness::{
     alice, bob, boot, connected, moderator, run_with, server_manager, start_bot_logging,
     with_service,
@@ -25,8 +24,8 @@ const HOUR: i64 = 3_600_000;
 /// 2026-11-24 00:00 UTC.
 const DAY: i64 = 1_795_478_400_000;
 
-fn service(dir: &std::path::Path) -> Service {
-    Service::new(Store::open(dir).unwrap())
+fn service(place: &support::Place) -> Service {
+    Service::new(place.open())
 }
 
 fn ctx(name: &str, channel: u64, now_ms: i64) -> Ctx {
@@ -73,8 +72,8 @@ fn rating(s: &Service, name: &str) -> f64 {
 
 #[test]
 fn a_wrong_ply_is_refuted_and_the_other_winning_first_ply_accepted() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = service(dir.path());
+    let place = support::place();
+    let s = service(&place);
     let alice = |t| ctx("alice", CHANNEL, t);
     // Puzzle #3 (4x4): White wins with d3 or d4.
     let shown = s.start_puzzle(&alice(0), number(3), false).unwrap();
@@ -132,8 +131,8 @@ fn a_wrong_ply_is_refuted_and_the_other_winning_first_ply_accepted() {
 
 #[test]
 fn a_clean_solve_raises_the_rating_and_a_private_puzzle_is_answered_privately() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = service(dir.path());
+    let place = support::place();
+    let s = service(&place);
     let bob = |t| ctx("bob", CHANNEL, t);
     let mut shown = s.start_puzzle(&bob(0), number(10), true).unwrap();
     assert!(
@@ -166,8 +165,8 @@ fn a_clean_solve_raises_the_rating_and_a_private_puzzle_is_answered_privately() 
 fn a_line_whose_last_defence_ends_the_game_is_solved_not_left_hanging() {
     // Puzzle #86 (5x5): near its end every reply of Black loses, and one runs out Black's
     // reserve; Bredon once answered with it and said "your move" on a finished game.
-    let dir = tempfile::tempdir().unwrap();
-    let s = service(dir.path());
+    let place = support::place();
+    let s = service(&place);
     let carol = |t| ctx("carol", CHANNEL, t);
     let mut shown = s.start_puzzle(&carol(0), number(86), false).unwrap();
     for t in 1.. {
@@ -183,8 +182,8 @@ fn a_line_whose_last_defence_ends_the_game_is_solved_not_left_hanging() {
 
 #[test]
 fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = service(dir.path());
+    let place = support::place();
+    let s = service(&place);
     let carol = |t| ctx("carol", CHANNEL, t);
     let choice = PuzzleChoice {
         size: Some(6),
@@ -215,10 +214,10 @@ fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
 
 #[test]
 fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
-    let dir = tempfile::tempdir().unwrap();
+    let place = support::place();
     let at = |t| ctx("mod", CHANNEL, t);
     {
-        let s = service(dir.path());
+        let s = service(&place);
         assert!(s.start_daily_puzzle(&ctx("alice", CHANNEL, DAY)).is_err());
         assert!(s
             .set_puzzle_channel(&ctx("alice", CHANNEL, DAY), Some(PUZZLES), Some(9), false)
@@ -244,7 +243,7 @@ fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
         assert!(s.tick(DAY + 10 * HOUR).unwrap().is_empty(), "once a day");
     }
     // A restart posts nothing again; alice solves it privately.
-    let s = service(dir.path());
+    let s = service(&place);
     assert!(s.tick(DAY + 11 * HOUR).unwrap().is_empty());
     let alice = |t| ctx("alice", CHANNEL, t);
     let mut shown = s.start_daily_puzzle(&alice(DAY + 12 * HOUR)).unwrap();

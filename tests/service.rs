@@ -1,4 +1,5 @@
-//! The game service through its public API, on a real sled store in a temporary folder.
+//! The game service through its public API, on a real store: a sled folder, or a PostgreSQL
+//! database with `BREDON_TEST_DATABASE=postgres`.
 
 use bredon::game::{Ending, Kind};
 use bredon::service::{Answer, ChallengeOptions, Ctx, Outcome, Service};
@@ -14,14 +15,17 @@ const CHANNEL: u64 = 100;
 const HOUR: i64 = 3_600_000;
 
 struct World {
-    dir: tempfile::TempDir,
+    place: support::Place,
     service: Service,
 }
 
 fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::new(Store::open(dir.path()).unwrap());
-    World { dir, service }
+    world_in(support::place())
+}
+
+fn world_in(place: support::Place) -> World {
+    let service = Service::new(place.open());
+    World { place, service }
 }
 
 fn user(name: &str) -> PlayerRef {
@@ -653,9 +657,9 @@ fn reminders_fire_once_and_time_outs_end_the_game_after_a_restart() {
         "the same reminder never fires twice"
     );
     // Restart: the due times survive.
-    let World { dir, service } = w;
+    let World { place, service } = w;
     drop(service);
-    let service = Service::new(Store::open(dir.path()).unwrap());
+    let service = Service::new(place.open());
     let events = service.tick(24 * HOUR).unwrap();
     let texts: Vec<&str> = events.iter().map(|e| e.outcome.text.as_str()).collect();
     assert!(
@@ -1524,9 +1528,9 @@ fn a_stored_outcome_draws_the_same_board_after_a_restart() {
     play(&w, "alice", "a1");
     play(&w, "bob", "e5");
     let resigned = w.service.resign(&ctx("bob", 3)).unwrap();
-    let World { dir, service } = w;
+    let World { place, service } = w;
     drop(service);
-    let service = Service::new(Store::open(dir.path()).unwrap());
+    let service = Service::new(place.open());
     let owed = service.deliveries().unwrap();
     let stored = &owed.last().unwrap().outcome;
     assert_eq!(stored.letter, resigned.letter);
@@ -1661,11 +1665,12 @@ fn ratings_are_kept_per_board_size_and_small_boards_are_never_rated() {
 /// earned on, and a rated 3x3 game of then counted but not rated.
 #[test]
 fn ratings_kept_before_sizes_were_apart_move_to_their_sizes() {
-    let w = world();
+    let w = world_in(support::folder());
     three_sizes(&w);
     let expected = w.service.store().players(GUILD, Kind::Tak).unwrap();
     assert_eq!(expected.len(), 6, "two players on three sizes");
-    let World { dir, service } = w;
+    let World { place, service } = w;
+    let dir = place.dir;
     drop(service);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     let db = loop {

@@ -7,7 +7,6 @@ use bredon::service::{
     parse_format, ChallengeOptions, Ctx, Outcome, Refusal, Service, TimerEvent, TournamentOptions,
 };
 use bredon::store::records::{Fixture, PlayerRef};
-use bredon::store::Store;
 use bredon::tournament::halves;
 
 const GUILD: u64 = 7;
@@ -33,7 +32,7 @@ fn at(name: &str, channel: u64, now_ms: i64) -> Ctx {
 }
 
 struct Table {
-    dir: tempfile::TempDir,
+    place: support::Place,
     service: Option<Service>,
     /// Threads handed out so far.
     threads: u64,
@@ -41,10 +40,10 @@ struct Table {
 
 impl Table {
     fn new() -> Table {
-        let dir = tempfile::tempdir().unwrap();
-        let service = Service::new(Store::open(dir.path()).unwrap());
+        let place = support::place();
+        let service = Service::new(place.open());
         Table {
-            dir,
+            place,
             service: Some(service),
             threads: 0,
         }
@@ -57,7 +56,7 @@ impl Table {
     /// Stops the service (closing the store) and opens it again, as a restarted bot would.
     fn restart(&mut self) {
         drop(self.service.take());
-        self.service = Some(Service::new(support::reopen(self.dir.path())));
+        self.service = Some(Service::new(self.place.open()));
     }
 
     /// Opens every pending pairing's game in a new "thread": (thread, White, Black).
@@ -583,8 +582,8 @@ fn a_swiss_of_thirty_one_never_repeats_a_pairing_and_every_post_fits_discord() {
 
 #[test]
 fn players_joining_at_the_same_moment_all_get_in() {
-    let dir = tempfile::tempdir().unwrap();
-    let service = std::sync::Arc::new(Service::new(Store::open(dir.path()).unwrap()));
+    let place = support::place();
+    let service = std::sync::Arc::new(Service::new(place.open()));
     service
         .create_tournament(&at("mod", CHANNEL, 0), &options("Rush", "rr", None, None))
         .unwrap();

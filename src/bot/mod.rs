@@ -124,6 +124,9 @@ pub struct Config {
     /// Register commands in this server only (instant updates while developing).
     pub guild: Option<u64>,
     pub data: PathBuf,
+    /// PostgreSQL instead of the `data` folder (`BREDON_DATABASE_URL`): one store for every
+    /// process.
+    pub database_url: Option<String>,
     pub shards: Shards,
     /// How often reminders and time-outs are checked.
     pub tick: Duration,
@@ -164,7 +167,8 @@ const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 /// deaf: without registered commands nobody can reach the bot). The commands are registered once
 /// the handlers are ready, so interactions never wait behind the registration.
 pub async fn run(config: Config) -> Result<(), String> {
-    let store = Store::open(&config.data).map_err(|e| e.to_string())?;
+    let store = Store::open_either(&config.data, config.database_url.as_deref())
+        .map_err(|e| e.to_string())?;
     let fatal = Arc::new(Fatal::default());
     let fatal_in_setup = Arc::clone(&fatal);
     // The same database handle, kept to flush after the gateway closes.

@@ -35,6 +35,13 @@ enum Command {
         /// The file to write.
         file: std::path::PathBuf,
     },
+    /// Move every record of a data folder into the PostgreSQL database of
+    /// BREDON_DATABASE_URL (which must be empty). Stop the bot first.
+    Migrate {
+        /// The data folder (the bot's BREDON_DATA).
+        #[arg(long)]
+        from: std::path::PathBuf,
+    },
     /// The built-in engine over the Tak Engine Interface on stdin/stdout.
     Tei,
     /// Analyse a finished Tak game: marks (??, ?, !) and comments, an evaluation chart.
@@ -76,6 +83,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Tune(args) => engine::run_tune(args),
         Command::Backup { file } => backup(&file),
+        Command::Migrate { from } => migrate(&from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -141,16 +149,60 @@ pub fn data_dir() -> std::path::PathBuf {
     std::env::var_os("BREDON_DATA").map_or_else(|| "./data".into(), Into::into)
 }
 
+/// The shared PostgreSQL database, `BREDON_DATABASE_URL`, if set (it replaces `BREDON_DATA`).
+pub fn database_url() -> Option<String> {
+    std::env::var("BREDON_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+}
+
+/// The bot's store: PostgreSQL when `BREDON_DATABASE_URL` is set, else the `BREDON_DATA` folder;
+/// and its name for messages (never the URL, which may hold a password).
+fn open_store() -> Result<(crate::store::Store, String), Failure> {
+    let url = database_url();
+    let name = match url {
+        Some(_) => "the PostgreSQL database of BREDON_DATABASE_URL".to_string(),
+        None => data_dir().display().to_string(),
+    };
+    let store = crate::store::Store::open_either(&data_dir(), url.as_deref())
+        .map_err(|e| Failure::new(1, e.to_string()))?;
+    Ok((store, name))
+}
+
 fn backup(file: &std::path::Path) -> Result<(), Failure> {
-    let dir = data_dir();
-    let store = crate::store::Store::open(&dir).map_err(|e| Failure::new(1, e.to_string()))?;
+    let (store, name) = open_store()?;
     let rows = store
         .backup(file)
         .map_err(|e| Failure::new(1, e.to_string()))?;
+    println!("wrote {rows} records from {name} to {}", file.display());
+    Ok(())
+}
+
+/// `bredon migrate`: every record of a sled folder into the (empty) PostgreSQL database.
+fn migrate(from: &std::path::Path) -> Result<(), Failure> {
+    let Some(url) = database_url() else {
+        return Err(Failure::new(
+            2,
+            "set BREDON_DATABASE_URL to the PostgreSQL database to move the records into \
+             (postgres://user:password@host/database)",
+        ));
+    };
+    let source = crate::store::Store::open(from).map_err(|e| Failure::new(1, e.to_string()))?;
+    let target = crate::store::Store::connect(&url).map_err(|e| Failure::new(1, e.to_string()))?;
+    let counts = source
+        .copy_into(&target)
+        .map_err(|e| Failure::new(1, e.to_string()))?;
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    let trees: Vec<String> = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect();
     println!(
-        "wrote {rows} records from {} to {}",
-        dir.display(),
-        file.display()
+        "moved {total} records from {} into PostgreSQL ({}); every tree counted again there. \
+         Start the bot with BREDON_DATABASE_URL set; keep the folder as a backup.",
+        from.display(),
+        trees.join(", ")
     );
     Ok(())
 }
@@ -212,6 +264,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
             .filter(|b| !b.trim().is_empty()),
         guild,
         data: data_dir(),
+        database_url: database_url(),
         shards,
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
         defer_after: std::time::Duration::from_millis(defer_ms),

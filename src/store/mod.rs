@@ -1,5 +1,5 @@
-//! Persistence in sled: typed, versioned records, atomic changes, durability. Nothing else opens
-//! sled.
+//! Persistence: typed, versioned records, atomic changes, durability, in a sled folder (one
+//! process) or PostgreSQL (several; `kv.rs`). Nothing else opens either.
 //!
 //! Trees (keys are big-endian so they sort): `games` channel → live game; `challenges` channel →
 //! challenge; `archive` game id → finished game; `last` channel → id of its last finished game;
@@ -12,19 +12,24 @@
 //! player's vacation days; `puzzles` kind ++ key → puzzle attempts, solvers' and puzzles' ratings
 //! and daily puzzles (`puzzles.rs`).
 
+mod kv;
+mod postgres;
 mod puzzles;
 pub mod records;
+mod sled_kv;
+mod tx;
 
 pub use puzzles::PuzzleChange;
 
 use crate::game::Kind;
+use kv::Backend;
 use records::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use sled::transaction::{abort, ConflictableTransactionError, TransactionError, TransactionalTree};
-use sled::Transactional;
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
+use tx::{abort, Row, Tree, Tx, TxResult};
 
 #[derive(Debug)]
 pub enum StoreError {
@@ -63,12 +68,6 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
-
-impl From<sled::Error> for StoreError {
-    fn from(e: sled::Error) -> StoreError {
-        StoreError::Io(e.to_string())
-    }
-}
 
 /// Why a change was not stored.
 #[derive(Debug)]
@@ -131,31 +130,10 @@ pub struct CoinChange {
     pub start: i64,
 }
 
+/// Where every record is kept; cheap to clone (one store, shared).
 #[derive(Clone)]
 pub struct Store {
-    db: sled::Db,
-    games: sled::Tree,
-    challenges: sled::Tree,
-    archive: sled::Tree,
-    last: sled::Tree,
-    history: sled::Tree,
-    players: sled::Tree,
-    timers: sled::Tree,
-    settings: sled::Tree,
-    /// channel → id of the newest message showing its game's board (for jump links).
-    boards: sled::Tree,
-    /// user → notification wishes.
-    prefs: sled::Tree,
-    /// (guild, user) → coins for University games.
-    wallets: sled::Tree,
-    /// Tournaments and their pairings' results.
-    tournaments: sled::Tree,
-    /// letter id → a message not yet delivered.
-    outbox: sled::Tree,
-    /// (guild, user) → vacation days taken and the vacation under way.
-    vacations: sled::Tree,
-    /// Puzzle attempts, players' and puzzles' ratings, daily puzzles (`puzzles.rs`).
-    puzzles: sled::Tree,
+    kv: Arc<Backend>,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -236,8 +214,6 @@ fn timers_of(game: &LiveGame) -> impl Iterator<Item = [u8; 17]> + '_ {
     reminder.into_iter().chain(timeout)
 }
 
-type TxResult<T> = Result<T, ConflictableTransactionError<TxAbort>>;
-
 enum TxAbort {
     Conflict,
     Store(StoreError),
@@ -248,105 +224,110 @@ fn tx_decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> TxResult<
     decode(tree, bytes).or_else(|e| abort(TxAbort::Store(e)))
 }
 
+/// Decodes every value of `rows`.
+fn decode_all<T: DeserializeOwned>(
+    tree: &'static str,
+    rows: Vec<Row>,
+) -> Result<Vec<T>, StoreError> {
+    rows.iter().map(|(_, v)| decode(tree, v)).collect()
+}
+
 impl Store {
-    /// Opens (or creates) the database in `path`.
+    /// Opens (or creates) the database in the folder `path`.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let db = sled::Config::new().path(path).open().map_err(|e| match e {
-            sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
-                StoreError::Locked(path.display().to_string())
-            }
-            other => StoreError::Io(format!("cannot open {}: {other}", path.display())),
-        })?;
-        let tree = |name: &str| db.open_tree(name);
-        Store {
-            games: tree("games")?,
-            challenges: tree("challenges")?,
-            archive: tree("archive")?,
-            last: tree("last")?,
-            history: tree("history")?,
-            players: tree("players")?,
-            timers: tree("timers")?,
-            settings: tree("settings")?,
-            boards: tree("boards")?,
-            prefs: tree("prefs")?,
-            wallets: tree("wallets")?,
-            tournaments: tree("tournaments")?,
-            outbox: tree("outbox")?,
-            vacations: tree("vacations")?,
-            puzzles: tree("puzzles")?,
-            db,
+        Store::over(Backend::Sled(sled_kv::SledKv::open(path)?))
+    }
+
+    /// Connects to the PostgreSQL database at `url` (`BREDON_DATABASE_URL`), creating or
+    /// updating its tables: one store for every process pointed at it.
+    pub fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::over(Backend::Postgres(postgres::PgKv::connect(url)?))
+    }
+
+    /// PostgreSQL when `database_url` names one, else the sled folder `data`.
+    pub fn open_either(data: &Path, database_url: Option<&str>) -> Result<Store, StoreError> {
+        match database_url {
+            Some(url) => Store::connect(url),
+            None => Store::open(data),
         }
-        .with_players_per_size()
+    }
+
+    fn over(kv: Backend) -> Result<Store, StoreError> {
+        Store { kv: Arc::new(kv) }.with_players_per_size()
+    }
+
+    fn get<T: DeserializeOwned>(&self, tree: Tree, key: &[u8]) -> Result<Option<T>, StoreError> {
+        self.kv
+            .get(tree, key)?
+            .map(|b| decode(tree.name(), &b))
+            .transpose()
     }
 
     /// Rebuilds player records kept before ratings were per board size (keys without a size)
-    /// by replaying the archive, in one atomic batch: each rating lands on the size it was
+    /// by replaying the archive, in one transaction: each rating lands on the size it was
     /// earned on, and a store that is already per size is left as it is.
     fn with_players_per_size(self) -> Result<Store, StoreError> {
-        let keys = self.players.iter().keys().collect::<Result<Vec<_>, _>>()?;
+        let keys: Vec<Vec<u8>> = self
+            .kv
+            .scan(Tree::Players, &[])?
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
         let old = keys.iter().filter(|k| k.len() != PLAYER_KEY).count();
         if old == 0 {
             return Ok(self);
         }
-        let games = self
-            .archive
-            .iter()
-            .map(|e| decode("archive", &e?.1))
-            .collect::<Result<Vec<ArchivedGame>, _>>()?;
+        let games: Vec<ArchivedGame> = decode_all("archive", self.kv.scan(Tree::Archive, &[])?)?;
         let records = crate::ratings::replay(games);
         tracing::info!(
             "player records are kept per board size now: {old} old records replaced by {} \
              rebuilt from the archive",
             records.len()
         );
-        let mut batch = sled::Batch::default();
-        for key in keys {
-            batch.remove(key);
-        }
-        for r in &records {
-            batch.insert(&player_key(r.guild, r.user.id, r.game, r.size), encode(r));
-        }
-        self.players.apply_batch(batch)?;
-        self.players.flush()?;
+        self.kv
+            .transaction(&[Tree::Players], |tx| {
+                for key in &keys {
+                    tx.remove(Tree::Players, key)?;
+                }
+                for r in &records {
+                    let key = player_key(r.guild, r.user.id, r.game, r.size);
+                    tx.insert(Tree::Players, &key, &encode(r))?;
+                }
+                Ok(())
+            })
+            .map_err(TxAbort::into_store_error)?;
+        self.flush()?;
         Ok(self)
     }
 
     /// Makes everything written so far durable. Concurrent callers share one disk flush.
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
-        Ok(())
+        self.kv.flush()
     }
 
     /// A new unique id (game, challenge, series).
     pub fn new_id(&self) -> Result<u64, StoreError> {
-        Ok(self.db.generate_id()? + 1)
+        self.kv.new_id()
     }
 
     pub fn game(&self, channel: u64) -> Result<Option<LiveGame>, StoreError> {
-        self.games
-            .get(channel.to_be_bytes())?
-            .map(|b| decode("game", &b))
-            .transpose()
+        self.get(Tree::Games, &channel.to_be_bytes())
     }
 
     pub fn challenge(&self, channel: u64) -> Result<Option<Challenge>, StoreError> {
-        self.challenges
-            .get(channel.to_be_bytes())?
-            .map(|b| decode("challenge", &b))
-            .transpose()
+        self.get(Tree::Challenges, &channel.to_be_bytes())
     }
 
     pub fn archived(&self, id: u64) -> Result<Option<ArchivedGame>, StoreError> {
-        self.archive
-            .get(id.to_be_bytes())?
-            .map(|b| decode("archive", &b))
-            .transpose()
+        self.get(Tree::Archive, &id.to_be_bytes())
     }
 
     /// The last finished game in a channel.
     pub fn last_finished(&self, channel: u64) -> Result<Option<ArchivedGame>, StoreError> {
-        match self.last.get(channel.to_be_bytes())? {
-            Some(id) => self.archived(u64::from_be_bytes(id.as_ref().try_into().unwrap_or([0; 8]))),
+        match self.kv.get(Tree::Last, &channel.to_be_bytes())? {
+            Some(id) => self.archived(u64::from_be_bytes(
+                id.as_slice().try_into().unwrap_or([0; 8]),
+            )),
             None => Ok(None),
         }
     }
@@ -354,8 +335,12 @@ impl Store {
     /// A user's finished games, newest first.
     pub fn history(&self, user: u64, limit: usize) -> Result<Vec<ArchivedGame>, StoreError> {
         let mut out = Vec::new();
-        for entry in self.history.scan_prefix(user.to_be_bytes()).rev() {
-            let (key, _) = entry?;
+        for (key, _) in self
+            .kv
+            .scan(Tree::History, &user.to_be_bytes())?
+            .into_iter()
+            .rev()
+        {
             let id = u64::from_be_bytes(key[8..16].try_into().expect("history keys are 16 bytes"));
             if let Some(g) = self.archived(id)? {
                 out.push(g);
@@ -375,26 +360,20 @@ impl Store {
         game: Kind,
         size: usize,
     ) -> Result<Option<PlayerRecord>, StoreError> {
-        self.players
-            .get(player_key(guild, user, game, size))?
-            .map(|b| decode("player", &b))
-            .transpose()
+        self.get(Tree::Players, &player_key(guild, user, game, size))
     }
 
     /// The records of one game in a server, every size.
     pub fn players(&self, guild: u64, game: Kind) -> Result<Vec<PlayerRecord>, StoreError> {
-        let mut players: Vec<PlayerRecord> = self
-            .players
-            .scan_prefix(guild.to_be_bytes())
-            .map(|e| decode("player", &e?.1))
-            .collect::<Result<_, _>>()?;
+        let mut players: Vec<PlayerRecord> =
+            decode_all("player", self.kv.scan(Tree::Players, &guild.to_be_bytes())?)?;
         players.retain(|p| p.game == game);
         Ok(players)
     }
 
-    /// Every live game in this store (this process's shards).
+    /// Every live game in this store.
     pub fn all_live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
-        self.games.iter().map(|e| decode("game", &e?.1)).collect()
+        decode_all("game", self.kv.scan(Tree::Games, &[])?)
     }
 
     /// Live games in a server.
@@ -404,32 +383,25 @@ impl Store {
         Ok(games)
     }
 
-    pub fn live_game_count(&self) -> usize {
-        self.games.len()
+    pub fn live_game_count(&self) -> Result<usize, StoreError> {
+        self.kv.len(Tree::Games)
     }
 
     pub fn settings(&self, guild: u64) -> Result<GuildSettings, StoreError> {
         Ok(self
-            .settings
-            .get(guild.to_be_bytes())?
-            .map(|b| decode("settings", &b))
-            .transpose()?
+            .get(Tree::Settings, &guild.to_be_bytes())?
             .unwrap_or_default())
     }
 
     /// Every finished game, oldest first.
     pub fn archived_games(&self) -> Result<Vec<ArchivedGame>, StoreError> {
-        self.archive
-            .iter()
-            .map(|e| decode("archive", &e?.1))
-            .collect()
+        decode_all("archive", self.kv.scan(Tree::Archive, &[])?)
     }
 
     /// The servers that post a daily puzzle, with their settings.
     pub fn puzzle_servers(&self) -> Result<Vec<(u64, GuildSettings)>, StoreError> {
         let mut out = Vec::new();
-        for entry in self.settings.iter() {
-            let (k, v) = entry?;
+        for (k, v) in self.kv.scan(Tree::Settings, &[])? {
             let s: GuildSettings = decode("settings", &v)?;
             if let (Some(_), Ok(key)) = (s.puzzle_channel, <[u8; 8]>::try_from(&k[..])) {
                 out.push((u64::from_be_bytes(key), s));
@@ -439,70 +411,57 @@ impl Store {
     }
 
     pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
-        self.settings
-            .insert(guild.to_be_bytes(), encode(settings))?;
-        Ok(())
+        self.kv
+            .insert(Tree::Settings, &guild.to_be_bytes(), &encode(settings))
     }
 
     /// The newest message showing the board of the game in `channel`.
     pub fn board_message(&self, channel: u64) -> Result<Option<u64>, StoreError> {
-        self.boards
-            .get(channel.to_be_bytes())?
-            .map(|b| decode("boards", &b))
-            .transpose()
+        self.get(Tree::Boards, &channel.to_be_bytes())
     }
 
     pub fn put_board_message(&self, channel: u64, message: u64) -> Result<(), StoreError> {
-        self.boards
-            .insert(channel.to_be_bytes(), encode(&message))?;
-        Ok(())
+        self.kv
+            .insert(Tree::Boards, &channel.to_be_bytes(), &encode(&message))
     }
 
     pub fn prefs(&self, user: u64) -> Result<PlayerPrefs, StoreError> {
         Ok(self
-            .prefs
-            .get(user.to_be_bytes())?
-            .map(|b| decode("prefs", &b))
-            .transpose()?
+            .get(Tree::Prefs, &user.to_be_bytes())?
             .unwrap_or_default())
     }
 
     pub fn vacation(&self, guild: u64, user: u64) -> Result<Option<Vacation>, StoreError> {
-        self.vacations
-            .get(key2(guild, user))?
-            .map(|b| decode("vacation", &b))
-            .transpose()
+        self.get(Tree::Vacations, &key2(guild, user))
     }
 
     pub fn put_vacation(&self, v: &Vacation) -> Result<(), StoreError> {
-        self.vacations.insert(key2(v.guild, v.user.id), encode(v))?;
-        Ok(())
+        self.kv
+            .insert(Tree::Vacations, &key2(v.guild, v.user.id), &encode(v))
     }
 
     pub fn put_prefs(&self, user: u64, prefs: &PlayerPrefs) -> Result<(), StoreError> {
-        self.prefs.insert(user.to_be_bytes(), encode(prefs))?;
-        Ok(())
+        self.kv
+            .insert(Tree::Prefs, &user.to_be_bytes(), &encode(prefs))
+    }
+
+    fn all_challenges(&self) -> Result<Vec<Challenge>, StoreError> {
+        decode_all("challenge", self.kv.scan(Tree::Challenges, &[])?)
     }
 
     /// The open challenges `user` made in `guild`.
     pub fn challenges_by(&self, guild: u64, user: u64) -> Result<usize, StoreError> {
-        let mut count = 0;
-        for entry in self.challenges.iter() {
-            let c: Challenge = decode("challenge", &entry?.1)?;
-            count += usize::from(c.guild == guild && c.challenger.id == user);
-        }
-        Ok(count)
+        Ok(self
+            .all_challenges()?
+            .iter()
+            .filter(|c| c.guild == guild && c.challenger.id == user)
+            .count())
     }
 
     /// Expired challenges (for the timer loop).
     pub fn challenges_expired(&self, now_ms: i64) -> Result<Vec<Challenge>, StoreError> {
-        let mut out = Vec::new();
-        for entry in self.challenges.iter() {
-            let c: Challenge = decode("challenge", &entry?.1)?;
-            if c.expires_ms <= now_ms {
-                out.push(c);
-            }
-        }
+        let mut out = self.all_challenges()?;
+        out.retain(|c| c.expires_ms <= now_ms);
         Ok(out)
     }
 
@@ -510,8 +469,7 @@ impl Store {
     pub fn due_timers(&self, now_ms: i64) -> Result<Vec<(u64, TimerKind, i64)>, StoreError> {
         let end = timer_key(now_ms + 1, 0, TimerKind::Reminder);
         let mut out = Vec::new();
-        for entry in self.timers.range(..end) {
-            let (k, _) = entry?;
+        for (k, _) in self.kv.below(Tree::Timers, &end)? {
             let due =
                 u64::from_be_bytes(k[..8].try_into().expect("timer keys are 17 bytes")) as i64;
             let channel = u64::from_be_bytes(k[8..16].try_into().expect("timer keys are 17 bytes"));
@@ -527,75 +485,45 @@ impl Store {
 
     /// Applies a change atomically, or nothing if its expectations do not hold.
     pub fn commit(&self, change: &Change) -> Result<(), CommitError> {
-        let trees = (
-            &self.games,
-            &self.challenges,
-            &self.archive,
-            &self.last,
-            &self.history,
-            &self.players,
-            &self.timers,
-            &self.wallets,
-            &self.tournaments,
-            &self.outbox,
-            &self.puzzles,
-        );
-        let result = trees.transaction(
-            |(
-                games,
-                challenges,
-                archive,
-                last,
-                history,
-                players,
-                timers,
-                wallets,
-                tournaments,
-                outbox,
-                puzzles,
-            )| {
-                Self::apply(
-                    change, games, challenges, archive, last, history, players, timers,
-                )?;
-                Self::move_coins(&change.coins, wallets)?;
-                Self::put_tournament(change, tournaments)?;
-                for letter in &change.letters {
-                    outbox.insert(&letter.id.to_be_bytes(), encode(letter))?;
-                }
-                puzzles::apply(&change.puzzle, puzzles)
-            },
-        );
-        match result {
-            Ok(()) => Ok(()),
-            Err(TransactionError::Abort(TxAbort::Conflict)) => Err(CommitError::Conflict),
-            Err(TransactionError::Abort(TxAbort::Broke(who, has))) => {
-                Err(CommitError::Broke(who, has))
+        const TREES: [Tree; 11] = [
+            Tree::Games,
+            Tree::Challenges,
+            Tree::Archive,
+            Tree::Last,
+            Tree::History,
+            Tree::Players,
+            Tree::Timers,
+            Tree::Wallets,
+            Tree::Tournaments,
+            Tree::Outbox,
+            Tree::Puzzles,
+        ];
+        let result = self.kv.transaction(&TREES, |tx| {
+            Self::apply(change, tx)?;
+            Self::move_coins(&change.coins, tx)?;
+            Self::put_tournament(change, tx)?;
+            for letter in &change.letters {
+                tx.insert(Tree::Outbox, &letter.id.to_be_bytes(), &encode(letter))?;
             }
-            Err(TransactionError::Abort(TxAbort::Store(e))) => Err(CommitError::Store(e)),
-            Err(TransactionError::Storage(e)) => Err(CommitError::Store(e.into())),
-        }
+            puzzles::apply(&change.puzzle, tx)
+        });
+        result.map_err(|why| match why {
+            TxAbort::Conflict => CommitError::Conflict,
+            TxAbort::Broke(who, has) => CommitError::Broke(who, has),
+            TxAbort::Store(e) => CommitError::Store(e),
+        })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn apply(
-        change: &Change,
-        games: &TransactionalTree,
-        challenges: &TransactionalTree,
-        archive: &TransactionalTree,
-        last: &TransactionalTree,
-        history: &TransactionalTree,
-        players: &TransactionalTree,
-        timers: &TransactionalTree,
-    ) -> TxResult<()> {
+    fn apply(change: &Change, tx: &dyn Tx) -> TxResult<()> {
         let channel = change.channel.to_be_bytes();
-        let old: Option<LiveGame> = match games.get(channel)? {
+        let old: Option<LiveGame> = match tx.get(Tree::Games, &channel)? {
             Some(b) => Some(tx_decode("game", &b)?),
             None => None,
         };
         if old.as_ref().map(|g| g.seq) != change.expect_seq {
             return abort(TxAbort::Conflict);
         }
-        let current_challenge: Option<Challenge> = match challenges.get(channel)? {
+        let current_challenge: Option<Challenge> = match tx.get(Tree::Challenges, &channel)? {
             Some(b) => Some(tx_decode("challenge", &b)?),
             None => None,
         };
@@ -603,85 +531,75 @@ impl Store {
             if current_challenge.as_ref().map(|c| c.id) != Some(id) {
                 return abort(TxAbort::Conflict);
             }
-            challenges.remove(&channel)?;
+            tx.remove(Tree::Challenges, &channel)?;
         }
         if let Some(c) = &change.put_challenge {
             if old.is_some() || (current_challenge.is_some() && change.take_challenge.is_none()) {
                 return abort(TxAbort::Conflict);
             }
-            challenges.insert(&channel, encode(c))?;
+            tx.insert(Tree::Challenges, &channel, &encode(c))?;
         }
         if let Some(g) = &old {
             for key in timers_of(g) {
-                timers.remove(&key)?;
+                tx.remove(Tree::Timers, &key)?;
             }
         }
         match &change.game {
             Some(g) => {
-                games.insert(&channel, encode(g))?;
+                tx.insert(Tree::Games, &channel, &encode(g))?;
                 for key in timers_of(g) {
-                    timers.insert(&key, &g.seq.to_be_bytes())?;
+                    tx.insert(Tree::Timers, &key, &g.seq.to_be_bytes())?;
                 }
             }
-            None => {
-                games.remove(&channel)?;
-            }
+            None => tx.remove(Tree::Games, &channel)?,
         }
         if let Some(a) = &change.archive {
-            archive.insert(&a.id.to_be_bytes(), encode(a))?;
-            last.insert(&channel, &a.id.to_be_bytes())?;
+            tx.insert(Tree::Archive, &a.id.to_be_bytes(), &encode(a))?;
+            tx.insert(Tree::Last, &channel, &a.id.to_be_bytes())?;
             for p in &a.players {
-                history.insert(&key2(p.id, a.id), &a.guild.to_be_bytes())?;
+                tx.insert(Tree::History, &key2(p.id, a.id), &a.guild.to_be_bytes())?;
             }
         }
         for p in &change.players {
-            players.insert(&player_key(p.guild, p.user.id, p.game, p.size), encode(p))?;
+            let key = player_key(p.guild, p.user.id, p.game, p.size);
+            tx.insert(Tree::Players, &key, &encode(p))?;
         }
         Ok(())
     }
 
-    fn put_tournament(change: &Change, tournaments: &TransactionalTree) -> TxResult<()> {
+    fn put_tournament(change: &Change, tx: &dyn Tx) -> TxResult<()> {
         if let Some((t, expect_seq)) = &change.tournament {
             let key = t.id.to_be_bytes();
-            let stored = match tournaments.get(key)? {
+            let stored = match tx.get(Tree::Tournaments, &key)? {
                 Some(b) => Some(tx_decode::<Tournament>("tournament", &b)?.seq),
                 None => None,
             };
             if stored != *expect_seq {
                 return abort(TxAbort::Conflict);
             }
-            tournaments.insert(&key, encode(t))?;
+            tx.insert(Tree::Tournaments, &key, &encode(t))?;
         }
         for (fixture, result) in &change.results {
-            tournaments.insert(&result_key(fixture), encode(result))?;
+            tx.insert(Tree::Tournaments, &result_key(fixture), &encode(result))?;
         }
         Ok(())
     }
 
     pub fn tournament(&self, id: u64) -> Result<Option<Tournament>, StoreError> {
-        self.tournaments
-            .get(id.to_be_bytes())?
-            .map(|b| decode("tournament", &b))
-            .transpose()
+        self.get(Tree::Tournaments, &id.to_be_bytes())
     }
 
     /// Every tournament in this store, oldest first.
     pub fn tournaments(&self) -> Result<Vec<Tournament>, StoreError> {
-        let mut out = Vec::new();
-        for entry in self.tournaments.iter() {
-            let (k, v) = entry?;
-            if k.len() == 8 {
-                out.push(decode("tournament", &v)?);
-            }
-        }
-        Ok(out)
+        let mut rows = self.kv.scan(Tree::Tournaments, &[])?;
+        rows.retain(|(k, _)| k.len() == 8);
+        decode_all("tournament", rows)
     }
 
     /// The results of a tournament's pairings, by (round, board).
     pub fn results(&self, id: u64) -> Result<Results, StoreError> {
         let mut out = Results::new();
-        for entry in self.tournaments.scan_prefix(id.to_be_bytes()) {
-            let (k, v) = entry?;
+        for (k, v) in self.kv.scan(Tree::Tournaments, &id.to_be_bytes())? {
             if k.len() == 16 {
                 let round = u32::from_be_bytes(k[8..12].try_into().expect("4 bytes"));
                 let board = u32::from_be_bytes(k[12..16].try_into().expect("4 bytes"));
@@ -691,10 +609,10 @@ impl Store {
         Ok(out)
     }
 
-    fn move_coins(coins: &[CoinChange], wallets: &TransactionalTree) -> TxResult<()> {
+    fn move_coins(coins: &[CoinChange], tx: &dyn Tx) -> TxResult<()> {
         for c in coins {
             let key = key2(c.guild, c.user.id);
-            let balance = match wallets.get(key)? {
+            let balance = match tx.get(Tree::Wallets, &key)? {
                 Some(b) => tx_decode::<Wallet>("wallet", &b)?.balance,
                 None => c.start,
             };
@@ -706,26 +624,22 @@ impl Store {
                 user: c.user.clone(),
                 balance: balance + c.delta,
             };
-            wallets.insert(&key, encode(&wallet))?;
+            tx.insert(Tree::Wallets, &key, &encode(&wallet))?;
         }
         Ok(())
     }
 
     /// `user`'s coins in `guild`: `start` (the server's starting balance) until they have a wallet.
     pub fn coins(&self, guild: u64, user: u64, start: i64) -> Result<i64, StoreError> {
-        match self.wallets.get(key2(guild, user))? {
-            Some(b) => Ok(decode::<Wallet>("wallet", &b)?.balance),
-            None => Ok(start),
-        }
+        Ok(self
+            .get::<Wallet>(Tree::Wallets, &key2(guild, user))?
+            .map_or(start, |w| w.balance))
     }
 
     /// Every wallet of `guild`, richest first.
     pub fn wallets(&self, guild: u64) -> Result<Vec<Wallet>, StoreError> {
-        let mut out = Vec::new();
-        for entry in self.wallets.scan_prefix(guild.to_be_bytes()) {
-            let (_, v) = entry?;
-            out.push(decode::<Wallet>("wallet", &v)?);
-        }
+        let mut out: Vec<Wallet> =
+            decode_all("wallet", self.kv.scan(Tree::Wallets, &guild.to_be_bytes())?)?;
         out.sort_by(|a, b| {
             b.balance
                 .cmp(&a.balance)
@@ -736,65 +650,96 @@ impl Store {
 
     /// Every letter not yet delivered, oldest first.
     pub fn letters(&self) -> Result<Vec<Letter>, StoreError> {
-        self.outbox
-            .iter()
-            .map(|e| decode("outbox", &e?.1))
-            .collect()
+        decode_all("outbox", self.kv.scan(Tree::Outbox, &[])?)
     }
 
     /// Every letter not yet delivered, oldest first, without its body.
     pub fn letter_heads(&self) -> Result<Vec<LetterHead>, StoreError> {
-        self.outbox
-            .iter()
-            .map(|e| decode("outbox", &e?.1))
-            .collect()
+        decode_all("outbox", self.kv.scan(Tree::Outbox, &[])?)
     }
 
     pub fn letter(&self, id: u64) -> Result<Option<Letter>, StoreError> {
-        self.outbox
-            .get(id.to_be_bytes())?
-            .map(|b| decode("outbox", &b))
-            .transpose()
+        self.get(Tree::Outbox, &id.to_be_bytes())
     }
 
     /// Stores what was delivered of a letter so far (only while it is still owed).
     pub fn put_letter(&self, letter: &Letter) -> Result<(), StoreError> {
         let key = letter.id.to_be_bytes();
-        let old = self.outbox.get(key)?;
-        if old.is_some() {
-            let _ = self
-                .outbox
-                .compare_and_swap(key, old, Some(encode(letter)))?;
-        }
-        Ok(())
+        self.kv
+            .transaction(&[Tree::Outbox], |tx| {
+                if tx.get(Tree::Outbox, &key)?.is_some() {
+                    tx.insert(Tree::Outbox, &key, &encode(letter))?;
+                }
+                Ok(())
+            })
+            .map_err(TxAbort::into_store_error)
     }
 
     /// A delivered letter leaves the outbox, durably.
     pub fn remove_letter(&self, id: u64) -> Result<(), StoreError> {
-        self.outbox.remove(id.to_be_bytes())?;
+        self.kv.remove(Tree::Outbox, &id.to_be_bytes())?;
         self.flush()
+    }
+
+    /// Copies every record into `target`, which must hold none, in one transaction; ids given
+    /// by `target` afterwards are above every id this store gave. Returns each tree's count of
+    /// records as counted again in `target` (`bredon migrate`).
+    pub fn copy_into(&self, target: &Store) -> Result<Vec<(&'static str, usize)>, StoreError> {
+        let mut trees = Vec::new();
+        for tree in Tree::ALL {
+            if target.kv.len(tree)? > 0 {
+                return Err(StoreError::Io(format!(
+                    "the target already holds {} records: records move into an empty store only",
+                    tree.name()
+                )));
+            }
+            trees.push((tree, self.kv.scan(tree, &[])?));
+        }
+        target
+            .kv
+            .transaction(&Tree::ALL, |tx| {
+                for (tree, rows) in &trees {
+                    for (k, v) in rows {
+                        tx.insert(*tree, k, v)?;
+                    }
+                }
+                Ok(())
+            })
+            .map_err(TxAbort::into_store_error)?;
+        target.kv.ids_above(self.kv.new_id()?)?;
+        target.flush()?;
+        let mut counts = Vec::new();
+        for (tree, rows) in &trees {
+            let there = target.kv.len(*tree)?;
+            if there != rows.len() {
+                return Err(StoreError::Io(format!(
+                    "{}: {} records copied but {there} found in the target",
+                    tree.name(),
+                    rows.len()
+                )));
+            }
+            counts.push((tree.name(), there));
+        }
+        Ok(counts)
     }
 
     /// Writes every tree to a file (`bredon backup`), readable by `Store::restore`.
     pub fn backup(&self, file: &Path) -> Result<usize, StoreError> {
         let mut out = serde_json::Map::new();
         let mut count = 0;
-        for name in self.db.tree_names() {
-            let tree = self.db.open_tree(&name)?;
-            let mut rows = Vec::new();
-            for entry in tree.iter() {
-                let (k, v) = entry?;
-                let value = match std::str::from_utf8(&v) {
-                    Ok(text) => serde_json::json!({ "text": text }),
-                    Err(_) => serde_json::json!({ "hex": hex(&v) }),
-                };
-                rows.push(serde_json::json!([hex(&k), value]));
-                count += 1;
-            }
-            out.insert(
-                String::from_utf8_lossy(&name).into_owned(),
-                serde_json::Value::Array(rows),
-            );
+        for (name, rows) in self.kv.dump()? {
+            let rows: Vec<_> = rows
+                .iter()
+                .map(|(k, v)| {
+                    let value = match std::str::from_utf8(v) {
+                        Ok(text) => serde_json::json!({ "text": text }),
+                        Err(_) => serde_json::json!({ "hex": hex(v) }),
+                    };
+                    serde_json::json!([hex(k), value])
+                })
+                .collect();
+            count += rows.len();
+            out.insert(name, serde_json::Value::Array(rows));
         }
         let doc = serde_json::json!({ "bredon_backup": SCHEMA, "trees": out });
         std::fs::write(
@@ -803,6 +748,18 @@ impl Store {
         )
         .map_err(|e| StoreError::Io(format!("cannot write {}: {e}", file.display())))?;
         Ok(count)
+    }
+}
+
+impl TxAbort {
+    /// For transactions that check nothing: only a storage error can stop them.
+    fn into_store_error(self) -> StoreError {
+        match self {
+            TxAbort::Store(e) => e,
+            TxAbort::Conflict | TxAbort::Broke(..) => {
+                StoreError::Io("a transaction that checks nothing was refused".into())
+            }
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! them all and a change writes them in its one transaction.
 
 use super::records::*;
-use super::{abort, decode, encode, tx_decode, Store, StoreError, TxAbort, TxResult};
-use sled::transaction::TransactionalTree;
+use super::tx::{abort, Tree, Tx, TxResult};
+use super::{decode, decode_all, encode, tx_decode, Store, StoreError, TxAbort};
 
 /// What a change does to puzzles.
 #[derive(Default)]
@@ -54,10 +54,10 @@ fn daily_key(guild: u64, day: i64) -> [u8; 17] {
     guild_key(b'd', guild, day.max(0) as u64)
 }
 
-pub(super) fn apply(change: &PuzzleChange, tree: &TransactionalTree) -> TxResult<()> {
+pub(super) fn apply(change: &PuzzleChange, tx: &dyn Tx) -> TxResult<()> {
     if let Some((seat, attempt, expect_seq)) = &change.attempt {
         let key = attempt_key(*seat);
-        let stored = match tree.get(key)? {
+        let stored = match tx.get(Tree::Puzzles, &key)? {
             Some(b) => Some(tx_decode::<PuzzleAttempt>("puzzles", &b)?.seq),
             None => None,
         };
@@ -65,30 +65,30 @@ pub(super) fn apply(change: &PuzzleChange, tree: &TransactionalTree) -> TxResult
             return abort(TxAbort::Conflict);
         }
         match attempt {
-            Some(a) => tree.insert(&key, encode(a))?,
-            None => tree.remove(&key)?,
+            Some(a) => tx.insert(Tree::Puzzles, &key, &encode(a))?,
+            None => tx.remove(Tree::Puzzles, &key)?,
         };
     }
     if let Some(p) = &change.player {
-        tree.insert(&player_key(p.guild, p.player.id), encode(p))?;
+        tx.insert(Tree::Puzzles, &player_key(p.guild, p.player.id), &encode(p))?;
     }
     if let Some(r) = &change.rating {
-        tree.insert(&rating_key(r.puzzle), encode(r))?;
+        tx.insert(Tree::Puzzles, &rating_key(r.puzzle), &encode(r))?;
     }
     if let Some(d) = &change.new_daily {
         let key = daily_key(d.guild, d.day);
-        if tree.get(key)?.is_some() {
+        if tx.get(Tree::Puzzles, &key)?.is_some() {
             return abort(TxAbort::Conflict);
         }
-        tree.insert(&key, encode(d))?;
+        tx.insert(Tree::Puzzles, &key, &encode(d))?;
     }
     if let Some((guild, day, player, ms)) = &change.daily_solver {
         let key = daily_key(*guild, *day);
-        if let Some(b) = tree.get(key)? {
+        if let Some(b) = tx.get(Tree::Puzzles, &key)? {
             let mut daily: DailyPuzzle = tx_decode("puzzles", &b)?;
             if !daily.solvers.iter().any(|(p, _)| p.id == player.id) {
                 daily.solvers.push((player.clone(), *ms));
-                tree.insert(&key, encode(&daily))?;
+                tx.insert(Tree::Puzzles, &key, &encode(&daily))?;
             }
         }
     }
@@ -100,10 +100,7 @@ impl Store {
         &self,
         key: &[u8],
     ) -> Result<Option<T>, StoreError> {
-        self.puzzles
-            .get(key)?
-            .map(|b| decode("puzzles", &b))
-            .transpose()
+        self.get(Tree::Puzzles, key)
     }
 
     pub fn puzzle_attempt(&self, seat: PuzzleSeat) -> Result<Option<PuzzleAttempt>, StoreError> {
@@ -116,10 +113,10 @@ impl Store {
 
     /// Every puzzle record of a server's players.
     pub fn puzzle_players(&self, guild: u64) -> Result<Vec<PuzzlePlayer>, StoreError> {
-        self.puzzles
-            .scan_prefix(&player_key(guild, 0)[..9])
-            .map(|e| decode("puzzles", &e?.1))
-            .collect()
+        decode_all(
+            "puzzles",
+            self.kv.scan(Tree::Puzzles, &player_key(guild, 0)[..9])?,
+        )
     }
 
     pub fn puzzle_rating(&self, puzzle: u32) -> Result<Option<PuzzleRating>, StoreError> {
@@ -133,11 +130,11 @@ impl Store {
     /// A server's newest daily puzzle.
     pub fn last_daily_puzzle(&self, guild: u64) -> Result<Option<DailyPuzzle>, StoreError> {
         match self
-            .puzzles
-            .scan_prefix(&daily_key(guild, 0)[..9])
-            .next_back()
+            .kv
+            .scan(Tree::Puzzles, &daily_key(guild, 0)[..9])?
+            .pop()
         {
-            Some(entry) => Ok(Some(decode("puzzles", &entry?.1)?)),
+            Some((_, v)) => Ok(Some(decode("puzzles", &v)?)),
             None => Ok(None),
         }
     }

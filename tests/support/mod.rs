@@ -83,3 +83,50 @@ pub fn reopen(path: &std::path::Path) -> Store {
         }
     }
 }
+
+pub mod postgres;
+
+/// Where a test's store lives: a temporary folder (sled), or a new PostgreSQL database when the
+/// tests run with `BREDON_TEST_DATABASE=postgres` (the second pass of `.ci/run`).
+pub struct Place {
+    pub dir: tempfile::TempDir,
+    pub url: Option<String>,
+}
+
+/// A place on the backend the tests run against.
+pub fn place() -> Place {
+    match std::env::var("BREDON_TEST_DATABASE").as_deref() {
+        Ok("postgres") => {
+            let server = postgres::server().unwrap_or_else(|why| {
+                panic!("BREDON_TEST_DATABASE=postgres, but there is no PostgreSQL: {why}")
+            });
+            Place {
+                dir: tempfile::tempdir().unwrap(),
+                url: Some(server.database()),
+            }
+        }
+        _ => folder(),
+    }
+}
+
+/// A sled folder whatever the backend (tests of the folder itself).
+pub fn folder() -> Place {
+    Place {
+        dir: tempfile::tempdir().unwrap(),
+        url: None,
+    }
+}
+
+impl Place {
+    /// The store here, opened anew as a restarted bot would.
+    pub fn open(&self) -> Store {
+        match &self.url {
+            Some(url) => Store::connect(url).unwrap(),
+            None => reopen(self.dir.path()),
+        }
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}

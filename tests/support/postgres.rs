@@ -1,0 +1,190 @@
+//! A throwaway PostgreSQL server for a test binary: `initdb` in a temporary folder, the server on
+//! a Unix socket there (no TCP port), a new empty database for each test. It is started the
+//! first time a test asks and ends with the test binary (the parent-death signal). Where
+//! PostgreSQL is not installed, `server()` says why, and the tests that need it skip.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+pub struct Server {
+    bin: PathBuf,
+    socket_dir: PathBuf,
+    next: AtomicU32,
+}
+
+static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
+
+/// The binary folder of PostgreSQL: where `initdb` really is (Debian links it from
+/// `/usr/lib/postgresql/N/bin`, with `postgres` beside it and not on PATH).
+fn bin_dir() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("initdb"))
+            .find(|p| p.exists())
+    });
+    let debian = std::fs::read_dir("/usr/lib/postgresql").ok().and_then(|d| {
+        d.filter_map(|e| e.ok())
+            .map(|e| e.path().join("bin/initdb"))
+            .find(|p| p.exists())
+    });
+    let initdb = std::fs::canonicalize(on_path.or(debian)?).ok()?;
+    let dir = initdb.parent()?.to_path_buf();
+    dir.join("postgres").exists().then_some(dir)
+}
+
+/// PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user.
+fn server_user() -> Option<(u32, u32)> {
+    // SAFETY: geteuid has no preconditions; getpwnam reads a static record, used at once.
+    unsafe {
+        if libc::geteuid() != 0 {
+            return None;
+        }
+        let pw = libc::getpwnam(c"postgres".as_ptr());
+        (!pw.is_null()).then(|| ((*pw).pw_uid, (*pw).pw_gid))
+    }
+}
+
+fn as_server_user(command: &mut Command, user: Option<(u32, u32)>) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    if let Some((uid, gid)) = user {
+        command.uid(uid).gid(gid);
+    }
+    command
+}
+
+/// Folders left by test binaries that have ended.
+fn remove_stale(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(pid) = name.strip_prefix("bredon-pg-") {
+            if !Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
+fn start() -> Result<Server, String> {
+    let bin = bin_dir().ok_or("PostgreSQL's initdb and postgres are not installed")?;
+    let user = server_user();
+    let root = std::env::temp_dir();
+    remove_stale(&root);
+    let dir = root.join(format!("bredon-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if let Some((uid, gid)) = user {
+        std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).map_err(|e| e.to_string())?;
+    }
+    let data = dir.join("data");
+    let init = as_server_user(&mut Command::new(bin.join("initdb")), user)
+        .args([
+            "-U",
+            "bredon",
+            "-A",
+            "trust",
+            "-N",
+            "--no-locale",
+            "-E",
+            "UTF8",
+            "-D",
+        ])
+        .arg(&data)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("initdb: {e}"))?;
+    if !init.status.success() {
+        return Err(format!(
+            "initdb failed: {}",
+            String::from_utf8_lossy(&init.stderr)
+        ));
+    }
+    let log = std::fs::File::create(dir.join("server.log")).map_err(|e| e.to_string())?;
+    let mut server = Command::new(bin.join("postgres"));
+    as_server_user(&mut server, user)
+        .arg("-D")
+        .arg(&data)
+        .arg("-k")
+        .arg(&dir)
+        .args(["-c", "listen_addresses=", "-c", "max_connections=300"])
+        .stdout(Stdio::null())
+        .stderr(log);
+    // SAFETY: prctl only sets this process's parent-death signal, between fork and exec.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        server.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGQUIT);
+            Ok(())
+        });
+    }
+    // The parent-death signal follows the thread that started the server, so a thread that
+    // lives as long as the test binary starts it (and waits on it).
+    let (started, outcome) = std::sync::mpsc::channel();
+    std::thread::spawn(move || match server.spawn() {
+        Ok(mut child) => {
+            let _ = started.send(Ok(()));
+            let _ = child.wait();
+        }
+        Err(e) => {
+            let _ = started.send(Err(format!("postgres: {e}")));
+        }
+    });
+    outcome
+        .recv()
+        .map_err(|_| "the thread starting postgres ended".to_string())??;
+    let server = Server {
+        bin,
+        socket_dir: dir,
+        next: AtomicU32::new(0),
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let ready = Command::new(server.bin.join("pg_isready"))
+            .arg("-h")
+            .arg(&server.socket_dir)
+            .args(["-U", "bredon"])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if ready {
+            return Ok(server);
+        }
+        if Instant::now() > deadline {
+            return Err("the throwaway PostgreSQL did not start in 30 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The test binary's server, started on first use; `Err` says why there is none.
+pub fn server() -> Result<&'static Server, String> {
+    SERVER.get_or_init(start).as_ref().map_err(Clone::clone)
+}
+
+impl Server {
+    /// A new empty database, as a `BREDON_DATABASE_URL`.
+    pub fn database(&self) -> String {
+        let name = format!("test{}", self.next.fetch_add(1, Ordering::Relaxed));
+        let out = Command::new(self.bin.join("createdb"))
+            .arg("-h")
+            .arg(&self.socket_dir)
+            .args(["-U", "bredon", &name])
+            .output()
+            .expect("createdb runs");
+        assert!(
+            out.status.success(),
+            "createdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        format!(
+            "host={} user=bredon dbname={name}",
+            self.socket_dir.display()
+        )
+    }
+}
