@@ -76,6 +76,24 @@ impl Shards {
         };
         Ok(Shards::Range { first, last, total })
     }
+
+    /// Whether this process runs shard 0: the one that registers the commands, and the one
+    /// Discord sends direct messages to.
+    pub fn has_first(self) -> bool {
+        match self {
+            Shards::Auto => true,
+            Shards::Range { first, .. } => first == 0,
+        }
+    }
+
+    /// This process among those sharing a store: its first shard's number, plus one. Two
+    /// processes never run the same shard, and a restarted one runs the same shards again.
+    fn holder(self) -> u64 {
+        match self {
+            Shards::Auto => 1,
+            Shards::Range { first, .. } => u64::from(first) + 1,
+        }
+    }
 }
 
 /// Which typed messages this process reads as plies (`BREDON_TYPED_PLIES`), in the servers
@@ -173,7 +191,8 @@ pub async fn run(config: Config) -> Result<(), String> {
     let fatal_in_setup = Arc::clone(&fatal);
     // The same database handle, kept to flush after the gateway closes.
     let flush_on_exit = store.clone();
-    let service = Arc::new(Service::new(store));
+    let service = Arc::new(Service::of_process(store, config.shards.holder()));
+    let registers = config.shards.has_first();
     let guild = config.guild;
     let tick = config.tick;
     let defer_after = config.defer_after;
@@ -219,21 +238,25 @@ pub async fn run(config: Config) -> Result<(), String> {
                 for channel in waiting {
                     publisher.spawn_turn(channel);
                 }
-                let scope = match guild {
-                    Some(id) => register::Scope::Guild(serenity::GuildId::new(id)),
-                    None => register::Scope::Global,
-                };
-                let wanted =
-                    poise::builtins::create_application_commands(&framework.options().commands);
-                let http = Arc::clone(&ctx.http);
-                let fatal = Arc::clone(&fatal_in_setup);
-                tokio::spawn(async move {
-                    match register::sync(&http, scope, wanted).await {
-                        Ok(true) => tracing::info!("slash commands registered"),
-                        Ok(false) => tracing::info!("slash commands already registered"),
-                        Err(reason) => fatal.raise(reason),
-                    }
-                });
+                if registers {
+                    let scope = match guild {
+                        Some(id) => register::Scope::Guild(serenity::GuildId::new(id)),
+                        None => register::Scope::Global,
+                    };
+                    let wanted =
+                        poise::builtins::create_application_commands(&framework.options().commands);
+                    let http = Arc::clone(&ctx.http);
+                    let fatal = Arc::clone(&fatal_in_setup);
+                    tokio::spawn(async move {
+                        match register::sync(&http, scope, wanted).await {
+                            Ok(true) => tracing::info!("slash commands registered"),
+                            Ok(false) => tracing::info!("slash commands already registered"),
+                            Err(reason) => fatal.raise(reason),
+                        }
+                    });
+                } else {
+                    tracing::info!("slash commands are left to the process that runs shard 0");
+                }
                 Ok(Data {
                     service: Arc::clone(&service),
                     publisher,

@@ -4,6 +4,9 @@
 //! the next try, twice as long after each try that delivered nothing, up to `MOST_WAIT`: an
 //! outage of hours costs a try every half minute per channel and loses nothing, and once Discord
 //! is back, each try that gets something through starts the waits again from `FIRST_WAIT`.
+//! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
+//! process that holds it in the store (`Service::hold_letter`), the others leave it alone until
+//! that hold runs out.
 
 use super::data::{now_ms, Publisher};
 use super::publish::Undelivered;
@@ -19,6 +22,9 @@ const YOUNG_MS: i64 = 10_000;
 /// The first wait after a failed post, and the longest.
 const FIRST_WAIT: Duration = Duration::from_secs(1);
 const MOST_WAIT: Duration = Duration::from_secs(30);
+/// How long a process holds a letter it delivers: well past the few requests of a delivery
+/// (each at most `HTTP_TIMEOUT`), so a process that dies holding one delays it by this at most.
+const HOLD_MS: i64 = 120_000;
 
 #[derive(Default)]
 struct Channels {
@@ -100,12 +106,20 @@ async fn deliver_in_order(
     for head in owed {
         let letter = head.id;
         let released = publisher.claims.take_released(letter);
-        if !released && now_ms() - head.created_ms < YOUNG_MS {
+        let now = now_ms();
+        if !released && now - head.created_ms < YOUNG_MS
+            || publisher.service.held_elsewhere(&head, now)
+        {
             break;
         }
         let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
+        match publisher.service.hold_letter(letter, now, HOLD_MS) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return (delivered, Err(Undelivered::Later(e.to_string()))),
+        }
         match publisher.deliver(letter, claim).await {
             Ok(()) | Err(Undelivered::Gone) => delivered += 1,
             Err(later) => return (delivered, Err(later)),

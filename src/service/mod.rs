@@ -86,16 +86,26 @@ pub struct Service {
     /// The minute the daily puzzles were last looked at: the timer loop ticks every second or
     /// so, and a daily puzzle needs no finer time than a minute.
     daily_checked: std::sync::atomic::AtomicI64,
+    /// Who this process is to the outbox's holds (`Hold`): the same after a restart, and
+    /// never the same as another process sharing the store.
+    holder: u64,
 }
 
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
      came first); look at /board and try again";
 
 impl Service {
+    /// The service of a process that has its store to itself.
     pub fn new(store: Store) -> Service {
+        Service::of_process(store, 0)
+    }
+
+    /// The service of process `holder` among those sharing `store`.
+    pub fn of_process(store: Store, holder: u64) -> Service {
         Service {
             store,
             daily_checked: std::sync::atomic::AtomicI64::new(i64::MIN),
+            holder,
         }
     }
 
@@ -146,6 +156,7 @@ impl Service {
             sent: Vec::new(),
             message: None,
             body: serde_json::to_value(&outcome).expect("outcomes serialize"),
+            hold: None,
         };
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;

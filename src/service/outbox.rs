@@ -113,6 +113,19 @@ impl Service {
         Ok(())
     }
 
+    /// Takes the right to deliver `letter` for `for_ms` (the outbox loop, before it delivers):
+    /// `false` while another process holds it, or once it is delivered.
+    pub fn hold_letter(&self, letter: u64, now_ms: i64, for_ms: i64) -> Result<bool, Refusal> {
+        Ok(self
+            .store
+            .hold_letter(letter, self.holder, now_ms, now_ms + for_ms)?)
+    }
+
+    /// Whether another process holds the letter of `head` at `now_ms`.
+    pub fn held_elsewhere(&self, head: &LetterHead, now_ms: i64) -> bool {
+        !Hold::lets(head.hold, self.holder, now_ms)
+    }
+
     /// Everything `letter` owed went out (or can never go: its channel is gone).
     pub fn delivered(&self, letter: u64) -> Result<(), Refusal> {
         Ok(self.store.remove_letter(letter)?)

@@ -675,6 +675,32 @@ impl Store {
             .map_err(TxAbort::into_store_error)
     }
 
+    /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's
+    /// right runs past `now_ms`: whether it has it (`false` too when the letter is gone).
+    pub fn hold_letter(
+        &self,
+        id: u64,
+        holder: u64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let key = id.to_be_bytes();
+        self.kv
+            .transaction(&[Tree::Outbox], |tx| {
+                let Some(bytes) = tx.get(Tree::Outbox, &key)? else {
+                    return Ok(false);
+                };
+                let mut letter: Letter = tx_decode("outbox", &bytes)?;
+                if !Hold::lets(letter.hold, holder, now_ms) {
+                    return Ok(false);
+                }
+                letter.hold = Some(Hold { holder, until_ms });
+                tx.insert(Tree::Outbox, &key, &encode(&letter))?;
+                Ok(true)
+            })
+            .map_err(TxAbort::into_store_error)
+    }
+
     /// A delivered letter leaves the outbox, durably.
     pub fn remove_letter(&self, id: u64) -> Result<(), StoreError> {
         self.kv.remove(Tree::Outbox, &id.to_be_bytes())?;

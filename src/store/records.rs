@@ -496,6 +496,24 @@ pub struct Letter {
     pub message: Option<u64>,
     /// The message itself, as the service wrote it.
     pub body: serde_json::Value,
+    /// The process delivering it from the outbox, until when (processes sharing one store).
+    #[serde(default)]
+    pub hold: Option<Hold>,
+}
+
+/// A process's right to deliver a letter from the outbox, until `until_ms`: another process's
+/// outbox leaves the letter alone meanwhile, and takes it over if the holder dies.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Hold {
+    pub holder: u64,
+    pub until_ms: i64,
+}
+
+impl Hold {
+    /// Whether `holder` may take the letter at `now_ms` (it holds it, or nobody does).
+    pub fn lets(hold: Option<Hold>, holder: u64, now_ms: i64) -> bool {
+        hold.is_none_or(|h| h.holder == holder || h.until_ms <= now_ms)
+    }
 }
 
 /// What the outbox loop needs to know of a letter to schedule it: read without its body, so a
@@ -505,6 +523,8 @@ pub struct LetterHead {
     pub id: u64,
     pub channel: u64,
     pub created_ms: i64,
+    #[serde(default)]
+    pub hold: Option<Hold>,
 }
 
 /// Where a puzzle is being solved: in a channel for all to see, or privately by one player.
