@@ -365,7 +365,13 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
 fn payloads_deserialize_with_serenitys_own_types() {
     use poise::serenity_prelude as serenity;
     let u = alice();
-    let ready: serenity::Ready = serde_json::from_value(fake_discord::ready("ws://x")).unwrap();
+    let ready: serenity::Ready = serde_json::from_value(fake_discord::ready(
+        "ws://x",
+        0,
+        1,
+        &[fake_discord::GUILD_ID],
+    ))
+    .unwrap();
     assert_eq!(ready.user.id.get(), fake_discord::BOT_ID);
     let _: serenity::Member = serde_json::from_value(fake_discord::member_json(&u)).unwrap();
     let _: serenity::Message =

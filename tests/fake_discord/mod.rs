@@ -280,11 +280,14 @@ struct Channel {
     locked: bool,
     auto_archive_minutes: i64,
     last_activity_ms: i64,
+    /// The server it is in (`GUILD_ID` unless a test places it in another).
+    guild: u64,
 }
 
 impl Channel {
     fn text() -> Channel {
         Channel {
+            guild: GUILD_ID,
             kind: 0,
             parent: None,
             bot_permissions: perms::INVITE,
@@ -307,7 +310,12 @@ struct State {
     /// (path fragment, status): the next matching request takes effect, but its answer is this
     /// status (a response lost on the way back).
     lost_answers: Mutex<VecDeque<(String, u16)>>,
-    gateway: Mutex<Option<mpsc::UnboundedSender<Message>>>,
+    /// The identified gateway connections: each one shard of a total.
+    gateways: Mutex<Vec<ShardConnection>>,
+    /// The shard count `GET /gateway/bot` recommends (0: one).
+    recommended_shards: AtomicU64,
+    /// Servers besides `GUILD_ID` that the app is in.
+    more_guilds: Mutex<Vec<u64>>,
     identifies: AtomicU64,
     resumes: AtomicU64,
     seq: AtomicU64,
@@ -345,7 +353,26 @@ struct State {
     content_intent_off: std::sync::atomic::AtomicBool,
 }
 
+/// One shard's gateway connection (topics/gateway, "Sharding").
+struct ShardConnection {
+    shard: u64,
+    total: u64,
+    tx: mpsc::UnboundedSender<Message>,
+}
+
+/// The shard that receives a server's events: `(guild_id >> 22) % num_shards`; direct
+/// messages go to shard 0 (topics/gateway, "Sharding").
+pub fn shard_of(guild: Option<u64>, total: u64) -> u64 {
+    guild.map_or(0, |g| (g >> 22) % total.max(1))
+}
+
 impl State {
+    fn guilds(&self) -> Vec<u64> {
+        let mut all = vec![GUILD_ID];
+        all.extend(self.more_guilds.lock().unwrap().iter().copied());
+        all
+    }
+
     fn now_ms(&self) -> i64 {
         self.clock_ms.load(Ordering::SeqCst)
     }
@@ -356,9 +383,12 @@ impl State {
 
     fn dispatch(&self, event: &str, data: Value) {
         let s = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let guild = data["guild_id"].as_str().and_then(|g| g.parse().ok());
         let frame = json!({ "op": 0, "t": event, "s": s, "d": data });
-        if let Some(gw) = self.gateway.lock().unwrap().as_ref() {
-            let _ = gw.send(Message::Text(frame.to_string()));
+        for gw in self.gateways.lock().unwrap().iter() {
+            if gw.shard == shard_of(guild, gw.total) {
+                let _ = gw.tx.send(Message::Text(frame.to_string()));
+            }
         }
     }
 
@@ -734,10 +764,10 @@ impl FakeDiscord {
         self.state.dispatch(event, data);
     }
 
-    /// Closes the gateway connection with `code` (4000: the bot resumes).
+    /// Closes every gateway connection with `code` (4000: the bot resumes).
     pub fn drop_gateway(&self, code: u16) {
-        if let Some(gw) = self.state.gateway.lock().unwrap().take() {
-            let _ = gw.send(Message::Close(Some(CloseFrame {
+        for gw in self.state.gateways.lock().unwrap().drain(..) {
+            let _ = gw.tx.send(Message::Close(Some(CloseFrame {
                 code: CloseCode::from(code),
                 reason: "test".into(),
             })));
@@ -745,7 +775,36 @@ impl FakeDiscord {
     }
 
     pub fn connected(&self) -> bool {
-        self.state.gateway.lock().unwrap().is_some()
+        !self.state.gateways.lock().unwrap().is_empty()
+    }
+
+    /// The shards identified now, as (shard, total), in order.
+    pub fn shards_connected(&self) -> Vec<(u64, u64)> {
+        let mut shards: Vec<_> = self
+            .state
+            .gateways
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|g| (g.shard, g.total))
+            .collect();
+        shards.sort();
+        shards
+    }
+
+    /// `GET /gateway/bot` recommends `n` shards from now on.
+    pub fn recommend_shards(&self, n: u64) {
+        self.state.recommended_shards.store(n, Ordering::SeqCst);
+    }
+
+    /// The app joins server `guild` (its events go to the shard it hashes to).
+    pub fn add_guild(&self, guild: u64) {
+        self.state.more_guilds.lock().unwrap().push(guild);
+    }
+
+    /// Channel `channel` is in server `guild`.
+    pub fn place_channel(&self, channel: u64, guild: u64) {
+        self.state.with_channel(channel, |c| c.guild = guild);
     }
 
     /// Sends an interaction to the bot; returns its token.
@@ -813,8 +872,11 @@ impl FakeDiscord {
             .state
             .with_channel(channel, |c| partial_channel(channel, c));
         let app_permissions = self.state.with_channel(channel, |c| c.bot_permissions);
+        let guild = self.state.with_channel(channel, |c| c.guild);
         let id = snowflake(late, self.state.next_id());
         let mut payload = interaction(id, kind, &token, user, channel, data, msg);
+        payload["guild_id"] = json!(guild.to_string());
+        payload["authorizing_integration_owners"] = json!({ "0": guild.to_string() });
         payload["member"]["nick"] = self.nickname(user.id);
         payload["channel"] = channel_json;
         payload["app_permissions"] = json!(app_permissions.to_string());
@@ -1091,6 +1153,7 @@ fn thread_of(id: u64, c: &Channel) -> Value {
     let mut v = thread_json(id, c.parent.unwrap_or(0));
     v["type"] = json!(c.kind);
     v["thread_metadata"] = thread_metadata(c);
+    v["guild_id"] = json!(c.guild.to_string());
     v
 }
 
@@ -1131,21 +1194,32 @@ pub fn interaction_thread_json(id: u64, parent: u64) -> Value {
     partial_channel(id, &c)
 }
 
-pub fn ready(ws_url: &str) -> Value {
+/// READY for `shard` of `total`, listing the servers of that shard (topics/gateway-events,
+/// "Ready": `shard` is the pair the IDENTIFY sent).
+pub fn ready(ws_url: &str, shard: u64, total: u64, guilds: &[u64]) -> Value {
+    let guilds: Vec<Value> = guilds
+        .iter()
+        .map(|g| json!({ "id": g.to_string(), "unavailable": true }))
+        .collect();
     json!({
-        "v": 10, "user": { "id": BOT_ID.to_string(), "username": "Bredon", "global_name": null, "discriminator": "0",
-            "avatar": null, "bot": true, "verified": true, "mfa_enabled": false, "flags": 0, "public_flags": 0 },
-        "guilds": [{ "id": GUILD_ID.to_string(), "unavailable": true }],
-        "session_id": "fake-session", "resume_gateway_url": ws_url, "shard": [0, 1],
-        "application": { "id": APP_ID.to_string(), "flags": 0 }
+        "v": 10, "user": bot_user_json(), "guilds": guilds,
+        "session_id": format!("fake-session-{shard}-{total}"), "resume_gateway_url": ws_url,
+        "shard": [shard, total], "application": { "id": APP_ID.to_string(), "flags": 0 }
     })
+}
+
+fn bot_user_json() -> Value {
+    json!({ "id": BOT_ID.to_string(), "username": "Bredon", "global_name": null, "discriminator": "0",
+        "avatar": null, "bot": true, "verified": true, "mfa_enabled": false, "flags": 0, "public_flags": 0 })
 }
 
 /// The test server as GUILD_CREATE brings it (topics/gateway-events, "Guild Create"): its
 /// channels, and its *active* threads only ("All active threads in the guild that current user
 /// has permission to view"): a thread archived meanwhile is in neither list.
-fn guild_create_json(channels: &HashMap<u64, Channel>) -> Value {
-    let live = channels.iter().filter(|(_, c)| !c.deleted);
+fn guild_create_json(guild: u64, channels: &HashMap<u64, Channel>) -> Value {
+    let live = channels
+        .iter()
+        .filter(|(_, c)| !c.deleted && c.guild == guild);
     let listed: Vec<Value> = live
         .clone()
         .filter(|(_, c)| !is_thread(c.kind))
@@ -1160,7 +1234,7 @@ fn guild_create_json(channels: &HashMap<u64, Channel>) -> Value {
         .map(|(id, c)| thread_of(*id, c))
         .collect();
     json!({
-        "id": GUILD_ID.to_string(), "name": "Tak", "icon": null, "splash": null, "discovery_splash": null,
+        "id": guild.to_string(), "name": "Tak", "icon": null, "splash": null, "discovery_splash": null,
         "owner_id": "1", "verification_level": 0, "default_message_notifications": 0,
         "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [], "mfa_level": 0,
         "system_channel_flags": 0, "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0,
@@ -1183,7 +1257,6 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
     };
     let (mut sink, mut source) = ws.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<Message>();
-    *state.gateway.lock().unwrap() = Some(tx.clone());
     let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41250 } });
     let _ = tx.send(Message::Text(hello.to_string()));
     let writer = tokio::spawn(async move {
@@ -1216,18 +1289,47 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                     let _ = tx.send(Message::Close(Some(close)));
                     continue;
                 }
+                // `shard`: [shard_id, num_shards], [0, 1] when left out; a shard id not below
+                // the count is closed with 4010 (topics/opcodes-and-status-codes, "Invalid
+                // shard").
+                let shard = v["d"]["shard"].as_array();
+                let (shard, total) = shard
+                    .and_then(|p| Some((p.first()?.as_u64()?, p.get(1)?.as_u64()?)))
+                    .unwrap_or((0, 1));
+                if total == 0 || shard >= total {
+                    let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                        code: 4010.into(),
+                        reason: "Invalid shard.".into(),
+                    };
+                    let _ = tx.send(Message::Close(Some(close)));
+                    continue;
+                }
                 state.identifies.fetch_add(1, Ordering::SeqCst);
+                identified(&state, shard, total, &tx);
+                let guilds: Vec<u64> = state
+                    .guilds()
+                    .into_iter()
+                    .filter(|g| shard_of(Some(*g), total) == shard)
+                    .collect();
                 let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
                 let url = state.ws_url.lock().unwrap().clone();
-                let frame = json!({ "op": 0, "t": "READY", "s": s, "d": ready(&url) });
+                let frame = json!({ "op": 0, "t": "READY", "s": s, "d": ready(&url, shard, total, &guilds) });
                 let _ = tx.send(Message::Text(frame.to_string()));
                 // Then each guild READY listed as unavailable (topics/gateway-events, "Ready").
-                let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
-                let guild = guild_create_json(&state.channels.lock().unwrap());
-                let frame = json!({ "op": 0, "t": "GUILD_CREATE", "s": s, "d": guild });
-                let _ = tx.send(Message::Text(frame.to_string()));
+                for g in guilds {
+                    let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                    let guild = guild_create_json(g, &state.channels.lock().unwrap());
+                    let frame = json!({ "op": 0, "t": "GUILD_CREATE", "s": s, "d": guild });
+                    let _ = tx.send(Message::Text(frame.to_string()));
+                }
             }
             Some(6) => {
+                // The session id names the shard it resumes.
+                let session = v["d"]["session_id"].as_str().unwrap_or("");
+                let mut parts = session.rsplit('-');
+                let total = parts.next().and_then(|t| t.parse().ok()).unwrap_or(1);
+                let shard = parts.next().and_then(|t| t.parse().ok()).unwrap_or(0);
+                identified(&state, shard, total, &tx);
                 state.resumes.fetch_add(1, Ordering::SeqCst);
                 let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
                 let _ = tx.send(Message::Text(
@@ -1238,10 +1340,22 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
         }
     }
     writer.abort();
-    let mut current = state.gateway.lock().unwrap();
-    if current.as_ref().is_some_and(|c| c.same_channel(&tx)) {
-        *current = None;
-    }
+    state
+        .gateways
+        .lock()
+        .unwrap()
+        .retain(|c| !c.tx.same_channel(&tx));
+}
+
+/// `tx` is now the connection of `shard` of `total` (in place of an earlier one).
+fn identified(state: &State, shard: u64, total: u64, tx: &mpsc::UnboundedSender<Message>) {
+    let mut gateways = state.gateways.lock().unwrap();
+    gateways.retain(|c| c.shard != shard && !c.tx.same_channel(tx));
+    gateways.push(ShardConnection {
+        shard,
+        total,
+        tx: tx.clone(),
+    });
 }
 
 async fn serve_http(stream: TcpStream, state: Arc<State>) {
@@ -1416,10 +1530,10 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         ("GET", ["gateway", "bot"]) => (
             200,
             Some(
-                json!({ "url": ws, "shards": 1, "session_start_limit": { "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 } }),
+                json!({ "url": ws, "shards": state.recommended_shards.load(Ordering::SeqCst).max(1), "session_start_limit": { "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 } }),
             ),
         ),
-        ("GET", ["users", "@me"]) => (200, Some(ready(&ws)["user"].clone())),
+        ("GET", ["users", "@me"]) => (200, Some(bot_user_json())),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
             match state.registration_status.load(Ordering::SeqCst) as u16 {
@@ -2091,7 +2205,7 @@ fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
     // (type 0: public 11 or private 12) or an announcement channel (type 5: announcement thread
     // 10); anywhere else, a thread in a thread included, Discord answers 50024 "Cannot execute
     // action on this channel type" (topics/opcodes-and-status-codes, JSON error codes).
-    let parent_kind = state.with_channel(parent, |c| c.kind);
+    let (parent_kind, guild) = state.with_channel(parent, |c| (c.kind, c.guild));
     let kind = body["type"].as_u64().unwrap_or(12) as u8;
     let fits = matches!((parent_kind, kind), (0, 11 | 12) | (5, 10));
     if !fits {
@@ -2099,6 +2213,7 @@ fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
     }
     let id = state.next_id();
     let thread = Channel {
+        guild,
         kind,
         parent: Some(parent),
         bot_permissions: have,

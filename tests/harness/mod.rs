@@ -138,6 +138,28 @@ fn spawn_bot(
     Bot { child, work }
 }
 
+/// `bredon run --shards TOTAL --shard-range RANGE` against the fake, one of several processes
+/// on the PostgreSQL database `url`, with the commands registered for every server (no
+/// `DISCORD_GUILD_ID`). `BREDON_TEST_LOG` shows its log.
+pub fn start_shards(fake: &FakeDiscord, url: &str, total: u32, range: &str) -> Bot {
+    let work = tempfile::tempdir().unwrap();
+    let log = std::env::var("BREDON_TEST_LOG").ok();
+    let stderr = match log {
+        Some(_) => Stdio::inherit(),
+        None => Stdio::null(),
+    };
+    let child = bot_command(fake, &work.path().join("unused"), 0.5, work.path())
+        .args(["--shards", &total.to_string(), "--shard-range", range])
+        .env("BREDON_DATABASE_URL", url)
+        .env_remove("DISCORD_GUILD_ID")
+        .env("RUST_LOG", log.as_deref().unwrap_or("off"))
+        .env("NO_COLOR", "1")
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    Bot { child, work }
+}
+
 /// `bredon run` against the fake with `env` added, for a start that must fail: waits (30 s at
 /// most) for it to stop by itself, and gives its exit status and standard error.
 pub async fn run_until_it_stops(
