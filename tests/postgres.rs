@@ -219,3 +219,59 @@ fn a_letter_is_delivered_by_the_process_that_holds_it() {
         "a delivered letter is gone"
     );
 }
+
+#[test]
+fn timers_fire_once_across_processes() {
+    let Some(url) = database() else { return };
+    let services: Vec<Arc<Service>> = (1..=3)
+        .map(|p| Arc::new(Service::of_process(Store::connect(&url).unwrap(), p)))
+        .collect();
+    const HOUR: i64 = 3_600_000;
+    for channel in 10..16 {
+        let o = ChallengeOptions {
+            opponent: Some(player("bob", 2)),
+            seat: Seat::White,
+            size: Some(5),
+            reminder: Some("12h".into()),
+            time_limit: Some("1d".into()),
+            ..ChallengeOptions::default()
+        };
+        services[0]
+            .challenge(&ctx(channel, &player("alice", 1)), &o)
+            .unwrap();
+        services[0]
+            .accept(&ctx(channel, &player("bob", 2)))
+            .unwrap();
+    }
+    // Every process's timer loop ticks at the same moment, twice: reminders, then time-outs.
+    for (now, says) in [
+        (12 * HOUR, "it is your move"),
+        (24 * HOUR, "ran out of time"),
+    ] {
+        let barrier = Arc::new(Barrier::new(services.len()));
+        let ticks: Vec<_> = services
+            .iter()
+            .map(|s| {
+                let (s, barrier) = (Arc::clone(s), Arc::clone(&barrier));
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    s.tick(now).unwrap()
+                })
+            })
+            .collect();
+        let mut fired: Vec<u64> = Vec::new();
+        for t in ticks {
+            for e in t.join().unwrap() {
+                assert!(e.outcome.text.contains(says), "{}", e.outcome.text);
+                fired.push(e.channel);
+            }
+        }
+        fired.sort();
+        assert_eq!(
+            fired,
+            (10..16).collect::<Vec<_>>(),
+            "each channel's timer fired once"
+        );
+    }
+    assert!(services[0].store().all_live_games().unwrap().is_empty());
+}
