@@ -86,6 +86,18 @@ impl Shards {
         }
     }
 
+    /// The servers this process's folder holds.
+    fn layout(self) -> crate::store::layout::Layout {
+        match self {
+            Shards::Auto => crate::store::layout::Layout::WHOLE,
+            Shards::Range { first, last, total } => crate::store::layout::Layout {
+                shards: total,
+                first,
+                last,
+            },
+        }
+    }
+
     /// This process among those sharing a store: its first shard's number, plus one. Two
     /// processes never run the same shard, and a restarted one runs the same shards again.
     fn holder(self) -> u64 {
@@ -185,8 +197,12 @@ const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 /// deaf: without registered commands nobody can reach the bot). The commands are registered once
 /// the handlers are ready, so interactions never wait behind the registration.
 pub async fn run(config: Config) -> Result<(), String> {
-    let store = Store::open_either(&config.data, config.database_url.as_deref())
-        .map_err(|e| e.to_string())?;
+    let store = Store::open_either(
+        &config.data,
+        config.shards.layout(),
+        config.database_url.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
     let fatal = Arc::new(Fatal::default());
     let fatal_in_setup = Arc::clone(&fatal);
     // The same database handle, kept to flush after the gateway closes.

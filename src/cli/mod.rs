@@ -8,6 +8,7 @@ mod perft;
 mod puzzles;
 mod render;
 mod replay;
+mod reshard;
 mod tinue;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,9 @@ enum Command {
         #[arg(long)]
         from: std::path::PathBuf,
     },
+    /// New data folders for a new shard count, from every folder of the old one (every
+    /// process stopped; the old folders are only read).
+    Reshard(reshard::Args),
     /// The built-in engine over the Tak Engine Interface on stdin/stdout.
     Tei,
     /// Analyse a finished Tak game: marks (??, ?, !) and comments, an evaluation chart.
@@ -84,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Tune(args) => engine::run_tune(args),
         Command::Backup { file } => backup(&file),
         Command::Migrate { from } => migrate(&from),
+        Command::Reshard(args) => reshard::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -164,8 +169,11 @@ fn open_store() -> Result<(crate::store::Store, String), Failure> {
         Some(_) => "the PostgreSQL database of BREDON_DATABASE_URL".to_string(),
         None => data_dir().display().to_string(),
     };
-    let store = crate::store::Store::open_either(&data_dir(), url.as_deref())
-        .map_err(|e| Failure::new(1, e.to_string()))?;
+    let store = match url {
+        Some(url) => crate::store::Store::connect(&url),
+        None => crate::store::Store::open(&data_dir()),
+    }
+    .map_err(|e| Failure::new(1, e.to_string()))?;
     Ok((store, name))
 }
 

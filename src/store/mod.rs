@@ -13,9 +13,11 @@
 //! and daily puzzles (`puzzles.rs`).
 
 mod kv;
+pub mod layout;
 mod postgres;
 mod puzzles;
 pub mod records;
+pub mod reshard;
 mod sled_kv;
 mod tx;
 
@@ -134,6 +136,8 @@ pub struct CoinChange {
 #[derive(Clone)]
 pub struct Store {
     kv: Arc<Backend>,
+    /// What this folder's ids end with (`layout.rs`): `None` for a whole store or PostgreSQL.
+    id_tag: Option<u64>,
 }
 
 fn encode<T: Serialize>(record: &T) -> Vec<u8> {
@@ -235,25 +239,41 @@ fn decode_all<T: DeserializeOwned>(
 impl Store {
     /// Opens (or creates) the database in the folder `path`.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::over(Backend::Sled(sled_kv::SledKv::open(path)?))
+        Store::over(Backend::Sled(sled_kv::SledKv::open(path)?), None)
+    }
+
+    /// Opens the folder `path` of a process serving `layout`'s servers: a folder made for
+    /// other shards is refused (`layout::check`), and a new one records its layout.
+    pub fn open_sharded(path: &Path, layout: layout::Layout) -> Result<Store, StoreError> {
+        let kv = sled_kv::SledKv::open(path)?;
+        layout::check(path, layout)?;
+        Store::over(Backend::Sled(kv), layout.id_tag())
     }
 
     /// Connects to the PostgreSQL database at `url` (`BREDON_DATABASE_URL`), creating or
     /// updating its tables: one store for every process pointed at it.
     pub fn connect(url: &str) -> Result<Store, StoreError> {
-        Store::over(Backend::Postgres(postgres::PgKv::connect(url)?))
+        Store::over(Backend::Postgres(postgres::PgKv::connect(url)?), None)
     }
 
-    /// PostgreSQL when `database_url` names one, else the sled folder `data`.
-    pub fn open_either(data: &Path, database_url: Option<&str>) -> Result<Store, StoreError> {
+    /// PostgreSQL when `database_url` names one, else the sled folder `data` for `layout`.
+    pub fn open_either(
+        data: &Path,
+        layout: layout::Layout,
+        database_url: Option<&str>,
+    ) -> Result<Store, StoreError> {
         match database_url {
             Some(url) => Store::connect(url),
-            None => Store::open(data),
+            None => Store::open_sharded(data, layout),
         }
     }
 
-    fn over(kv: Backend) -> Result<Store, StoreError> {
-        Store { kv: Arc::new(kv) }.with_players_per_size()
+    fn over(kv: Backend, id_tag: Option<u64>) -> Result<Store, StoreError> {
+        Store {
+            kv: Arc::new(kv),
+            id_tag,
+        }
+        .with_players_per_size()
     }
 
     fn get<T: DeserializeOwned>(&self, tree: Tree, key: &[u8]) -> Result<Option<T>, StoreError> {
@@ -307,7 +327,11 @@ impl Store {
 
     /// A new unique id (game, challenge, series).
     pub fn new_id(&self) -> Result<u64, StoreError> {
-        self.kv.new_id()
+        let count = self.kv.new_id()?;
+        Ok(match self.id_tag {
+            Some(tag) => count * layout::ID_TAGS + tag,
+            None => count,
+        })
     }
 
     pub fn game(&self, channel: u64) -> Result<Option<LiveGame>, StoreError> {
@@ -481,6 +505,22 @@ impl Store {
             out.push((channel, kind, due));
         }
         Ok(out)
+    }
+
+    /// Whether the timers index is exactly the due times of the live games.
+    pub fn timers_in_step(&self) -> Result<bool, StoreError> {
+        let mut wanted: Vec<Vec<u8>> = Vec::new();
+        for game in self.all_live_games()? {
+            wanted.extend(timers_of(&game).map(|k| k.to_vec()));
+        }
+        wanted.sort();
+        let held: Vec<Vec<u8>> = self
+            .kv
+            .scan(Tree::Timers, &[])?
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        Ok(held == wanted)
     }
 
     /// Applies a change atomically, or nothing if its expectations do not hold.
@@ -732,7 +772,7 @@ impl Store {
                 Ok(())
             })
             .map_err(TxAbort::into_store_error)?;
-        target.kv.ids_above(self.kv.new_id()?)?;
+        target.kv.ids_above(self.new_id()?)?;
         target.flush()?;
         let mut counts = Vec::new();
         for (tree, rows) in &trees {
