@@ -43,7 +43,7 @@ async fn three_processes_with_shard_ranges_share_one_postgres() {
         fake.place_channel(channel, guild);
     }
     let _bots: Vec<Bot> = (0..SHARDS)
-        .map(|s| start_shards(&fake, &url, SHARDS as u32, &format!("{s}..{}", s + 1)))
+        .map(|s| start_shards(&fake, &url, SHARDS as u32, &format!("{s}..{}", s + 1), &[]))
         .collect();
     fake.wait_until("every shard connected", Duration::from_secs(30), |f| {
         f.shards_connected() == vec![(0, 3), (1, 3), (2, 3)]
@@ -114,4 +114,196 @@ async fn three_processes_with_shard_ranges_share_one_postgres() {
     }
     assert_eq!(callbacks.len(), 1 + 3 * SHARDS as usize);
     assert!(callbacks.values().all(|n| *n == 1), "{callbacks:?}");
+}
+
+/// `@discordjs/proxy` in front of the fake, run by Node.js; installed once with npm into the
+/// build's temporary folder. Stopped when dropped.
+struct RestProxy {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for RestProxy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn rest_proxy(fake: &FakeDiscord) -> Result<RestProxy, String> {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rest-proxy");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    if !dir.join("node_modules/@discordjs/proxy").exists() {
+        let installed = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+            .args(["@discordjs/proxy@2.1.1", "@discordjs/rest@2"])
+            .current_dir(&dir)
+            .output()
+            .map_err(|e| format!("npm is not there ({e})"))?;
+        if !installed.status.success() {
+            return Err(format!(
+                "npm could not install @discordjs/proxy: {}",
+                String::from_utf8_lossy(&installed.stderr)
+            ));
+        }
+    }
+    // Beside its node_modules, where Node.js looks for what a module imports.
+    let script = dir.join("rest-proxy.mjs");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rest-proxy.mjs"),
+        &script,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut child = Command::new("node")
+        .arg(&script)
+        .env("FAKE_DISCORD", &fake.api_base)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("Node.js is not there ({e})"))?;
+    let mut port = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut port)
+        .map_err(|e| e.to_string())?;
+    let port: u16 = port
+        .trim()
+        .parse()
+        .map_err(|_| format!("the proxy did not start: {port:?}"))?;
+    Ok(RestProxy {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rest_proxy_keeps_two_processes_within_the_rate_limits() {
+    let url = match support::postgres::server() {
+        Ok(server) => server.database(),
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    let fake = FakeDiscord::start().await;
+    let proxy = match rest_proxy(&fake) {
+        Ok(proxy) => proxy,
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    fake.enforce_rate_limits(5, Duration::from_secs(2));
+    // The limits bite: the sixth message to a channel within its window is refused.
+    let client = reqwest::Client::new();
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let sent = client
+            .post(format!("{}/api/v10/channels/9999/messages", fake.api_base))
+            .header("authorization", "Bot fake-token")
+            .header("content-type", "application/json")
+            .body(json!({ "content": "x" }).to_string())
+            .send()
+            .await
+            .unwrap();
+        statuses.push(sent.status().as_u16());
+    }
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429]);
+    let refused_before = fake.rate_limited();
+
+    fake.recommend_shards(2);
+    let mut channels = Vec::new();
+    for shard in 0..2u64 {
+        let guild = (0..)
+            .map(|i| GUILD_ID + (i << 22))
+            .find(|g| shard_of(Some(*g), 2) == shard)
+            .unwrap();
+        if guild != GUILD_ID {
+            fake.add_guild(guild);
+        }
+        for i in 0..8 {
+            let channel = 8_000 + shard * 100 + i;
+            fake.place_channel(channel, guild);
+            channels.push(channel);
+        }
+    }
+    let through_proxy = [("DISCORD_PROXY_URL", proxy.url.as_str())];
+    let _bots: Vec<Bot> = ["0..1", "1..2"]
+        .iter()
+        .map(|range| start_shards(&fake, &url, 2, range, &through_proxy))
+        .collect();
+    fake.wait_until("both shards connected", Duration::from_secs(30), |f| {
+        f.shards_connected() == vec![(0, 2), (1, 2)] && f.registered_commands() > 0
+    })
+    .await;
+    let r = run_with(
+        &fake,
+        channels[0],
+        &bob(),
+        "notify",
+        json!([{ "name": "dm", "type": 5, "value": true }]),
+    )
+    .await;
+    says(&r, "Direct messages when it is your move: on");
+    for &channel in &channels {
+        let challenge = json!([
+            { "name": "opponent", "type": 6, "value": "222" },
+            { "name": "size", "type": 4, "value": 5 },
+            { "name": "seat", "type": 4, "value": 0 }
+        ]);
+        says(
+            &run_with(&fake, channel, &alice(), "challenge", challenge).await,
+            "alice challenges bob",
+        );
+        says(
+            &press_in(&fake, channel, &bob(), "bredon:accept").await,
+            "alice (White) vs bob (Black)",
+        );
+    }
+    // One ply in a game of each process first: each opens bob's DM channel, and the proxy
+    // learns the buckets (a limiter knows a bucket from its first answer; until then a burst
+    // can overrun it, behind a proxy or not).
+    for &channel in [channels[0], channels[8]].iter() {
+        let before = fake.direct_messages(222).len();
+        let ply = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+        says(&run_with(&fake, channel, &alice(), "move", ply).await, "a1");
+        fake.wait_until("bob's direct message", Duration::from_secs(15), |f| {
+            f.direct_messages(222).len() > before
+        })
+        .await;
+    }
+    // The burst: alice plays in the fourteen other games at once, and each ply owes bob a
+    // direct message, all in one channel's bucket, from both processes.
+    let from = fake.requests().len();
+    let tokens: Vec<String> = channels
+        .iter()
+        .filter(|c| ![channels[0], channels[8]].contains(c))
+        .map(|&channel| {
+            let ply = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+            fake.command(&alice(), channel, "move", ply)
+        })
+        .collect();
+    for token in &tokens {
+        says(&answer(&fake, from, token).await, "a1");
+    }
+    fake.wait_until(
+        "bob's sixteen direct messages",
+        Duration::from_secs(60),
+        |f| f.direct_messages(222).len() >= 16,
+    )
+    .await;
+    let dms = fake.direct_messages(222);
+    for &channel in &channels {
+        let about = dms
+            .iter()
+            .filter(|m| m.content.contains(&format!("<#{channel}>")))
+            .count();
+        assert_eq!(about, 1, "one direct message for the game in {channel}");
+    }
+    assert_eq!(
+        fake.rate_limited(),
+        refused_before,
+        "the proxy kept both processes within the limits"
+    );
 }

@@ -149,7 +149,8 @@ impl TypedPlies {
 
 pub struct Config {
     pub token: String,
-    /// Where REST calls go instead of Discord (tests point this at a fake Discord).
+    /// Where REST calls go instead of Discord: a REST proxy that keeps the rate limits of every
+    /// process (`DISCORD_PROXY_URL`), or the tests' fake Discord (`DISCORD_API_BASE`).
     pub api_base: Option<String>,
     /// Register commands in this server only (instant updates while developing).
     pub guild: Option<u64>,
@@ -292,7 +293,9 @@ pub async fn run(config: Config) -> Result<(), String> {
         .map_err(|e| format!("cannot set up HTTP: {e}"))?;
     let mut http = serenity::HttpBuilder::new(&config.token).client(client);
     if let Some(base) = &config.api_base {
-        // serenity's rate limiter would still talk to Discord itself: off when proxied.
+        // serenity's rate limiter would still talk to Discord itself: off when proxied (the
+        // proxy keeps the limits; a 429 that gets through fails the request, and the outbox
+        // tries again).
         http = http
             .proxy(base.trim_end_matches('/'))
             .ratelimiter_disabled(true);

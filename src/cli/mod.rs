@@ -267,9 +267,11 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .init();
     let config = crate::bot::Config {
         token: token.trim().to_string(),
-        api_base: std::env::var("DISCORD_API_BASE")
-            .ok()
-            .filter(|b| !b.trim().is_empty()),
+        // A REST proxy shared by several processes keeps Discord's rate limits for all of them;
+        // DISCORD_API_BASE is the tests' fake Discord.
+        api_base: ["DISCORD_PROXY_URL", "DISCORD_API_BASE"]
+            .iter()
+            .find_map(|name| std::env::var(name).ok().filter(|b| !b.trim().is_empty())),
         guild,
         data: data_dir(),
         database_url: database_url(),

@@ -316,6 +316,10 @@ struct State {
     recommended_shards: AtomicU64,
     /// Servers besides `GUILD_ID` that the app is in.
     more_guilds: Mutex<Vec<u64>>,
+    /// Rate limits, when a test asks for them (`enforce_rate_limits`).
+    rate_limits: Mutex<Option<RateLimits>>,
+    /// Requests answered 429 by the rate limits.
+    rate_limited: AtomicU64,
     identifies: AtomicU64,
     resumes: AtomicU64,
     seq: AtomicU64,
@@ -351,6 +355,102 @@ struct State {
     /// The app's Developer Portal leaves the Message Content intent off: an IDENTIFY asking for
     /// it is closed with 4014 (topics/opcodes-and-status-codes, "Disallowed intent(s)").
     content_intent_off: std::sync::atomic::AtomicBool,
+}
+
+/// Rate limits as topics/rate-limits describes them: each route (method and path, its major
+/// parameter, a channel, server or webhook, kept apart) has a bucket of `per_route` requests a
+/// `window`, told in `X-RateLimit-*` headers; every request but the interaction endpoints also
+/// counts against the global limit of 50 a second ("Global Rate Limit"). A request past either is
+/// answered 429 with `retry_after` and has no effect. Windows run on the wall clock, as the
+/// limiters of bots and proxies do.
+struct RateLimits {
+    per_route: u32,
+    window: Duration,
+    buckets: HashMap<String, (Instant, u32)>,
+    global: (Instant, u32),
+}
+
+/// What the limits make of one request: the headers of its answer, and a 429 if it is refused.
+struct RateVerdict {
+    headers: String,
+    refused: Option<Answer>,
+}
+
+const GLOBAL_PER_SECOND: u32 = 50;
+
+/// The bucket of a route: numbers other than a major parameter's are the same bucket.
+fn bucket_of(method: &str, path: &str) -> String {
+    let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    let mut key = vec![method.to_string()];
+    for (i, seg) in segments.iter().enumerate() {
+        let major = i > 0 && matches!(segments[i - 1], "channels" | "guilds" | "webhooks")
+            || i > 1 && segments[i - 2] == "webhooks";
+        let numeric = !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit());
+        key.push(if numeric && !major {
+            ":id".into()
+        } else {
+            seg.to_string()
+        });
+    }
+    key.join("/")
+}
+
+impl RateLimits {
+    fn judge(&mut self, method: &str, path: &str) -> RateVerdict {
+        let now = Instant::now();
+        let interaction = path.contains("/interactions/") || path.contains("/webhooks/");
+        let key = bucket_of(method, path);
+        let (per_route, window) = (self.per_route, self.window);
+        let bucket = self.buckets.entry(key.clone()).or_insert((now, 0));
+        if now >= bucket.0 + window {
+            *bucket = (now, 0);
+        }
+        if now >= self.global.0 + Duration::from_secs(1) {
+            self.global = (now, 0);
+        }
+        let reset_after = (bucket.0 + window - now).as_secs_f64();
+        let global_full = !interaction && self.global.1 >= GLOBAL_PER_SECOND;
+        let route_full = bucket.1 >= per_route;
+        if !global_full && !route_full {
+            bucket.1 += 1;
+            if !interaction {
+                self.global.1 += 1;
+            }
+        }
+        let reset_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs_f64()
+            + reset_after;
+        let mut headers = format!(
+            "x-ratelimit-limit: {per_route}\r\nx-ratelimit-remaining: {}\r\nx-ratelimit-reset: {reset_at:.3}\r\nx-ratelimit-reset-after: {reset_after:.3}\r\nx-ratelimit-bucket: {:x}\r\n",
+            per_route - bucket.1,
+            key.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+        );
+        if !global_full && !route_full {
+            return RateVerdict {
+                headers,
+                refused: None,
+            };
+        }
+        let retry_after = if global_full {
+            (self.global.0 + Duration::from_secs(1) - now).as_secs_f64()
+        } else {
+            reset_after
+        };
+        headers.push_str(&format!(
+            "retry-after: {}\r\nx-ratelimit-scope: user\r\n",
+            retry_after.ceil() as u64
+        ));
+        if global_full {
+            headers.push_str("x-ratelimit-global: true\r\n");
+        }
+        let body = json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": global_full });
+        RateVerdict {
+            headers,
+            refused: Some((429, Some(body))),
+        }
+    }
 }
 
 /// One shard's gateway connection (topics/gateway, "Sharding").
@@ -790,6 +890,22 @@ impl FakeDiscord {
             .collect();
         shards.sort();
         shards
+    }
+
+    /// Enforces rate limits from now on: `per_route` requests a `window` in each route's bucket,
+    /// 50 a second in all (`RateLimits`).
+    pub fn enforce_rate_limits(&self, per_route: u32, window: Duration) {
+        *self.state.rate_limits.lock().unwrap() = Some(RateLimits {
+            per_route,
+            window,
+            buckets: HashMap::new(),
+            global: (Instant::now(), 0),
+        });
+    }
+
+    /// How many requests the rate limits refused.
+    pub fn rate_limited(&self) -> u64 {
+        self.state.rate_limited.load(Ordering::SeqCst)
     }
 
     /// `GET /gateway/bot` recommends `n` shards from now on.
@@ -1417,7 +1533,19 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
             status: 0,
             at: Instant::now(),
         };
-        let (status, response) = route(&state, &request);
+        let verdict = state
+            .rate_limits
+            .lock()
+            .unwrap()
+            .as_mut()
+            .map(|limits| limits.judge(&request.method, &request.path));
+        let (status, response) = match verdict.as_ref().and_then(|v| v.refused.clone()) {
+            Some(refused) => {
+                state.rate_limited.fetch_add(1, Ordering::SeqCst);
+                refused
+            }
+            None => route(&state, &request),
+        };
         request.status = status;
         if find(&request.body, b"\x89PNG").is_some() {
             // Arrival, not the fake's own checks, is what the bench times.
@@ -1442,8 +1570,12 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
         };
         let body = response.map(|v| v.to_string()).unwrap_or_default();
         let mut head = format!("HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n", body.len());
-        if status == 429 {
-            head.push_str("retry-after: 0\r\nx-ratelimit-global: true\r\n");
+        match &verdict {
+            Some(v) => head.push_str(&v.headers),
+            None if status == 429 => {
+                head.push_str("retry-after: 0\r\nx-ratelimit-global: true\r\n")
+            }
+            None => {}
         }
         head.push_str("\r\n");
         let stream = reader.get_mut();
@@ -2140,6 +2272,21 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
     let files = r.files();
     if let Some(refused) = post_refused(state, channel, !files.is_empty()) {
         return refused;
+    }
+    // resources/message, "Create Message": at least one of content, embeds, sticker_ids,
+    // components, files or poll; else 50006 "Cannot send an empty message".
+    let has = |key: &str| match &payload[key] {
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Null => false,
+        _ => true,
+    };
+    let empty = files.is_empty()
+        && !["content", "embeds", "sticker_ids", "components", "poll"]
+            .iter()
+            .any(|k| has(k));
+    if empty {
+        return error(400, 50006, "Cannot send an empty message");
     }
     if let Some(refused) = check_message(&payload, &files, ATTACHMENT_SIZE_LIMIT) {
         return refused;

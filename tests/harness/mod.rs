@@ -141,7 +141,13 @@ fn spawn_bot(
 /// `bredon run --shards TOTAL --shard-range RANGE` against the fake, one of several processes
 /// on the PostgreSQL database `url`, with the commands registered for every server (no
 /// `DISCORD_GUILD_ID`). `BREDON_TEST_LOG` shows its log.
-pub fn start_shards(fake: &FakeDiscord, url: &str, total: u32, range: &str) -> Bot {
+pub fn start_shards(
+    fake: &FakeDiscord,
+    url: &str,
+    total: u32,
+    range: &str,
+    env: &[(&str, &str)],
+) -> Bot {
     let work = tempfile::tempdir().unwrap();
     let log = std::env::var("BREDON_TEST_LOG").ok();
     let stderr = match log {
@@ -154,6 +160,7 @@ pub fn start_shards(fake: &FakeDiscord, url: &str, total: u32, range: &str) -> B
         .env_remove("DISCORD_GUILD_ID")
         .env("RUST_LOG", log.as_deref().unwrap_or("off"))
         .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
         .stderr(stderr)
         .spawn()
         .unwrap();
