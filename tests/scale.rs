@@ -307,3 +307,16 @@ async fn a_rest_proxy_keeps_two_processes_within_the_rate_limits() {
         "the proxy kept both processes within the limits"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shards_connect_where_bredon_gateway_url_says() {
+    let fake = FakeDiscord::start().await;
+    // Discord's gateway is out of reach (nothing listens on port 9); a gateway proxy, here the
+    // fake's own gateway, is where the shards go.
+    fake.advertise_gateway("ws://127.0.0.1:9");
+    let data = tempfile::tempdir().unwrap();
+    let gateway = fake.gateway_url();
+    let _bot = start_bot_with(&fake, data.path(), 1.0, &[("BREDON_GATEWAY_URL", &gateway)]);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+}

@@ -152,6 +152,9 @@ pub struct Config {
     /// Where REST calls go instead of Discord: a REST proxy that keeps the rate limits of every
     /// process (`DISCORD_PROXY_URL`), or the tests' fake Discord (`DISCORD_API_BASE`).
     pub api_base: Option<String>,
+    /// Where the shards connect instead of the URL Discord gives (`BREDON_GATEWAY_URL`): a
+    /// gateway proxy that keeps the sessions, so a restarted process does not identify again.
+    pub gateway_url: Option<String>,
     /// Register commands in this server only (instant updates while developing).
     pub guild: Option<u64>,
     pub data: PathBuf,
@@ -307,6 +310,9 @@ pub async fn run(config: Config) -> Result<(), String> {
         .framework(framework)
         .await
         .map_err(|e| format!("cannot start the Discord client: {e}"))?;
+    if let Some(url) = &config.gateway_url {
+        *client.ws_url.lock().await = url.clone();
+    }
     let manager = Arc::clone(&client.shard_manager);
     let fatal_watch = Arc::clone(&fatal);
     tokio::spawn(async move {

@@ -272,6 +272,9 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         api_base: ["DISCORD_PROXY_URL", "DISCORD_API_BASE"]
             .iter()
             .find_map(|name| std::env::var(name).ok().filter(|b| !b.trim().is_empty())),
+        gateway_url: std::env::var("BREDON_GATEWAY_URL")
+            .ok()
+            .filter(|u| !u.trim().is_empty()),
         guild,
         data: data_dir(),
         database_url: database_url(),

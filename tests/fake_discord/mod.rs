@@ -316,6 +316,8 @@ struct State {
     recommended_shards: AtomicU64,
     /// Servers besides `GUILD_ID` that the app is in.
     more_guilds: Mutex<Vec<u64>>,
+    /// The gateway URL `GET /gateway` gives, when a test sets another than the fake's own.
+    advertised_gateway: Mutex<Option<String>>,
     /// Rate limits, when a test asks for them (`enforce_rate_limits`).
     rate_limits: Mutex<Option<RateLimits>>,
     /// Requests answered 429 by the rate limits.
@@ -906,6 +908,17 @@ impl FakeDiscord {
     /// How many requests the rate limits refused.
     pub fn rate_limited(&self) -> u64 {
         self.state.rate_limited.load(Ordering::SeqCst)
+    }
+
+    /// The fake's own gateway (a WebSocket URL).
+    pub fn gateway_url(&self) -> String {
+        self.state.ws_url.lock().unwrap().clone()
+    }
+
+    /// `GET /gateway` and `GET /gateway/bot` give `url` from now on (as a gateway proxy's users
+    /// would see Discord's, which they do not connect to).
+    pub fn advertise_gateway(&self, url: &str) {
+        *self.state.advertised_gateway.lock().unwrap() = Some(url.into());
     }
 
     /// `GET /gateway/bot` recommends `n` shards from now on.
@@ -1656,7 +1669,12 @@ fn route(state: &State, r: &Request) -> Answer {
 
 fn handle(state: &State, r: &Request, path: &str) -> Answer {
     let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
-    let ws = state.ws_url.lock().unwrap().clone();
+    let ws = state
+        .advertised_gateway
+        .lock()
+        .unwrap()
+        .clone()
+        .unwrap_or_else(|| state.ws_url.lock().unwrap().clone());
     match (r.method.as_str(), segments.as_slice()) {
         ("GET", ["gateway"]) => (200, Some(json!({ "url": ws }))),
         ("GET", ["gateway", "bot"]) => (
