@@ -5,13 +5,14 @@
 //! run starts (as the tests do), or `BREDON_BENCH_DATABASE_URL` (an empty database).
 //! Run: cargo bench --bench processes
 
-use bredon::service::{ChallengeOptions, Ctx, Service};
-use bredon::store::records::{PlayerRef, Seat};
+use bredon::service::Service;
 use bredon::store::Store;
+use common::{ply, quantile_ms, start_games};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
 #[path = "../tests/support/postgres.rs"]
 #[allow(dead_code)]
 mod postgres;
@@ -19,47 +20,6 @@ mod postgres;
 const GAMES: u64 = 1_500;
 const STREAMS: u64 = 3;
 const PLIES_PER_STREAM: u64 = 1_000;
-
-fn ctx(channel: u64, who: u64) -> Ctx {
-    Ctx {
-        guild: channel % 50,
-        channel,
-        user: PlayerRef {
-            id: who,
-            name: format!("player{who}"),
-        },
-        now_ms: 0,
-        moderator: false,
-        request: None,
-    }
-}
-
-fn set_up(service: &Service) {
-    for channel in 1..=GAMES {
-        let o = ChallengeOptions {
-            opponent: Some(ctx(channel, channel * 2 + 1).user),
-            seat: Seat::White,
-            size: Some(6),
-            ..ChallengeOptions::default()
-        };
-        service.challenge(&ctx(channel, channel * 2), &o).unwrap();
-        service.accept(&ctx(channel, channel * 2 + 1)).unwrap();
-    }
-}
-
-/// Plays one random legal ply in `channel` as whoever is to move; its time if it was stored.
-fn ply(service: &Service, channel: u64, seed: &mut u64) -> Option<Duration> {
-    let game = service.store().game(channel).unwrap()?;
-    let plies = service.legal_plies(channel).unwrap();
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    let choice = &plies[(*seed % plies.len() as u64) as usize];
-    let mover = game.players[game.plies.len() % 2].id;
-    let started = Instant::now();
-    let stored = service.play(&ctx(channel, mover), choice).is_ok();
-    stored.then(|| started.elapsed())
-}
 
 /// Stream `k`'s plies: its own channels (as a shard has its own servers), round and round.
 fn stream(service: &Service, k: u64) -> Vec<Duration> {
@@ -72,7 +32,7 @@ fn stream(service: &Service, k: u64) -> Vec<Duration> {
 
 fn report(name: &str, mut times: Vec<Duration>, wall: Duration) {
     times.sort();
-    let at = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3;
+    let at = |p: f64| quantile_ms(&times, p);
     println!(
         "{name}: {} plies in {:.2} s = {:.0} plies/s; p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         times.len(),
@@ -102,7 +62,7 @@ fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let sled = Service::new(Store::open(dir.path()).unwrap());
-    set_up(&sled);
+    start_games(&sled, GAMES);
     let started = Instant::now();
     let times: Vec<Duration> = std::thread::scope(|s| {
         let streams: Vec<_> = (0..STREAMS)
@@ -129,7 +89,7 @@ fn main() {
             }
         },
     };
-    set_up(&Service::new(Store::connect(&url).unwrap()));
+    start_games(&Service::new(Store::connect(&url).unwrap()), GAMES);
     let mut children: Vec<_> = (0..STREAMS)
         .map(|k| {
             Command::new(std::env::current_exe().unwrap())

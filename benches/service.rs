@@ -2,57 +2,25 @@
 //! the store: latency percentiles, sequential and from 8 threads at once; disk size and memory.
 //! Run: cargo bench --bench service
 
-use bredon::service::{ChallengeOptions, Ctx, Service};
-use bredon::store::records::{PlayerRef, Seat};
+use bredon::service::Service;
 use bredon::store::Store;
+use common::{ply, quantile_ms, start_games};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod common;
+
 const GAMES: u64 = 10_000;
-
-fn ctx(channel: u64, who: u64) -> Ctx {
-    let user = PlayerRef {
-        id: who,
-        name: format!("player{who}"),
-    };
-    Ctx {
-        guild: channel % 50,
-        channel,
-        user,
-        now_ms: 0,
-        moderator: false,
-        request: None,
-    }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
 
 fn report(name: &str, mut times: Vec<Duration>) {
     times.sort();
     println!(
         "{name}: {} plies, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         times.len(),
-        percentile(&times, 0.5).as_secs_f64() * 1e3,
-        percentile(&times, 0.99).as_secs_f64() * 1e3,
-        times.last().unwrap().as_secs_f64() * 1e3
+        quantile_ms(&times, 0.5),
+        quantile_ms(&times, 0.99),
+        quantile_ms(&times, 1.0)
     );
-}
-
-/// Plays one random legal ply in `channel` as whoever is to move; returns its time.
-fn ply(service: &Service, channel: u64, seed: &mut u64) -> Option<Duration> {
-    let game = service.store().game(channel).unwrap()?;
-    let plies = service.legal_plies(channel).unwrap();
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    let choice = &plies[(*seed % plies.len() as u64) as usize];
-    let mover = game.players[game.plies.len() % 2].id;
-    let started = Instant::now();
-    let result = service.play(&ctx(channel, mover), choice);
-    let took = started.elapsed();
-    result.ok().map(|_| took)
 }
 
 fn dir_size(path: &std::path::Path) -> u64 {
@@ -85,16 +53,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let service = Arc::new(Service::new(Store::open(dir.path()).unwrap()));
     let started = Instant::now();
-    for channel in 1..=GAMES {
-        let o = ChallengeOptions {
-            opponent: Some(ctx(channel, channel * 2 + 1).user),
-            seat: Seat::White,
-            size: Some(6),
-            ..ChallengeOptions::default()
-        };
-        service.challenge(&ctx(channel, channel * 2), &o).unwrap();
-        service.accept(&ctx(channel, channel * 2 + 1)).unwrap();
-    }
+    start_games(&service, GAMES);
     println!(
         "set up {GAMES} live games in {:.1} s",
         started.elapsed().as_secs_f64()

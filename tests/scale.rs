@@ -23,6 +23,30 @@ fn guild_on(shard: u64) -> u64 {
         .unwrap()
 }
 
+/// bob runs `/notify dm:true` in `channel`.
+async fn bob_asks_for_direct_messages(fake: &FakeDiscord, channel: u64) {
+    let dm = json!([{ "name": "dm", "type": 5, "value": true }]);
+    let r = run_with(fake, channel, &bob(), "notify", dm).await;
+    says(&r, "Direct messages when it is your move: on");
+}
+
+/// alice challenges bob to a 5x5 game in `channel`, playing White, and bob accepts.
+async fn alice_and_bob_start(fake: &FakeDiscord, channel: u64) {
+    let challenge = json!([
+        { "name": "opponent", "type": 6, "value": "222" },
+        { "name": "size", "type": 4, "value": 5 },
+        { "name": "seat", "type": 4, "value": 0 }
+    ]);
+    says(
+        &run_with(fake, channel, &alice(), "challenge", challenge).await,
+        "alice challenges bob",
+    );
+    says(
+        &press_in(fake, channel, &bob(), "bredon:accept").await,
+        "alice (White) vs bob (Black)",
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_processes_with_shard_ranges_share_one_postgres() {
     let url = match support::postgres::server() {
@@ -55,27 +79,11 @@ async fn three_processes_with_shard_ranges_share_one_postgres() {
     .await;
 
     // bob asks for direct messages through shard 0's process...
-    let r = run_with(
-        &fake,
-        channels[0],
-        &bob(),
-        "notify",
-        json!([{ "name": "dm", "type": 5, "value": true }]),
-    )
-    .await;
-    says(&r, "Direct messages when it is your move: on");
+    bob_asks_for_direct_messages(&fake, channels[0]).await;
 
     // ...and a game starts and goes on in a server of every shard, each heard by its process.
     for &channel in &channels {
-        let challenge = json!([
-            { "name": "opponent", "type": 6, "value": "222" },
-            { "name": "size", "type": 4, "value": 5 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]);
-        let r = run_with(&fake, channel, &alice(), "challenge", challenge).await;
-        says(&r, "alice challenges bob");
-        let r = press_in(&fake, channel, &bob(), "bredon:accept").await;
-        says(&r, "alice (White) vs bob (Black)");
+        alice_and_bob_start(&fake, channel).await;
         let before = fake.direct_messages(222).len();
         let r = run_with(
             &fake,
@@ -237,29 +245,9 @@ async fn a_rest_proxy_keeps_two_processes_within_the_rate_limits() {
         f.shards_connected() == vec![(0, 2), (1, 2)] && f.registered_commands() > 0
     })
     .await;
-    let r = run_with(
-        &fake,
-        channels[0],
-        &bob(),
-        "notify",
-        json!([{ "name": "dm", "type": 5, "value": true }]),
-    )
-    .await;
-    says(&r, "Direct messages when it is your move: on");
+    bob_asks_for_direct_messages(&fake, channels[0]).await;
     for &channel in &channels {
-        let challenge = json!([
-            { "name": "opponent", "type": 6, "value": "222" },
-            { "name": "size", "type": 4, "value": 5 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]);
-        says(
-            &run_with(&fake, channel, &alice(), "challenge", challenge).await,
-            "alice challenges bob",
-        );
-        says(
-            &press_in(&fake, channel, &bob(), "bredon:accept").await,
-            "alice (White) vs bob (Black)",
-        );
+        alice_and_bob_start(&fake, channel).await;
     }
     // One ply in a game of each process first: each opens bob's DM channel, and the proxy
     // learns the buckets (a limiter knows a bucket from its first answer; until then a burst
