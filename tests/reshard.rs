@@ -227,6 +227,22 @@ fn two_folders_of_four_shards_become_eight_and_back() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2 of 4 is held by 0"));
     let out = reshard(&old, &eight[..2], 4);
     assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
+    // `bredon run` with the old flags on a new folder stops before it connects, saying why.
+    let run = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .args(["run", "--shards", "4", "--shard-range", "0..2"])
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", "http://127.0.0.1:9")
+        .env("BREDON_DATA", &eight[0])
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("holds the servers of shards 0..=0 of 8")
+            && said.contains("started for shards 0..=1 of 4"),
+        "{said}"
+    );
 
     // Eight back to two: the games go on, alice to move; reminders once more.
     let out = reshard(&eight, &back, 4);
