@@ -308,3 +308,44 @@ async fn shards_connect_where_bredon_gateway_url_says() {
     connected(&fake, 1).await;
     start_game(&fake).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bredon_register_sets_the_commands_without_starting_the_bot() {
+    let fake = FakeDiscord::start().await;
+    let api = fake.api_base.clone();
+    let register = move |token: &str| {
+        let (api, token) = (api.clone(), token.to_string());
+        tokio::task::spawn_blocking(move || {
+            let work = tempfile::tempdir().unwrap();
+            bredon(work.path())
+                .arg("register")
+                .env("DISCORD_TOKEN", token)
+                .env("DISCORD_API_BASE", api)
+                .output()
+                .unwrap()
+        })
+    };
+    let first = register("fake-token").await.unwrap();
+    let said = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        first.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(
+        said.contains("slash commands registered for every server"),
+        "{said}"
+    );
+    assert!(fake.registered_commands() > 0);
+    assert!(!fake.connected(), "no gateway connection");
+    let again = register("fake-token").await.unwrap();
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already registered"));
+    let puts = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+        .count();
+    assert_eq!(puts, 1, "the second run only looked");
+    let without = register(" ").await.unwrap();
+    assert_eq!(without.status.code(), Some(2));
+}

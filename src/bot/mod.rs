@@ -287,26 +287,11 @@ pub async fn run(config: Config) -> Result<(), String> {
             })
         })
         .build();
-    // A request Discord never answers would hold up its handler or its channel's outbox for
-    // good: it fails after `HTTP_TIMEOUT` instead, and is tried again like any other failure.
-    let client = reqwest::Client::builder()
-        .use_rustls_tls()
-        .timeout(HTTP_TIMEOUT)
-        .build()
-        .map_err(|e| format!("cannot set up HTTP: {e}"))?;
-    let mut http = serenity::HttpBuilder::new(&config.token).client(client);
-    if let Some(base) = &config.api_base {
-        // serenity's rate limiter would still talk to Discord itself: off when proxied (the
-        // proxy keeps the limits; a 429 that gets through fails the request, and the outbox
-        // tries again).
-        http = http
-            .proxy(base.trim_end_matches('/'))
-            .ratelimiter_disabled(true);
-    }
+    let http = http_client(&config.token, config.api_base.as_deref())?;
     // GUILDS brings thread updates, channel deletions and server removals; messages only for
     // typed plies, and their text without a mention only with the privileged intent.
     let intents = serenity::GatewayIntents::GUILDS | config.typed_plies.intents();
-    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await
         .map_err(|e| format!("cannot start the Discord client: {e}"))?;
@@ -343,6 +328,50 @@ pub async fn run(config: Config) -> Result<(), String> {
         }
         e => format!("the Discord connection failed: {e}"),
     })
+}
+
+/// Discord's REST API (or `api_base`'s proxy) with `token`.
+fn http_client(token: &str, api_base: Option<&str>) -> Result<serenity::Http, String> {
+    // A request Discord never answers would hold up its handler or its channel's outbox for
+    // good: it fails after `HTTP_TIMEOUT` instead, and is tried again like any other failure.
+    let client = reqwest::Client::builder()
+        .use_rustls_tls()
+        .timeout(HTTP_TIMEOUT)
+        .build()
+        .map_err(|e| format!("cannot set up HTTP: {e}"))?;
+    let mut http = serenity::HttpBuilder::new(token).client(client);
+    if let Some(base) = api_base {
+        // serenity's rate limiter would still talk to Discord itself: off when proxied (the
+        // proxy keeps the limits; a 429 that gets through fails the request, and the outbox
+        // tries again).
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    Ok(http.build())
+}
+
+/// `bredon register`: makes Discord's slash commands this build's (in `guild` only, or
+/// everywhere) without starting the bot, as a deploy step. `Ok(true)` when it wrote them.
+pub async fn register_commands(
+    token: &str,
+    api_base: Option<&str>,
+    guild: Option<u64>,
+) -> Result<bool, String> {
+    let http = http_client(token, api_base)?;
+    let app = http.get_current_application_info().await.map_err(|e| {
+        format!(
+            "Discord did not name the application: {}",
+            publish::describe(&e)
+        )
+    })?;
+    http.set_application_id(app.id);
+    let scope = match guild {
+        Some(id) => register::Scope::Guild(serenity::GuildId::new(id)),
+        None => register::Scope::Global,
+    };
+    let wanted = poise::builtins::create_application_commands(&commands::all());
+    register::sync(&http, scope, wanted).await
 }
 
 async fn shutdown_signal() {

@@ -43,6 +43,9 @@ enum Command {
         #[arg(long)]
         from: std::path::PathBuf,
     },
+    /// Make Discord's slash commands this build's, without starting the bot (a deploy step;
+    /// the process that runs shard 0 also does it when it starts).
+    Register,
     /// New data folders for a new shard count, from every folder of the old one (every
     /// process stopped; the old folders are only read).
     Reshard(reshard::Args),
@@ -89,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Backup { file } => backup(&file),
         Command::Migrate { from } => migrate(&from),
         Command::Reshard(args) => reshard::run(args),
+        Command::Register => register(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -230,21 +234,68 @@ struct RunArgs {
     shard_range: Option<String>,
 }
 
-fn run_bot(args: RunArgs) -> Result<(), Failure> {
+/// `DISCORD_TOKEN` (from the environment or `.env`), or what to do without one.
+fn token() -> Result<String, Failure> {
     // A missing .env is fine; the environment may have everything.
     let _ = dotenvy::dotenv();
     let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
-    if token.trim().is_empty() {
-        return Err(Failure::new(2, NO_TOKEN));
+    match token.trim() {
+        "" => Err(Failure::new(2, NO_TOKEN)),
+        token => Ok(token.to_string()),
     }
+}
+
+/// `DISCORD_GUILD_ID`: the one server to register the commands in, if set.
+fn command_guild() -> Result<Option<u64>, Failure> {
+    match std::env::var("DISCORD_GUILD_ID") {
+        Ok(g) if !g.trim().is_empty() => Ok(Some(g.trim().parse::<u64>().map_err(|_| {
+            Failure::new(2, format!("DISCORD_GUILD_ID `{g}` is not a server id (a number: right-click the server -> Copy Server ID)"))
+        })?)),
+        _ => Ok(None),
+    }
+}
+
+/// Where REST goes instead of Discord: a REST proxy shared by several processes keeps Discord's
+/// rate limits for all of them (`DISCORD_PROXY_URL`); `DISCORD_API_BASE` is the tests' fake.
+fn api_base() -> Option<String> {
+    ["DISCORD_PROXY_URL", "DISCORD_API_BASE"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok().filter(|b| !b.trim().is_empty()))
+}
+
+fn async_runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(1, format!("cannot start the async runtime: {e}")))
+}
+
+fn register() -> Result<(), Failure> {
+    let token = token()?;
+    let guild = command_guild()?;
+    let wrote = async_runtime()?
+        .block_on(crate::bot::register_commands(
+            &token,
+            api_base().as_deref(),
+            guild,
+        ))
+        .map_err(|e| Failure::new(1, e))?;
+    let scope = match guild {
+        Some(g) => format!("in server {g}"),
+        None => "for every server".into(),
+    };
+    match wrote {
+        true => println!("slash commands registered {scope}"),
+        false => println!("slash commands already registered {scope}: nothing to change"),
+    }
+    Ok(())
+}
+
+fn run_bot(args: RunArgs) -> Result<(), Failure> {
+    let token = token()?;
     let shards = crate::bot::Shards::parse(args.shards, args.shard_range.as_deref())
         .map_err(|e| Failure::new(2, e))?;
-    let guild = match std::env::var("DISCORD_GUILD_ID") {
-        Ok(g) if !g.trim().is_empty() => Some(g.trim().parse::<u64>().map_err(|_| {
-            Failure::new(2, format!("DISCORD_GUILD_ID `{g}` is not a server id (a number: right-click the server -> Copy Server ID)"))
-        })?),
-        _ => None,
-    };
+    let guild = command_guild()?;
     let tick = std::env::var("BREDON_TICK_SECS")
         .ok()
         .and_then(|t| t.parse::<f64>().ok())
@@ -266,12 +317,8 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .with_writer(std::io::stderr)
         .init();
     let config = crate::bot::Config {
-        token: token.trim().to_string(),
-        // A REST proxy shared by several processes keeps Discord's rate limits for all of them;
-        // DISCORD_API_BASE is the tests' fake Discord.
-        api_base: ["DISCORD_PROXY_URL", "DISCORD_API_BASE"]
-            .iter()
-            .find_map(|name| std::env::var(name).ok().filter(|b| !b.trim().is_empty())),
+        token,
+        api_base: api_base(),
         gateway_url: std::env::var("BREDON_GATEWAY_URL")
             .ok()
             .filter(|u| !u.trim().is_empty()),
@@ -284,11 +331,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         analysis_per_position: analysis_per_position(),
         typed_plies,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::new(1, format!("cannot start the async runtime: {e}")))?;
-    runtime
+    async_runtime()?
         .block_on(crate::bot::run(config))
         .map_err(|e| Failure::new(1, e))
 }

@@ -1684,6 +1684,16 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
             ),
         ),
         ("GET", ["users", "@me"]) => (200, Some(bot_user_json())),
+        // topics/oauth2, "Get Current Bot Application Information" (and resources/application,
+        // "Get Current Application").
+        ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => (
+            200,
+            Some(json!({
+                "id": APP_ID.to_string(), "name": "Bredon", "icon": null, "description": "",
+                "bot_public": true, "bot_require_code_grant": false, "verify_key": "0".repeat(64),
+                "team": null, "owner": bot_user_json(), "flags": 0, "bot": bot_user_json()
+            })),
+        ),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
             match state.registration_status.load(Ordering::SeqCst) as u16 {
