@@ -279,7 +279,7 @@ impl Store {
     fn get<T: DeserializeOwned>(&self, tree: Tree, key: &[u8]) -> Result<Option<T>, StoreError> {
         self.kv
             .get(tree, key)?
-            .map(|b| decode(tree.name(), &b))
+            .map(|b| decode(tree.record(), &b))
             .transpose()
     }
 

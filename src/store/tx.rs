@@ -42,6 +42,19 @@ impl Tree {
         Tree::Puzzles,
     ];
 
+    /// What one of its records is called in messages ("a game record ...").
+    pub(super) fn record(self) -> &'static str {
+        match self {
+            Tree::Games => "game",
+            Tree::Challenges => "challenge",
+            Tree::Players => "player",
+            Tree::Wallets => "wallet",
+            Tree::Tournaments => "tournament",
+            Tree::Vacations => "vacation",
+            other => other.name(),
+        }
+    }
+
     pub(super) fn name(self) -> &'static str {
         match self {
             Tree::Games => "games",
