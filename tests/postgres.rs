@@ -3,8 +3,8 @@
 //! starts from a new database on the test binary's throwaway server, and skips (saying why)
 //! where PostgreSQL is not installed.
 
-use bredon::service::{ChallengeOptions, Ctx, Service};
-use bredon::store::records::{PlayerRef, Seat};
+use bredon::service::{ChallengeOptions, Service};
+use bredon::store::records::Seat;
 use bredon::store::Store;
 use std::collections::HashSet;
 use std::process::Command;
@@ -12,33 +12,7 @@ use std::sync::{Arc, Barrier};
 
 mod support;
 
-fn database() -> Option<String> {
-    match support::postgres::server() {
-        Ok(server) => Some(server.database()),
-        Err(why) => {
-            println!("skipped: {why}");
-            None
-        }
-    }
-}
-
-fn player(name: &str, id: u64) -> PlayerRef {
-    PlayerRef {
-        id,
-        name: name.into(),
-    }
-}
-
-fn ctx(channel: u64, who: &PlayerRef) -> Ctx {
-    Ctx {
-        guild: 1,
-        channel,
-        user: who.clone(),
-        now_ms: 0,
-        moderator: false,
-        request: None,
-    }
-}
+use support::{ctx, player};
 
 /// alice (white) and bob start a 5x5 game in `channel`.
 fn start_game(service: &Service, channel: u64) {
@@ -56,7 +30,9 @@ fn start_game(service: &Service, channel: u64) {
 
 #[test]
 fn two_processes_never_give_the_same_id() {
-    let Some(url) = database() else { return };
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
     let stores: Vec<Store> = (0..2).map(|_| Store::connect(&url).unwrap()).collect();
     let ids: Vec<u64> = std::thread::scope(|s| {
         let takers: Vec<_> = stores
@@ -77,7 +53,9 @@ fn two_processes_never_give_the_same_id() {
 
 #[test]
 fn a_ply_raced_from_two_processes_is_stored_once() {
-    let Some(url) = database() else { return };
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
     let first = Arc::new(Service::new(Store::connect(&url).unwrap()));
     let second = Arc::new(Service::new(Store::connect(&url).unwrap()));
     for channel in 10..20 {
@@ -116,7 +94,9 @@ fn a_ply_raced_from_two_processes_is_stored_once() {
 
 #[test]
 fn migrate_moves_a_folder_into_postgres_whole() {
-    let Some(url) = database() else { return };
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
     let folder = tempfile::tempdir().unwrap();
     let (live_id, finished_id) = {
         let service = Service::new(Store::open(folder.path()).unwrap());
@@ -182,7 +162,9 @@ fn migrate_moves_a_folder_into_postgres_whole() {
 
 #[test]
 fn a_letter_is_delivered_by_the_process_that_holds_it() {
-    let Some(url) = database() else { return };
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
     let first = Service::of_process(Store::connect(&url).unwrap(), 1);
     let second = Service::of_process(Store::connect(&url).unwrap(), 2);
     start_game(&first, 10);
@@ -222,7 +204,9 @@ fn a_letter_is_delivered_by_the_process_that_holds_it() {
 
 #[test]
 fn timers_fire_once_across_processes() {
-    let Some(url) = database() else { return };
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
     let services: Vec<Arc<Service>> = (1..=3)
         .map(|p| Arc::new(Service::of_process(Store::connect(&url).unwrap(), p)))
         .collect();

@@ -168,17 +168,17 @@ pub fn database_url() -> Option<String> {
 /// The bot's store: PostgreSQL when `BREDON_DATABASE_URL` is set, else the `BREDON_DATA` folder;
 /// and its name for messages (never the URL, which may hold a password).
 fn open_store() -> Result<(crate::store::Store, String), Failure> {
-    let url = database_url();
-    let name = match url {
-        Some(_) => "the PostgreSQL database of BREDON_DATABASE_URL".to_string(),
-        None => data_dir().display().to_string(),
+    let (store, name) = match database_url() {
+        Some(url) => (
+            crate::store::Store::connect(&url),
+            "the PostgreSQL database of BREDON_DATABASE_URL".to_string(),
+        ),
+        None => (
+            crate::store::Store::open(&data_dir()),
+            data_dir().display().to_string(),
+        ),
     };
-    let store = match url {
-        Some(url) => crate::store::Store::connect(&url),
-        None => crate::store::Store::open(&data_dir()),
-    }
-    .map_err(|e| Failure::new(1, e.to_string()))?;
-    Ok((store, name))
+    Ok((store.map_err(|e| Failure::new(1, e.to_string()))?, name))
 }
 
 fn backup(file: &std::path::Path) -> Result<(), Failure> {

@@ -67,6 +67,11 @@ fn db_error(e: tokio_postgres::Error) -> StoreError {
     StoreError::Io(format!("PostgreSQL: {e}"))
 }
 
+/// Rows of (key, value) as the backend gives them.
+fn key_values(rows: Vec<tokio_postgres::Row>) -> Vec<Row> {
+    rows.into_iter().map(|r| (r.get(0), r.get(1))).collect()
+}
+
 fn retryable(e: &tokio_postgres::Error) -> bool {
     matches!(
         e.code(),
@@ -305,7 +310,7 @@ impl PgKv {
             None => block_on(conn.client.query(&conn.from, &[&tree.name(), &prefix])),
         }
         .map_err(db_error)?;
-        Ok(rows.into_iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(key_values(rows))
     }
 
     pub(super) fn below(&self, tree: Tree, end: &[u8]) -> Result<Vec<Row>, StoreError> {
@@ -316,7 +321,7 @@ impl PgKv {
                 .query(&conn.between, &[&tree.name(), &start, &end]),
         )
         .map_err(db_error)?;
-        Ok(rows.into_iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(key_values(rows))
     }
 
     pub(super) fn len(&self, tree: Tree) -> Result<usize, StoreError> {
@@ -371,13 +376,7 @@ impl PgKv {
                 delete,
             };
             let outcome = match body(&view) {
-                Ok(value) => block_on(tx.commit()).map(|()| value).map_err(|e| {
-                    if retryable(&e) {
-                        TxFail::Retry
-                    } else {
-                        TxFail::Storage(db_error(e))
-                    }
-                }),
+                Ok(value) => block_on(tx.commit()).map(|()| value).map_err(tx_error),
                 // Dropping the transaction rolls it back.
                 Err(fail) => Err(fail),
             };

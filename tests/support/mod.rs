@@ -86,6 +86,26 @@ pub fn reopen(path: &std::path::Path) -> Store {
 
 pub mod postgres;
 
+/// Player `name` with id `id`.
+pub fn player(name: &str, id: u64) -> bredon::store::records::PlayerRef {
+    bredon::store::records::PlayerRef {
+        id,
+        name: name.into(),
+    }
+}
+
+/// `who` acting in `channel` of server 1, at time 0.
+pub fn ctx(channel: u64, who: &bredon::store::records::PlayerRef) -> bredon::service::Ctx {
+    bredon::service::Ctx {
+        guild: 1,
+        channel,
+        user: who.clone(),
+        now_ms: 0,
+        moderator: false,
+        request: None,
+    }
+}
+
 /// Where a test's store lives: a temporary folder (sled), or a new PostgreSQL database when the
 /// tests run with `BREDON_TEST_DATABASE=postgres` (the second pass of `.ci/run`).
 pub struct Place {

@@ -162,6 +162,18 @@ fn start() -> Result<Server, String> {
     }
 }
 
+/// A new empty database on the test binary's server, or `None` after printing why the test
+/// skips (no PostgreSQL here).
+pub fn database() -> Option<String> {
+    match server() {
+        Ok(server) => Some(server.database()),
+        Err(why) => {
+            println!("skipped: {why}");
+            None
+        }
+    }
+}
+
 /// The test binary's server, started on first use; `Err` says why there is none.
 pub fn server() -> Result<&'static Server, String> {
     SERVER.get_or_init(start).as_ref().map_err(Clone::clone)
