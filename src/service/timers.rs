@@ -42,6 +42,15 @@ impl Service {
             let Some(mut game) = self.store.game(channel)? else {
                 continue;
             };
+            // The list of due timers was read before the game: a ply, or another process's tick,
+            // may have moved this timer since. The game read now decides.
+            let due = match kind {
+                TimerKind::Reminder => game.reminder_due_ms,
+                TimerKind::Timeout => game.timeout_due_ms,
+            };
+            if due.is_none_or(|d| d > now_ms) {
+                continue;
+            }
             let g = Self::rebuild(&game)?;
             let to_move = g.to_move();
             let player = game.players[to_move.index()].clone();
