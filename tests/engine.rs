@@ -201,8 +201,8 @@ fn crashing_engine(mark: &std::path::Path, always: bool) -> Vec<String> {
     vec!["sh".into(), "-c".into(), script]
 }
 
-/// A service with an engine game in channel 1 where Bredon (White) is to move.
-fn engine_game(dir: &std::path::Path, me: &PlayerRef) -> Service {
+/// A service with an engine game at `level` in channel 1 where Bredon (White) is to move.
+fn engine_game(dir: &std::path::Path, me: &PlayerRef, level: &str) -> Service {
     let service = Service::new(Store::open(dir).unwrap());
     let alice = PlayerRef {
         id: 111,
@@ -218,7 +218,7 @@ fn engine_game(dir: &std::path::Path, me: &PlayerRef) -> Service {
     };
     let options = ChallengeOptions {
         opponent: Some(me.clone()),
-        engine: Some("medium".into()),
+        engine: Some(level.into()),
         seat: Seat::Black,
         size: Some(5),
         ..ChallengeOptions::default()
@@ -239,7 +239,7 @@ fn an_engine_that_crashes_mid_game_is_restarted_and_one_that_keeps_crashing_is_r
     // It crashes at its first `go`; restarted, it plays.
     let dir = tempfile::tempdir().unwrap();
     let mark = dir.path().join("crashed");
-    let service = engine_game(&dir.path().join("db"), &me);
+    let service = engine_game(&dir.path().join("db"), &me, "strongest");
     let engine = EngineOpponent::new(me.clone(), Some(crashing_engine(&mark, false)), think);
     let played = engine
         .act(&service, 1, 1000)
@@ -251,7 +251,7 @@ fn an_engine_that_crashes_mid_game_is_restarted_and_one_that_keeps_crashing_is_r
     // It crashes every time: a clear reason, and the game as it was.
     let dir = tempfile::tempdir().unwrap();
     let mark = dir.path().join("crashed");
-    let service = engine_game(&dir.path().join("db"), &me);
+    let service = engine_game(&dir.path().join("db"), &me, "strongest");
     let engine = EngineOpponent::new(me, Some(crashing_engine(&mark, true)), think);
     let why = engine.act(&service, 1, 1000).expect_err("reported");
     assert!(
@@ -259,6 +259,29 @@ fn an_engine_that_crashes_mid_game_is_restarted_and_one_that_keeps_crashing_is_r
         "{why}"
     );
     assert!(plies(&service).is_empty(), "nothing was played");
+}
+
+/// The configured engine plays only `strongest`: every other level keeps its own strength.
+#[test]
+fn levels_below_strongest_are_the_built_in_searcher_even_with_an_engine_configured() {
+    let me = PlayerRef {
+        id: 900,
+        name: "Bredon".into(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("crashed");
+    let service = engine_game(&dir.path().join("db"), &me, "medium");
+    let engine = EngineOpponent::new(
+        me,
+        Some(crashing_engine(&mark, true)),
+        Duration::from_millis(50),
+    );
+    let played = engine
+        .act(&service, 1, 1000)
+        .unwrap()
+        .expect("Bredon moves");
+    assert!(played.text.starts_with("Bredon played "), "{}", played.text);
+    assert!(!mark.exists(), "the engine was never started");
 }
 
 /// `bredon tei` as a child: send lines, read its answers up to a line that starts with `until`.

@@ -17,6 +17,8 @@ pub enum LevelChoice {
     // Last, so the indices of the older choices stay what they were.
     #[name = "beginner"]
     Beginner,
+    #[name = "strongest (the server's engine, if it has one)"]
+    Strongest,
 }
 
 #[derive(Debug, poise::ChoiceParameter)]

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// First player: random, beginner, easy, medium, hard, or tei:PROGRAM (an external TEI engine).
+    /// First player: random, beginner, easy, medium, hard (strongest plays as hard here), or
+    /// tei:PROGRAM (an external TEI engine).
     #[arg(long)]
     a: String,
     /// Second player, as --a.
@@ -204,48 +205,69 @@ pub fn run_tei() -> Result<(), Failure> {
 
 #[derive(clap::Args)]
 pub struct TuneArgs {
-    /// Self-play games to learn from (each from its own 4-ply opening).
-    #[arg(long, default_value_t = 300)]
-    games: usize,
-    /// Nodes the engine searches per ply in those games.
-    #[arg(long, default_value_t = 3000)]
-    nodes: u64,
-    #[arg(long, default_value_t = 6)]
-    size: usize,
-    #[arg(long, default_value = "2", allow_hyphen_values = true)]
-    komi: String,
+    /// Finished games to learn from, as PTN (`bredon match --ptn` writes them); repeatable.
+    #[arg(long, required = true)]
+    ptn: Vec<std::path::PathBuf>,
+    /// Plies at the start of each game to leave out (a match's random opening).
+    #[arg(long, default_value_t = 4)]
+    skip: usize,
     /// Gradient steps.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 1500)]
     rounds: usize,
+    /// L2 weight decay, in the logistic model's units.
+    #[arg(long, default_value_t = 1e-5)]
+    decay: f64,
 }
 
-/// Texel tuning: self-play, then fit the evaluation's weights to the results; prints them.
+/// Texel tuning: fit the evaluation's weights to the results of games; prints them. One game
+/// in ten is held out to show whether the fit predicts games it has not seen.
 pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
-    use crate::engine::eval::FEATURE_NAMES;
-    use crate::engine::tune::{fit, self_play};
-    let komi = Komi::parse(&args.komi).map_err(|e| Failure::new(2, e))?;
-    let setup = Setup::new(args.size)
-        .map_err(|e| Failure::new(2, e))?
-        .with_komi(komi);
-    let book = openings(setup, args.games);
+    use crate::engine::eval::{feature_name, FEATURES};
+    use crate::engine::tune::{fit, samples};
     let started = std::time::Instant::now();
-    let samples = self_play(setup, &book, args.nodes, 300);
+    let (mut train, mut held_out) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for path in &args.ptn {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))?;
+        let files = crate::tak::PtnFile::parse_all(&text)
+            .map_err(|e| Failure::new(1, format!("{}: {e}", path.display())))?;
+        for file in files {
+            let game = file
+                .replay()
+                .map_err(|e| Failure::new(1, format!("{}: {e}", path.display())))?;
+            let out = if games % 10 == 9 {
+                &mut held_out
+            } else {
+                &mut train
+            };
+            samples(&game, args.skip, out);
+            games += 1;
+        }
+    }
     println!(
-        "{} games, {} quiet positions in {:.0} s",
-        book.len(),
-        samples.len(),
+        "{games} games, {} quiet positions to fit, {} held out ({:.0} s)",
+        train.len(),
+        held_out.len(),
         started.elapsed().as_secs_f64()
     );
-    let f = fit(&samples, args.rounds);
+    let f = fit(&train, &held_out, args.rounds, args.decay).ok_or_else(|| {
+        Failure::new(
+            1,
+            "the fit found flats worth nothing: more games are needed",
+        )
+    })?;
     println!(
-        "scale k = {:.3}; mean squared error {:.5} -> {:.5}",
-        f.k, f.error_before, f.error_after
+        "mean squared error on held-out positions: {:.5} (today's weights) -> {:.5}; on the fitted ones {:.5} ({:.0} s)",
+        f.held_out_before,
+        f.held_out_after,
+        f.train_after,
+        started.elapsed().as_secs_f64()
     );
-    for (name, w) in FEATURE_NAMES.iter().zip(f.weights) {
-        println!("{w:>6}  {name}");
+    for (i, w) in f.weights.iter().enumerate().take(FEATURES) {
+        println!("{w:>8.1}  {}", feature_name(i));
     }
-    println!("{:>6}  tempo", f.tempo);
-    println!("pub const WEIGHTS: Weights = {:?};", f.weights);
-    println!("pub const TEMPO: i32 = {};", f.tempo);
+    let list: Vec<String> = f.weights.iter().map(|w| format!("{w:.1}")).collect();
+    println!("pub const WEIGHTS: Weights = [{}];", list.join(", "));
     Ok(())
 }

@@ -27,7 +27,7 @@ pub struct Args {
 
 const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
-  challenge [OPPONENT|bredon] [game=tak|takat] [level=beginner|easy|medium|hard] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
+  challenge [OPPONENT|bredon] [game=tak|takat] [level=beginner|easy|medium|hard|strongest] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind|...]
             [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"] [stakes=university] [hide=heights,labels]
             [tray=on|off]

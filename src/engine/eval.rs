@@ -1,34 +1,138 @@
-//! The static evaluation: a weighted sum of features of each side, the weights fitted to game
-//! results by `bredon tune` (Texel's method, see `tune`), not set by hand.
+//! The static evaluation: a linear function of features of the position, the weights fitted to
+//! the results of strong games by `bredon tune` (Texel's method, see `tune`), not set by hand.
+//!
+//! Most features are counted for each side and enter as the side to move's minus the
+//! opponent's, so the evaluation is the same for either colour. Two are the side to move's own
+//! and the opponent's apart: how many empty squares each still needs for a road (a threat in two
+//! for the side to move is worth far more than one for the side that just moved), and the
+//! tempo.
 
+use crate::tak::square::edges;
 use crate::tak::{Bitboard, Color, Position};
 
-/// How many features describe one side.
-pub const FEATURES: usize = 11;
+/// Flats on top (komi counted for Black) in the opening, fading out as reserves run low.
+pub(crate) const FLATS_OPENING: usize = 0;
+/// Flats on top, fading in as reserves run low (the flat race).
+pub(crate) const FLATS_ENDGAME: usize = 1;
+const WALLS: usize = 2;
+const CAPS: usize = 3;
+const RESERVE: usize = 4;
+/// Flats on top by kind of square (`square_kind`: corners, edges, rings inwards).
+pub(crate) const FLAT_SQUARE: usize = 5;
+const SQUARE_KINDS: usize = 10;
+const CAP_SQUARE: usize = FLAT_SQUARE + SQUARE_KINDS;
+/// Rows and columns by how many of the side's road pieces they hold (0..=8): with nothing of
+/// the opponent's in them, with only the opponent's flats, or blocked by a wall or capstone.
+const LINE_OPEN: usize = CAP_SQUARE + SQUARE_KINDS;
+const LINE_SOFT: usize = LINE_OPEN + 9;
+const LINE_BLOCKED: usize = LINE_SOFT + 9;
+/// The most rows (or columns) one road group spans (0..=8).
+const SPAN: usize = LINE_BLOCKED + 9;
+const GROUPS: usize = SPAN + 9;
+/// Own pieces under own tops (the carry limit deep): under flats, and under walls or capstones.
+const SUPPORTS_FLAT: usize = GROUPS + 1;
+const SUPPORTS_HARD: usize = SUPPORTS_FLAT + 1;
+/// The opponent's pieces under own tops.
+const CAPTIVES_FLAT: usize = SUPPORTS_HARD + 1;
+const CAPTIVES_HARD: usize = CAPTIVES_FLAT + 1;
+/// Empty squares next to the side's road pieces.
+const LIBERTIES: usize = CAPTIVES_HARD + 1;
+const FLATS_TOGETHER: usize = LIBERTIES + 1;
+/// The opponent's stacks next to the side's capstone.
+const CAP_CONTACT: usize = FLATS_TOGETHER + 1;
+const PER_SIDE: usize = CAP_CONTACT + 1;
+/// Fewest empty squares the side to move needs for a road (1..=6, 7 for more or none).
+const MY_DISTANCE: usize = PER_SIDE;
+const DISTANCES: usize = 7;
+const THEIR_DISTANCE: usize = MY_DISTANCE + DISTANCES;
+const TEMPO: usize = THEIR_DISTANCE + DISTANCES;
+const TEMPO_ENDGAME: usize = TEMPO + 1;
 
-/// What each feature counts (for `bredon tune`'s report).
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "flats counted in halves (komi included)",
-    "longest line of road squares, squared",
-    "widest road group span, squared",
-    "own pieces under own tops (captives)",
-    "opponent pieces under own tops (hostages)",
-    "capstones",
-    "walls",
-    "road squares in the centre",
-    "pieces left in reserve",
-    "road groups",
-    "flats next to own flats",
+/// How many features describe a position.
+pub const FEATURES: usize = TEMPO_ENDGAME + 1;
+
+/// The name of feature `i` (for `bredon tune`'s report).
+pub fn feature_name(i: usize) -> String {
+    let groups: [(usize, usize, &str); 9] = [
+        (FLAT_SQUARE, SQUARE_KINDS, "flats on square kind"),
+        (CAP_SQUARE, SQUARE_KINDS, "capstone on square kind"),
+        (LINE_OPEN, 9, "open lines holding"),
+        (LINE_SOFT, 9, "lines with their flats holding"),
+        (LINE_BLOCKED, 9, "blocked lines holding"),
+        (SPAN, 9, "widest group span"),
+        (MY_DISTANCE, DISTANCES, "side to move's road distance"),
+        (THEIR_DISTANCE, DISTANCES, "opponent's road distance"),
+        (FLATS_OPENING, 1, "flats (opening)"),
+    ];
+    for (start, len, name) in groups {
+        if (start..start + len).contains(&i) {
+            return match (len, start) {
+                (1, _) => name.to_string(),
+                (DISTANCES, _) => format!("{name} {}", i - start + 1),
+                _ => format!("{name} {}", i - start),
+            };
+        }
+    }
+    let single = [
+        (FLATS_ENDGAME, "flats (endgame)"),
+        (WALLS, "walls"),
+        (CAPS, "capstones on the board"),
+        (RESERVE, "pieces in reserve"),
+        (GROUPS, "road groups"),
+        (SUPPORTS_FLAT, "own pieces under own flats"),
+        (SUPPORTS_HARD, "own pieces under walls and capstones"),
+        (CAPTIVES_FLAT, "their pieces under own flats"),
+        (CAPTIVES_HARD, "their pieces under walls and capstones"),
+        (LIBERTIES, "empty squares next to road pieces"),
+        (FLATS_TOGETHER, "flats next to own flats"),
+        (CAP_CONTACT, "their stacks next to the capstone"),
+        (TEMPO, "tempo"),
+        (TEMPO_ENDGAME, "tempo (endgame)"),
+    ];
+    single
+        .iter()
+        .find(|(j, _)| *j == i)
+        .map_or_else(|| format!("feature {i}"), |(_, n)| n.to_string())
+}
+
+/// Hundredths of a flat per unit of each feature.
+pub type Weights = [f32; FEATURES];
+
+/// The weights Bredon plays with: fitted by `bredon tune` (docs/DEVELOPING.md gives the
+/// commands and the data).
+pub const WEIGHTS: Weights = [
+    31.1, 123.9, 51.5, -69.4, -59.1, 10.2, 19.3, 21.4, 20.6, 29.7, 31.5, 0.0, 0.0, 0.0, 0.0,
+    -160.9, -72.9, 50.7, -26.2, 66.1, 94.0, 0.0, 0.0, 0.0, 0.0, 0.0, -6.5, -0.7, 8.5, 1.9, 0.0,
+    0.0, 0.0, 0.0, -16.8, -7.5, 1.3, 9.6, 27.6, 29.6, 0.0, 0.0, 0.0, -8.5, -11.1, -5.9, -10.2,
+    -7.4, 24.4, 0.0, 0.0, 0.0, 39.0, -36.1, -24.3, 10.5, 12.3, 4.6, 0.0, 0.0, 0.0, -9.6, 48.7,
+    95.7, -44.0, 0.4, 9.8, -3.5, 21.4, 0.0, 60.7, 17.1, 0.8, -13.9, -12.0, 30.8, 0.0, -11.0, 18.0,
+    22.0, 38.1, 37.5, -9.8, 58.6, 14.9,
 ];
 
-/// Hundredths of a flat per unit of each feature, side to move minus opponent.
-pub type Weights = [i32; FEATURES];
+/// Where features go: summed with weights (the search) or kept (tuning).
+trait Sink {
+    fn add(&mut self, feature: usize, value: f32);
+}
 
-/// The weights Bredon plays with: fitted by `bredon tune` (docs/DEVELOPING.md gives the command).
-pub const WEIGHTS: Weights = [50, 4, -2, 44, -15, 49, 51, 17, -77, -33, 28];
+struct Score<'a> {
+    weights: &'a Weights,
+    total: f32,
+}
 
-/// What having the move is worth.
-pub const TEMPO: i32 = 115;
+impl Sink for Score<'_> {
+    #[inline]
+    fn add(&mut self, feature: usize, value: f32) {
+        self.total += self.weights[feature] * value;
+    }
+}
+
+struct Vector([f32; FEATURES]);
+
+impl Sink for Vector {
+    fn add(&mut self, feature: usize, value: f32) {
+        self.0[feature] += value;
+    }
+}
 
 /// The position's value for the side to move, in hundredths of a flat.
 pub fn evaluate(pos: &Position) -> i32 {
@@ -36,50 +140,101 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
-    difference(pos)
-        .iter()
-        .zip(weights)
-        .map(|(f, w)| f * w)
-        .sum::<i32>()
-        + TEMPO
+    let mut score = Score {
+        weights,
+        total: 0.0,
+    };
+    describe(pos, &mut score);
+    score.total.round() as i32
 }
 
-/// Each feature of the side to move minus the opponent's.
-pub fn difference(pos: &Position) -> [i32; FEATURES] {
+/// Every feature's value in `pos` (what `evaluate_with` weighs).
+pub fn features(pos: &Position) -> [f32; FEATURES] {
+    let mut v = Vector([0.0; FEATURES]);
+    describe(pos, &mut v);
+    v.0
+}
+
+/// How far the game is towards its flat race: 0 with full reserves, 1 when a side's is empty.
+fn endgame(pos: &Position) -> f32 {
+    let start = pos.setup().reserves[0].total().max(1) as f32;
+    let left = pos
+        .reserve(Color::White)
+        .total()
+        .min(pos.reserve(Color::Black).total()) as f32;
+    (1.0 - left / start).clamp(0.0, 1.0)
+}
+
+fn describe(pos: &Position, sink: &mut impl Sink) {
     let me = pos.to_move();
-    let mine = side(pos, me);
-    let theirs = side(pos, me.opponent());
-    let mut d = [0; FEATURES];
-    for i in 0..FEATURES {
-        d[i] = mine[i] - theirs[i];
-    }
-    let komi = pos.setup().komi.halves() as i32;
-    d[0] += if me == Color::Black { komi } else { -komi };
-    d
+    let phase = endgame(pos);
+    side(pos, me, 1.0, phase, sink);
+    side(pos, me.opponent(), -1.0, phase, sink);
+    let komi = pos.setup().komi.halves() as f32 / 2.0;
+    let black = if me == Color::Black { komi } else { -komi };
+    sink.add(FLATS_OPENING, black * (1.0 - phase));
+    sink.add(FLATS_ENDGAME, black * phase);
+    let mine = road_distance(pos, me).min(DISTANCES as u32).max(1) as usize;
+    let theirs = road_distance(pos, me.opponent())
+        .min(DISTANCES as u32)
+        .max(1) as usize;
+    sink.add(MY_DISTANCE + mine - 1, 1.0);
+    sink.add(THEIR_DISTANCE + theirs - 1, 1.0);
+    sink.add(TEMPO, 1.0);
+    sink.add(TEMPO_ENDGAME, phase);
 }
 
-fn side(pos: &Position, c: Color) -> [i32; FEATURES] {
+/// The features counted for one side, added with `sign` (+1 the side to move, -1 the other).
+fn side(pos: &Position, c: Color, sign: f32, phase: f32, sink: &mut impl Sink) {
     let size = pos.size();
-    let e = crate::tak::square::edges(size);
+    let e = edges(size);
+    let mine = pos.controlled_by(c);
+    let theirs = pos.controlled_by(c.opponent());
     let road = pos.road_squares(c);
-    let mut f = [0; FEATURES];
-    f[0] = 2 * pos.flat_count(c) as i32;
-    let mut line_best = 0;
-    for i in 0..size {
-        let row = Bitboard(e.south.0 << (8 * i));
-        let col = Bitboard(e.west.0 << i);
-        line_best = line_best
-            .max((road & row).count())
-            .max((road & col).count());
+    let hard = pos.walls() | pos.caps();
+    let flats = mine & !hard;
+    let caps = mine & pos.caps();
+    let mut add = |feature: usize, value: f32| sink.add(feature, sign * value);
+
+    let flat_count = flats.count() as f32;
+    add(FLATS_OPENING, flat_count * (1.0 - phase));
+    add(FLATS_ENDGAME, flat_count * phase);
+    add(WALLS, (mine & pos.walls()).count() as f32);
+    add(CAPS, caps.count() as f32);
+    add(RESERVE, pos.reserve(c).total() as f32);
+    for sq in flats.squares() {
+        add(FLAT_SQUARE + square_kind(sq.file(), sq.rank(), size), 1.0);
     }
-    f[1] = (line_best * line_best) as i32;
+    for sq in caps.squares() {
+        add(CAP_SQUARE + square_kind(sq.file(), sq.rank(), size), 1.0);
+        add(
+            CAP_CONTACT,
+            (sq.bit().neighbours(e.board) & theirs).count() as f32,
+        );
+    }
+
+    let blockers = (theirs & hard) | (mine & pos.walls());
+    for i in 0..size {
+        for line in [Bitboard(e.south.0 << (8 * i)), Bitboard(e.west.0 << i)] {
+            let held = (road & line).count() as usize;
+            let kind = if !(blockers & line).is_empty() {
+                LINE_BLOCKED
+            } else if !(theirs & line).is_empty() {
+                LINE_SOFT
+            } else {
+                LINE_OPEN
+            };
+            add(kind + held, 1.0);
+        }
+    }
+
     let mut rest = road;
     let mut span_best = 0;
-    let mut groups = 0;
+    let mut groups = 0.0;
     while let Some(sq) = rest.squares().next() {
         let group = sq.bit().flood(road);
         rest = Bitboard(rest.0 & !group.0);
-        groups += 1;
+        groups += 1.0;
         let (mut rows, mut cols) = (0u32, 0u32);
         for s in group.squares() {
             rows |= 1 << s.rank();
@@ -87,27 +242,116 @@ fn side(pos: &Position, c: Color) -> [i32; FEATURES] {
         }
         span_best = span_best.max(rows.count_ones()).max(cols.count_ones());
     }
-    f[2] = (span_best * span_best) as i32;
-    for sq in pos.controlled_by(c).squares() {
+    add(SPAN + span_best as usize, 1.0);
+    add(GROUPS, groups);
+
+    for sq in (mine & !pos.empty_squares()).squares() {
         let stack = pos.stack(sq);
-        let carried = stack.height().min(size);
-        let own = stack.colors().rev().take(size).filter(|&x| x == c).count() as i32;
-        f[3] += own - 1;
-        f[4] += carried as i32 - own;
+        if stack.height() < 2 {
+            continue;
+        }
+        let below = stack.colors().rev().skip(1).take(size);
+        let (mut own, mut captive) = (0.0, 0.0);
+        for x in below {
+            if x == c {
+                own += 1.0;
+            } else {
+                captive += 1.0;
+            }
+        }
+        if hard.contains(sq) {
+            add(SUPPORTS_HARD, own);
+            add(CAPTIVES_HARD, captive);
+        } else {
+            add(SUPPORTS_FLAT, own);
+            add(CAPTIVES_FLAT, captive);
+        }
     }
-    f[5] = (pos.controlled_by(c) & pos.caps()).count() as i32;
-    f[6] = (pos.controlled_by(c) & pos.walls()).count() as i32;
-    f[7] = (road & centre(size)).count() as i32;
-    let reserve = pos.reserve(c);
-    f[8] = (reserve.stones + reserve.caps) as i32;
-    f[9] = groups;
-    let flats = pos.controlled_by(c) & !pos.walls() & !pos.caps();
-    f[10] = (flats & flats.neighbours(e.board)).count() as i32;
-    f
+    add(
+        LIBERTIES,
+        (road.neighbours(e.board) & pos.empty_squares()).count() as f32,
+    );
+    add(
+        FLATS_TOGETHER,
+        (flats & flats.neighbours(e.board)).count() as f32,
+    );
 }
 
-/// The squares at least one square in from every edge.
-fn centre(size: usize) -> Bitboard {
-    let e = crate::tak::square::edges(size);
-    Bitboard(e.board.0 & !(e.north.0 | e.south.0 | e.east.0 | e.west.0))
+/// The kind of a square, the same for its eight mirror images: 0 a corner, then by distance
+/// from the nearer edges (10 kinds cover boards up to 8x8).
+pub(crate) fn square_kind(file: u8, rank: u8, size: usize) -> usize {
+    let last = size as u8 - 1;
+    let a = file.min(last - file) as usize;
+    let b = rank.min(last - rank) as usize;
+    let (lo, hi) = (a.min(b), a.max(b));
+    hi * (hi + 1) / 2 + lo
+}
+
+/// The fewest empty squares `c` must place on to finish a road across the board (0: a road
+/// already; more than the board's size: none possible), counting the opponent's pieces and
+/// walls as blocks.
+fn road_distance(pos: &Position, c: Color) -> u32 {
+    let e = edges(pos.size());
+    let road = pos.road_squares(c);
+    let open = pos.empty_squares();
+    let across = |from: Bitboard, to: Bitboard| -> u32 {
+        let mut reached = (from & road).flood(road);
+        for placed in 0..=pos.size() as u32 {
+            if !(reached & to).is_empty() {
+                return placed;
+            }
+            let step = (reached.neighbours(e.board) | from) & open & !reached;
+            if step.is_empty() {
+                break;
+            }
+            let within = reached | step | road;
+            reached = (reached | step).flood(within);
+        }
+        u32::MAX
+    };
+    across(e.north, e.south).min(across(e.west, e.east))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(tps: &str) -> Position {
+        Position::from_tps(tps).unwrap()
+    }
+
+    #[test]
+    fn square_kinds_are_the_same_under_mirroring() {
+        for size in 3..=8u8 {
+            for f in 0..size {
+                for r in 0..size {
+                    let k = square_kind(f, r, size as usize);
+                    assert!(k < SQUARE_KINDS);
+                    assert_eq!(k, square_kind(r, f, size as usize));
+                    assert_eq!(k, square_kind(size - 1 - f, r, size as usize));
+                }
+            }
+        }
+        assert_eq!(square_kind(0, 0, 6), 0);
+        assert_ne!(square_kind(2, 2, 6), square_kind(1, 2, 6));
+    }
+
+    #[test]
+    fn road_distance_counts_the_empty_squares_still_needed() {
+        // White holds a1..e1: one square from a road; Black's lone flat needs five more.
+        let pos = position("1,1,1,1,1,x/x6/x6/x6/x6/2,x5 1 4");
+        assert_eq!(road_distance(&pos, Color::White), 1);
+        assert_eq!(road_distance(&pos, Color::Black), 5);
+        // A Black wall on f6's row end blocks that line: White goes around through row 2.
+        let pos = position("1,1,1,1,1,2S/x6/x6/x6/x6/2,x5 1 4");
+        assert_eq!(road_distance(&pos, Color::White), 2);
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_for_either_colour() {
+        // The same shape for White to move and, mirrored in colour, for Black to move.
+        let white = position("1,1,x4/2,x5/x6/x6/x6/x6 1 2");
+        let black = position("2,2,x4/1,x5/x6/x6/x6/x6 2 2");
+        assert_eq!(features(&white)[..PER_SIDE], features(&black)[..PER_SIDE]);
+    }
 }

@@ -73,6 +73,9 @@ pub enum Level {
     Easy,
     Medium,
     Hard,
+    /// The server's external TEI engine when one is configured (the bot decides); the built-in
+    /// searcher plays it as `Hard` otherwise.
+    Strongest,
 }
 
 impl Level {
@@ -82,8 +85,9 @@ impl Level {
             "easy" => Ok(Level::Easy),
             "medium" => Ok(Level::Medium),
             "hard" => Ok(Level::Hard),
+            "strongest" => Ok(Level::Strongest),
             other => Err(format!(
-                "level `{other}` is not known: beginner, easy, medium or hard"
+                "level `{other}` is not known: beginner, easy, medium, hard or strongest"
             )),
         }
     }
@@ -94,7 +98,7 @@ impl Level {
             Level::Beginner => (1, 200),
             Level::Easy => (2, 1_000),
             Level::Medium => (4, 20_000),
-            Level::Hard => (8, 400_000),
+            Level::Hard | Level::Strongest => (8, 400_000),
         }
     }
 
@@ -114,7 +118,7 @@ impl Level {
                 nodes: Some(60_000),
                 ..Limits::default()
             },
-            Level::Hard => Limits {
+            Level::Hard | Level::Strongest => Limits {
                 time: Some(time),
                 ..Limits::default()
             },

@@ -93,6 +93,21 @@ fn table_size(limits: &Limits) -> usize {
 /// Plies after this many in a node's order are reduced when quiet (late-move reductions).
 const LATE: usize = 4;
 
+/// Reverse futility pruning: up to this depth, a node whose evaluation is above beta by
+/// `FUTILE_MARGIN` a ply is not searched.
+const FUTILE_DEPTH: i32 = 3;
+const FUTILE_MARGIN: i32 = 120;
+
+/// Late-move pruning: at depth 1 and 2, quiet plies after this many are not searched.
+const PRUNE_AFTER: [usize; 3] = [usize::MAX, 16, 32];
+
+/// Plies less deep a late quiet ply is first searched: one, and more the deeper the node and
+/// the later the ply (logarithmically), never below depth 1.
+fn late_reduction(depth: i32, index: usize) -> i32 {
+    let r = 1.0 + (depth as f32).ln() * (index as f32).ln() / 2.5;
+    (r as i32).clamp(1, depth - 2)
+}
+
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
 const EXTENSION_PLIES: i32 = 6;
 
@@ -106,6 +121,8 @@ struct Search {
     seed: u64,
     lists: Vec<Vec<Ply>>,
     killers: Vec<[Option<Ply>; 2]>,
+    /// How often each ply (by `history_index`) refuted a position, weighted by depth, per colour.
+    history: Vec<[i32; HISTORY_PLIES]>,
     /// The deepest height the current iteration's extensions may reach.
     horizon: i32,
 }
@@ -131,6 +148,7 @@ pub fn search_reporting(
         seed: seed | 1,
         lists: Vec::new(),
         killers: Vec::new(),
+        history: vec![[0; HISTORY_PLIES]; 2],
         horizon: 0,
     };
     let mut pos = position.clone();
@@ -154,12 +172,12 @@ pub fn search_reporting(
             let undo = pos.play_unchecked(ply);
             let d = depth as i32 - 1;
             let mut score = if full {
-                -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1)
+                -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, true)
             } else {
-                -s.negamax(&mut pos, d, -alpha - 1, -alpha, 1)
+                -s.negamax(&mut pos, d, -alpha - 1, -alpha, 1, true)
             };
             if !full && score > alpha && !s.stopped {
-                score = -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1);
+                score = -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, true);
             }
             pos.undo(undo);
             if s.stopped && depth > 2 {
@@ -178,6 +196,17 @@ pub fn search_reporting(
             }
         }
         if s.stopped && depth > 2 {
+            // The root plies searched before time ran out are searched in full: the best of
+            // them is worth more than the last iteration's choice.
+            if let Some((ply, score)) = this_best {
+                best = Some(Found {
+                    ply,
+                    score,
+                    depth: depth - 1,
+                    nodes: s.nodes,
+                    elapsed: s.started.elapsed(),
+                });
+            }
             break;
         }
         // Next iteration: the best lines first, in order.
@@ -290,6 +319,7 @@ impl Search {
         mut alpha: i32,
         beta: i32,
         height: i32,
+        null_ok: bool,
     ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(height as u32);
@@ -327,6 +357,12 @@ impl Search {
                 }
             }
         }
+        let null_window = beta - alpha == 1;
+        if null_window && !threatened && beta.abs() < WIN_SOON && height > 1 {
+            if let Some(score) = self.prune(pos, depth, beta, height, null_ok) {
+                return score;
+            }
+        }
         let mut list = self.lists.pop().unwrap_or_default();
         list.clear();
         pos.generate_plies(&mut list);
@@ -336,22 +372,45 @@ impl Search {
         let mut best_ply = None;
         let killers = self.killers_at(height);
         for (i, &ply) in list.iter().enumerate() {
+            let quiet = Some(ply) != tt_best && !killers.contains(&Some(ply));
+            // Near the leaves, the late quiet plies of a node that is only being proven no
+            // better than its bound are not looked at (late-move pruning): with a hundred plies
+            // and more a node, the ordering's tail rarely holds the refutation.
+            if quiet
+                && null_window
+                && !threatened
+                && depth <= 2
+                && i >= PRUNE_AFTER[depth as usize]
+                && best_score > -WIN_SOON
+            {
+                break;
+            }
             let undo = pos.play_unchecked(ply);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, height + 1)
+                -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, true)
             } else {
                 // A null window proves the ply no better than the first; a late, quiet ply
                 // (not the table's, not a killer, no road threat to answer) is first looked at
-                // one ply less deep. Whatever seems better is searched again in full.
-                let quiet = Some(ply) != tt_best && !killers.contains(&Some(ply));
-                let reduction = i32::from(quiet && !threatened && depth >= 3 && i >= LATE);
-                let mut s =
-                    -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, height + 1);
+                // less deep, the later the shallower. Whatever seems better is searched again
+                // in full.
+                let reduction = if quiet && !threatened && depth >= 3 && i >= LATE {
+                    late_reduction(depth, i)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    height + 1,
+                    true,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1);
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1, true);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, height + 1)
+                    -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, true)
                 } else {
                     s
                 }
@@ -364,6 +423,8 @@ impl Search {
             alpha = alpha.max(score);
             if alpha >= beta {
                 self.remember_killer(ply, height);
+                let h = &mut self.history[me.index()][history_index(ply)];
+                *h = h.saturating_add(depth * depth);
                 break;
             }
         }
@@ -386,6 +447,48 @@ impl Search {
             });
         }
         best_score
+    }
+
+    /// Cuts a node short without searching its plies: when the static evaluation is so far
+    /// above `beta` near the leaves that no ply will bring it down (reverse futility), or when
+    /// even passing keeps the score above `beta` in a shallower search (a null move). Never
+    /// with a road threat to answer (the caller checks) or near the flat race, where passing
+    /// can be the best ply there is not.
+    fn prune(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        beta: i32,
+        height: i32,
+        null_ok: bool,
+    ) -> Option<i32> {
+        let eval = evaluate(pos);
+        if depth <= FUTILE_DEPTH && eval - FUTILE_MARGIN * depth >= beta {
+            return Some(eval);
+        }
+        let me = pos.to_move();
+        let plenty = |c| pos.reserve(c).total() > 3;
+        if !null_ok
+            || depth < 3
+            || eval < beta
+            || !plenty(me)
+            || !plenty(me.opponent())
+            || pos.empty_squares().count() <= 3
+        {
+            return None;
+        }
+        let reduction = 2 + depth / 6;
+        pos.pass();
+        let score = -self.negamax(
+            pos,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            height + 1,
+            false,
+        );
+        pos.unpass();
+        (score >= beta && !self.stopped).then_some(beta)
     }
 
     fn killers_at(&mut self, height: i32) -> [Option<Ply>; 2] {
@@ -415,6 +518,7 @@ impl Search {
         let near = mine.neighbours(board);
         let seed = self.seed;
         let killers = self.killers_at(height);
+        let history = &self.history[me.index()];
         list.sort_by_cached_key(|&ply| {
             let rank = if Some(ply) == first {
                 i32::MIN
@@ -439,11 +543,22 @@ impl Search {
                         role: Role::Wall, ..
                     } => 0,
                 };
-                -prior
+                -prior - (history[history_index(ply)] / 16).min(250)
             };
             let h = hash_ply(ply) ^ seed;
             (rank, h.wrapping_mul(0x9E3779B97F4A7C15) >> 40)
         });
+    }
+}
+
+/// Plies told apart by the history table: a placement by square and kind, a spread by square
+/// and direction.
+const HISTORY_PLIES: usize = 64 * 3 + 64 * 4;
+
+fn history_index(ply: Ply) -> usize {
+    match ply {
+        Ply::Place { square, role } => square.index() * 3 + role as usize,
+        Ply::Spread { from, dir, .. } => 64 * 3 + from.index() * 4 + dir as usize,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Bredon as a player in engine games: answers undo requests (grants) and draw offers (declines),
-//! and when it is its turn thinks and plays through the service like anyone else. With an
-//! external TEI engine configured, that engine thinks instead; a crashed or silent engine is
-//! restarted once, and otherwise reported with the game kept.
+//! and when it is its turn thinks and plays through the service like anyone else. At the
+//! `strongest` level an external TEI engine thinks instead, when one is configured; a crashed or
+//! silent engine is restarted once, and otherwise reported with the game kept. The other levels
+//! are always the built-in searcher, so each keeps its strength.
 
 use super::{Ctx, Outcome, Refusal, Service};
 use crate::engine::{choose, tei, Level};
@@ -94,7 +95,11 @@ impl EngineOpponent {
         }
         let level = Level::parse(&level)?;
         let ply = match &g {
-            Match::Tak(t) => match &self.tei_command {
+            Match::Tak(t) => match self
+                .tei_command
+                .as_ref()
+                .filter(|_| level == Level::Strongest)
+            {
                 Some(command) => {
                     self.tei_ply(command, &game.settings.tps, t.start().setup(), &game.plies)?
                 }

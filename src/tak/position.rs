@@ -203,6 +203,16 @@ impl Position {
         edges(self.setup.size)
     }
 
+    /// Hands the move to the opponent without a ply (the searcher's null move); `unpass` takes
+    /// it back. Not a ply of Tak: only for trying what the opponent would do with two in a row.
+    pub(crate) fn pass(&mut self) {
+        self.ply_index += 1;
+    }
+
+    pub(crate) fn unpass(&mut self) {
+        self.ply_index -= 1;
+    }
+
     pub fn ply_index(&self) -> u32 {
         self.ply_index
     }

@@ -136,6 +136,7 @@ async fn issue_challenge(
             Some(LevelChoice::Beginner) => "beginner",
             Some(LevelChoice::Easy) => "easy",
             Some(LevelChoice::Hard) => "hard",
+            Some(LevelChoice::Strongest) => "strongest",
             _ => "medium",
         }
         .to_string()
