@@ -722,3 +722,41 @@ fn local_plays_a_puzzle_and_posts_the_daily_puzzle_after_a_wait() {
     assert!(out.contains("(privately) Puzzle #"), "{out}");
     assert!(out.contains("the winning line was"), "{out}");
 }
+
+#[test]
+fn match_writes_its_games_and_tune_fits_weights_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ptn");
+    let o = bredon(&[
+        "match",
+        "--a",
+        "easy",
+        "--b",
+        "beginner",
+        "--size",
+        "5",
+        "--games",
+        "20",
+        "--openings",
+        "10",
+        "--ptn",
+        games.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bredon(&["tune", "--ptn", games.to_str().unwrap(), "--rounds", "200"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("20 games, "), "{out}");
+    let weights = out
+        .lines()
+        .find_map(|l| l.strip_prefix("pub const WEIGHTS: Weights = ["))
+        .expect("the weights as Rust");
+    assert_eq!(weights.split(", ").count(), bredon::engine::eval::FEATURES);
+    let o = bredon(&["tune", "--ptn", "no-such-file.ptn"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot read no-such-file.ptn"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -142,3 +142,63 @@ pub fn fit(train: &[Sample], held_out: &[Sample], rounds: usize, decay: f64) -> 
         train_after: error(train, &w, 1.0),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions whose only difference is the flat count, won by the side with more flats.
+    fn flat_race(n: usize) -> Vec<Sample> {
+        (0..n)
+            .map(|i| {
+                let lead = (i % 7) as f32 - 3.0;
+                let mut features = [0.0; FEATURES];
+                features[FLATS_OPENING] = lead;
+                features[FLATS_ENDGAME] = lead;
+                let result = match lead {
+                    l if l > 0.0 => 1.0,
+                    l if l < 0.0 => 0.0,
+                    _ => 0.5,
+                };
+                Sample { features, result }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fit_learns_what_decides_games_and_puts_flats_at_100() {
+        let train = flat_race(700);
+        let fit = fit(&train, &flat_race(70), 300, 1e-5).expect("flats are worth something");
+        assert!(fit.held_out_after < 0.05, "{}", fit.held_out_after);
+        let worth = (fit.weights[FLATS_OPENING] + fit.weights[FLATS_ENDGAME]) / 2.0;
+        assert!((worth - 100.0).abs() < 0.5, "{worth}");
+        // A feature that never varies is left at zero.
+        assert_eq!(fit.weights[FLAT_SQUARE + 3], 0.0);
+    }
+
+    #[test]
+    fn a_game_gives_its_quiet_positions_labelled_from_the_movers_view() {
+        // White builds a1..e1 while Black plays elsewhere; White's f1 ends it.
+        let game = Game::from_ptn(
+            "[Size \"6\"]\n\n1. f6 a1 2. b1 f5 3. c1 f4 4. d1 f3 5. e1 e6 6. f1 R-0\n",
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        samples(&game, 0, &mut out);
+        // Eleven positions before the eleven plies; after 5. e1 White has a road in one, so
+        // the last two are not quiet.
+        assert_eq!(game.plies().len(), 11);
+        assert_eq!(out.len(), 9);
+        let white_to_move = out.iter().filter(|s| s.result == 1.0).count();
+        let black_to_move = out.iter().filter(|s| s.result == 0.0).count();
+        assert_eq!(white_to_move + black_to_move, out.len());
+        assert!(white_to_move > 0 && black_to_move > 0);
+        let mut none = Vec::new();
+        samples(
+            &Game::from_ptn("[Size \"6\"]\n\n1. a1 f6\n").unwrap(),
+            0,
+            &mut none,
+        );
+        assert!(none.is_empty(), "an unfinished game teaches nothing");
+    }
+}
