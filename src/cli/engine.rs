@@ -194,7 +194,45 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     }
     let score = wins as f64 + draws as f64 / 2.0;
     println!("{} vs {} on {}x{}: {} scored {score}/{} ({wins} wins, {losses} losses, {draws} draws), {:.0}%", args.a, args.b, args.size, args.size, args.a, args.games, 100.0 * score / args.games as f64);
+    let (elo, low, high) = elo_interval(wins, losses, draws);
+    println!("Elo difference {elo:+.0}, 95% interval [{low:+.0}, {high:+.0}]");
     Ok(())
+}
+
+/// The Elo difference a match's score means, with its 95% interval (the score's normal
+/// approximation from the games' own spread), each clamped to ±1,600 where a score of 0 or 1
+/// has no finite Elo.
+pub fn elo_interval(wins: u32, losses: u32, draws: u32) -> (f64, f64, f64) {
+    let n = (wins + losses + draws).max(1) as f64;
+    let score = (wins as f64 + draws as f64 / 2.0) / n;
+    let spread = (wins as f64 * (1.0 - score).powi(2)
+        + losses as f64 * score.powi(2)
+        + draws as f64 * (0.5 - score).powi(2))
+        / n;
+    let margin = 1.96 * (spread / n).sqrt();
+    let elo =
+        |p: f64| (-400.0 * (1.0 / p.clamp(1e-4, 1.0 - 1e-4) - 1.0).log10()).clamp(-1600.0, 1600.0);
+    (elo(score), elo(score - margin), elo(score + margin))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elo_interval;
+
+    #[test]
+    fn elo_is_zero_for_an_even_match_and_its_interval_narrows_with_games() {
+        let (even, low, high) = elo_interval(10, 10, 0);
+        assert_eq!(even.round(), 0.0);
+        assert!(low < -100.0 && high > 100.0);
+        let (_, low, high) = elo_interval(100, 100, 0);
+        assert!(low > -60.0 && high < 60.0);
+        // 3 of 4 points is +191 Elo.
+        assert_eq!(elo_interval(3, 1, 0).0.round(), 191.0);
+        assert!(
+            elo_interval(5, 0, 0).0.round() >= 1600.0,
+            "a clean sweep is the cap"
+        );
+    }
 }
 
 pub fn run_tei() -> Result<(), Failure> {
