@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening over principal variation search (negamax, alpha-beta with
-//! null windows), late-move reductions, a two-slot transposition table, killer ordering, and a
-//! road-threat extension at the leaves. Null-move pruning and history ordering were tried and
-//! measured no better (docs/DEVELOPING.md, *The searcher and its evaluation*); they are not here.
+//! null windows), a two-slot transposition table, killer and history ordering, reverse futility,
+//! null moves, late-move reductions and pruning, and a road-threat extension at the leaves. Each
+//! was measured in matches (docs/DEVELOPING.md, *The searcher and its evaluation*).
 //!
 //! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
 //! missed, and a leaf whose side to move faces a road threat is searched one ply further (so a
@@ -452,8 +452,8 @@ impl Search {
     /// Cuts a node short without searching its plies: when the static evaluation is so far
     /// above `beta` near the leaves that no ply will bring it down (reverse futility), or when
     /// even passing keeps the score above `beta` in a shallower search (a null move). Never
-    /// with a road threat to answer (the caller checks) or near the flat race, where passing
-    /// can be the best ply there is not.
+    /// with a road threat to answer (the caller checks); no null move near the end of a reserve
+    /// or of the board, where having to move can hurt and a pass would flatter the position.
     fn prune(
         &mut self,
         pos: &mut Position,
