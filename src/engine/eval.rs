@@ -53,27 +53,24 @@ pub const FEATURES: usize = TEMPO_ENDGAME + 1;
 
 /// The name of feature `i` (for `bredon tune`'s report).
 pub fn feature_name(i: usize) -> String {
-    let groups: [(usize, usize, &str); 9] = [
-        (FLAT_SQUARE, SQUARE_KINDS, "flats on square kind"),
-        (CAP_SQUARE, SQUARE_KINDS, "capstone on square kind"),
-        (LINE_OPEN, 9, "open lines holding"),
-        (LINE_SOFT, 9, "lines with their flats holding"),
-        (LINE_BLOCKED, 9, "blocked lines holding"),
-        (SPAN, 9, "widest group span"),
-        (MY_DISTANCE, DISTANCES, "side to move's road distance"),
-        (THEIR_DISTANCE, DISTANCES, "opponent's road distance"),
-        (FLATS_OPENING, 1, "flats (opening)"),
+    // Each group's name, with the count (or, for distances, the distance) its index stands for.
+    let groups: [(usize, usize, usize, &str); 8] = [
+        (FLAT_SQUARE, SQUARE_KINDS, 0, "flats on square kind"),
+        (CAP_SQUARE, SQUARE_KINDS, 0, "capstone on square kind"),
+        (LINE_OPEN, 9, 0, "open lines holding"),
+        (LINE_SOFT, 9, 0, "lines with their flats holding"),
+        (LINE_BLOCKED, 9, 0, "blocked lines holding"),
+        (SPAN, 9, 0, "widest group span"),
+        (MY_DISTANCE, DISTANCES, 1, "side to move's road distance"),
+        (THEIR_DISTANCE, DISTANCES, 1, "opponent's road distance"),
     ];
-    for (start, len, name) in groups {
+    for (start, len, first, name) in groups {
         if (start..start + len).contains(&i) {
-            return match (len, start) {
-                (1, _) => name.to_string(),
-                (DISTANCES, _) => format!("{name} {}", i - start + 1),
-                _ => format!("{name} {}", i - start),
-            };
+            return format!("{name} {}", i - start + first);
         }
     }
     let single = [
+        (FLATS_OPENING, "flats (opening)"),
         (FLATS_ENDGAME, "flats (endgame)"),
         (WALLS, "walls"),
         (CAPS, "capstones on the board"),
@@ -334,6 +331,15 @@ mod tests {
         }
         assert_eq!(square_kind(0, 0, 6), 0);
         assert_ne!(square_kind(2, 2, 6), square_kind(1, 2, 6));
+    }
+
+    #[test]
+    fn every_feature_has_a_name_of_its_own() {
+        let names: std::collections::HashSet<String> = (0..FEATURES).map(feature_name).collect();
+        assert_eq!(names.len(), FEATURES);
+        assert!(!names.iter().any(|n| n.starts_with("feature ")));
+        assert_eq!(feature_name(MY_DISTANCE), "side to move's road distance 1");
+        assert_eq!(feature_name(SPAN + 4), "widest group span 4");
     }
 
     #[test]
