@@ -260,7 +260,7 @@ pub struct TuneArgs {
 /// Texel tuning: fit the evaluation's weights to the results of games; prints them. One game
 /// in ten is held out to show whether the fit predicts games it has not seen.
 pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
-    use crate::engine::eval::{feature_name, FEATURES};
+    use crate::engine::eval::feature_name;
     use crate::engine::tune::{fit, samples};
     let started = std::time::Instant::now();
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
@@ -302,7 +302,7 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
         f.train_after,
         started.elapsed().as_secs_f64()
     );
-    for (i, w) in f.weights.iter().enumerate().take(FEATURES) {
+    for (i, w) in f.weights.iter().enumerate() {
         println!("{w:>8.1}  {}", feature_name(i));
     }
     let list: Vec<String> = f.weights.iter().map(|w| format!("{w:.1}")).collect();

@@ -242,7 +242,7 @@ fn side(pos: &Position, c: Color, sign: f32, phase: f32, sink: &mut impl Sink) {
     add(SPAN + span_best as usize, 1.0);
     add(GROUPS, groups);
 
-    for sq in (mine & !pos.empty_squares()).squares() {
+    for sq in mine.squares() {
         let stack = pos.stack(sq);
         if stack.height() < 2 {
             continue;

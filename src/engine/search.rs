@@ -462,19 +462,23 @@ impl Search {
         height: i32,
         null_ok: bool,
     ) -> Option<i32> {
-        let eval = evaluate(pos);
-        if depth <= FUTILE_DEPTH && eval - FUTILE_MARGIN * depth >= beta {
-            return Some(eval);
-        }
         let me = pos.to_move();
         let plenty = |c| pos.reserve(c).total() > 3;
-        if !null_ok
-            || depth < 3
-            || eval < beta
-            || !plenty(me)
-            || !plenty(me.opponent())
-            || pos.empty_squares().count() <= 3
-        {
+        let futile = depth <= FUTILE_DEPTH;
+        let null = null_ok
+            && depth >= 3
+            && plenty(me)
+            && plenty(me.opponent())
+            && pos.empty_squares().count() > 3;
+        // The evaluation only where one of the two may cut: most interior nodes need neither.
+        if !futile && !null {
+            return None;
+        }
+        let eval = evaluate(pos);
+        if futile && eval - FUTILE_MARGIN * depth >= beta {
+            return Some(eval);
+        }
+        if !null || eval < beta {
             return None;
         }
         let reduction = 2 + depth / 6;

@@ -102,11 +102,7 @@ pub struct Fit {
 /// mid-game worth is 100.
 pub fn fit(train: &[Sample], held_out: &[Sample], rounds: usize, decay: f64) -> Option<Fit> {
     let current: [f64; FEATURES] = WEIGHTS.map(f64::from);
-    let held_out_before = if current.iter().all(|&w| w == 0.0) {
-        0.25
-    } else {
-        error(held_out, &current, best_scale(train, &current))
-    };
+    let held_out_before = error(held_out, &current, best_scale(train, &current));
     let mut w = [0.0f64; FEATURES];
     let (b1, b2, rate) = (0.9, 0.999, 0.02);
     let mut m = [0.0; FEATURES];
