@@ -173,10 +173,10 @@ fn open_store() -> Result<(crate::store::Store, String), Failure> {
             crate::store::Store::connect(&url),
             "the PostgreSQL database of BREDON_DATABASE_URL".to_string(),
         ),
-        None => (
-            crate::store::Store::open(&data_dir()),
-            data_dir().display().to_string(),
-        ),
+        None => {
+            let dir = data_dir();
+            (crate::store::Store::open(&dir), dir.display().to_string())
+        }
     };
     Ok((store.map_err(|e| Failure::new(1, e.to_string()))?, name))
 }
