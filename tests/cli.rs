@@ -760,3 +760,103 @@ fn match_writes_its_games_and_tune_fits_weights_to_them() {
         stderr(&o)
     );
 }
+
+/// A match split over processes (`--first-game`) plays the same games as one run.
+#[test]
+fn a_match_started_at_a_later_game_plays_that_game_and_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let play = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec!["match", "--a", "easy", "--b", "beginner", "--size", "5"];
+        args.extend(["--openings", "2", "--ptn", path.to_str().unwrap()]);
+        args.extend(extra);
+        let o = bredon(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        (stdout(&o), std::fs::read_to_string(path).unwrap())
+    };
+    let (_, whole) = play("whole.ptn", &["--games", "4"]);
+    let (out, tail) = play("tail.ptn", &["--games", "2", "--first-game", "3"]);
+    assert!(out.starts_with("game 3: easy as White"), "{out}");
+    assert!(out.contains("game 4: easy as Black"), "{out}");
+    let games: Vec<&str> = whole.split("[Player1").collect();
+    assert_eq!(games.len(), 5, "{whole}");
+    assert_eq!(tail, format!("[Player1{}[Player1{}", games[3], games[4]));
+}
+
+/// `label` asks a teacher engine for its chances in every quiet position, and `tune --labels`
+/// fits to them; an engine that reports no `wdl` cannot teach.
+#[test]
+fn label_records_a_teachers_chances_and_tune_fits_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ptn");
+    let o = bredon(&[
+        "match",
+        "--a",
+        "easy",
+        "--b",
+        "beginner",
+        "--size",
+        "5",
+        "--games",
+        "10",
+        "--openings",
+        "5",
+        "--ptn",
+        games.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let teacher = dir.path().join("teacher.sh");
+    std::fs::write(
+        &teacher,
+        "while read line; do case \"$line\" in \
+         tei) echo 'id name teacher'; echo teiok;; isready) echo readyok;; \
+         go*) echo 'info depth 1 score cp 20 wdl 700 100 200'; echo 'bestmove a1';; esac; done\n",
+    )
+    .unwrap();
+    let spec = format!("tei:sh {}", teacher.display());
+    let o = bredon(&[
+        "label",
+        "--ptn",
+        games.to_str().unwrap(),
+        "--teacher",
+        &spec,
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let labels = stdout(&o);
+    let lines: Vec<&str> = labels.lines().collect();
+    assert!(lines.len() > 50, "{labels}");
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields[2], "0.7500", "a draw counts half: {line}");
+        assert!(["0", "0.5", "1"].contains(&fields[1]), "{line}");
+    }
+    assert_eq!(lines.first().unwrap().split('\t').next(), Some("0"));
+    assert_eq!(lines.last().unwrap().split('\t').next(), Some("9"));
+    let file = dir.path().join("labels.tsv");
+    std::fs::write(&file, &labels).unwrap();
+    let tune = |share: &str| {
+        bredon(&[
+            "tune",
+            "--labels",
+            file.to_str().unwrap(),
+            "--teacher-share",
+            share,
+            "--rounds",
+            "100",
+        ])
+    };
+    // The results alone fit; this teacher's chances, the same everywhere, teach nothing.
+    let o = tune("0");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("10 games, "), "{}", stdout(&o));
+    let o = tune("1");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("flats worth nothing"), "{}", stderr(&o));
+
+    let own = format!("tei:{} tei", env!("CARGO_BIN_EXE_bredon"));
+    let o = bredon(&["label", "--ptn", games.to_str().unwrap(), "--teacher", &own]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("reports no `wdl`"), "{}", stderr(&o));
+}

@@ -32,6 +32,10 @@ pub struct MatchArgs {
     /// Append every game, as PTN, to this file (games to mine for positions and puzzles).
     #[arg(long)]
     ptn: Option<std::path::PathBuf>,
+    /// Start at this game (counting from 1), with its opening and colours: a long match split
+    /// over several processes plays the same games as one.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    first_game: u32,
 }
 
 /// Plies in each opening of a match.
@@ -132,7 +136,8 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         ));
     }
     let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
-    for g in 0..args.games {
+    let first = args.first_game - 1;
+    for g in first..first + args.games {
         // Game g: A plays White in even games.
         let a_color = if g % 2 == 0 {
             Color::White
@@ -244,8 +249,14 @@ pub fn run_tei() -> Result<(), Failure> {
 #[derive(clap::Args)]
 pub struct TuneArgs {
     /// Finished games to learn from, as PTN (`bredon match --ptn` writes them); repeatable.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "labels")]
     ptn: Vec<std::path::PathBuf>,
+    /// Positions labelled by `bredon label` to learn from instead; repeatable.
+    #[arg(long, conflicts_with = "ptn")]
+    labels: Vec<std::path::PathBuf>,
+    /// With --labels: how much of each label is the teacher's chance (the rest is the result).
+    #[arg(long, default_value_t = 0.5)]
+    teacher_share: f32,
     /// Plies at the start of each game to leave out (a match's random opening).
     #[arg(long, default_value_t = 4)]
     skip: usize,
@@ -261,26 +272,32 @@ pub struct TuneArgs {
 /// in ten is held out to show whether the fit predicts games it has not seen.
 pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     use crate::engine::eval::feature_name;
-    use crate::engine::tune::{fit, samples};
+    use crate::engine::tune::{fit, samples, Labelled};
     let started = std::time::Instant::now();
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
-    for path in &args.ptn {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))?;
-        let files = crate::tak::PtnFile::parse_all(&text)
-            .map_err(|e| Failure::new(1, format!("{}: {e}", path.display())))?;
-        for file in files {
-            let game = file
-                .replay()
+    for game in read_games(&args.ptn)? {
+        let out = if games % 10 == 9 {
+            &mut held_out
+        } else {
+            &mut train
+        };
+        samples(&game, args.skip, out);
+        games += 1;
+    }
+    for path in &args.labels {
+        let text = read(path)?;
+        for line in text.lines() {
+            let labelled = Labelled::parse(line)
+                .and_then(|l| Ok((l.game, l.sample(args.teacher_share)?)))
                 .map_err(|e| Failure::new(1, format!("{}: {e}", path.display())))?;
-            let out = if games % 10 == 9 {
-                &mut held_out
+            let (game, sample) = labelled;
+            games = games.max(game + 1);
+            if game % 10 == 9 {
+                held_out.push(sample);
             } else {
-                &mut train
-            };
-            samples(&game, args.skip, out);
-            games += 1;
+                train.push(sample);
+            }
         }
     }
     println!(
@@ -307,5 +324,108 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     }
     let list: Vec<String> = f.weights.iter().map(|w| format!("{w:.1}")).collect();
     println!("pub const WEIGHTS: Weights = [{}];", list.join(", "));
+    Ok(())
+}
+
+fn read(path: &std::path::Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))
+}
+
+/// Every game in the PTN files, replayed.
+fn read_games(paths: &[std::path::PathBuf]) -> Result<Vec<Game>, Failure> {
+    let mut games = Vec::new();
+    for path in paths {
+        let failed =
+            |e: &dyn std::fmt::Display| Failure::new(1, format!("{}: {e}", path.display()));
+        for file in crate::tak::PtnFile::parse_all(&read(path)?).map_err(|e| failed(&e))? {
+            games.push(file.replay().map_err(|e| failed(&e))?);
+        }
+    }
+    Ok(games)
+}
+
+#[derive(clap::Args)]
+pub struct LabelArgs {
+    /// Finished games whose quiet positions to label, as PTN; repeatable.
+    #[arg(long, required = true)]
+    ptn: Vec<std::path::PathBuf>,
+    /// The teacher: tei:PROGRAM, an engine that reports `wdl` in its `info` lines (Tiltak does).
+    #[arg(long)]
+    teacher: String,
+    /// Nodes the teacher searches in each position.
+    #[arg(long, default_value_t = 1000)]
+    nodes: u64,
+    /// Plies at the start of each game to leave out (a match's random opening).
+    #[arg(long, default_value_t = 4)]
+    skip: usize,
+    /// Teachers to run side by side, one process each.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+/// Labels the quiet positions of games with their results and a teacher engine's chances, one
+/// line each on stdout, in the games' order: the data for `bredon tune --labels`.
+pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
+    use crate::engine::tune::{quiet_positions, Labelled};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let program = args
+        .teacher
+        .strip_prefix("tei:")
+        .ok_or_else(|| Failure::new(2, "the teacher is tei:PROGRAM, an external TEI engine"))?;
+    let mut positions = Vec::new();
+    for (number, game) in read_games(&args.ptn)?.iter().enumerate() {
+        for (pos, result) in quiet_positions(game, args.skip) {
+            positions.push((number, pos, result));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let chances = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..args.threads.max(1))
+            .map(|_| {
+                scope.spawn(|| -> Result<Vec<(usize, f32)>, Failure> {
+                    let mut parts = program.split_whitespace();
+                    let prog = parts.next().unwrap_or_default();
+                    let rest: Vec<String> = parts.map(String::from).collect();
+                    let mut teacher =
+                        tei::Client::spawn(prog, &rest).map_err(|e| Failure::new(1, e))?;
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((_, pos, _)) = positions.get(i) else {
+                            return Ok(done);
+                        };
+                        let chance = teacher
+                            .win_chance(&pos.to_tps(), pos.setup(), args.nodes)
+                            .map_err(|e| Failure::new(1, e))?;
+                        done.push((i, chance));
+                        if (i + 1).is_multiple_of(10_000) {
+                            eprintln!("{} of {} positions labelled", i + 1, positions.len());
+                        }
+                    }
+                })
+            })
+            .collect();
+        let mut all = vec![0.0; positions.len()];
+        for worker in workers {
+            let done = worker
+                .join()
+                .map_err(|_| Failure::new(1, "a labelling thread panicked"))??;
+            for (i, chance) in done {
+                all[i] = chance;
+            }
+        }
+        Ok::<_, Failure>(all)
+    })?;
+    for ((game, pos, result), teacher) in positions.iter().zip(chances) {
+        let line = Labelled {
+            game: *game,
+            result: *result,
+            teacher,
+            komi: pos.setup().komi,
+            tps: pos.to_tps(),
+        };
+        println!("{}", line.line());
+    }
     Ok(())
 }

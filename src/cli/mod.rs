@@ -55,6 +55,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Fit the evaluation's weights to self-play results (Texel's method) and print them.
     Tune(engine::TuneArgs),
+    /// Label games' quiet positions with a teacher engine's chances, for `tune --labels`.
+    Label(engine::LabelArgs),
     /// Play engines against each other: random, easy, medium, hard or tei:PROGRAM.
     Match(engine::MatchArgs),
     /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
@@ -89,6 +91,7 @@ pub fn main() -> ExitCode {
         Command::Match(args) => engine::run_match(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Tune(args) => engine::run_tune(args),
+        Command::Label(args) => engine::run_label(args),
         Command::Backup { file } => backup(&file),
         Command::Migrate { from } => migrate(&from),
         Command::Reshard(args) => reshard::run(args),

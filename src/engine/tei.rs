@@ -369,6 +369,37 @@ impl Client {
         plies: &[String],
         movetime: Duration,
     ) -> Result<String, String> {
+        self.set_position(start_tps, setup, plies)?;
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let lines = self.until("bestmove", movetime + Duration::from_secs(10))?;
+        let last = lines.last().expect("until returns the bestmove line");
+        last.split_whitespace()
+            .nth(1)
+            .map(str::to_string)
+            .ok_or_else(|| format!("the engine {} sent `{last}` without a ply", self.name))
+    }
+
+    /// The side to move's chance in `tps` after the engine searched `nodes` nodes: its last
+    /// `wdl` (wins, draws, losses per mille), a draw counting half. A teacher's label for
+    /// `bredon label`; an engine that reports no `wdl` cannot be one.
+    pub fn win_chance(&mut self, tps: &str, setup: &Setup, nodes: u64) -> Result<f32, String> {
+        self.set_position(Some(tps), setup, &[])?;
+        self.send(&format!("go nodes {nodes}"))?;
+        let lines = self.until("bestmove", Duration::from_secs(60))?;
+        lines.iter().rev().find_map(|l| wdl(l)).ok_or_else(|| {
+            format!(
+                "the engine {} reports no `wdl` in its `info` lines: a teacher must",
+                self.name
+            )
+        })
+    }
+
+    fn set_position(
+        &mut self,
+        start_tps: Option<&str>,
+        setup: &Setup,
+        plies: &[String],
+    ) -> Result<(), String> {
         // One `teinewgame` per game: the same start, size and komi, with plies that continue
         // the ones already sent, is the same game (so the engine keeps what it learned).
         let same_game = self.game.as_ref().is_some_and(|(tps, size, komi, seen)| {
@@ -402,14 +433,7 @@ impl Client {
         };
         self.send(&format!("position {start}{moves}"))?;
         self.send("isready")?;
-        self.until("readyok", Duration::from_secs(10))?;
-        self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let lines = self.until("bestmove", movetime + Duration::from_secs(10))?;
-        let last = lines.last().expect("until returns the bestmove line");
-        last.split_whitespace()
-            .nth(1)
-            .map(str::to_string)
-            .ok_or_else(|| format!("the engine {} sent `{last}` without a ply", self.name))
+        self.until("readyok", Duration::from_secs(10)).map(drop)
     }
 
     /// Stops the engine and starts it again (after a crash or silence).
@@ -421,10 +445,30 @@ impl Client {
     }
 }
 
+/// The chance an `info` line's `wdl W D L` gives the side to move, a draw counting half.
+fn wdl(line: &str) -> Option<f32> {
+    let mut words = line.split_whitespace().skip_while(|&w| w != "wdl").skip(1);
+    let mut next = || words.next()?.parse::<f32>().ok();
+    let (w, d, l) = (next()?, next()?, next()?);
+    (w + d + l > 0.0).then(|| (w + d / 2.0) / (w + d + l))
+}
+
 impl Drop for Client {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_chance_is_read_from_wdl_with_a_draw_as_half() {
+        let line = "info depth 6 seldepth 7 nodes 1000 score cp 16 wdl 581 20 399 time 4 pv e3";
+        assert_eq!(super::wdl(line), Some(0.591));
+        assert_eq!(super::wdl("info depth 6 score cp 16 pv e3"), None);
+        assert_eq!(super::wdl("info wdl 0 0 0"), None);
+        assert_eq!(super::wdl("info wdl 5 x 1"), None);
     }
 }

@@ -6,7 +6,8 @@
 use super::eval::{
     features, square_kind, Weights, FEATURES, FLATS_ENDGAME, FLATS_OPENING, FLAT_SQUARE, WEIGHTS,
 };
-use crate::tak::{Game, Position, Square};
+use crate::tak::tps::tps_size;
+use crate::tak::{Game, Komi, Position, Setup, Square};
 
 /// A position's features and the result for its side to move: 1 won, 0.5 drawn, 0 lost.
 #[derive(Clone, Debug)]
@@ -18,24 +19,93 @@ pub struct Sample {
 /// The quiet positions (no road in one for either side) of `game` after its first `skip` plies,
 /// labelled with its result; nothing from a game without a result.
 pub fn samples(game: &Game, skip: usize, out: &mut Vec<Sample>) {
-    let Some(result) = game.result() else {
-        return;
+    out.extend(
+        quiet_positions(game, skip)
+            .into_iter()
+            .map(|(pos, result)| Sample {
+                features: features(&pos),
+                result,
+            }),
+    );
+}
+
+/// The quiet positions of `game` after its first `skip` plies, each with the result for its
+/// side to move: 1 won, 0.5 drawn, 0 lost. None from a game without a result.
+pub fn quiet_positions(game: &Game, skip: usize) -> Vec<(Position, f32)> {
+    let Some(winner) = game.result().map(|r| r.winner()) else {
+        return Vec::new();
     };
-    let winner = result.winner();
+    let mut out = Vec::new();
     let mut pos: Position = game.start().clone();
     for (i, played) in game.plies().iter().enumerate() {
         let me = pos.to_move();
         if i >= skip && !pos.is_tak(me) && !pos.is_tak(me.opponent()) {
-            out.push(Sample {
-                features: features(&pos),
-                result: match winner {
-                    Some(w) if w == me => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.5,
-                },
-            });
+            let result = match winner {
+                Some(w) if w == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            out.push((pos.clone(), result));
         }
         pos.play_unchecked(played.undo.ply);
+    }
+    out
+}
+
+/// A quiet position labelled twice, by its game's result and by a teacher engine's chance for
+/// the side to move: one line of `bredon label`, read back by `bredon tune --labels`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    /// The game's number in the labelled files (one game in ten is held out by it).
+    pub game: usize,
+    pub result: f32,
+    pub teacher: f32,
+    pub komi: Komi,
+    pub tps: String,
+}
+
+impl Labelled {
+    /// `game result teacher komi tps`, tab-separated.
+    pub fn line(&self) -> String {
+        format!(
+            "{}\t{}\t{:.4}\t{}\t{}",
+            self.game, self.result, self.teacher, self.komi, self.tps
+        )
+    }
+
+    pub fn parse(line: &str) -> Result<Labelled, String> {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [game, result, teacher, komi, tps] = fields[..] else {
+            return Err(format!(
+                "`{line}` is not `game result teacher komi tps`, tab-separated"
+            ));
+        };
+        let number = |text: &str| {
+            text.parse::<f32>()
+                .ok()
+                .filter(|x| (0.0..=1.0).contains(x))
+                .ok_or_else(|| format!("`{text}` is not a chance from 0 to 1"))
+        };
+        Ok(Labelled {
+            game: game
+                .parse()
+                .map_err(|_| format!("`{game}` is not a game number"))?,
+            result: number(result)?,
+            teacher: number(teacher)?,
+            komi: Komi::parse(komi)?,
+            tps: tps.to_string(),
+        })
+    }
+
+    /// The sample to fit: the result and the teacher blended, `teacher_share` of the teacher.
+    pub fn sample(&self, teacher_share: f32) -> Result<Sample, String> {
+        let size = tps_size(&self.tps)?;
+        let setup = Setup::new(size)?.with_komi(self.komi);
+        let pos = Position::from_tps_with(&self.tps, setup)?;
+        Ok(Sample {
+            features: features(&pos),
+            result: teacher_share * self.teacher + (1.0 - teacher_share) * self.result,
+        })
     }
 }
 
@@ -170,6 +240,29 @@ mod tests {
         assert!((worth - 100.0).abs() < 0.5, "{worth}");
         // A feature that never varies is left at zero.
         assert_eq!(fit.weights[FLAT_SQUARE + 3], 0.0);
+    }
+
+    #[test]
+    fn a_labelled_line_reads_back_and_blends_teacher_and_result() {
+        let line = Labelled {
+            game: 7,
+            result: 1.0,
+            teacher: 0.25,
+            komi: Komi::parse("2.5").unwrap(),
+            tps: "x6/x6/x2,1,2,x2/x2,2,1,x2/x6/x6 1 3".into(),
+        };
+        assert_eq!(Labelled::parse(&line.line()), Ok(line.clone()));
+        let sample = line.sample(0.75).unwrap();
+        assert_eq!(sample.result, 0.4375);
+        let start = Position::from_tps_with(&line.tps, Setup::new(6).unwrap().with_komi(line.komi));
+        assert_eq!(sample.features, features(&start.unwrap()));
+        for bad in [
+            "7\t1\t0.25\t2",
+            "x\t1\t0.25\t2\tx6/x6/x6/x6/x6/x6 1 1",
+            "7\t1\t1.5\t2\tx6/x6/x6/x6/x6/x6 1 1",
+        ] {
+            assert!(Labelled::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
