@@ -723,26 +723,24 @@ fn local_plays_a_puzzle_and_posts_the_daily_puzzle_after_a_wait() {
     assert!(out.contains("the winning line was"), "{out}");
 }
 
+/// `easy` against `beginner` on 5x5 (fast, and the same every run), the games kept in `ptn`;
+/// what the match printed.
+fn easy_vs_beginner(ptn: &std::path::Path, options: &[&str]) -> String {
+    let mut args = vec![
+        "match", "--a", "easy", "--b", "beginner", "--size", "5", "--ptn",
+    ];
+    args.push(ptn.to_str().unwrap());
+    args.extend(options);
+    let o = bredon(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
 #[test]
 fn match_writes_its_games_and_tune_fits_weights_to_them() {
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games.ptn");
-    let o = bredon(&[
-        "match",
-        "--a",
-        "easy",
-        "--b",
-        "beginner",
-        "--size",
-        "5",
-        "--games",
-        "20",
-        "--openings",
-        "10",
-        "--ptn",
-        games.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    easy_vs_beginner(&games, &["--games", "20", "--openings", "10"]);
     let o = bredon(&["tune", "--ptn", games.to_str().unwrap(), "--rounds", "200"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -767,12 +765,8 @@ fn a_match_started_at_a_later_game_plays_that_game_and_opening() {
     let dir = tempfile::tempdir().unwrap();
     let play = |name: &str, extra: &[&str]| {
         let path = dir.path().join(name);
-        let mut args = vec!["match", "--a", "easy", "--b", "beginner", "--size", "5"];
-        args.extend(["--openings", "2", "--ptn", path.to_str().unwrap()]);
-        args.extend(extra);
-        let o = bredon(&args);
-        assert!(o.status.success(), "{}", stderr(&o));
-        (stdout(&o), std::fs::read_to_string(path).unwrap())
+        let out = easy_vs_beginner(&path, &[&["--openings", "2"], extra].concat());
+        (out, std::fs::read_to_string(path).unwrap())
     };
     let (_, whole) = play("whole.ptn", &["--games", "4"]);
     let (out, tail) = play("tail.ptn", &["--games", "2", "--first-game", "3"]);
@@ -789,22 +783,7 @@ fn a_match_started_at_a_later_game_plays_that_game_and_opening() {
 fn label_records_a_teachers_chances_and_tune_fits_to_them() {
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games.ptn");
-    let o = bredon(&[
-        "match",
-        "--a",
-        "easy",
-        "--b",
-        "beginner",
-        "--size",
-        "5",
-        "--games",
-        "10",
-        "--openings",
-        "5",
-        "--ptn",
-        games.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    easy_vs_beginner(&games, &["--games", "10", "--openings", "5"]);
     let teacher = dir.path().join("teacher.sh");
     std::fs::write(
         &teacher,

@@ -80,12 +80,7 @@ enum Player {
 impl Player {
     fn new(spec: &str) -> Result<Player, Failure> {
         if let Some(program) = spec.strip_prefix("tei:") {
-            let mut parts = program.split_whitespace();
-            let prog = parts.next().unwrap_or_default();
-            let args: Vec<String> = parts.map(String::from).collect();
-            return tei::Client::spawn(prog, &args)
-                .map(|c| Player::Tei(Box::new(c)))
-                .map_err(|e| Failure::new(1, e));
+            return spawn(program).map(|c| Player::Tei(Box::new(c)));
         }
         if spec == "random" {
             return Ok(Player::Random(0x2545F4914F6CDD1D));
@@ -257,7 +252,7 @@ pub struct TuneArgs {
     /// With --labels: how much of each label is the teacher's chance (the rest is the result).
     #[arg(long, default_value_t = 0.5)]
     teacher_share: f32,
-    /// Plies at the start of each game to leave out (a match's random opening).
+    /// With --ptn: plies at the start of each game to leave out (a match's random opening).
     #[arg(long, default_value_t = 4)]
     skip: usize,
     /// Gradient steps.
@@ -268,8 +263,9 @@ pub struct TuneArgs {
     decay: f64,
 }
 
-/// Texel tuning: fit the evaluation's weights to the results of games; prints them. One game
-/// in ten is held out to show whether the fit predicts games it has not seen.
+/// Texel tuning: fit the evaluation's weights to the results of games, or to labelled positions
+/// (a teacher's chances blended with the results); prints them. One game in ten is held out to
+/// show whether the fit predicts games it has not seen.
 pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     use crate::engine::eval::feature_name;
     use crate::engine::tune::{fit, samples, Labelled};
@@ -287,11 +283,10 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     }
     for path in &args.labels {
         let text = read(path)?;
-        for line in text.lines() {
-            let labelled = Labelled::parse(line)
+        for (n, line) in text.lines().enumerate() {
+            let (game, sample) = Labelled::parse(line)
                 .and_then(|l| Ok((l.game, l.sample(args.teacher_share)?)))
-                .map_err(|e| Failure::new(1, format!("{}: {e}", path.display())))?;
-            let (game, sample) = labelled;
+                .map_err(|e| Failure::new(1, format!("{}:{}: {e}", path.display(), n + 1)))?;
             games = games.max(game + 1);
             if game % 10 == 9 {
                 held_out.push(sample);
@@ -325,6 +320,14 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     let list: Vec<String> = f.weights.iter().map(|w| format!("{w:.1}")).collect();
     println!("pub const WEIGHTS: Weights = [{}];", list.join(", "));
     Ok(())
+}
+
+/// An external TEI engine from `PROGRAM [ARGS...]`.
+fn spawn(program: &str) -> Result<tei::Client, Failure> {
+    let mut parts = program.split_whitespace();
+    let prog = parts.next().unwrap_or_default();
+    let args: Vec<String> = parts.map(String::from).collect();
+    tei::Client::spawn(prog, &args).map_err(|e| Failure::new(1, e))
 }
 
 fn read(path: &std::path::Path) -> Result<String, Failure> {
@@ -384,11 +387,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
         let workers: Vec<_> = (0..args.threads.max(1))
             .map(|_| {
                 scope.spawn(|| -> Result<Vec<(usize, f32)>, Failure> {
-                    let mut parts = program.split_whitespace();
-                    let prog = parts.next().unwrap_or_default();
-                    let rest: Vec<String> = parts.map(String::from).collect();
-                    let mut teacher =
-                        tei::Client::spawn(prog, &rest).map_err(|e| Failure::new(1, e))?;
+                    let mut teacher = spawn(program)?;
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -397,7 +396,11 @@ pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
                         };
                         let chance = teacher
                             .win_chance(&pos.to_tps(), pos.setup(), args.nodes)
-                            .map_err(|e| Failure::new(1, e))?;
+                            .map_err(|e| {
+                                // The other teachers stop too: the labels are all or nothing.
+                                next.store(positions.len(), Ordering::Relaxed);
+                                Failure::new(1, e)
+                            })?;
                         done.push((i, chance));
                         if (i + 1).is_multiple_of(10_000) {
                             eprintln!("{} of {} positions labelled", i + 1, positions.len());

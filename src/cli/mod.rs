@@ -53,7 +53,7 @@ enum Command {
     Tei,
     /// Analyse a finished Tak game: marks (??, ?, !) and comments, an evaluation chart.
     Analyze(analyze::Args),
-    /// Fit the evaluation's weights to self-play results (Texel's method) and print them.
+    /// Fit the evaluation's weights to games' results or labelled positions (Texel's method).
     Tune(engine::TuneArgs),
     /// Label games' quiet positions with a teacher engine's chances, for `tune --labels`.
     Label(engine::LabelArgs),

@@ -1,5 +1,6 @@
-//! The static evaluation: a linear function of features of the position, the weights fitted to
-//! the results of strong games by `bredon tune` (Texel's method, see `tune`), not set by hand.
+//! The static evaluation: a linear function of features of the position, the weights fitted by
+//! `bredon tune` to strong games' positions, each labelled by its result and a stronger engine's
+//! chance for it (see `tune`), not set by hand.
 //!
 //! Most features are counted for each side and enter as the side to move's minus the
 //! opponent's, so the evaluation is the same for either colour. Two are the side to move's own

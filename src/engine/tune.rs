@@ -1,7 +1,9 @@
 //! Texel's method for the evaluation's weights: take the quiet positions of finished games,
 //! label each with its game's result, and fit the weights so that a logistic curve of the
 //! evaluation predicts the results (logistic regression on the features). `bredon tune` runs it
-//! on PTN files and prints the weights for `eval::WEIGHTS`.
+//! on PTN files and prints the weights for `eval::WEIGHTS`. A result says little about any one
+//! position on the way to it, so positions may also carry a teacher engine's chance for them
+//! (`Labelled`, written by `bredon label`), and the fit aims at a blend of the two.
 
 use super::eval::{
     features, square_kind, Weights, FEATURES, FLATS_ENDGAME, FLATS_OPENING, FLAT_SQUARE, WEIGHTS,
