@@ -268,12 +268,12 @@ pub struct TuneArgs {
 /// show whether the fit predicts games it has not seen.
 pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     use crate::engine::eval::feature_name;
-    use crate::engine::tune::{fit, samples, Labelled};
+    use crate::engine::tune::{fit, is_held_out, samples, Labelled};
     let started = std::time::Instant::now();
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
     for game in read_games(&args.ptn)? {
-        let out = if games % 10 == 9 {
+        let out = if is_held_out(games) {
             &mut held_out
         } else {
             &mut train
@@ -288,7 +288,7 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
                 .and_then(|l| Ok((l.game, l.sample(args.teacher_share)?)))
                 .map_err(|e| Failure::new(1, format!("{}:{}: {e}", path.display(), n + 1)))?;
             games = games.max(game + 1);
-            if game % 10 == 9 {
+            if is_held_out(game) {
                 held_out.push(sample);
             } else {
                 train.push(sample);
@@ -370,17 +370,23 @@ pub struct LabelArgs {
 /// Labels the quiet positions of games with their results and a teacher engine's chances, one
 /// line each on stdout, in the games' order: the data for `bredon tune --labels`.
 pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
-    use crate::engine::tune::{quiet_positions, Labelled};
+    use crate::engine::tune::{each_quiet_position, Labelled};
     use std::sync::atomic::{AtomicUsize, Ordering};
     let program = args
         .teacher
         .strip_prefix("tei:")
         .ok_or_else(|| Failure::new(2, "the teacher is tei:PROGRAM, an external TEI engine"))?;
-    let mut positions = Vec::new();
+    let mut labelled = Vec::new();
     for (number, game) in read_games(&args.ptn)?.iter().enumerate() {
-        for (pos, result) in quiet_positions(game, args.skip) {
-            positions.push((number, pos, result));
-        }
+        each_quiet_position(game, args.skip, |pos, result| {
+            labelled.push(Labelled {
+                game: number,
+                result,
+                teacher: 0.0,
+                komi: pos.setup().komi,
+                tps: pos.to_tps(),
+            })
+        });
     }
     let next = AtomicUsize::new(0);
     let chances = std::thread::scope(|scope| {
@@ -391,44 +397,40 @@ pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((_, pos, _)) = positions.get(i) else {
+                        let Some(position) = labelled.get(i) else {
                             return Ok(done);
                         };
-                        let chance = teacher
-                            .win_chance(&pos.to_tps(), pos.setup(), args.nodes)
+                        let chance = position
+                            .setup()
+                            .and_then(|setup| teacher.win_chance(&position.tps, &setup, args.nodes))
                             .map_err(|e| {
                                 // The other teachers stop too: the labels are all or nothing.
-                                next.store(positions.len(), Ordering::Relaxed);
+                                next.store(labelled.len(), Ordering::Relaxed);
                                 Failure::new(1, e)
                             })?;
                         done.push((i, chance));
                         if (i + 1).is_multiple_of(10_000) {
-                            eprintln!("{} of {} positions labelled", i + 1, positions.len());
+                            eprintln!("{} of {} positions labelled", i + 1, labelled.len());
                         }
                     }
                 })
             })
             .collect();
-        let mut all = vec![0.0; positions.len()];
+        let mut all = Vec::new();
         for worker in workers {
-            let done = worker
-                .join()
-                .map_err(|_| Failure::new(1, "a labelling thread panicked"))??;
-            for (i, chance) in done {
-                all[i] = chance;
-            }
+            all.extend(
+                worker
+                    .join()
+                    .map_err(|_| Failure::new(1, "a labelling thread panicked"))??,
+            );
         }
         Ok::<_, Failure>(all)
     })?;
-    for ((game, pos, result), teacher) in positions.iter().zip(chances) {
-        let line = Labelled {
-            game: *game,
-            result: *result,
-            teacher,
-            komi: pos.setup().komi,
-            tps: pos.to_tps(),
-        };
-        println!("{}", line.line());
+    for (i, chance) in chances {
+        labelled[i].teacher = chance;
+    }
+    for position in &labelled {
+        println!("{}", position.line());
     }
     Ok(())
 }

@@ -21,23 +21,20 @@ pub struct Sample {
 /// The quiet positions (no road in one for either side) of `game` after its first `skip` plies,
 /// labelled with its result; nothing from a game without a result.
 pub fn samples(game: &Game, skip: usize, out: &mut Vec<Sample>) {
-    out.extend(
-        quiet_positions(game, skip)
-            .into_iter()
-            .map(|(pos, result)| Sample {
-                features: features(&pos),
-                result,
-            }),
-    );
+    each_quiet_position(game, skip, |pos, result| {
+        out.push(Sample {
+            features: features(pos),
+            result,
+        })
+    });
 }
 
-/// The quiet positions of `game` after its first `skip` plies, each with the result for its
-/// side to move: 1 won, 0.5 drawn, 0 lost. None from a game without a result.
-pub fn quiet_positions(game: &Game, skip: usize) -> Vec<(Position, f32)> {
+/// Calls `visit` with each quiet position of `game` after its first `skip` plies and the result
+/// for its side to move: 1 won, 0.5 drawn, 0 lost. Never for a game without a result.
+pub fn each_quiet_position(game: &Game, skip: usize, mut visit: impl FnMut(&Position, f32)) {
     let Some(winner) = game.result().map(|r| r.winner()) else {
-        return Vec::new();
+        return;
     };
-    let mut out = Vec::new();
     let mut pos: Position = game.start().clone();
     for (i, played) in game.plies().iter().enumerate() {
         let me = pos.to_move();
@@ -47,11 +44,15 @@ pub fn quiet_positions(game: &Game, skip: usize) -> Vec<(Position, f32)> {
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            out.push((pos.clone(), result));
+            visit(&pos, result);
         }
         pos.play_unchecked(played.undo.ply);
     }
-    out
+}
+
+/// Whether game number `game` is one of the one in ten held out of the fit.
+pub fn is_held_out(game: usize) -> bool {
+    game % 10 == 9
 }
 
 /// A quiet position labelled twice, by its game's result and by a teacher engine's chance for
@@ -99,11 +100,14 @@ impl Labelled {
         })
     }
 
+    /// The board size (from the TPS) and komi the position is played with.
+    pub fn setup(&self) -> Result<Setup, String> {
+        Ok(Setup::new(tps_size(&self.tps)?)?.with_komi(self.komi))
+    }
+
     /// The sample to fit: the result and the teacher blended, `teacher_share` of the teacher.
     pub fn sample(&self, teacher_share: f32) -> Result<Sample, String> {
-        let size = tps_size(&self.tps)?;
-        let setup = Setup::new(size)?.with_komi(self.komi);
-        let pos = Position::from_tps_with(&self.tps, setup)?;
+        let pos = Position::from_tps_with(&self.tps, self.setup()?)?;
         Ok(Sample {
             features: features(&pos),
             result: teacher_share * self.teacher + (1.0 - teacher_share) * self.result,
