@@ -7,7 +7,7 @@ mod fake_discord;
 mod harness;
 mod support;
 
-use fake_discord::{FakeDiscord, TestUser};
+use fake_discord::{perms, FakeDiscord, TestUser};
 use harness::*;
 use serde_json::json;
 use std::time::Duration;
@@ -427,4 +427,221 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
         "the wish is off: no more direct messages tried"
     );
     assert!(fake.direct_messages(bob().id).is_empty());
+}
+
+/// The bot started with the fake's virtual clock as its own, storing in `data`.
+fn start_on_virtual_clock(fake: &FakeDiscord, data: &std::path::Path, clock: &str) -> Bot {
+    start_bot_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)])
+}
+
+/// The store's outbox once the bot is stopped. A letter caught in delivery by the stop is what
+/// a bot started again delivers at once (seen in its log), as after any stop; then the outbox
+/// is read again.
+async fn outbox_after(fake: &FakeDiscord, data: &std::path::Path, clock: &str, bot: Bot) -> usize {
+    let mut bot = bot;
+    for _ in 0..3 {
+        bot.stop();
+        if support::reopen(data).letters().unwrap().is_empty() {
+            return 0;
+        }
+        bot = start_bot_logging_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)]);
+        bot.logged(&["owed outcome delivered"]).await;
+    }
+    bot.stop();
+    let left = support::reopen(data).letters().unwrap();
+    for letter in &left {
+        eprintln!("left in the outbox: {letter:?}");
+    }
+    left.len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_token() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+    // Channel posts fail for ten minutes: the "thinking" edit goes through, its ping does not.
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.outage_of(&posts, Duration::from_secs(600));
+    fake.deliver_late(Duration::from_millis(2_800));
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    let token = fake.command(&alice(), CHANNEL, "move", options);
+    let edited = fake
+        .wait_request(from, "the thinking message edited", |r| {
+            r.method == "PATCH" && r.path.contains(&token) && r.status == 200
+        })
+        .await;
+    says(&edited, "alice played a1");
+    fake.wait_request(from, "the ping, failing", |r| {
+        r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 503
+    })
+    .await;
+    // Killed, and started again 16 minutes later: the token is dead, the ping still owed.
+    drop(bot);
+    fake.advance(Duration::from_secs(16 * 60));
+    let restarted = fake.requests().len();
+    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
+    connected(&fake, 2).await;
+    fake.wait_request(restarted, "the ping", |r| {
+        r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
+    })
+    .await;
+    assert_eq!(
+        notified_since(&fake, seen),
+        vec![bob().id],
+        "bob pinged once"
+    );
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1, "announced once");
+    let with_token: Vec<String> = fake.requests()[restarted..]
+        .iter()
+        .filter(|r| r.path.contains(&token))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(
+        with_token.is_empty(),
+        "the expired token was used: {with_token:?}"
+    );
+    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    with_service(data.path(), |s| {
+        let options = bredon::service::ChallengeOptions {
+            opponent: Some(bredon::store::records::PlayerRef {
+                id: bob().id,
+                name: "bob".into(),
+            }),
+            seat: bredon::store::records::Seat::White,
+            size: Some(5),
+            reminder: Some("1h".into()),
+            time_limit: Some("1d".into()),
+            ..Default::default()
+        };
+        s.challenge(&sctx(&alice(), CHANNEL), &options).unwrap();
+        s.accept(&sctx(&bob(), CHANNEL)).unwrap();
+        posted_earlier(s);
+    });
+    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
+    connected(&fake, 1).await;
+    // A raid lock-down takes Send Messages from Bredon for two hours; the reminder falls due.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::SEND_MESSAGES);
+    let from = fake.requests().len();
+    fake.advance(Duration::from_secs(61 * 60));
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let refused = fake
+        .wait_request(from, "the reminder, refused", |r| {
+            r.path.ends_with(&posts) && r.status == 403
+        })
+        .await;
+    assert!(
+        refused.content().contains("it is your move"),
+        "{}",
+        refused.content()
+    );
+    fake.advance(Duration::from_secs(59 * 60));
+    assert_eq!(posts_holding(&fake, "it is your move"), 0);
+    // Given back: the channel's update wakes the outbox, and the reminder goes out once.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE);
+    fake.wait_until("the reminder", Duration::from_secs(30), |f| {
+        posts_holding(f, "it is your move") == 1
+    })
+    .await;
+    // Then Attach Files alone is taken: the time-out still falls due, told in text.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::ATTACH_FILES);
+    let seen = fake.notifications().len();
+    fake.advance(Duration::from_secs(22 * 3600 + 60));
+    fake.wait_until(
+        "the time-out and the record",
+        Duration::from_secs(30),
+        |f| posts_holding(f, "ran out of time") == 1 && posts_holding(f, "Series") == 1,
+    )
+    .await;
+    let timeout = fake
+        .messages()
+        .into_iter()
+        .find(|m| m.content.contains("ran out of time"))
+        .unwrap();
+    assert!(
+        timeout.files.is_empty(),
+        "no file where none may be attached"
+    );
+    assert!(
+        timeout.content.contains("No picture") && timeout.content.contains("\n> "),
+        "the picture's description stands in for it: {}",
+        timeout.content
+    );
+    let pinged: Vec<u64> = fake.notifications()[seen..]
+        .iter()
+        .filter(|n| n.message == timeout.id)
+        .map(|n| n.user)
+        .collect();
+    assert_eq!(
+        pinged.len(),
+        2,
+        "both players told of the result: {pinged:?}"
+    );
+    assert_eq!(posts_holding(&fake, "it is your move"), 1, "one reminder");
+    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
+    let store = support::reopen(data.path());
+    assert!(
+        store.game(CHANNEL).unwrap().is_none(),
+        "the game ended on time"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_whose_edit_failed_goes_to_the_channel_once_its_token_is_dead() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
+    connected(&fake, 1).await;
+    start_game(&fake).await;
+    // Interaction edits fail for ten minutes: the "thinking" message never becomes the ply.
+    fake.outage_of("/messages/@original", Duration::from_secs(600));
+    fake.deliver_late(Duration::from_millis(2_800));
+    let from = fake.requests().len();
+    let seen = fake.notifications().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    let token = fake.command(&alice(), CHANNEL, "move", options);
+    fake.wait_request(from, "the edit, failing", |r| {
+        r.method == "PATCH" && r.path.contains(&token) && r.status == 503
+    })
+    .await;
+    drop(bot);
+    fake.advance(Duration::from_secs(16 * 60));
+    let restarted = fake.requests().len();
+    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
+    connected(&fake, 2).await;
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let post = fake
+        .wait_request(restarted, "the ply in the channel", |r| {
+            r.path.ends_with(&posts) && r.status == 200
+        })
+        .await;
+    says(&post, "alice played a1");
+    assert_eq!(
+        notified_since(&fake, seen),
+        vec![bob().id],
+        "bob pinged once"
+    );
+    let with_token: Vec<String> = fake.requests()[restarted..]
+        .iter()
+        .filter(|r| r.path.contains(&token))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(
+        with_token.is_empty(),
+        "the dead token was used: {with_token:?}"
+    );
+    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
 }

@@ -17,6 +17,31 @@ pub struct Publisher {
     pub claims: Arc<Claims>,
     /// Direct-message channels by user, as Discord opened them.
     pub dm_channels: std::sync::Mutex<std::collections::HashMap<u64, serenity::ChannelId>>,
+    /// Raised when Bredon cannot go on (Discord refuses its token): the process stops.
+    pub fatal: Arc<Fatal>,
+}
+
+/// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,
+/// read after the gateway closed.
+#[derive(Default)]
+pub struct Fatal {
+    reason: std::sync::Mutex<Option<String>>,
+    pub raised: tokio::sync::Notify,
+}
+
+impl Fatal {
+    pub fn raise(&self, reason: String) {
+        tracing::error!(%reason, "Bredon stops");
+        *self.reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
+        self.raised.notify_one();
+    }
+
+    pub fn reason(&self) -> Option<String> {
+        self.reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
 }
 
 /// Who delivers which stored outcome: a handler that just made one delivers it itself (its
@@ -28,6 +53,8 @@ pub struct Claims {
     /// Letters a handler gave up on: the outbox takes them without waiting for them to age.
     released: std::sync::Mutex<std::collections::HashSet<u64>>,
     pub bell: tokio::sync::Notify,
+    /// The outbox's channels: which it is delivering to, which wait after a failure.
+    pub channels: Arc<std::sync::Mutex<Channels>>,
 }
 
 impl Claims {
@@ -53,9 +80,37 @@ impl Claims {
         self.bell.notify_one();
     }
 
+    /// Discord says `channel` changed (a permission given back, perhaps): what waits there is
+    /// tried at once.
+    pub fn wake(&self, channel: u64) {
+        if self.channels.lock().expect("outbox channels").wake(channel) {
+            tracing::info!(
+                channel,
+                "the channel changed; what is owed there is tried again"
+            );
+            self.bell.notify_one();
+        }
+    }
+
     /// Whether a handler gave `letter` up (and forgets it).
     pub fn take_released(&self, letter: u64) -> bool {
         self.released.lock().expect("claims").remove(&letter)
+    }
+}
+
+#[derive(Default)]
+/// The outbox's channels (`outbox.rs`).
+pub struct Channels {
+    /// Channels a task is delivering to.
+    pub busy: std::collections::HashSet<u64>,
+    /// Channels whose last post failed: how many times in a row, and when to try again.
+    pub waiting: std::collections::HashMap<u64, (u32, i64)>,
+}
+
+impl Channels {
+    /// Discord says `channel` changed (its permissions, perhaps): its next try is now.
+    pub fn wake(&mut self, channel: u64) -> bool {
+        self.waiting.remove(&channel).is_some()
     }
 }
 
@@ -111,11 +166,26 @@ pub fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteract
     }
 }
 
-/// The wall clock in milliseconds since 1970, as the service counts time.
+/// The wall clock in milliseconds since 1970, as the service counts time. A test moves it with
+/// the fake Discord's virtual clock: `BREDON_CLOCK_FILE` names a file holding milliseconds to
+/// add, read at every call (the file is only ever set by tests).
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
+    let wall = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+        .map_or(0, |d| d.as_millis() as i64);
+    wall + clock_offset_ms()
+}
+
+fn clock_offset_ms() -> i64 {
+    static FILE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let Some(file) = FILE.get_or_init(|| std::env::var_os("BREDON_CLOCK_FILE").map(Into::into))
+    else {
+        return 0;
+    };
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| text.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// Rung whenever an outcome touches a tournament, so its news and new games follow at once

@@ -1,9 +1,10 @@
 //! Gateway events that matter to games (presses and forms, threads archived, channels deleted,
 //! Bredon removed from a server) and the framework's errors, answered so users know what to do.
 
+use super::failure::describe;
 use super::post::{escape, Post};
+use super::posting::Undelivered;
 use super::press::{on_move_modal, on_press};
-use super::publish::{describe, Undelivered};
 use super::respond::blocking;
 use super::typed::on_message;
 use super::{Data, Error};
@@ -34,6 +35,11 @@ pub async fn on_event(
         }
         serenity::FullEvent::ThreadUpdate { new, .. } => {
             on_thread_update(ctx, new, data).await;
+            Ok(())
+        }
+        serenity::FullEvent::ChannelUpdate { new, .. } => {
+            // A permission given back, perhaps: what waits for that channel is tried now.
+            data.publisher.claims.wake(new.id.get());
             Ok(())
         }
         serenity::FullEvent::ChannelDelete { channel, .. } => {

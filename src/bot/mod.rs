@@ -7,9 +7,11 @@ mod choices;
 mod commands;
 mod data;
 mod events;
+mod failure;
 mod opponent;
 mod outbox;
 mod post;
+mod posting;
 mod press;
 mod publish;
 mod register;
@@ -21,7 +23,7 @@ pub use data::{Context, Data, Error};
 
 use crate::service::Service;
 use crate::store::Store;
-use data::Publisher;
+use data::{Fatal, Publisher};
 use poise::serenity_prelude as serenity;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -171,28 +173,6 @@ pub struct Config {
     pub typed_plies: TypedPlies,
 }
 
-/// Why the bot had to stop during start-up; set once, read after the gateway closed.
-#[derive(Default)]
-struct Fatal {
-    reason: std::sync::Mutex<Option<String>>,
-    raised: tokio::sync::Notify,
-}
-
-impl Fatal {
-    fn raise(&self, reason: String) {
-        tracing::error!(%reason, "cannot start");
-        *self.reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
-        self.raised.notify_one();
-    }
-
-    fn reason(&self) -> Option<String> {
-        self.reason
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-}
-
 /// How long a request to Discord may take, an upload of a long game's GIF included.
 const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
@@ -246,6 +226,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     engine: Arc::new(crate::service::EngineOpponent::from_env(me)),
                     claims: Arc::default(),
                     dm_channels: Default::default(),
+                    fatal: Arc::clone(&fatal_in_setup),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));
@@ -362,7 +343,7 @@ pub async fn register_commands(
     let app = http.get_current_application_info().await.map_err(|e| {
         format!(
             "Discord did not name the application: {}",
-            publish::describe(&e)
+            failure::describe(&e)
         )
     })?;
     http.set_application_id(app.id);

@@ -3,43 +3,52 @@
 //! they were made, each channel on a task of its own. A channel whose post failed waits before
 //! the next try, twice as long after each try that delivered nothing, up to `MOST_WAIT`: an
 //! outage of hours costs a try every half minute per channel and loses nothing, and once Discord
-//! is back, each try that gets something through starts the waits again from `FIRST_WAIT`.
+//! is back, each try that gets something through starts the waits again from `FIRST_WAIT`. A
+//! channel where Bredon may not post for now (a permission taken away) waits up to
+//! `MOST_WAIT_NOT_ALLOWED` between tries, since each refused try counts towards Discord's limit
+//! of invalid requests (topics/rate-limits), and is tried at once when Discord says the channel
+//! changed (`wake`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds it in the store (`Service::hold_letter`), the others leave it alone until
 //! that hold runs out.
 
 use super::data::{now_ms, Publisher};
-use super::publish::Undelivered;
+use super::posting::Undelivered;
 use crate::store::records::LetterHead;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// How often the outbox is looked at when nothing rings.
 const SWEEP: Duration = Duration::from_secs(1);
 /// A letter this young belongs to the handler that made it, unless it gave it up.
 const YOUNG_MS: i64 = 10_000;
 /// The first wait after a failed post, and the longest.
-const FIRST_WAIT: Duration = Duration::from_secs(1);
-const MOST_WAIT: Duration = Duration::from_secs(30);
+const FIRST_WAIT_MS: i64 = 1_000;
+const MOST_WAIT_MS: i64 = 30_000;
+const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
 /// How long a process holds a letter it delivers: well past the few requests of a delivery
 /// (each at most `HTTP_TIMEOUT`), so a process that dies holding one delays it by this at most.
 const HOLD_MS: i64 = 120_000;
 
-#[derive(Default)]
-struct Channels {
-    /// Channels a task is delivering to.
-    busy: HashSet<u64>,
-    /// Channels whose last post failed: how many times in a row, and when to try again.
-    waiting: HashMap<u64, (u32, Instant)>,
+/// The wait after `tries` failed tries in a row, doubling from the first wait to `most_ms`.
+fn wait_ms(tries: u32, most_ms: i64) -> i64 {
+    (FIRST_WAIT_MS << (tries.saturating_sub(1)).min(10)).min(most_ms)
 }
 
 pub async fn outbox_loop(publisher: Arc<Publisher>) {
-    let channels = Arc::new(Mutex::new(Channels::default()));
+    let channels = Arc::clone(&publisher.claims.channels);
+    // The first sweep at once: what a stopped process left owed goes out now.
+    let mut first = true;
     loop {
-        tokio::select! {
-            _ = publisher.claims.bell.notified() => {}
-            _ = tokio::time::sleep(SWEEP) => {}
+        if !std::mem::take(&mut first) {
+            tokio::select! {
+                _ = publisher.claims.bell.notified() => {}
+                _ = tokio::time::sleep(SWEEP) => {}
+            }
+        }
+        if publisher.fatal.reason().is_some() {
+            return;
         }
         let s = Arc::clone(&publisher.service);
         let owed = match tokio::task::spawn_blocking(move || s.owed()).await {
@@ -57,7 +66,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         for head in owed {
             by_channel.entry(head.channel).or_default().push(head);
         }
-        let now = Instant::now();
+        let now = now_ms();
         for (channel, owed) in by_channel {
             {
                 let mut c = channels.lock().expect("outbox channels");
@@ -71,25 +80,26 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                 let (delivered, result) = deliver_in_order(&publisher, owed).await;
                 let mut c = channels.lock().expect("outbox channels");
                 c.busy.remove(&channel);
-                match result {
+                let most = match &result {
                     Ok(()) => {
                         if let Some((tries, _)) = c.waiting.remove(&channel) {
                             tracing::info!(channel, tries, "owed messages delivered");
                         }
+                        return;
                     }
-                    Err(why) => {
-                        let before = match delivered {
-                            0 => c.waiting.get(&channel).map_or(0, |(n, _)| *n),
-                            _ => 0,
-                        };
-                        let tries = before + 1;
-                        let wait = FIRST_WAIT
-                            .saturating_mul(1 << (tries - 1).min(5))
-                            .min(MOST_WAIT);
-                        tracing::info!(channel, tries, ?wait, %why, "an owed message waits");
-                        c.waiting.insert(channel, (tries, Instant::now() + wait));
-                    }
+                    Err(Undelivered::NotAllowed(_)) => MOST_WAIT_NOT_ALLOWED_MS,
+                    Err(_) => MOST_WAIT_MS,
+                };
+                let before = match delivered {
+                    0 => c.waiting.get(&channel).map_or(0, |(n, _)| *n),
+                    _ => 0,
+                };
+                let tries = before + 1;
+                let wait = wait_ms(tries, most);
+                if let Err(why) = result {
+                    tracing::info!(channel, tries, wait_ms = wait, %why, "an owed message waits");
                 }
+                c.waiting.insert(channel, (tries, now_ms() + wait));
             });
         }
     }
@@ -122,8 +132,28 @@ async fn deliver_in_order(
         }
         match publisher.deliver(letter, claim).await {
             Ok(()) | Err(Undelivered::Gone) => delivered += 1,
-            Err(later) => return (delivered, Err(later)),
+            Err(undelivered) => return (delivered, Err(undelivered)),
         }
     }
     (delivered, Ok(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::data::Channels;
+    use super::*;
+
+    #[test]
+    fn waits_double_up_to_their_cap() {
+        assert_eq!(wait_ms(1, MOST_WAIT_MS), 1_000);
+        assert_eq!(wait_ms(2, MOST_WAIT_MS), 2_000);
+        assert_eq!(wait_ms(5, MOST_WAIT_MS), 16_000);
+        assert_eq!(wait_ms(6, MOST_WAIT_MS), 30_000);
+        assert_eq!(wait_ms(40, MOST_WAIT_MS), 30_000);
+        assert_eq!(wait_ms(9, MOST_WAIT_NOT_ALLOWED_MS), 256_000);
+        assert_eq!(wait_ms(40, MOST_WAIT_NOT_ALLOWED_MS), 300_000);
+        let mut channels = Channels::default();
+        channels.waiting.insert(5, (3, i64::MAX));
+        assert!(channels.wake(5) && !channels.wake(5));
+    }
 }

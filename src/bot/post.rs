@@ -58,6 +58,25 @@ impl Post {
             .components(self.components)
     }
 
+    /// This post without its files, for a channel where Bredon may not attach them: the text,
+    /// then what each file shows (its description), so the news still arrives whole.
+    pub fn without_files(&self) -> Post {
+        let mut content = self.content.clone();
+        if !self.files.is_empty() {
+            content.push_str("\n*(No picture: Bredon may not attach files here.)*");
+        }
+        for description in self.files.iter().filter_map(|f| f.description.as_deref()) {
+            content.push_str("\n> ");
+            content.push_str(&escape(description).replace('\n', "\n> "));
+        }
+        Post {
+            content: fit(content),
+            files: Vec::new(),
+            components: self.components.clone(),
+            mentions: self.mentions.clone(),
+        }
+    }
+
     pub fn reply(self) -> poise::CreateReply {
         let mut r = poise::CreateReply::default()
             .allowed_mentions(self.allowed_mentions())

@@ -7,10 +7,12 @@
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
 use super::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
+use super::failure::{classify, describe, Failure};
 use super::opponent::take_turn;
 use super::post::{announce, jump_link, record, Post};
+use super::posting::{Owed, Undelivered};
 use super::{Context, Error};
-use crate::service::{event_id, Delivery, Outcome, Part, Prompt};
+use crate::service::{Outcome, Part, Prompt};
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use std::sync::Arc;
@@ -56,26 +58,6 @@ fn private_followup(post: Post) -> serenity::CreateInteractionResponseFollowup {
         .components(post.components)
         .ephemeral(true)
 }
-
-/// Why an outcome is not (wholly) delivered.
-#[derive(Debug)]
-pub enum Undelivered {
-    /// Worth another try later: the outbox keeps it.
-    Later(String),
-    /// The channel is gone or closed to Bredon: the outcome was dropped, its game's timers stop.
-    Gone,
-}
-
-impl std::fmt::Display for Undelivered {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Undelivered::Later(why) => write!(f, "{why}; the outbox tries again"),
-            Undelivered::Gone => f.write_str("the channel is gone or closed to Bredon"),
-        }
-    }
-}
-
-impl std::error::Error for Undelivered {}
 
 impl Publisher {
     /// Claims the outcome's letter (the outbox leaves it to this handler) and draws it.
@@ -144,13 +126,13 @@ impl Publisher {
         if outcome.tournament.is_some() {
             TOURNAMENT_NEWS.notify_one();
         }
-        let letter = outcome.letter;
+        let owed = Owed::fresh(outcome.letter);
         let message = match via {
-            Via::Channel => self.post(channel, letter, Part::Announcement, post).await?,
+            Via::Channel => self.post(channel, owed, Part::Announcement, post).await?,
             via => self.answer(channel, &outcome, post, via).await?,
         };
-        self.note(letter, Part::Announcement, message).await;
-        self.rest(channel, &outcome, message, &[]).await?;
+        self.note(owed.letter, Part::Announcement, message).await;
+        self.rest(channel, owed, &outcome, message, &[]).await?;
         if let Some(claim) = claim {
             claim.delivered();
         }
@@ -185,7 +167,9 @@ impl Publisher {
     }
 
     /// Delivers what `letter` still owes (the outbox loop holds its claim): the announcement as
-    /// a channel message, unless the interaction it answered shows it went out already.
+    /// a channel message, unless the interaction it answered shows it went out already. The
+    /// interaction's token is used only while it surely lives; after that, the channel path
+    /// alone, which looks before it repeats a post.
     pub async fn deliver(&self, letter: u64, claim: Claim) -> Result<(), Undelivered> {
         let s = Arc::clone(&self.service);
         let found = tokio::task::spawn_blocking(move || s.delivery(letter)).await;
@@ -195,21 +179,31 @@ impl Publisher {
         };
         d.outcome = self.for_players(d.outcome);
         let channel = d.letter.channel;
+        let owed = Owed {
+            letter: Some(letter),
+            since_ms: d.letter.created_ms,
+        };
+        let token = d
+            .letter
+            .request
+            .as_deref()
+            .filter(|_| owed.token_lives(now_ms()));
         let mut pinged = d.has_sent(Part::Pings);
         let message = match d.has_sent(Part::Announcement) {
             true => d.letter.message,
             false => {
                 let post = announce(&d.outcome).await;
-                let mut message = self.answered(&d, &post.content).await?;
-                if message.is_none() && d.has_sent(Part::Deferred) {
-                    // The "thinking" message still stands: it becomes the announcement (pinged
-                    // below), while its interaction's token lives (15 minutes).
-                    message = self.edit_thinking(&d, post.clone()).await?;
+                let mut message = None;
+                if let Some(token) = token {
+                    message = self.answered(token, &post.content).await?;
+                    if message.is_none() && d.has_sent(Part::Deferred) {
+                        // The "thinking" message still stands: it becomes the announcement
+                        // (pinged below).
+                        message = self.edit_thinking(token, post.clone()).await?;
+                    }
                 }
                 if message.is_none() {
-                    message = self
-                        .post(channel, Some(letter), Part::Announcement, post)
-                        .await?;
+                    message = self.post(channel, owed, Part::Announcement, post).await?;
                     // A channel post pings by itself, even for a deferred answer.
                     self.note(Some(letter), Part::Pings, None).await;
                     pinged = true;
@@ -219,9 +213,9 @@ impl Publisher {
             }
         };
         if d.has_sent(Part::Deferred) && !pinged {
-            self.pings(channel, Some(letter), &d.outcome).await?;
+            self.pings(channel, owed, &d.outcome).await?;
         }
-        self.rest(channel, &d.outcome, message, &d.letter.sent)
+        self.rest(channel, owed, &d.outcome, message, &d.letter.sent)
             .await?;
         claim.delivered();
         tracing::debug!(channel, letter, "owed outcome delivered");
@@ -236,16 +230,13 @@ impl Publisher {
     }
 
     /// The message an interaction's answer made, if it carried this announcement: after a lost
-    /// answer or a restart, `@original` tells whether it went out (for 15 minutes).
-    async fn answered(&self, d: &Delivery, content: &str) -> Result<Option<u64>, Undelivered> {
-        let Some(token) = &d.letter.request else {
-            return Ok(None);
-        };
+    /// answer or a restart, `@original` tells whether it went out.
+    async fn answered(&self, token: &str, content: &str) -> Result<Option<u64>, Undelivered> {
         match self.http.get_original_interaction_response(token).await {
             Ok(m) if m.content.trim() == content.trim() => Ok(Some(m.id.get())),
             Ok(_) => Ok(None),
             Err(e) => match classify(&e) {
-                Failure::Transient => Err(Undelivered::Later(describe(&e))),
+                Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
                 // Unknown or expired: the answer never went out, or can no longer be seen.
                 _ => Ok(None),
             },
@@ -254,14 +245,11 @@ impl Publisher {
 
     /// Edits a deferred answer's "thinking" message into the announcement; `None` when its
     /// interaction can no longer be answered.
-    async fn edit_thinking(&self, d: &Delivery, post: Post) -> Result<Option<u64>, Undelivered> {
-        let Some(token) = &d.letter.request else {
-            return Ok(None);
-        };
+    async fn edit_thinking(&self, token: &str, post: Post) -> Result<Option<u64>, Undelivered> {
         match thinking_edit(post).execute(self.http.as_ref(), token).await {
             Ok(edited) => Ok(Some(edited.id.get())),
             Err(e) => match classify(&e) {
-                Failure::Transient => Err(Undelivered::Later(describe(&e))),
+                Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
                 _ => Ok(None),
             },
         }
@@ -286,11 +274,18 @@ impl Publisher {
                 Err(e) => Err(e),
             },
             Via::Deferred(token) => {
-                self.note_durably(outcome.letter, Part::Deferred).await;
+                self.note_durably(outcome.letter, Part::Deferred, None)
+                    .await;
                 match thinking_edit(post).execute(http.as_ref(), token).await {
                     Ok(edited) => {
-                        self.pings(channel, outcome.letter, outcome).await?;
-                        Ok(Some(edited.id.get()))
+                        // On disk before the pings: if they fail, the outbox must not post the
+                        // announcement a second time once the token is past its life.
+                        let id = Some(edited.id.get());
+                        self.note_durably(outcome.letter, Part::Announcement, id)
+                            .await;
+                        self.pings(channel, Owed::fresh(outcome.letter), outcome)
+                            .await?;
+                        Ok(id)
                     }
                     Err(e) => Err(e),
                 }
@@ -322,18 +317,13 @@ impl Publisher {
     }
 
     /// A deferred announcement's pings, as a message of their own.
-    async fn pings(
-        &self,
-        channel: u64,
-        letter: Option<u64>,
-        outcome: &Outcome,
-    ) -> Result<(), Undelivered> {
+    async fn pings(&self, channel: u64, owed: Owed, outcome: &Outcome) -> Result<(), Undelivered> {
         let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
         if !mentions.is_empty() {
             let ping = Post::pinging(mentions, "see Bredon's answer above.");
-            self.post(channel, letter, Part::Pings, ping).await?;
+            self.post(channel, owed, Part::Pings, ping).await?;
         }
-        self.note(letter, Part::Pings, None).await;
+        self.note(owed.letter, Part::Pings, None).await;
         Ok(())
     }
 
@@ -342,11 +332,11 @@ impl Publisher {
     async fn rest(
         &self,
         channel: u64,
+        owed: Owed,
         outcome: &Outcome,
         message: Option<u64>,
         sent: &[String],
     ) -> Result<(), Undelivered> {
-        let letter = outcome.letter;
         self.board_posted(channel, outcome, message).await;
         let wanted: Vec<_> = outcome
             .direct
@@ -359,15 +349,15 @@ impl Publisher {
                 "It is your move in <#{channel}>: {}",
                 jump_link(outcome.guild, channel, message)
             );
-            self.direct(channel, player.id, letter, text).await?;
-            self.note(letter, Part::Direct(player.id), None).await;
+            self.direct(channel, player.id, owed, text).await?;
+            self.note(owed.letter, Part::Direct(player.id), None).await;
         }
         if !sent.contains(&Part::Record.key()) {
             if let Some(record) = record(outcome).await {
-                self.post(channel, letter, Part::Record, record).await?;
+                self.post(channel, owed, Part::Record, record).await?;
             }
         }
-        if let Some(letter) = letter {
+        if let Some(letter) = owed.letter {
             let s = Arc::clone(&self.service);
             let done = tokio::task::spawn_blocking(move || s.delivered(letter)).await;
             if !matches!(done, Ok(Ok(()))) {
@@ -386,109 +376,6 @@ impl Publisher {
         }
     }
 
-    /// A direct message a player asked for (`/notify dm:on`), from a post in `channel`. A
-    /// transient failure is tried again later; DMs the player's settings close (50007) turn the
-    /// wish off, and the player is told once in the channel; other refusals are logged.
-    async fn direct(
-        &self,
-        channel: u64,
-        user: u64,
-        letter: Option<u64>,
-        text: String,
-    ) -> Result<(), Undelivered> {
-        let http = &self.http;
-        let nonce = nonce_of(letter, Part::Direct(user), user);
-        let sent = async {
-            let dm = self.dm_channel(user).await?;
-            let message = Post::text(text)
-                .message()
-                .nonce(serenity::Nonce::String(nonce))
-                .enforce_nonce(true);
-            dm.send_message(http, message).await
-        };
-        let error = match sent.await {
-            Ok(_) => return Ok(()),
-            Err(e) => e,
-        };
-        if let Failure::Transient = classify(&error) {
-            return Err(Undelivered::Later(describe(&error)));
-        }
-        tracing::info!(user, error = %describe(&error), "no direct message");
-        if discord_code(&error) == Some(CANNOT_MESSAGE_USER) {
-            let s = Arc::clone(&self.service);
-            let closed = tokio::task::spawn_blocking(move || s.direct_messages_closed(user)).await;
-            if let Ok(Ok(true)) = closed {
-                let text = "Bredon cannot send you direct messages (your privacy settings for \
-                            this server close them), so it stopped trying. Open them and use \
-                            /notify dm:true to have them again.";
-                let told = Post::pinging(vec![user], text);
-                self.post(channel, letter, Part::Direct(user), told).await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The direct-message channel with `user`: asked of Discord once, then remembered (a DM
-    /// channel's id never changes), so a player's turns cost one request each, not two.
-    async fn dm_channel(&self, user: u64) -> Result<serenity::ChannelId, serenity::Error> {
-        if let Some(&id) = self.dm_channels.lock().expect("dm channels").get(&user) {
-            return Ok(id);
-        }
-        let dm = serenity::UserId::new(user)
-            .create_dm_channel(&self.http)
-            .await?;
-        self.dm_channels
-            .lock()
-            .expect("dm channels")
-            .insert(user, dm.id);
-        Ok(dm.id)
-    }
-
-    /// Posts one part of an outcome in `channel`, once: the nonce makes Discord return the first
-    /// message instead of creating a second when a post is repeated after its answer was lost
-    /// (message resource, "Create Message": `enforce_nonce`). A channel that is gone or closed
-    /// to Bredon drops the outcome and stops its game's timers, logged once; a post Discord
-    /// refuses as wrong is logged and passed over (repeating it cannot help).
-    async fn post(
-        &self,
-        channel: u64,
-        letter: Option<u64>,
-        part: Part,
-        post: Post,
-    ) -> Result<Option<u64>, Undelivered> {
-        let message = post
-            .message()
-            .nonce(serenity::Nonce::String(nonce_of(letter, part, channel)))
-            .enforce_nonce(true);
-        let error = match serenity::ChannelId::new(channel)
-            .send_message(&self.http, message)
-            .await
-        {
-            Ok(message) => return Ok(Some(message.id.get())),
-            Err(e) => e,
-        };
-        match classify(&error) {
-            Failure::Transient => Err(Undelivered::Later(describe(&error))),
-            Failure::Gone => {
-                tracing::warn!(channel, error = %describe(&error), "channel gone or closed to Bredon; its game's timers stop");
-                let s = Arc::clone(&self.service);
-                let _ = tokio::task::spawn_blocking(move || {
-                    s.channel_gone(channel)?;
-                    match letter {
-                        Some(letter) => s.delivered(letter),
-                        None => Ok(()),
-                    }
-                })
-                .await;
-                Err(Undelivered::Gone)
-            }
-            Failure::Refused => {
-                tracing::warn!(channel, error = %describe(&error), "Discord refused a post; passed over");
-                Ok(None)
-            }
-        }
-    }
-
     /// Notes that `part` of `letter` went out.
     async fn note(&self, letter: Option<u64>, part: Part, message: Option<u64>) {
         if let Some(letter) = letter {
@@ -499,11 +386,11 @@ impl Publisher {
     }
 
     /// `note`, on disk before anything else happens.
-    async fn note_durably(&self, letter: Option<u64>, part: Part) {
+    async fn note_durably(&self, letter: Option<u64>, part: Part, message: Option<u64>) {
         if let Some(letter) = letter {
             let s = Arc::clone(&self.service);
             let _ =
-                tokio::task::spawn_blocking(move || s.part_sent(letter, part, None, true)).await;
+                tokio::task::spawn_blocking(move || s.part_sent(letter, part, message, true)).await;
         }
     }
 }
@@ -521,71 +408,7 @@ fn thinking_edit(post: Post) -> serenity::EditInteractionResponse {
     edit
 }
 
-/// The nonce of a part: from its letter, or (for a message no change owes, like an engine's
-/// failure) from where and when it is posted.
-fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
-    match letter {
-        Some(letter) => part.nonce(letter),
-        None => event_id(place, 6, now_ms() as u64).to_string(),
-    }
-}
-
-/// Discord's JSON error code 50007, "Cannot send messages to this user"
-/// (topics/opcodes-and-status-codes).
-const CANNOT_MESSAGE_USER: isize = 50007;
-
-/// The JSON error code of a Discord error, if it has one.
-fn discord_code(error: &serenity::Error) -> Option<isize> {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
-        _ => None,
-    }
-}
-
 /// Whether anything needs the id of an outcome's message: a live board (jump links) or a DM.
 fn wants_message_id(outcome: &Outcome) -> bool {
     matches!(outcome.prompt, Some(Prompt::Board { .. })) || !outcome.direct.is_empty()
-}
-
-/// What Discord's answer to a request means for retrying it.
-pub enum Failure {
-    /// Worth another try: a 5xx, a 429, a broken connection.
-    Transient,
-    /// The channel is gone or closed to Bredon (403, 404): stop posting there.
-    Gone,
-    /// The request itself is wrong (other 4xx): retrying cannot help.
-    Refused,
-}
-
-pub fn classify(error: &serenity::Error) -> Failure {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            match r.status_code.as_u16() {
-                403 | 404 => Failure::Gone,
-                429 | 500..=599 => Failure::Transient,
-                _ => Failure::Refused,
-            }
-        }
-        serenity::Error::Http(serenity::HttpError::Request(_)) | serenity::Error::Io(_) => {
-            Failure::Transient
-        }
-        _ => Failure::Refused,
-    }
-}
-
-/// A Discord error with Discord's own explanation (status, code, message, field errors).
-pub fn describe(error: &serenity::Error) -> String {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            let mut text = format!(
-                "Discord answered {} to {} {}: {} (code {})",
-                r.status_code, r.method, r.url, r.error.message, r.error.code
-            );
-            for e in &r.error.errors {
-                text.push_str(&format!("; {}: {}", e.path, e.message));
-            }
-            text
-        }
-        other => other.to_string(),
-    }
 }

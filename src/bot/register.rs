@@ -3,7 +3,7 @@
 //! is skipped when Discord already holds the same commands: a restart costs one GET, and the
 //! registration rate limit (200 creates a day per guild) is never spent on nothing.
 
-use super::publish;
+use super::failure;
 use poise::serenity_prelude as serenity;
 use serde_json::Value;
 
@@ -44,7 +44,7 @@ pub async fn sync(
             "registering the slash commands failed: {}. Check DISCORD_TOKEN, and that \
              DISCORD_GUILD_ID (if set) is a server the bot was invited to with the \
              applications.commands scope",
-            publish::describe(&e)
+            failure::describe(&e)
         )
     })
 }

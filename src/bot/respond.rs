@@ -3,8 +3,9 @@
 
 use super::checks::{is_moderator, may_post, member_may_open_threads, thread_home};
 use super::data::{interaction, now_ms};
+use super::failure::describe;
 use super::post::{escape, fit, Post};
-use super::publish::{describe, Ready, Via};
+use super::publish::{Ready, Via};
 use super::{Context, Data, Error};
 use crate::service::{Ctx, Outcome, Refusal, Service};
 use crate::store::records::PlayerRef;
@@ -172,10 +173,15 @@ pub async fn act_in_thread(
             let channel = thread.id.get();
             let publisher = &ctx.data().publisher;
             let ready = publisher.ready(outcome).await;
-            publisher.publish(channel, ready, Via::Channel).await?;
+            // The user learns where it went first: the thread's post is stored, and if it
+            // fails the outbox makes it.
             let answer = format!("{why}{what} in <#{}>.", thread.id);
             let edit = serenity::EditInteractionResponse::new().content(answer);
-            interaction.edit_response(http, edit).await?;
+            let told = interaction.edit_response(http, edit).await;
+            if let Err(e) = publisher.publish(channel, ready, Via::Channel).await {
+                tracing::info!(channel, error = %e, "the new thread's first post waits for the outbox");
+            }
+            told?;
             Ok(())
         }
     }

@@ -4,7 +4,8 @@
 
 use super::data::Publisher;
 use super::data::{now_ms, TOURNAMENT_NEWS};
-use super::publish::{classify, describe, Failure, Via};
+use super::failure::{classify, describe, Failure};
+use super::publish::Via;
 use crate::service::{Outcome, Refusal, TimerEvent};
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
@@ -119,7 +120,7 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
             Err(e) => {
                 tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
                 refused.failed(p.channel);
-                if !matches!(classify(&e), Failure::Transient) {
+                if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
                     tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
                 }
                 continue;

@@ -4,11 +4,12 @@
 //! `/move`; a ply that cannot be played is answered with a reply saying why; anything else is
 //! talk, and Bredon stays quiet.
 
+use super::failure::{code, describe, discord_code};
 use super::post::Post;
 use super::publish::Via;
 use super::respond::{blocking, player_ref, refusal_text};
 use super::{Data, TypedPlies};
-use crate::service::Ctx;
+use crate::service::{Ctx, Refusal};
 use poise::serenity_prelude as serenity;
 
 /// The longest message worth reading as a ply (`6c3>1113'!?` and a mention fit).
@@ -48,15 +49,30 @@ pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, da
                 tracing::info!(channel, error = %e, "a typed ply is not announced yet");
             }
         }
-        Err(refusal) => {
-            // No ephemeral answers to a message: a reply that pings no one.
-            let reply = Post::text(refusal_text(&refusal))
-                .message()
-                .reference_message(message);
-            if let Err(e) = message.channel_id.send_message(&ctx.http, reply).await {
-                tracing::info!(channel, error = %e, "could not answer a typed ply");
-            }
-        }
+        Err(refusal) => answer_refused(ctx, message, &refusal).await,
+    }
+}
+
+/// Why a typed ply was not played, as a reply to it (no ephemeral answers to a message) that
+/// pings no one. A reply needs Read Message History (resources/message, "Create Message",
+/// 160002); without it, a message of its own that names the player.
+async fn answer_refused(ctx: &serenity::Context, message: &serenity::Message, refusal: &Refusal) {
+    let channel = message.channel_id;
+    let text = refusal_text(refusal);
+    let reply = Post::text(text.clone())
+        .message()
+        .reference_message(message);
+    let error = match channel.send_message(&ctx.http, reply).await {
+        Ok(_) => return,
+        Err(e) => e,
+    };
+    if discord_code(&error) != Some(code::REPLY_WITHOUT_HISTORY) {
+        tracing::info!(channel = channel.get(), error = %describe(&error), "could not answer a typed ply");
+        return;
+    }
+    let named = Post::pinging(vec![message.author.id.get()], &text).message();
+    if let Err(e) = channel.send_message(&ctx.http, named).await {
+        tracing::info!(channel = channel.get(), error = %describe(&e), "could not answer a typed ply");
     }
 }
 

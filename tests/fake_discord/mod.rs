@@ -14,8 +14,16 @@
 //! - resources/message ("Create Message", "Allowed Mentions Object"): content up to 2000
 //!   characters, an attachment description up to 1024, files up to `attachment_size_limit`;
 //!   `allowed_mentions` decides who is notified (absent: every mentioned user, role and
-//!   @everyone); `enforce_nonce` returns the earlier message for a repeated nonce. Only a new
-//!   message notifies: edits never do, nor ephemeral messages; a backslash-escaped mention is text.
+//!   @everyone); `enforce_nonce` returns the earlier message for a repeated nonce "in the past
+//!   few minutes" (`NONCE_WINDOW_MS`: two, the least "a few" can mean), after that it makes a
+//!   new one. Only a new message notifies: edits never do, nor ephemeral messages; a
+//!   backslash-escaped mention is text. A reply (`message_reference`) needs Read Message
+//!   History (160002, "Limitations").
+//! - resources/message ("Get Channel Messages"): needs View Channel (50001); without Read
+//!   Message History no messages are listed; `after` lists the messages after an id, newest
+//!   first, at most `limit` (1 to 100, default 50); a listed message carries no nonce (it is
+//!   only "used for validating a message was sent", in the answer and MESSAGE_CREATE). Message
+//!   ids are snowflakes of the virtual clock.
 //! - interactions/message-components: at most 5 rows of 5 buttons, custom ids up to 100
 //!   characters, labels up to 80.
 //! - topics/permissions: posting needs View Channel (50001 Missing Access) and Send Messages, or
@@ -33,6 +41,8 @@
 //!   Global Application Commands", and their guild twins): a PUT replaces the scope's commands,
 //!   a GET returns them as Application Command Objects (with the id, version and defaults
 //!   Discord adds).
+//! - events/gateway-events ("Channel Update"): a channel's permission overwrites changed
+//!   (`set_bot_permissions`) dispatch CHANNEL_UPDATE.
 //! - topics/opcodes-and-status-codes: a deleted channel answers 404 Unknown Channel (10003);
 //!   events/gateway-events: GUILD_DELETE without `unavailable` means the bot was removed.
 //! - topics/opcodes-and-status-codes ("HTTP Response Codes": 5xx, "the server had an error
@@ -47,7 +57,9 @@
 //! answered 400 50035 Invalid Form Body with the schema's complaint.
 //!
 //! Time runs on a virtual clock that only the test moves (`advance`): a slow machine never trips
-//! a deadline by accident, and each deadline rule has a test that moves the clock past it.
+//! a deadline by accident, and each deadline rule has a test that moves the clock past it. A
+//! test may share the clock with the bot (`share_clock`): the fake writes it to a file the bot
+//! reads (`BREDON_CLOCK_FILE`), and interaction ids then carry the virtual time too.
 //! Tests that care how fast Bredon answers assert the order of its requests instead
 //! (acknowledgement before the slow work). Payloads are complete
 //! objects: serenity drops what it cannot parse without a word, so `payloads_deserialize` checks
@@ -81,6 +93,7 @@ pub mod perms {
     pub const VIEW_CHANNEL: u64 = 1 << 10;
     pub const SEND_MESSAGES: u64 = 1 << 11;
     pub const ATTACH_FILES: u64 = 1 << 15;
+    pub const READ_MESSAGE_HISTORY: u64 = 1 << 16;
     pub const MANAGE_THREADS: u64 = 1 << 34;
     pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
@@ -88,6 +101,7 @@ pub mod perms {
     pub const INVITE: u64 = VIEW_CHANNEL
         | SEND_MESSAGES
         | ATTACH_FILES
+        | READ_MESSAGE_HISTORY
         | CREATE_PUBLIC_THREADS
         | SEND_MESSAGES_IN_THREADS;
 }
@@ -105,6 +119,8 @@ pub mod intents {
 
 const DEADLINE_MS: i64 = 3_000;
 const TOKEN_LIFETIME_MS: i64 = 15 * 60_000;
+/// How long a nonce makes a repeated post return the first message (see the header).
+const NONCE_WINDOW_MS: i64 = 2 * 60_000;
 /// A file's size limit in a server without boosts: 10 MiB since 2025 (reference, "Uploading
 /// Files"; interactions carry it as `attachment_size_limit`).
 const ATTACHMENT_SIZE_LIMIT: usize = 10 * 1024 * 1024;
@@ -248,6 +264,8 @@ pub struct Msg {
     nonce: Option<String>,
     /// Who wrote it: Bredon, or a test user who typed it (`say`).
     pub author: u64,
+    /// When it was made, on the virtual clock.
+    pub created_ms: i64,
 }
 
 /// A user notified by a new message.
@@ -329,6 +347,8 @@ struct State {
     ws_url: Mutex<String>,
     /// The virtual clock, in milliseconds since the fake started; it moves only by `advance`.
     clock_ms: AtomicI64,
+    /// Where the virtual clock is written for the bot, when the test shares it.
+    clock_file: Mutex<Option<std::path::PathBuf>>,
     interactions: Mutex<HashMap<String, Interaction>>,
     messages: Mutex<Vec<Msg>>,
     notifications: Mutex<Vec<Notification>>,
@@ -343,6 +363,8 @@ struct State {
     commands: Mutex<HashMap<String, Vec<Value>>>,
     /// Until this virtual time, message-making requests answer 503 and have no effect.
     outage_until_ms: AtomicI64,
+    /// (path fragment, until): a partial outage, matching requests answer 503 without effect.
+    partial_outages: Mutex<Vec<(String, i64)>>,
     /// (until, every, seen): before `until`, every `every`-th message-making request takes
     /// effect but is answered 503.
     lossy: Mutex<Option<(i64, u64, u64)>>,
@@ -481,6 +503,19 @@ impl State {
 
     fn next_id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// A new message's id: a snowflake of the virtual time (reference, "Snowflakes").
+    fn message_id(&self) -> u64 {
+        snowflake(-self.now_ms(), self.next_id())
+    }
+
+    /// How far interaction ids are moved on: by the virtual clock when the bot shares it.
+    fn shared_clock_ms(&self) -> i64 {
+        match self.clock_file.lock().unwrap().is_some() {
+            true => self.now_ms(),
+            false => 0,
+        }
     }
 
     fn dispatch(&self, event: &str, data: Value) {
@@ -654,6 +689,17 @@ impl FakeDiscord {
 
     /// For the next `length` of virtual time, every `every`-th message-making request makes its
     /// message but is answered 503.
+    /// For `length` of virtual time, requests whose path holds `fragment` answer 503 and have no
+    /// effect (an incident of one route).
+    pub fn outage_of(&self, fragment: &str, length: Duration) {
+        let until = self.state.now_ms() + length.as_millis() as i64;
+        self.state
+            .partial_outages
+            .lock()
+            .unwrap()
+            .push((fragment.to_string(), until));
+    }
+
     pub fn lossy(&self, length: Duration, every: u64) {
         let until = self.state.now_ms() + length.as_millis() as i64;
         *self.state.lossy.lock().unwrap() = Some((until, every, 0));
@@ -697,8 +743,36 @@ impl FakeDiscord {
     }
 
     pub fn set_bot_permissions(&self, channel: u64, bits: u64) {
-        self.state
-            .with_channel(channel, |c| c.bot_permissions = bits);
+        let json = self.state.with_channel(channel, |c| {
+            c.bot_permissions = bits;
+            match is_thread(c.kind) {
+                true => thread_of(channel, c),
+                false => {
+                    let mut v = text_channel_json(channel);
+                    v["type"] = json!(c.kind);
+                    v["guild_id"] = json!(c.guild.to_string());
+                    v
+                }
+            }
+        });
+        // The channel's permission overwrites changed (events/gateway-events, "Channel Update").
+        self.state.dispatch("CHANNEL_UPDATE", json);
+    }
+
+    /// Shares the virtual clock with the bot: the path to give it as `BREDON_CLOCK_FILE`.
+    pub fn share_clock(&self, dir: &std::path::Path) -> String {
+        let path = dir.join("clock");
+        *self.state.clock_file.lock().unwrap() = Some(path.clone());
+        self.write_clock();
+        path.to_string_lossy().into_owned()
+    }
+
+    fn write_clock(&self) {
+        if let Some(path) = self.state.clock_file.lock().unwrap().as_ref() {
+            let temporary = path.with_extension("new");
+            std::fs::write(&temporary, self.state.now_ms().to_string()).unwrap();
+            std::fs::rename(&temporary, path).unwrap();
+        }
     }
 
     /// Moves the virtual clock on: threads idle for their auto-archive duration archive.
@@ -707,6 +781,7 @@ impl FakeDiscord {
             .clock_ms
             .fetch_add(by.as_millis() as i64, Ordering::SeqCst);
         let now = self.state.now_ms();
+        self.write_clock();
         let mut archived = Vec::new();
         {
             let mut channels = self.state.channels.lock().unwrap();
@@ -786,7 +861,7 @@ impl FakeDiscord {
     /// for GUILD_MESSAGES, and reads its text only with MESSAGE_CONTENT or when the message
     /// mentions it (topics/gateway, "Message Content Intent"). The message's id.
     pub fn say(&self, user: &TestUser, channel: u64, content: &str) -> u64 {
-        let id = self.state.next_id();
+        let id = self.state.message_id();
         let intents = self.intents();
         let mentions_bot = content.contains(&format!("<@{BOT_ID}>"));
         self.state.messages.lock().unwrap().push(Msg {
@@ -800,6 +875,7 @@ impl FakeDiscord {
             deleted: false,
             nonce: None,
             author: user.id,
+            created_ms: self.state.now_ms(),
         });
         if intents & intents::GUILD_MESSAGES == 0 {
             return id;
@@ -1002,7 +1078,7 @@ impl FakeDiscord {
             .with_channel(channel, |c| partial_channel(channel, c));
         let app_permissions = self.state.with_channel(channel, |c| c.bot_permissions);
         let guild = self.state.with_channel(channel, |c| c.guild);
-        let id = snowflake(late, self.state.next_id());
+        let id = snowflake(late - self.state.shared_clock_ms(), self.state.next_id());
         let mut payload = interaction(id, kind, &token, user, channel, data, msg);
         payload["guild_id"] = json!(guild.to_string());
         payload["authorizing_integration_owners"] = json!({ "0": guild.to_string() });
@@ -1645,6 +1721,15 @@ fn route(state: &State, r: &Request) -> Answer {
     if makes && state.now_ms() < state.outage_until_ms.load(Ordering::SeqCst) {
         return error(503, 0, "Service Unavailable");
     }
+    let partly_down = state
+        .partial_outages
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|(fragment, until)| path.contains(fragment.as_str()) && state.now_ms() < *until);
+    if partly_down {
+        return error(503, 0, "Service Unavailable");
+    }
     if let Some(status) = take_matching(&state.failures, path) {
         return if status == 429 {
             (
@@ -1777,6 +1862,9 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         }
         ("POST", ["channels", channel, "threads"]) => {
             start_thread(state, r, channel.parse().unwrap_or(0))
+        }
+        ("GET", ["channels", channel, "messages"]) => {
+            channel_messages(state, &r.path, channel.parse().unwrap_or(0))
         }
         ("GET", ["channels", channel]) => {
             // resources/channel, "Get Channel": a thread comes with its metadata.
@@ -1914,7 +2002,7 @@ fn create_message(
     let content = payload["content"].as_str().unwrap_or("").to_string();
     let ephemeral = flags(payload) & 64 != 0;
     let msg = Msg {
-        id: state.next_id(),
+        id: state.message_id(),
         channel,
         content: content.clone(),
         ephemeral,
@@ -1924,6 +2012,7 @@ fn create_message(
         deleted: false,
         nonce: payload["nonce"].as_str().map(String::from),
         author: BOT_ID,
+        created_ms: state.now_ms(),
     };
     state.messages.lock().unwrap().push(msg.clone());
     if !ephemeral {
@@ -2326,7 +2415,11 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
                 .lock()
                 .unwrap()
                 .iter()
-                .find(|m| m.channel == channel && m.nonce.as_deref() == Some(nonce))
+                .find(|m| {
+                    m.channel == channel
+                        && m.nonce.as_deref() == Some(nonce)
+                        && state.now_ms() - m.created_ms < NONCE_WINDOW_MS
+                })
                 .cloned();
             if let Some(m) = earlier {
                 return (200, Some(message(m.id, channel, &m.content)));
@@ -2339,6 +2432,15 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
     // A reply names a message of the same channel; one that does not exist is refused unless
     // `fail_if_not_exists` is false (resources/message, "Message Reference Structure").
     let reference = &payload["message_reference"];
+    let history = state.with_channel(channel, |c| c.bot_permissions)
+        & (perms::READ_MESSAGE_HISTORY | perms::ADMINISTRATOR);
+    if reference["message_id"].is_string() && history == 0 {
+        return error(
+            403,
+            160002,
+            "You need the Read Message History permission to reply to messages",
+        );
+    }
     if let Some(replied) = reference["message_id"].as_str() {
         let exists = state
             .messages
@@ -2356,6 +2458,65 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
     }
     let msg = create_message(state, channel, &payload, &files);
     (200, Some(message(msg.id, channel, &msg.content)))
+}
+
+/// resources/message, "Get Channel Messages" (with `after` and `limit`; see the header).
+fn channel_messages(state: &State, path: &str, channel: u64) -> Answer {
+    let (have, deleted) = state.with_channel(channel, |c| (c.bot_permissions, c.deleted));
+    let is_dm = state
+        .dms
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|(_, id)| *id == channel);
+    if deleted {
+        return error(404, 10003, "Unknown Channel");
+    }
+    let admin = have & perms::ADMINISTRATOR != 0;
+    if !is_dm && !admin && have & perms::VIEW_CHANNEL == 0 {
+        return error(403, 50001, "Missing Access");
+    }
+    if !is_dm && !admin && have & perms::READ_MESSAGE_HISTORY == 0 {
+        return (200, Some(json!([])));
+    }
+    let query = |key: &str| {
+        path.split_once('?')
+            .map_or("", |(_, q)| q)
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(&format!("{key}=")[..]))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let after = query("after").unwrap_or(0);
+    let limit = query("limit").unwrap_or(50);
+    if !(1..=100).contains(&limit) {
+        return form_error(
+            "limit",
+            "NUMBER_TYPE_MAX",
+            "int value should be between 1 and 100.",
+        );
+    }
+    let mut listed: Vec<Msg> = state
+        .messages
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|m| m.channel == channel && !m.deleted && !m.ephemeral && m.id > after)
+        .cloned()
+        .collect();
+    listed.sort_by_key(|m| m.id);
+    listed.truncate(limit as usize);
+    listed.reverse();
+    let json: Vec<Value> = listed
+        .iter()
+        .map(|m| {
+            let mut v = message(m.id, channel, &m.content);
+            if m.author != BOT_ID {
+                v["author"] = user_json(m.author, &test_name(m.author), false);
+            }
+            v
+        })
+        .collect();
+    (200, Some(Value::Array(json)))
 }
 
 fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {

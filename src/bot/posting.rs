@@ -1,0 +1,343 @@
+//! One message posted once, in a channel or a direct-message channel, whatever Discord does on
+//! the way. A post carries a nonce that makes Discord return the first message when it is
+//! repeated after a lost answer, but only "in the past few minutes" (resources/message, "Create
+//! Message", `enforce_nonce`): a letter older than that is looked for among the channel's
+//! messages before it is posted again. Discord's JSON codes decide what a refusal means
+//! (`failure.rs`): a channel gone drops what it was owed and stops its game's clocks; a
+//! permission taken away keeps it (clocks running) until it is given back; a picture Bredon may
+//! not attach is replaced by its description.
+
+use super::data::{now_ms, Publisher};
+use super::failure::{classify, code, describe, discord_code, Failure};
+use super::post::Post;
+use crate::service::{event_id, Part};
+use poise::serenity_prelude as serenity;
+use std::sync::Arc;
+
+/// Why an outcome is not (wholly) delivered.
+#[derive(Debug)]
+pub enum Undelivered {
+    /// Worth another try soon (Discord failed, or its answer was lost): the outbox keeps it.
+    Later(String),
+    /// Bredon may not post there for now (Missing Access, Missing Permissions): the outbox keeps
+    /// it and tries again after longer waits; the game's clocks keep running.
+    NotAllowed(String),
+    /// The channel is gone: the outcome was dropped, its game's timers stop.
+    Gone,
+    /// Discord refuses Bredon's token: nothing can be delivered until it is replaced; every
+    /// letter is kept and the process stops.
+    TokenReset,
+}
+
+impl std::fmt::Display for Undelivered {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Undelivered::Later(why) => write!(f, "{why}; the outbox tries again"),
+            Undelivered::NotAllowed(why) => {
+                write!(f, "{why}; kept until Bredon may post there again")
+            }
+            Undelivered::Gone => f.write_str("the channel is gone"),
+            Undelivered::TokenReset => f.write_str("Discord refuses Bredon's token"),
+        }
+    }
+}
+
+impl std::error::Error for Undelivered {}
+
+/// What a stored letter's delivery needs to know of it: which letter, and since when it is owed
+/// (a try older than the nonce's window is looked for before a post is repeated).
+#[derive(Clone, Copy, Debug)]
+pub struct Owed {
+    pub letter: Option<u64>,
+    pub since_ms: i64,
+}
+
+impl Owed {
+    /// A letter its handler is delivering now.
+    pub fn fresh(letter: Option<u64>) -> Owed {
+        Owed {
+            letter,
+            since_ms: now_ms(),
+        }
+    }
+
+    /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
+    fn past_nonce_window(self, now_ms: i64) -> bool {
+        self.letter.is_some() && now_ms - self.since_ms > NONCE_TRUSTED_MS
+    }
+
+    /// Whether the token of the interaction this letter answered may still be used.
+    pub fn token_lives(self, now_ms: i64) -> bool {
+        now_ms - self.since_ms < TOKEN_TRUSTED_MS
+    }
+}
+
+/// How long after a letter was stored a repeated post may rely on its nonce alone: Discord
+/// keeps a nonce "in the past few minutes"; Bredon counts on one.
+const NONCE_TRUSTED_MS: i64 = 60_000;
+
+/// How long after a letter was stored its interaction's token is used: Discord's tokens live
+/// 15 minutes from the interaction (interactions/receiving-and-responding), which came at most
+/// 3 seconds before the handler stored the letter; the margin keeps every request well inside.
+const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
+
+/// How many pages of 100 messages a look reads at most (an outage of hours in a busy channel).
+const LOOK_PAGES: usize = 5;
+
+/// Discord's epoch in Unix milliseconds (reference, "Snowflakes").
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// The smallest id Discord could give something made at `ms`.
+fn snowflake_at(ms: i64) -> u64 {
+    (ms.saturating_sub(DISCORD_EPOCH_MS).max(1) as u64) << 22
+}
+
+/// What Bredon says when Discord refuses its token.
+const TOKEN_RESET: &str = "Discord no longer accepts DISCORD_TOKEN (401 Unauthorized): the bot's \
+    token was reset. Copy the new one from the Developer Portal (your application, Bot, Reset \
+    Token) into DISCORD_TOKEN and start Bredon again; every message still owed is kept and goes \
+    out then";
+
+impl Publisher {
+    /// Posts one part of an outcome in `channel`, once. Without Attach Files, the post goes
+    /// out as text with its picture's description.
+    pub(super) async fn post(
+        &self,
+        channel: u64,
+        owed: Owed,
+        part: Part,
+        post: Post,
+    ) -> Result<Option<u64>, Undelivered> {
+        if owed.past_nonce_window(now_ms()) {
+            match self.posted_since(channel, owed.since_ms, &post).await {
+                Ok(Some(id)) => return Ok(Some(id)),
+                Ok(None) => {}
+                Err(e) if classify(&e) == Failure::Refused => {}
+                Err(e) => return self.failed(channel, owed, e).await,
+            }
+        }
+        let nonce = nonce_of(owed.letter, part, channel);
+        let text_only = (!post.files.is_empty()).then(|| post.without_files());
+        let mut posted = self.create(channel, &nonce, post).await;
+        if let (Err(e), Some(text_only)) = (&posted, text_only) {
+            if discord_code(e) == Some(code::MISSING_PERMISSIONS) {
+                // Perhaps only Attach Files is missing: the text still tells what happened.
+                posted = self.create(channel, &nonce, text_only).await;
+                if posted.is_ok() {
+                    tracing::info!(
+                        channel,
+                        "posted without its file: Bredon may not attach files there"
+                    );
+                }
+            }
+        }
+        match posted {
+            Ok(id) => Ok(Some(id)),
+            Err(e) => self.failed(channel, owed, e).await,
+        }
+    }
+
+    async fn create(&self, channel: u64, nonce: &str, post: Post) -> serenity::Result<u64> {
+        let message = post
+            .message()
+            .nonce(serenity::Nonce::String(nonce.to_string()))
+            .enforce_nonce(true);
+        let sent = serenity::ChannelId::new(channel)
+            .send_message(&self.http, message)
+            .await?;
+        Ok(sent.id.get())
+    }
+
+    /// What a failed post in `channel` means for its letter.
+    async fn failed(
+        &self,
+        channel: u64,
+        owed: Owed,
+        error: serenity::Error,
+    ) -> Result<Option<u64>, Undelivered> {
+        let why = describe(&error);
+        match classify(&error) {
+            Failure::Uncertain | Failure::RateLimited | Failure::TokenExpired => {
+                Err(Undelivered::Later(why))
+            }
+            Failure::NotAllowed => {
+                tracing::warn!(channel, error = %why, "Bredon may not post there for now; what it owes is kept and the game's clocks run");
+                Err(Undelivered::NotAllowed(why))
+            }
+            Failure::Gone => {
+                tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
+                let s = Arc::clone(&self.service);
+                let letter = owed.letter;
+                let _ = tokio::task::spawn_blocking(move || {
+                    s.channel_gone(channel)?;
+                    match letter {
+                        Some(letter) => s.delivered(letter),
+                        None => Ok(()),
+                    }
+                })
+                .await;
+                Err(Undelivered::Gone)
+            }
+            Failure::TokenReset => {
+                self.fatal.raise(TOKEN_RESET.into());
+                Err(Undelivered::TokenReset)
+            }
+            Failure::Refused => {
+                tracing::warn!(channel, error = %why, "Discord refused a post; passed over");
+                Ok(None)
+            }
+        }
+    }
+
+    /// The message Bredon posted in `channel` since `since_ms` with `post`'s text (or its text
+    /// without files), if there is one: whether a try whose answer was lost went through. The
+    /// nonce is not kept with a message, so the text and the author tell. Without Read Message
+    /// History Discord lists no messages (resources/message, "Get Channel Messages"), and the
+    /// post is made.
+    async fn posted_since(
+        &self,
+        channel: u64,
+        since_ms: i64,
+        post: &Post,
+    ) -> serenity::Result<Option<u64>> {
+        let me = self.engine.me.id;
+        let texts = [
+            post.content.trim().to_string(),
+            post.without_files().content,
+        ];
+        let mut after = serenity::MessageId::new(snowflake_at(since_ms - 5_000));
+        for _ in 0..LOOK_PAGES {
+            let page = serenity::GetMessages::new().after(after).limit(100);
+            let page = serenity::ChannelId::new(channel)
+                .messages(&self.http, page)
+                .await?;
+            let mine = |m: &&serenity::Message| {
+                m.author.id.get() == me && texts.iter().any(|t| t.trim() == m.content.trim())
+            };
+            if let Some(found) = page.iter().find(mine) {
+                tracing::info!(
+                    channel,
+                    message = found.id.get(),
+                    "an earlier try went through"
+                );
+                return Ok(Some(found.id.get()));
+            }
+            match page.iter().map(|m| m.id).max() {
+                Some(last) if page.len() == 100 => after = last,
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// A direct message a player asked for (`/notify dm:on`), from a post in `channel`. A
+    /// transient failure is tried again later; DMs the player's settings close (50007) turn the
+    /// wish off, and the player is told once in the channel; other refusals are logged.
+    pub(super) async fn direct(
+        &self,
+        channel: u64,
+        user: u64,
+        owed: Owed,
+        text: String,
+    ) -> Result<(), Undelivered> {
+        let nonce = nonce_of(owed.letter, Part::Direct(user), user);
+        let post = Post::text(text);
+        let sent = async {
+            let dm = self.dm_channel(user).await?;
+            if owed.past_nonce_window(now_ms())
+                && self
+                    .posted_since(dm.get(), owed.since_ms, &post)
+                    .await?
+                    .is_some()
+            {
+                return Ok(());
+            }
+            self.create(dm.get(), &nonce, post).await.map(drop)
+        };
+        let error = match sent.await {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        match classify(&error) {
+            Failure::Uncertain | Failure::RateLimited => {
+                return Err(Undelivered::Later(describe(&error)))
+            }
+            Failure::TokenReset => {
+                self.fatal.raise(TOKEN_RESET.into());
+                return Err(Undelivered::TokenReset);
+            }
+            _ => {}
+        }
+        tracing::info!(user, error = %describe(&error), "no direct message");
+        if discord_code(&error) == Some(code::CANNOT_MESSAGE_USER) {
+            let s = Arc::clone(&self.service);
+            let closed = tokio::task::spawn_blocking(move || s.direct_messages_closed(user)).await;
+            if let Ok(Ok(true)) = closed {
+                let text = "Bredon cannot send you direct messages (your privacy settings for \
+                            this server close them), so it stopped trying. Open them and use \
+                            /notify dm:true to have them again.";
+                let told = Post::pinging(vec![user], text);
+                self.post(channel, owed, Part::Direct(user), told).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The direct-message channel with `user`: asked of Discord once, then remembered (a DM
+    /// channel's id never changes), so a player's turns cost one request each, not two.
+    async fn dm_channel(&self, user: u64) -> Result<serenity::ChannelId, serenity::Error> {
+        if let Some(&id) = self.dm_channels.lock().expect("dm channels").get(&user) {
+            return Ok(id);
+        }
+        let dm = serenity::UserId::new(user)
+            .create_dm_channel(&self.http)
+            .await?;
+        self.dm_channels
+            .lock()
+            .expect("dm channels")
+            .insert(user, dm.id);
+        Ok(dm.id)
+    }
+}
+
+/// The nonce of a part: from its letter, or (for a message no change owes, like an engine's
+/// failure) from where and when it is posted.
+fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
+    match letter {
+        Some(letter) => part.nonce(letter),
+        None => event_id(place, 6, now_ms() as u64).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_letter_trusts_its_nonce_and_token_only_while_young() {
+        let owed = Owed {
+            letter: Some(7),
+            since_ms: 1_000_000,
+        };
+        assert!(!owed.past_nonce_window(1_000_000 + NONCE_TRUSTED_MS));
+        assert!(owed.past_nonce_window(1_000_001 + NONCE_TRUSTED_MS));
+        let unowed = Owed {
+            letter: None,
+            ..owed
+        };
+        assert!(
+            !unowed.past_nonce_window(i64::MAX / 2),
+            "nothing stored, nothing to look for"
+        );
+        assert!(owed.token_lives(1_000_000 + 13 * 60_000));
+        assert!(!owed.token_lives(1_000_000 + 15 * 60_000));
+    }
+
+    #[test]
+    fn snowflakes_order_by_time() {
+        let at = 1_700_000_000_000;
+        assert_eq!(snowflake_at(at) >> 22, (at - DISCORD_EPOCH_MS) as u64);
+        assert!(snowflake_at(at) < snowflake_at(at + 1));
+        assert_eq!(snowflake_at(0), 1 << 22, "never before Discord's epoch");
+    }
+}
