@@ -1247,6 +1247,24 @@ async fn plies_typed_as_messages_are_played_where_the_server_allows_them() {
         typed.to_string()
     );
     assert!(notified_since(&fake, seen).is_empty());
+    // Without Read Message History a reply is refused (160002): the answer names bob instead.
+    fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::READ_MESSAGE_HISTORY);
+    let from = fake.requests().len();
+    fake.say(&bob(), CHANNEL, "a1");
+    let named = fake
+        .wait_request(from, "the answer naming bob", |r| {
+            r.path.ends_with(&posts) && r.content().contains("✋") && r.status == 200
+        })
+        .await;
+    assert!(named.json()["message_reference"].is_null());
+    assert!(named.content().starts_with("<@222>"), "{}", named.content());
+    let refused = fake.requests()[from..]
+        .iter()
+        .filter(|r| r.path.ends_with(&posts) && r.status == 403)
+        .count();
+    assert_eq!(refused, 1, "one reply refused, then the answer");
+    assert_eq!(notified_since(&fake, seen), vec![bob().id]);
+    fake.set_bot_permissions(CHANNEL, perms::INVITE);
     fake.say(&bob(), CHANNEL, "e5");
     fake.wait_until("bob's typed ply", Duration::from_secs(10), |f| {
         !bredon_said(f, CHANNEL, "bob played e5").is_empty()

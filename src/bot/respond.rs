@@ -173,15 +173,14 @@ pub async fn act_in_thread(
             let channel = thread.id.get();
             let publisher = &ctx.data().publisher;
             let ready = publisher.ready(outcome).await;
-            // The user learns where it went first: the thread's post is stored, and if it
-            // fails the outbox makes it.
-            let answer = format!("{why}{what} in <#{}>.", thread.id);
-            let edit = serenity::EditInteractionResponse::new().content(answer);
-            let told = interaction.edit_response(http, edit).await;
+            // Stored: if the thread's post fails, the outbox makes it, and the user is told
+            // where it went all the same.
             if let Err(e) = publisher.publish(channel, ready, Via::Channel).await {
                 tracing::info!(channel, error = %e, "the new thread's first post waits for the outbox");
             }
-            told?;
+            let answer = format!("{why}{what} in <#{}>.", thread.id);
+            let edit = serenity::EditInteractionResponse::new().content(answer);
+            interaction.edit_response(http, edit).await?;
             Ok(())
         }
     }
