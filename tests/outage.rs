@@ -116,7 +116,10 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
     let clock = fake.share_clock(data.path());
     // For the first minute every answer is lost: each message is made, but Bredon hears 503.
     fake.lossy(Duration::from_secs(60), 1);
-    let quick = [("BREDON_ENGINE_SECS", "0.05"), ("BREDON_CLOCK_FILE", &clock)];
+    let quick = [
+        ("BREDON_ENGINE_SECS", "0.05"),
+        ("BREDON_CLOCK_FILE", &clock),
+    ];
     let bot = start_bot_with(&fake, data.path(), 0.2, &quick);
     connected(&fake, 1).await;
     let rounds = [("a1", "e5"), ("b1", "d5"), ("c1", "c5"), ("a2", "e4")];
@@ -155,7 +158,11 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
         .find(|p| *p != first_reply)
         .unwrap();
     move_blind(&fake, &alice(), 6, second).await;
-    assert_eq!(fake.messages().len(), made, "nothing got through the outage");
+    assert_eq!(
+        fake.messages().len(),
+        made,
+        "nothing got through the outage"
+    );
     // Discord comes back, losing every third answer for a while.
     fake.advance(Duration::from_secs(16 * 60 + 1));
     fake.lossy(Duration::from_secs(600), 3);

@@ -338,3 +338,50 @@ async fn bredon_register_sets_the_commands_without_starting_the_bot() {
     let without = register(" ").await.unwrap();
     assert_eq!(without.status.code(), Some(2));
 }
+
+/// Every process runs the tournaments' work; Start Thread has no idempotency, so each pairing's
+/// thread is claimed in the store first, and after a try whose answer was lost, looked for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_open_one_thread_per_pairing_of_a_swiss() {
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
+    let fake = FakeDiscord::start().await;
+    fake.recommend_shards(2);
+    let tick = [("BREDON_TICK_SECS", "0.05")];
+    let _bots: Vec<Bot> = ["0..1", "1..2"]
+        .into_iter()
+        .map(|range| start_shards(&fake, &url, 2, range, &tick))
+        .collect();
+    fake.wait_until("both shards connected", Duration::from_secs(30), |f| {
+        f.shards_connected() == vec![(0, 2), (1, 2)]
+    })
+    .await;
+    fake.wait_until("the commands registered", Duration::from_secs(30), |f| {
+        f.registered_commands() > 0
+    })
+    .await;
+    let create = json!([
+        { "name": "name", "type": 3, "value": "Cup" },
+        { "name": "format", "type": 4, "value": 2 },
+        { "name": "rounds", "type": 4, "value": 3 },
+        { "name": "size", "type": 4, "value": 4 }
+    ]);
+    tournament_cmd(&fake, &moderator(), "create", create).await;
+    for p in ["alice", "bob", "carol", "dave"] {
+        tournament_cmd(&fake, &player(p), "join", json!([])).await;
+    }
+    // Discord takes a while to make a thread: both processes see each pairing pending.
+    fake.slow_route("POST", "/threads", Duration::from_millis(300));
+    // And the first thread is made, but its answer is lost: it is found, not made again.
+    fake.lose_next_answer("/threads", 503);
+    tournament_cmd(&fake, &moderator(), "start", json!([])).await;
+    for round in 1..=3 {
+        for (thread, white, black) in round_games(&fake, "Cup", round, 2).await {
+            decide_in(&fake, thread, &white, &black, Some(&white)).await;
+        }
+    }
+    news(&fake, "Cup is over").await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 6, "one thread per pairing: {threads:?}");
+}

@@ -6,7 +6,7 @@ use super::data::Publisher;
 use super::data::{now_ms, TOURNAMENT_NEWS};
 use super::failure::{classify, describe, Failure};
 use super::publish::Via;
-use crate::service::{Outcome, Refusal, TimerEvent};
+use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -107,24 +107,32 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
         if refused.waits(p.channel) {
             continue;
         }
-        let created = serenity::ChannelId::new(p.channel)
-            .create_thread(
-                &publisher.http,
-                serenity::CreateThread::new(p.name.clone())
-                    .kind(serenity::ChannelType::PublicThread)
-                    .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-            )
-            .await;
-        let thread = match created {
-            Ok(t) => t.id.get(),
-            Err(e) => {
-                tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
-                refused.failed(p.channel);
-                if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
-                    tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
+        let s = Arc::clone(service);
+        let fixture = p.fixture;
+        let claimed = tokio::task::spawn_blocking(move || {
+            s.claim_pairing_thread(fixture, now_ms(), THREAD_CLAIM_MS)
+        })
+        .await;
+        let Ok(Ok(Some(claim))) = claimed else {
+            continue;
+        };
+        let earlier = match claim.tries > 1 {
+            true => made_earlier(publisher, &p, claim.since_ms).await,
+            false => None,
+        };
+        let thread = match earlier {
+            Some(thread) => thread,
+            None => match open_thread(publisher, &p).await {
+                Ok(thread) => thread,
+                Err(e) => {
+                    tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
+                    refused.failed(p.channel);
+                    if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
+                        tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
+                    }
+                    continue;
                 }
-                continue;
-            }
+            },
         };
         refused.0.remove(&p.channel);
         let s = Arc::clone(service);
@@ -138,6 +146,49 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
             Err(e) => tracing::error!(error = %e, "starting a tournament game failed"),
         }
     }
+}
+
+/// How long a process holds the opening of a pairing's thread: a few requests' time, so one
+/// that dies leaves it to another soon.
+const THREAD_CLAIM_MS: i64 = 60_000;
+
+async fn open_thread(publisher: &Publisher, p: &PendingPairing) -> serenity::Result<u64> {
+    let thread = serenity::ChannelId::new(p.channel)
+        .create_thread(
+            &publisher.http,
+            serenity::CreateThread::new(p.name.clone())
+                .kind(serenity::ChannelType::PublicThread)
+                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+        )
+        .await?;
+    Ok(thread.id.get())
+}
+
+/// The pairing's thread, if an earlier try made it although its answer was lost: an active
+/// thread under the tournament's channel with its name, made since the first try (resources/
+/// guild, "List Active Guild Threads").
+async fn made_earlier(publisher: &Publisher, p: &PendingPairing, since_ms: i64) -> Option<u64> {
+    let active = serenity::GuildId::new(p.guild)
+        .get_active_threads(&publisher.http)
+        .await;
+    let threads = match active {
+        Ok(active) => active.threads,
+        Err(e) => {
+            tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
+            return None;
+        }
+    };
+    let since = serenity::Timestamp::from_millis(since_ms - 5_000).ok()?;
+    let found = threads.iter().find(|t| {
+        t.parent_id.map(|c| c.get()) == Some(p.channel)
+            && t.name == p.name
+            && *t.id.created_at() >= *since
+    })?;
+    tracing::info!(
+        thread = found.id.get(),
+        "a tournament game's thread made by an earlier try"
+    );
+    Some(found.id.get())
 }
 
 /// Tells the tournament's channel (once, until a thread opens) why its games cannot start.

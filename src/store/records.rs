@@ -396,6 +396,21 @@ pub struct Pairing {
     pub game: Option<u64>,
     /// Its result was announced in the tournament's channel.
     pub announced: bool,
+    /// The process opening its thread, while no thread is known.
+    #[serde(default)]
+    pub opening: Option<ThreadClaim>,
+}
+
+/// A process's claim to open a pairing's thread: Start Thread has no idempotency (resources/
+/// channel, "Start Thread without Message"), so one process makes it, and after a try whose
+/// answer was lost the thread is looked for before another is made.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ThreadClaim {
+    pub holder: u64,
+    pub until_ms: i64,
+    /// Tries so far, and when the first began (a thread found later is no older than that).
+    pub tries: u32,
+    pub since_ms: i64,
 }
 
 /// A tournament in a server. Results are kept apart (see [`PairingResult`]), written by the

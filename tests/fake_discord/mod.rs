@@ -32,6 +32,8 @@
 //! - resources/channel ("Start Thread without Message"): a thread's name has 1 to 100 characters;
 //!   threads open only in text channels (public or private threads) and announcement channels
 //!   (announcement threads, type 10), never in a thread, a voice or a stage channel (400, 50024).
+//! - resources/guild ("List Active Guild Threads"): the server's threads not archived; Start
+//!   Thread makes a new thread at every call (no idempotency), with a snowflake id.
 //! - topics/threads: a thread archives after `auto_archive_duration` minutes without activity
 //!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
 //!   unless it is locked, and in a locked thread only Manage Threads may post; unarchiving an
@@ -289,6 +291,7 @@ struct Interaction {
 }
 
 struct Channel {
+    name: String,
     /// 0 text, 2 voice, 5 announcement, 10 announcement thread, 11 public thread, 13 stage.
     kind: u8,
     parent: Option<u64>,
@@ -305,6 +308,7 @@ struct Channel {
 impl Channel {
     fn text() -> Channel {
         Channel {
+            name: "tak".into(),
             guild: GUILD_ID,
             kind: 0,
             parent: None,
@@ -365,6 +369,9 @@ struct State {
     outage_until_ms: AtomicI64,
     /// (path fragment, until): a partial outage, matching requests answer 503 without effect.
     partial_outages: Mutex<Vec<(String, i64)>>,
+    /// (method, path fragment, delay): matching requests take `delay` of wall time to take
+    /// effect and be answered, as Discord's slower routes do.
+    slow_routes: Mutex<Vec<(String, String, Duration)>>,
     /// (until, every, seen): before `until`, every `every`-th message-making request takes
     /// effect but is answered 503.
     lossy: Mutex<Option<(i64, u64, u64)>>,
@@ -505,8 +512,9 @@ impl State {
         self.ids.fetch_add(1, Ordering::SeqCst)
     }
 
-    /// A new message's id: a snowflake of the virtual time (reference, "Snowflakes").
-    fn message_id(&self) -> u64 {
+    /// A new message's or thread's id: a snowflake of the virtual time (reference,
+    /// "Snowflakes").
+    fn new_snowflake(&self) -> u64 {
         snowflake(-self.now_ms(), self.next_id())
     }
 
@@ -700,6 +708,15 @@ impl FakeDiscord {
             .push((fragment.to_string(), until));
     }
 
+    /// Requests `method` whose path holds `fragment` take `delay` to take effect and be answered.
+    pub fn slow_route(&self, method: &str, fragment: &str, delay: Duration) {
+        self.state.slow_routes.lock().unwrap().push((
+            method.to_string(),
+            fragment.to_string(),
+            delay,
+        ));
+    }
+
     pub fn lossy(&self, length: Duration, every: u64) {
         let until = self.state.now_ms() + length.as_millis() as i64;
         *self.state.lossy.lock().unwrap() = Some((until, every, 0));
@@ -861,7 +878,7 @@ impl FakeDiscord {
     /// for GUILD_MESSAGES, and reads its text only with MESSAGE_CONTENT or when the message
     /// mentions it (topics/gateway, "Message Content Intent"). The message's id.
     pub fn say(&self, user: &TestUser, channel: u64, content: &str) -> u64 {
-        let id = self.state.message_id();
+        let id = self.state.new_snowflake();
         let intents = self.intents();
         let mentions_bot = content.contains(&format!("<@{BOT_ID}>"));
         self.state.messages.lock().unwrap().push(Msg {
@@ -1359,6 +1376,7 @@ fn thread_of(id: u64, c: &Channel) -> Value {
     v["type"] = json!(c.kind);
     v["thread_metadata"] = thread_metadata(c);
     v["guild_id"] = json!(c.guild.to_string());
+    v["name"] = json!(c.name);
     v
 }
 
@@ -1628,6 +1646,18 @@ async fn serve_http(stream: TcpStream, state: Arc<State>) {
             .unwrap()
             .as_mut()
             .map(|limits| limits.judge(&request.method, &request.path));
+        let delay = state
+            .slow_routes
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(method, fragment, _)| {
+                *method == request.method && request.path.contains(fragment.as_str())
+            })
+            .map(|(_, _, delay)| *delay);
+        if let Some(delay) = delay {
+            tokio::time::sleep(delay).await;
+        }
         let (status, response) = match verdict.as_ref().and_then(|v| v.refused.clone()) {
             Some(refused) => {
                 state.rate_limited.fetch_add(1, Ordering::SeqCst);
@@ -1863,6 +1893,9 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         ("POST", ["channels", channel, "threads"]) => {
             start_thread(state, r, channel.parse().unwrap_or(0))
         }
+        ("GET", ["guilds", guild, "threads", "active"]) => {
+            active_threads(state, guild.parse().unwrap_or(0))
+        }
         ("GET", ["channels", channel, "messages"]) => {
             channel_messages(state, &r.path, channel.parse().unwrap_or(0))
         }
@@ -2002,7 +2035,7 @@ fn create_message(
     let content = payload["content"].as_str().unwrap_or("").to_string();
     let ephemeral = flags(payload) & 64 != 0;
     let msg = Msg {
-        id: state.message_id(),
+        id: state.new_snowflake(),
         channel,
         content: content.clone(),
         ephemeral,
@@ -2460,6 +2493,19 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
     (200, Some(message(msg.id, channel, &msg.content)))
 }
 
+/// resources/guild, "List Active Guild Threads": the server's threads that are not archived,
+/// with the members Bredon has joined (none are tracked here).
+fn active_threads(state: &State, guild: u64) -> Answer {
+    let channels = state.channels.lock().unwrap();
+    let mut threads: Vec<(&u64, &Channel)> = channels
+        .iter()
+        .filter(|(_, c)| c.guild == guild && is_thread(c.kind) && !c.archived && !c.deleted)
+        .collect();
+    threads.sort_by_key(|(id, _)| **id);
+    let threads: Vec<Value> = threads.iter().map(|(id, c)| thread_of(**id, c)).collect();
+    (200, Some(json!({ "threads": threads, "members": [] })))
+}
+
 /// resources/message, "Get Channel Messages" (with `after` and `limit`; see the header).
 fn channel_messages(state: &State, path: &str, channel: u64) -> Answer {
     let (have, deleted) = state.with_channel(channel, |c| (c.bot_permissions, c.deleted));
@@ -2547,8 +2593,9 @@ fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
     if !fits {
         return error(400, 50024, "Cannot execute action on this channel type");
     }
-    let id = state.next_id();
+    let id = state.new_snowflake();
     let thread = Channel {
+        name: body["name"].as_str().unwrap_or_default().to_string(),
         guild,
         kind,
         parent: Some(parent),

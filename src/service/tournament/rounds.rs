@@ -135,6 +135,7 @@ impl Service {
                 channel: None,
                 game: None,
                 announced: decided.is_some(),
+                opening: None,
             });
         }
         t.rounds.push(pairings);
@@ -186,6 +187,63 @@ impl Service {
             }
         }
         Ok(out)
+    }
+
+    /// Claims the opening of a pending pairing's thread for this process until `now_ms +
+    /// for_ms`: every process sharing the store runs the tournaments' work, and one thread is to
+    /// be made. `None` when the pairing needs no thread any more, or another process holds it;
+    /// else the claim, whose earlier tries (`tries - 1`) may have made a thread whose answer was
+    /// lost.
+    pub fn claim_pairing_thread(
+        &self,
+        fixture: Fixture,
+        now_ms: i64,
+        for_ms: i64,
+    ) -> Result<Option<ThreadClaim>, Refusal> {
+        self.retried(|| {
+            let Some(mut t) = self.store.tournament(fixture.tournament)? else {
+                return Ok(None);
+            };
+            let decided = self
+                .store
+                .results(t.id)?
+                .contains_key(&(fixture.round, fixture.board));
+            let running = t.phase == Phase::Running;
+            let Some(p) = t
+                .rounds
+                .get_mut(fixture.round as usize)
+                .and_then(|r| r.get_mut(fixture.board as usize))
+            else {
+                return Ok(None);
+            };
+            if !running || decided || p.channel.is_some() || p.black.is_none() {
+                return Ok(None);
+            }
+            let claim = match p.opening {
+                Some(c) if c.holder != self.holder && c.until_ms > now_ms => return Ok(None),
+                Some(c) => ThreadClaim {
+                    holder: self.holder,
+                    until_ms: now_ms + for_ms,
+                    tries: c.tries + 1,
+                    since_ms: c.since_ms,
+                },
+                None => ThreadClaim {
+                    holder: self.holder,
+                    until_ms: now_ms + for_ms,
+                    tries: 1,
+                    since_ms: now_ms,
+                },
+            };
+            p.opening = Some(claim);
+            t.seq += 1;
+            let change = Change {
+                channel: t.channel,
+                tournament: Some((t.clone(), Some(t.seq - 1))),
+                ..Change::default()
+            };
+            self.durable_or(&change, CHANGED)?;
+            Ok(Some(claim))
+        })
     }
 
     /// Opens the game of a pending pairing in `channel` (a new thread). `None` if it no longer
