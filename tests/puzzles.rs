@@ -479,3 +479,20 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
         mine.content()
     );
 }
+
+#[test]
+fn a_deleted_puzzle_channel_stops_the_daily_puzzle_instead_of_failing_every_day() {
+    let place = support::place();
+    let s = service(&place);
+    s.set_puzzle_channel(&ctx("mod", CHANNEL, DAY), Some(PUZZLES), Some(9), false)
+        .unwrap();
+    // Another channel gone changes nothing.
+    s.channel_gone(CHANNEL).unwrap();
+    assert_eq!(s.tick(DAY + 9 * HOUR).unwrap().len(), 1, "posted");
+    s.channel_gone(PUZZLES).unwrap();
+    assert!(
+        s.tick(DAY + 33 * HOUR).unwrap().is_empty(),
+        "nothing posted into a deleted channel"
+    );
+    assert_eq!(s.settings(GUILD).unwrap().puzzle_channel, None);
+}

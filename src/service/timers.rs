@@ -139,10 +139,12 @@ impl Service {
         Ok(events)
     }
 
-    /// Discord says the channel is gone or closed to Bredon (deleted, locked, no access): its
-    /// reminders and time-outs stop, so nothing keeps failing there. The game is kept; a ply
-    /// (which re-arms them) or a moderator's /abort still works. True if timers were stopped.
+    /// Discord says the channel is gone (deleted, Unknown Channel): its game's reminders and
+    /// time-outs stop, so nothing keeps failing there, and a daily puzzle posted there stops.
+    /// The game is kept; a ply (which re-arms them) or a moderator's /abort still works. True
+    /// if timers were stopped.
     pub fn channel_gone(&self, channel: u64) -> Result<bool, Refusal> {
+        self.puzzle_channel_gone(channel)?;
         // Several events may report the same channel at once: a lost race is read again.
         let mut tries = 0;
         loop {

@@ -142,6 +142,27 @@ impl Service {
 }
 
 impl Service {
+    /// The channel a server's daily puzzle went to is gone: the setting is cleared, so the
+    /// puzzle is not tried there every day in vain; `/settings` shows the daily puzzle off until
+    /// a moderator names another channel. The server whose setting it was, if any.
+    pub(in crate::service) fn puzzle_channel_gone(
+        &self,
+        channel: u64,
+    ) -> Result<Option<u64>, Refusal> {
+        for (guild, mut settings) in self.store.puzzle_servers()? {
+            if settings.puzzle_channel == Some(channel) {
+                settings.puzzle_channel = None;
+                self.store.put_settings(guild, &settings)?;
+                self.store.flush()?;
+                tracing::warn!(guild, channel, "the daily puzzle's channel is gone; daily puzzles stop until a moderator names another");
+                return Ok(Some(guild));
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Service {
     /// Whether this server's finished games may be mined for puzzles (moderators).
     pub fn set_puzzle_mining(&self, ctx: &Ctx, on: bool) -> Result<GuildSettings, Refusal> {
         self.change_settings(ctx, |s| {
