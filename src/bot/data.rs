@@ -92,6 +92,19 @@ impl Claims {
         }
     }
 
+    /// A role's permissions changed somewhere: every channel waiting after a failure is tried
+    /// at once (Bredon does not keep which channels a role opens).
+    pub fn wake_all(&self) {
+        let woken = std::mem::take(&mut self.channels.lock().expect("outbox channels").waiting);
+        if !woken.is_empty() {
+            tracing::info!(
+                channels = woken.len(),
+                "a role changed; what is owed is tried again"
+            );
+            self.bell.notify_one();
+        }
+    }
+
     /// Whether a handler gave `letter` up (and forgets it).
     pub fn take_released(&self, letter: u64) -> bool {
         self.released.lock().expect("claims").remove(&letter)
@@ -191,3 +204,33 @@ fn clock_offset_ms() -> i64 {
 /// Rung whenever an outcome touches a tournament, so its news and new games follow at once
 /// instead of at the next tick.
 pub static TOURNAMENT_NEWS: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_on_discord_ends_the_waits() {
+        let claims = Claims::default();
+        let far = i64::MAX;
+        {
+            let mut c = claims.channels.lock().unwrap();
+            c.waiting.insert(1, (4, far));
+            c.waiting.insert(2, (9, far));
+        }
+        claims.wake(1);
+        assert_eq!(
+            claims
+                .channels
+                .lock()
+                .unwrap()
+                .waiting
+                .keys()
+                .collect::<Vec<_>>(),
+            vec![&2],
+            "only the channel that changed"
+        );
+        claims.wake_all();
+        assert!(claims.channels.lock().unwrap().waiting.is_empty());
+    }
+}

@@ -42,6 +42,10 @@ pub async fn on_event(
             data.publisher.claims.wake(new.id.get());
             Ok(())
         }
+        serenity::FullEvent::GuildRoleUpdate { .. } => {
+            data.publisher.claims.wake_all();
+            Ok(())
+        }
         serenity::FullEvent::ChannelDelete { channel, .. } => {
             gone(data, channel.id.get()).await;
             Ok(())
