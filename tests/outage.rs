@@ -508,10 +508,20 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
     let restarted = fake.requests().len();
     let bot = start_on_virtual_clock(&fake, data.path(), &clock);
     connected(&fake, 2).await;
-    fake.wait_request(restarted, "the ping", |r| {
-        r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
-    })
-    .await;
+    let ping = fake
+        .wait_request(restarted, "the ping", |r| {
+            r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
+        })
+        .await;
+    // It links the announcement: no other letter's ping reads the same, so a look for one
+    // never takes another for it.
+    let announcement = fake
+        .messages()
+        .into_iter()
+        .find(|m| m.content.contains("alice played a1"))
+        .unwrap();
+    let link = format!("/{CHANNEL}/{}", announcement.id);
+    assert!(ping.content().ends_with(&link), "{}", ping.content());
     assert_eq!(
         notified_since(&fake, seen),
         vec![bob().id],

@@ -80,26 +80,16 @@ impl Claims {
         self.bell.notify_one();
     }
 
-    /// Discord says `channel` changed (a permission given back, perhaps): what waits there is
-    /// tried at once.
-    pub fn wake(&self, channel: u64) {
-        if self.channels.lock().expect("outbox channels").wake(channel) {
-            tracing::info!(
-                channel,
-                "the channel changed; what is owed there is tried again"
-            );
-            self.bell.notify_one();
-        }
-    }
-
-    /// A role's permissions changed somewhere: every channel waiting after a failure is tried
-    /// at once (Bredon does not keep which channels a role opens).
+    /// Discord says a channel or a role changed (a permission given back, perhaps): every
+    /// channel waiting after a failure is tried at its next sweep. Bredon does not keep which
+    /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
+    /// so all are; the count of failed tries stays, so the waits after a refusal keep growing.
     pub fn wake_all(&self) {
-        let woken = std::mem::take(&mut self.channels.lock().expect("outbox channels").waiting);
-        if !woken.is_empty() {
+        let woken = self.channels.lock().expect("outbox channels").wake_all();
+        if woken > 0 {
             tracing::info!(
-                channels = woken.len(),
-                "a role changed; what is owed is tried again"
+                channels = woken,
+                "Discord says something changed; what is owed is tried again"
             );
             self.bell.notify_one();
         }
@@ -121,9 +111,12 @@ pub struct Channels {
 }
 
 impl Channels {
-    /// Discord says `channel` changed (its permissions, perhaps): its next try is now.
-    pub fn wake(&mut self, channel: u64) -> bool {
-        self.waiting.remove(&channel).is_some()
+    /// Every waiting channel's next try is now; how many were waiting.
+    pub fn wake_all(&mut self) -> usize {
+        for (_, at) in self.waiting.values_mut() {
+            *at = i64::MIN;
+        }
+        self.waiting.len()
     }
 }
 
@@ -210,27 +203,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_change_on_discord_ends_the_waits() {
+    fn a_change_on_discord_ends_the_waits_but_keeps_their_count() {
         let claims = Claims::default();
-        let far = i64::MAX;
         {
             let mut c = claims.channels.lock().unwrap();
-            c.waiting.insert(1, (4, far));
-            c.waiting.insert(2, (9, far));
+            c.waiting.insert(1, (4, i64::MAX));
+            c.waiting.insert(2, (9, i64::MAX));
         }
-        claims.wake(1);
-        assert_eq!(
-            claims
-                .channels
-                .lock()
-                .unwrap()
-                .waiting
-                .keys()
-                .collect::<Vec<_>>(),
-            vec![&2],
-            "only the channel that changed"
-        );
         claims.wake_all();
-        assert!(claims.channels.lock().unwrap().waiting.is_empty());
+        let c = claims.channels.lock().unwrap();
+        assert_eq!(c.waiting.get(&1), Some(&(4, i64::MIN)));
+        assert_eq!(c.waiting.get(&2), Some(&(9, i64::MIN)));
     }
 }

@@ -37,12 +37,8 @@ pub async fn on_event(
             on_thread_update(ctx, new, data).await;
             Ok(())
         }
-        serenity::FullEvent::ChannelUpdate { new, .. } => {
-            // A permission given back, perhaps: what waits for that channel is tried now.
-            data.publisher.claims.wake(new.id.get());
-            Ok(())
-        }
-        serenity::FullEvent::GuildRoleUpdate { .. } => {
+        serenity::FullEvent::ChannelUpdate { .. } | serenity::FullEvent::GuildRoleUpdate { .. } => {
+            // A permission given back, perhaps: what waits is tried now.
             data.publisher.claims.wake_all();
             Ok(())
         }

@@ -15,6 +15,10 @@ pub mod code {
     pub const MISSING_ACCESS: isize = 50001;
     /// Cannot send messages to this user: their privacy settings close direct messages.
     pub const CANNOT_MESSAGE_USER: isize = 50007;
+    /// Send messages has been temporarily disabled.
+    pub const SENDING_DISABLED: isize = 40004;
+    /// Access to file uploads has been limited for this guild.
+    pub const UPLOADS_LIMITED: isize = 400001;
     /// Missing Permissions: Send Messages, Attach Files, ... taken away.
     pub const MISSING_PERMISSIONS: isize = 50013;
     /// Invalid Webhook Token: an interaction's token past its 15 minutes.
@@ -34,8 +38,9 @@ pub enum Failure {
     RateLimited,
     /// The channel is gone for good (10003): what it was owed is dropped, its game's clocks stop.
     Gone,
-    /// Bredon may not do this there for now (50001, 50013): a moderator's override, a raid
-    /// lock-down. What is owed is kept and tried again; clocks keep running.
+    /// Bredon may not do this there for now (50001, 50013; sending disabled for a while, 40004;
+    /// uploads limited in the server, 400001): a moderator's override, a raid lock-down. What
+    /// is owed is kept and tried again; clocks keep running.
     NotAllowed,
     /// The interaction's token no longer works (50027, 10015): the channel takes over.
     TokenExpired,
@@ -60,7 +65,13 @@ pub fn classify(error: &serenity::Error) -> Failure {
 pub fn classify_answer(status: u16, code: isize) -> Failure {
     match (status, code) {
         (_, code::UNKNOWN_CHANNEL) => Failure::Gone,
-        (_, code::MISSING_ACCESS | code::MISSING_PERMISSIONS) => Failure::NotAllowed,
+        (
+            _,
+            code::MISSING_ACCESS
+            | code::MISSING_PERMISSIONS
+            | code::SENDING_DISABLED
+            | code::UPLOADS_LIMITED,
+        ) => Failure::NotAllowed,
         (_, code::INVALID_WEBHOOK_TOKEN | code::UNKNOWN_WEBHOOK) => Failure::TokenExpired,
         (401, _) => Failure::TokenReset,
         (429, _) => Failure::RateLimited,
@@ -103,6 +114,8 @@ mod tests {
         assert_eq!(classify_answer(404, 10003), Failure::Gone);
         assert_eq!(classify_answer(403, 50001), Failure::NotAllowed);
         assert_eq!(classify_answer(403, 50013), Failure::NotAllowed);
+        assert_eq!(classify_answer(403, 40004), Failure::NotAllowed);
+        assert_eq!(classify_answer(403, 400001), Failure::NotAllowed);
         assert_eq!(classify_answer(401, 50027), Failure::TokenExpired);
         assert_eq!(classify_answer(404, 10015), Failure::TokenExpired);
         assert_eq!(classify_answer(401, 0), Failure::TokenReset);

@@ -6,8 +6,8 @@
 //! is back, each try that gets something through starts the waits again from `FIRST_WAIT`. A
 //! channel where Bredon may not post for now (a permission taken away) waits up to
 //! `MOST_WAIT_NOT_ALLOWED` between tries, since each refused try counts towards Discord's limit
-//! of invalid requests (topics/rate-limits), and is tried at once when Discord says the channel
-//! changed (`wake`). Waits run on the bot's clock (`now_ms`).
+//! of invalid requests (topics/rate-limits), and is tried at once when Discord says a channel or
+//! a role changed (`Claims::wake_all`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds it in the store (`Service::hold_letter`), the others leave it alone until
 //! that hold runs out.
@@ -140,7 +140,6 @@ async fn deliver_in_order(
 
 #[cfg(test)]
 mod tests {
-    use super::super::data::Channels;
     use super::*;
 
     #[test]
@@ -152,8 +151,5 @@ mod tests {
         assert_eq!(wait_ms(40, MOST_WAIT_MS), 30_000);
         assert_eq!(wait_ms(9, MOST_WAIT_NOT_ALLOWED_MS), 256_000);
         assert_eq!(wait_ms(40, MOST_WAIT_NOT_ALLOWED_MS), 300_000);
-        let mut channels = Channels::default();
-        channels.waiting.insert(5, (3, i64::MAX));
-        assert!(channels.wake(5) && !channels.wake(5));
     }
 }

@@ -120,7 +120,10 @@ impl Publisher {
         let text_only = (!post.files.is_empty()).then(|| post.without_files());
         let mut posted = self.create(channel, &nonce, post).await;
         if let (Err(e), Some(text_only)) = (&posted, text_only) {
-            if discord_code(e) == Some(code::MISSING_PERMISSIONS) {
+            if matches!(
+                discord_code(e),
+                Some(code::MISSING_PERMISSIONS | code::UPLOADS_LIMITED)
+            ) {
                 // Perhaps only Attach Files is missing: the text still tells what happened.
                 posted = self.create(channel, &nonce, text_only).await;
                 if posted.is_ok() {

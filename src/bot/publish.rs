@@ -213,7 +213,7 @@ impl Publisher {
             }
         };
         if d.has_sent(Part::Deferred) && !pinged {
-            self.pings(channel, owed, &d.outcome).await?;
+            self.pings(channel, owed, &d.outcome, message).await?;
         }
         self.rest(channel, owed, &d.outcome, message, &d.letter.sent)
             .await?;
@@ -283,7 +283,7 @@ impl Publisher {
                         let id = Some(edited.id.get());
                         self.note_durably(outcome.letter, Part::Announcement, id)
                             .await;
-                        self.pings(channel, Owed::fresh(outcome.letter), outcome)
+                        self.pings(channel, Owed::fresh(outcome.letter), outcome, id)
                             .await?;
                         Ok(id)
                     }
@@ -316,11 +316,22 @@ impl Publisher {
         Err(Undelivered::Later(describe(&error)))
     }
 
-    /// A deferred announcement's pings, as a message of their own.
-    async fn pings(&self, channel: u64, owed: Owed, outcome: &Outcome) -> Result<(), Undelivered> {
+    /// A deferred announcement's pings, as a message of their own that links the announcement
+    /// (`message`): no two letters' pings read alike, so a look for one never finds another.
+    async fn pings(
+        &self,
+        channel: u64,
+        owed: Owed,
+        outcome: &Outcome,
+        message: Option<u64>,
+    ) -> Result<(), Undelivered> {
         let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
         if !mentions.is_empty() {
-            let ping = Post::pinging(mentions, "see Bredon's answer above.");
+            let text = format!(
+                "see Bredon's answer above: {}",
+                jump_link(outcome.guild, channel, message)
+            );
+            let ping = Post::pinging(mentions, &text);
             self.post(channel, owed, Part::Pings, ping).await?;
         }
         self.note(owed.letter, Part::Pings, None).await;

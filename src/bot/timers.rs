@@ -118,7 +118,16 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
         };
         let earlier = match claim.tries > 1 {
             true => made_earlier(publisher, &p, claim.since_ms).await,
-            false => None,
+            false => Ok(None),
+        };
+        let earlier = match earlier {
+            Ok(earlier) => earlier,
+            Err(e) => {
+                // Unknown whether an earlier try made it: no new thread before a look.
+                tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
+                refused.failed(p.channel);
+                continue;
+            }
         };
         let thread = match earlier {
             Some(thread) => thread,
@@ -148,9 +157,10 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
     }
 }
 
-/// How long a process holds the opening of a pairing's thread: a few requests' time, so one
-/// that dies leaves it to another soon.
-const THREAD_CLAIM_MS: i64 = 60_000;
+/// How long a process holds the opening of a pairing's thread: well past a few requests' time
+/// (each at most 30 s, and rate limits may hold one), so one that dies leaves it to another in
+/// minutes.
+const THREAD_CLAIM_MS: i64 = 300_000;
 
 async fn open_thread(publisher: &Publisher, p: &PendingPairing) -> serenity::Result<u64> {
     let thread = serenity::ChannelId::new(p.channel)
@@ -167,28 +177,29 @@ async fn open_thread(publisher: &Publisher, p: &PendingPairing) -> serenity::Res
 /// The pairing's thread, if an earlier try made it although its answer was lost: an active
 /// thread under the tournament's channel with its name, made since the first try (resources/
 /// guild, "List Active Guild Threads").
-async fn made_earlier(publisher: &Publisher, p: &PendingPairing, since_ms: i64) -> Option<u64> {
+async fn made_earlier(
+    publisher: &Publisher,
+    p: &PendingPairing,
+    since_ms: i64,
+) -> serenity::Result<Option<u64>> {
     let active = serenity::GuildId::new(p.guild)
         .get_active_threads(&publisher.http)
-        .await;
-    let threads = match active {
-        Ok(active) => active.threads,
-        Err(e) => {
-            tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
-            return None;
-        }
+        .await?;
+    let Ok(since) = serenity::Timestamp::from_millis(since_ms - 5_000) else {
+        return Ok(None);
     };
-    let since = serenity::Timestamp::from_millis(since_ms - 5_000).ok()?;
-    let found = threads.iter().find(|t| {
+    let found = active.threads.iter().find(|t| {
         t.parent_id.map(|c| c.get()) == Some(p.channel)
             && t.name == p.name
             && *t.id.created_at() >= *since
-    })?;
-    tracing::info!(
-        thread = found.id.get(),
-        "a tournament game's thread made by an earlier try"
-    );
-    Some(found.id.get())
+    });
+    if let Some(thread) = found {
+        tracing::info!(
+            thread = thread.id.get(),
+            "a tournament game's thread made by an earlier try"
+        );
+    }
+    Ok(found.map(|t| t.id.get()))
 }
 
 /// Tells the tournament's channel (once, until a thread opens) why its games cannot start.

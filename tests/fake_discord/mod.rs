@@ -760,17 +760,18 @@ impl FakeDiscord {
     }
 
     pub fn set_bot_permissions(&self, channel: u64, bits: u64) {
-        let json = self.state.with_channel(channel, |c| {
+        // A thread's permissions are its parent's (topics/threads, "Permissions"): an override
+        // changed there is the parent's CHANNEL_UPDATE.
+        let parent = self.state.with_channel(channel, |c| {
             c.bot_permissions = bits;
-            match is_thread(c.kind) {
-                true => thread_of(channel, c),
-                false => {
-                    let mut v = text_channel_json(channel);
-                    v["type"] = json!(c.kind);
-                    v["guild_id"] = json!(c.guild.to_string());
-                    v
-                }
-            }
+            c.parent
+        });
+        let updated = parent.unwrap_or(channel);
+        let json = self.state.with_channel(updated, |c| {
+            let mut v = text_channel_json(updated);
+            v["type"] = json!(c.kind);
+            v["guild_id"] = json!(c.guild.to_string());
+            v
         });
         // The channel's permission overwrites changed (events/gateway-events, "Channel Update").
         self.state.dispatch("CHANNEL_UPDATE", json);
@@ -2471,7 +2472,7 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
         return error(
             403,
             160002,
-            "You need the Read Message History permission to reply to messages",
+            "Cannot reply without permission to read message history",
         );
     }
     if let Some(replied) = reference["message_id"].as_str() {
@@ -2493,17 +2494,24 @@ fn channel_message(state: &State, r: &Request, channel: u64) -> Answer {
     (200, Some(message(msg.id, channel, &msg.content)))
 }
 
-/// resources/guild, "List Active Guild Threads": the server's threads that are not archived,
-/// with the members Bredon has joined (none are tracked here).
+/// resources/guild, "List Active Guild Threads": the server's threads that are not archived and
+/// that Bredon can see, newest first, with the members Bredon has joined (none tracked here).
 fn active_threads(state: &State, guild: u64) -> Answer {
     let channels = state.channels.lock().unwrap();
+    let visible =
+        |c: &Channel| c.bot_permissions & (perms::VIEW_CHANNEL | perms::ADMINISTRATOR) != 0;
     let mut threads: Vec<(&u64, &Channel)> = channels
         .iter()
         .filter(|(_, c)| c.guild == guild && is_thread(c.kind) && !c.archived && !c.deleted)
+        .filter(|(_, c)| visible(c))
         .collect();
-    threads.sort_by_key(|(id, _)| **id);
+    // "ordered by their id, in descending order".
+    threads.sort_by_key(|(id, _)| std::cmp::Reverse(**id));
     let threads: Vec<Value> = threads.iter().map(|(id, c)| thread_of(**id, c)).collect();
-    (200, Some(json!({ "threads": threads, "members": [] })))
+    (
+        200,
+        Some(json!({ "threads": threads, "members": [], "has_more": false })),
+    )
 }
 
 /// resources/message, "Get Channel Messages" (with `after` and `limit`; see the header).
