@@ -51,7 +51,11 @@ fn number(n: u32) -> PuzzleChoice {
 
 /// The ply that keeps the road forced on the board an outcome shows, as the solver finds it.
 fn winning_ply(outcome: &Outcome) -> String {
-    let Some(Match::Tak(game)) = outcome.board.as_ref().map(|b| &b.game) else {
+    let replayed = outcome
+        .board
+        .as_ref()
+        .map(|b| Match::from_record(&b.record));
+    let Some(Ok(Match::Tak(game))) = replayed else {
         panic!("no Tak board in {outcome:?}");
     };
     let pos = game.position();

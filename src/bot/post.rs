@@ -5,6 +5,7 @@
 //! record (GIF, PTN file, link, ratings), which may take a while to draw.
 
 use super::buttons::buttons;
+use crate::game::explain::{record_gif, record_picture};
 use crate::service::Outcome;
 use poise::serenity_prelude as serenity;
 
@@ -173,9 +174,17 @@ pub async fn announce(outcome: &Outcome) -> Post {
     };
     let board = outcome.board.clone();
     let mut files: Vec<serenity::CreateAttachment> = tokio::task::spawn_blocking(move || {
-        board.map(|b| {
-            serenity::CreateAttachment::bytes(b.png(), "board.png").description(b.alt_text())
-        })
+        let b = board?;
+        let drawn = record_picture(&b.record, b.names(), &b.theme, b.clock.clone(), b.display);
+        match drawn {
+            Ok((png, alt)) => {
+                Some(serenity::CreateAttachment::bytes(png, "board.png").description(alt))
+            }
+            Err(why) => {
+                tracing::warn!(%why, "a board's record does not replay; posted without it");
+                None
+            }
+        }
     })
     .await
     .ok()
@@ -287,7 +296,7 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     let ptn = f.ptn.clone().into_bytes();
     let (files, gif_left_out) = tokio::task::spawn_blocking(move || {
         let mut files = Vec::new();
-        let gif = board.map(|b| b.gif());
+        let gif = board.and_then(|b| record_gif(&b.record, b.names(), &b.theme, b.display).ok());
         let left_out = gif.as_ref().is_some_and(|g| g.len() > MAX_FILE_BYTES);
         if let Some(gif) = gif.filter(|_| !left_out) {
             files.push(serenity::CreateAttachment::bytes(gif, "game.gif"));

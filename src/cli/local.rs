@@ -719,9 +719,18 @@ impl Session {
             let path = self
                 .out
                 .join(format!("{}-{:03}.png", self.channel, self.pictures));
-            match std::fs::write(&path, board.png()) {
-                Ok(()) => println!("  picture: {}", path.display()),
-                Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
+            let png = explain::record_picture(
+                &board.record,
+                board.names(),
+                &board.theme,
+                board.clock.clone(),
+                board.display,
+            )
+            .map(|(png, _)| png);
+            match png.map(|png| std::fs::write(&path, png)) {
+                Ok(Ok(())) => println!("  picture: {}", path.display()),
+                Ok(Err(e)) => println!("  ✗ cannot write {}: {e}", path.display()),
+                Err(why) => println!("  ✗ cannot draw the board: {why}"),
             }
         }
         if let (Some(f), Some(board)) = (&o.finished, &o.board) {
@@ -729,7 +738,9 @@ impl Session {
             let stem = self
                 .out
                 .join(format!("{}-{:03}-game", self.channel, self.pictures));
-            let gif = board.gif();
+            let gif =
+                explain::record_gif(&board.record, board.names(), &board.theme, board.display)
+                    .unwrap_or_default();
             let record_ext = f.file.trim_start_matches("game.");
             for (ext, bytes) in [("gif", gif), (record_ext, f.ptn.clone().into_bytes())] {
                 let path = stem.with_extension(ext);

@@ -83,3 +83,32 @@ pub fn position_picture(
         game.alt_text(names),
     ))
 }
+
+/// A game's board drawn from its record, as an outcome carries it: the picture and its
+/// description. `clock` is the time the player to move has left, in words.
+pub fn record_picture(
+    record: &str,
+    names: [&str; 2],
+    theme: &str,
+    clock: Option<String>,
+    display: crate::render::Display,
+) -> Result<(Vec<u8>, String), String> {
+    let game = Match::from_record(record)?;
+    let theme = Theme::named(theme).unwrap_or_default();
+    Ok((
+        game.png(names, &theme, clock, display),
+        game.alt_text(names),
+    ))
+}
+
+/// The whole game of a record as an animation (the end-of-game post).
+pub fn record_gif(
+    record: &str,
+    names: [&str; 2],
+    theme: &str,
+    display: crate::render::Display,
+) -> Result<Vec<u8>, String> {
+    let game = Match::from_record(record)?;
+    let theme = Theme::named(theme).unwrap_or_default();
+    Ok(game.gif(names, &theme, display))
+}

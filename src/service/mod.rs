@@ -269,13 +269,13 @@ impl Service {
             .timeout_due_ms
             .filter(|_| g.result().is_none())
             .map(|due| describe_time_left(due - now_ms));
-        Board {
-            game: g,
-            players: game.players.clone(),
-            theme: game.settings.theme.clone(),
+        Board::of(
+            &g,
+            game.players.clone(),
+            game.settings.theme.clone(),
             clock,
-            display: game.settings.display,
-        }
+            game.settings.display,
+        )
     }
 
     /// The board a running game shows: none in a blind game, whose players follow the plies.

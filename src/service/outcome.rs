@@ -5,74 +5,40 @@ use super::*;
 use crate::render::Display;
 use serde::{Deserialize, Serialize};
 
-/// A position to draw with the names and theme of its game. Stored (in the outbox) as its game's
-/// record, from which it is replayed.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(into = "StoredBoard", try_from = "StoredBoard")]
+/// A position to draw, as plain data: its game's record (which replays to the position, the
+/// last ply and how the game ended), the names, theme, clock and display options. The adapters
+/// draw it (`game::explain::record_picture`); the same value is stored in the outbox.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Board {
-    pub game: Match,
+    pub record: String,
     pub players: [PlayerRef; 2],
     pub theme: String,
     /// The time the player to move has left, in words, in games with a time limit.
     pub clock: Option<String>,
+    #[serde(default)]
     pub display: Display,
 }
 
 impl Board {
-    fn names(&self) -> [&str; 2] {
-        [self.players[0].name.as_str(), self.players[1].name.as_str()]
-    }
-
-    pub fn png(&self) -> Vec<u8> {
-        let theme = Theme::named(&self.theme).unwrap_or_default();
-        self.game
-            .png(self.names(), &theme, self.clock.clone(), self.display)
-    }
-
-    pub fn alt_text(&self) -> String {
-        self.game.alt_text(self.names())
-    }
-
-    /// The whole game as an animation (for the end-of-game post).
-    pub fn gif(&self) -> Vec<u8> {
-        let theme = Theme::named(&self.theme).unwrap_or_default();
-        self.game.gif(self.names(), &theme, self.display)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-struct StoredBoard {
-    record: String,
-    players: [PlayerRef; 2],
-    theme: String,
-    clock: Option<String>,
-    #[serde(default)]
-    display: Display,
-}
-
-impl From<Board> for StoredBoard {
-    fn from(b: Board) -> StoredBoard {
-        StoredBoard {
-            record: b.game.record(&[]),
-            players: b.players,
-            theme: b.theme,
-            clock: b.clock,
-            display: b.display,
+    /// `game`'s board, by its record.
+    pub fn of(
+        game: &Match,
+        players: [PlayerRef; 2],
+        theme: String,
+        clock: Option<String>,
+        display: Display,
+    ) -> Board {
+        Board {
+            record: game.record(&[]),
+            players,
+            theme,
+            clock,
+            display,
         }
     }
-}
 
-impl TryFrom<StoredBoard> for Board {
-    type Error = String;
-
-    fn try_from(b: StoredBoard) -> Result<Board, String> {
-        Ok(Board {
-            game: Match::from_record(&b.record)?,
-            players: b.players,
-            theme: b.theme,
-            clock: b.clock,
-            display: b.display,
-        })
+    pub fn names(&self) -> [&str; 2] {
+        [self.players[0].name.as_str(), self.players[1].name.as_str()]
     }
 }
 

@@ -167,13 +167,13 @@ impl Service {
                 game.result.describe_with(game.settings.komi, names),
                 game.result.code()
             ),
-            board: Some(Board {
-                game: g,
-                players: game.players.clone(),
-                theme: game.settings.theme.clone(),
-                clock: None,
-                display: game.settings.display,
-            }),
+            board: Some(Board::of(
+                &g,
+                game.players.clone(),
+                game.settings.theme.clone(),
+                None,
+                game.settings.display,
+            )),
             ..Outcome::default()
         })
     }

@@ -94,9 +94,9 @@ impl Service {
         }
         Ok(Outcome {
             text,
-            board: Some(Board {
-                game: Match::Tak(crate::tak::Game::new(position)),
-                players: [
+            board: Some(Board::of(
+                &Match::Tak(crate::tak::Game::new(position)),
+                [
                     PlayerRef {
                         id: 0,
                         name: "White".into(),
@@ -106,10 +106,10 @@ impl Service {
                         name: "Black".into(),
                     },
                 ],
-                theme: s.theme.clone(),
-                clock: None,
-                display: s.display,
-            }),
+                s.theme.clone(),
+                None,
+                s.display,
+            )),
             ..Outcome::default()
         })
     }

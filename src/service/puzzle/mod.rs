@@ -478,13 +478,13 @@ impl Service {
             Color::White => [s.attempt.solver.clone(), bredon],
             Color::Black => [bredon, s.attempt.solver.clone()],
         };
-        Ok(Board {
-            game: Match::Tak(s.game.clone()),
+        Ok(Board::of(
+            &Match::Tak(s.game.clone()),
             players,
-            theme: settings.theme,
-            clock: None,
-            display: settings.display,
-        })
+            settings.theme,
+            None,
+            settings.display,
+        ))
     }
 
     /// The game of `ctx.user`'s puzzle, if they play one here rather than the channel's game.
