@@ -1023,6 +1023,30 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
     );
 }
 
+/// A bot restarted in a loop spends Discord's daily session starts, and Discord resets the token
+/// of one that spends them all: with a tenth or less left, Bredon waits for the reset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_few_session_starts_left_the_bot_waits_for_their_reset() {
+    let fake = FakeDiscord::start().await;
+    let data = tempfile::tempdir().unwrap();
+    fake.session_starts_left(500, Duration::from_secs(3600));
+    let mut bot = start_bot_logging(&fake, data.path(), 30.0);
+    connected(&fake, 1).await;
+    bot.stop();
+    assert_eq!(
+        bot.log_count(&["few more session starts"]),
+        0,
+        "{}",
+        bot.log()
+    );
+    fake.session_starts_left(60, Duration::from_millis(1500));
+    let bot = start_bot_logging(&fake, data.path(), 30.0);
+    bot.logged(&["few more session starts", "remaining=60"])
+        .await;
+    assert_eq!(fake.identifies(), 1, "no IDENTIFY before the reset");
+    connected(&fake, 2).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_command_registration_stops_the_bot_with_discords_reason() {
     let fake = FakeDiscord::start().await;

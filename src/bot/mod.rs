@@ -279,6 +279,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     if let Some(url) = &config.gateway_url {
         *client.ws_url.lock().await = url.clone();
     }
+    wait_for_session_starts(&client.http).await;
     let manager = Arc::clone(&client.shard_manager);
     let fatal_watch = Arc::clone(&fatal);
     tokio::spawn(async move {
@@ -309,6 +310,31 @@ pub async fn run(config: Config) -> Result<(), String> {
         }
         e => format!("the Discord connection failed: {e}"),
     })
+}
+
+/// Discord allows a bot so many session starts (IDENTIFYs) a day, 1,000 for most, and resets
+/// the token of one that spends them all (events/gateway, "Session Start Limit"), as a
+/// supervisor restarting a failing Bredon in a loop would. With a tenth or less left, Bredon
+/// waits for the day's count to reset instead of starting, and says why.
+async fn wait_for_session_starts(http: &serenity::Http) {
+    let limit = match http.get_bot_gateway().await {
+        Ok(gateway) => gateway.session_start_limit,
+        Err(e) => {
+            tracing::warn!(error = %failure::describe(&e), "cannot read the session start limit");
+            return;
+        }
+    };
+    if limit.remaining > (limit.total / 10).max(1) {
+        return;
+    }
+    tracing::error!(
+        remaining = limit.remaining,
+        total = limit.total,
+        wait_secs = limit.reset_after / 1000,
+        "Discord allows few more session starts today: Bredon waits for their count to reset \
+         rather than risk its token being reset (is something restarting it in a loop?)"
+    );
+    tokio::time::sleep(Duration::from_millis(limit.reset_after)).await;
 }
 
 /// Discord's REST API (or `api_base`'s proxy) with `token`.

@@ -43,6 +43,9 @@
 //!   Global Application Commands", and their guild twins): a PUT replaces the scope's commands,
 //!   a GET returns them as Application Command Objects (with the id, version and defaults
 //!   Discord adds).
+//! - events/gateway ("Session Start Limit"): `GET /gateway/bot` tells the session starts left
+//!   and when their count resets; an IDENTIFY past the last is refused (the token is reset:
+//!   4004).
 //! - events/gateway-events ("Channel Update"): a channel's permission overwrites changed
 //!   (`set_bot_permissions`) dispatch CHANNEL_UPDATE.
 //! - topics/opcodes-and-status-codes: a deleted channel answers 404 Unknown Channel (10003);
@@ -381,6 +384,11 @@ struct State {
     closed_dms: Mutex<Vec<u64>>,
     /// Server nicknames (resources/guild, "Guild Member Object": `nick`), by user.
     nicknames: Mutex<HashMap<u64, String>>,
+    /// Session starts the day allows (1000 unless a test says otherwise), those spent, and the
+    /// milliseconds until the day's count resets, as `GET /gateway/bot` tells them.
+    session_starts: AtomicU64,
+    session_starts_used: AtomicU64,
+    session_reset_after_ms: AtomicU64,
     /// The intents of the last IDENTIFY.
     intents: AtomicU64,
     /// The app's Developer Portal leaves the Message Content intent off: an IDENTIFY asking for
@@ -585,6 +593,7 @@ impl FakeDiscord {
         let state = Arc::new(State::default());
         state.ids.store(1_000_000, Ordering::SeqCst);
         state.registration_status.store(200, Ordering::SeqCst);
+        state.session_starts.store(1000, Ordering::SeqCst);
         *state.ws_url.lock().unwrap() = format!("ws://{}", ws.local_addr().unwrap());
         let api_base = format!("http://{}", http.local_addr().unwrap());
         let s = Arc::clone(&state);
@@ -744,6 +753,18 @@ impl FakeDiscord {
         self.state
             .late_ms
             .store(by.as_millis() as i64, Ordering::SeqCst);
+    }
+
+    /// Only `left` session starts remain today, for `reset_after` more (a bot restarted in a loop
+    /// spent the rest): the next IDENTIFYs past them close with 4004.
+    pub fn session_starts_left(&self, left: u64, reset_after: Duration) {
+        let used = self.state.session_starts_used.load(Ordering::SeqCst);
+        self.state
+            .session_starts
+            .store(used + left, Ordering::SeqCst);
+        self.state
+            .session_reset_after_ms
+            .store(reset_after.as_millis() as u64, Ordering::SeqCst);
     }
 
     /// Registering commands answers `status` (with Discord's error body).
@@ -1528,6 +1549,19 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                     let _ = tx.send(Message::Close(Some(close)));
                     continue;
                 }
+                // events/gateway ("Session Start Limit"): each IDENTIFY spends one of the day's
+                // session starts; past the last, Discord resets the token (here: 4004
+                // Authentication failed, topics/opcodes-and-status-codes).
+                if state.session_starts_used.fetch_add(1, Ordering::SeqCst)
+                    >= state.session_starts.load(Ordering::SeqCst)
+                {
+                    let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                        code: 4004.into(),
+                        reason: "Authentication failed.".into(),
+                    };
+                    let _ = tx.send(Message::Close(Some(close)));
+                    continue;
+                }
                 state.identifies.fetch_add(1, Ordering::SeqCst);
                 identified(&state, shard, total, &tx);
                 let guilds: Vec<u64> = state
@@ -1796,7 +1830,11 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
         ("GET", ["gateway", "bot"]) => (
             200,
             Some(
-                json!({ "url": ws, "shards": state.recommended_shards.load(Ordering::SeqCst).max(1), "session_start_limit": { "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 } }),
+                json!({ "url": ws, "shards": state.recommended_shards.load(Ordering::SeqCst).max(1), "session_start_limit": {
+                    "total": 1000,
+                    "remaining": state.session_starts.load(Ordering::SeqCst).saturating_sub(state.session_starts_used.load(Ordering::SeqCst)),
+                    "reset_after": state.session_reset_after_ms.load(Ordering::SeqCst),
+                    "max_concurrency": 1 } }),
             ),
         ),
         ("GET", ["users", "@me"]) => (200, Some(bot_user_json())),
