@@ -3,7 +3,6 @@
 mod analyze;
 pub mod engine;
 mod local;
-mod local_puzzles;
 mod perft;
 mod puzzles;
 mod render;

@@ -1,0 +1,90 @@
+//! `bredon local`'s delivery: an outcome printed, its pictures and records written to files.
+
+use super::*;
+
+impl Session {
+    /// Prints an outcome: the terminal is where it is delivered, so it leaves the outbox.
+    pub(super) fn show(&mut self, o: &Outcome) {
+        if let Some(letter) = o.letter {
+            if let Err(e) = self.service.delivered(letter) {
+                eprintln!("{e}");
+            }
+        }
+        match o.private {
+            true => println!("(privately) {}", o.text),
+            false => println!("{}", o.text),
+        }
+        if let Some(deadline) = o.deadline_ms {
+            let minutes = ((deadline - self.now()).max(0) + 30_000) / 60_000;
+            println!(
+                "  time runs out in {} h {:02} min",
+                minutes / 60,
+                minutes % 60
+            );
+        }
+        if !o.ping.is_empty() {
+            let names: Vec<&str> = o.ping.iter().map(|p| p.name.as_str()).collect();
+            println!("  (pings {})", names.join(", "));
+        }
+        if let Some(table) = &o.table {
+            print!("{table}");
+        }
+        if let Some(image) = &o.image {
+            self.save("picture", &image.file, &image.png);
+        }
+        if let Some(board) = &o.board {
+            self.pictures += 1;
+            let path = self
+                .out
+                .join(format!("{}-{:03}.png", self.channel, self.pictures));
+            let png = explain::record_picture(
+                &board.record,
+                board.names(),
+                &board.theme,
+                board.clock.clone(),
+                board.display,
+            )
+            .map(|(png, _)| png);
+            match png.map(|png| std::fs::write(&path, png)) {
+                Ok(Ok(())) => println!("  picture: {}", path.display()),
+                Ok(Err(e)) => println!("  ✗ cannot write {}: {e}", path.display()),
+                Err(why) => println!("  ✗ cannot draw the board: {why}"),
+            }
+        }
+        if let (Some(f), Some(board)) = (&o.finished, &o.board) {
+            // The record a Discord channel gets: the whole game as GIF and PTN.
+            let stem = self
+                .out
+                .join(format!("{}-{:03}-game", self.channel, self.pictures));
+            let gif =
+                explain::record_gif(&board.record, board.names(), &board.theme, board.display)
+                    .unwrap_or_default();
+            let record_ext = f.file.trim_start_matches("game.");
+            for (ext, bytes) in [("gif", gif), (record_ext, f.ptn.clone().into_bytes())] {
+                let path = stem.with_extension(ext);
+                match std::fs::write(&path, bytes) {
+                    Ok(()) => println!("  {ext}: {}", path.display()),
+                    Err(e) => println!("  ✗ cannot write {}: {e}", path.display()),
+                }
+            }
+        }
+        if let Some(f) = &o.finished {
+            for (p, rating, change) in &f.ratings {
+                println!(
+                    "  {} is now rated {rating:.0} on {} ({change:+.0})",
+                    p.name, f.rated_board
+                );
+            }
+            // As on Discord: a series is shown once it has points (never for tournament games).
+            if f.series[0].1 + f.series[1].1 > 0 {
+                println!(
+                    "  series: {} {} – {} {}",
+                    f.series[0].0.name, f.series[0].1, f.series[1].1, f.series[1].0.name
+                );
+            }
+            if let Some(link) = &f.link {
+                println!("  PTN Ninja: {link}");
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! What the words of a `bredon local` line mean: options, numbers, names, channels.
+
+use super::*;
+
+/// The highest picture number among the files in `out` (`local-007.png`, `local-008-game.gif`).
+pub(super) fn last_picture_number(out: &std::path::Path) -> u32 {
+    let Ok(entries) = std::fs::read_dir(out) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name.split('.').next()?.to_string();
+            stem.rsplit('-')
+                .filter(|part| part.len() == 3 && part.bytes().all(|b| b.is_ascii_digit()))
+                .find_map(|part| part.parse::<u32>().ok())
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Commands that take no words after them.
+pub(super) const BARE_COMMANDS: [&str; 7] = [
+    "accept", "decline", "cancel", "rematch", "resign", "abort", "moves",
+];
+
+/// The finished game a command names by its number in `history` (`ptn 12`, `board #12`).
+pub(super) fn game_number(words: &[String]) -> Result<Option<u64>, Refusal> {
+    match words {
+        [] => Ok(None),
+        [n] => match n.trim_start_matches('#').parse() {
+            Ok(id) => Ok(Some(id)),
+            Err(_) => Err(Refusal(format!(
+                "`{}` is not a game number: `history` lists them (#12), so write `ptn 12`",
+                shortened(n)
+            ))),
+        },
+        _ => Err(Refusal(format!(
+            "name one game by its number, not `{}`",
+            shortened(&words.join(" "))
+        ))),
+    }
+}
+
+/// What the user typed, cut to 40 characters for an answer that repeats it.
+pub(super) fn shortened(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// A channel's name from its id (local channels are named; their ids are hashes of the names).
+/// Channel names used by earlier runs, one a line, in the data folder.
+pub(super) const CHANNELS_FILE: &str = "local-channels.txt";
+
+pub(super) fn known_channels(data: &std::path::Path) -> Vec<String> {
+    let mut names = vec!["local".to_string()];
+    let kept = std::fs::read_to_string(data.join(CHANNELS_FILE)).unwrap_or_default();
+    for name in kept.lines().map(str::trim).filter(|n| !n.is_empty()) {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+pub(super) fn channel_name(id: u64, names: &[String]) -> String {
+    names
+        .iter()
+        .find(|n| user(n).id == id)
+        .cloned()
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// A word that starts like a ply: a count, a square, or a piece letter and a square.
+pub(super) fn looks_like_ply(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let square = |i: usize| {
+        matches!(b.get(i), Some(b'a'..=b'h')) && matches!(b.get(i + 1), Some(b'1'..=b'8'))
+    };
+    matches!(b.first(), Some(b'1'..=b'8'))
+        || square(0)
+        || (matches!(b.first(), Some(b'f' | b's' | b'c')) && square(1))
+}
+
+/// `game=takat` among a command's words (Tak without it).
+pub(super) fn game_option(words: &[String]) -> Result<Kind, Refusal> {
+    match words.iter().find_map(|w| w.strip_prefix("game=")) {
+        Some(name) => Kind::parse(name).map_err(Refusal),
+        None => Ok(Kind::Tak),
+    }
+}
+
+/// `key=N` among `words`, read as a number; `what` says what N must be when it is not one.
+pub(super) fn number_option<T: std::str::FromStr>(
+    words: &[String],
+    key: &str,
+    what: &str,
+) -> Result<Option<T>, Refusal> {
+    let prefix = format!("{key}=");
+    words
+        .iter()
+        .find_map(|w| w.strip_prefix(&prefix))
+        .map(|v| {
+            v.parse()
+                .map_err(|_| Refusal(format!("{key}={v} is not {what}")))
+        })
+        .transpose()
+}
+
+/// `key=on` or `key=off` (a bare `key` counts as on).
+pub(super) fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
+    match value {
+        "" | "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        other => Err(Refusal(format!(
+            "{key}={other}: write {key}=on or {key}=off"
+        ))),
+    }
+}
+
+pub(super) fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Refusal> {
+    let mut o = ChallengeOptions::default();
+    for w in words {
+        let (key, value) = w.split_once('=').unwrap_or((w.as_str(), ""));
+        match key {
+            "size" => {
+                o.size = Some(
+                    value
+                        .parse()
+                        .map_err(|_| Refusal(format!("size={value} is not a number 3..8")))?,
+                )
+            }
+            "komi" => o.komi = Some(value.into()),
+            "game" => o.game = Kind::parse(value).map_err(Refusal)?,
+            "seat" => {
+                o.seat = match value {
+                    "white" => Seat::White,
+                    "black" => Seat::Black,
+                    "random" => Seat::Random,
+                    _ => {
+                        return Err(Refusal(format!(
+                            "seat={value}: choose white, black or random"
+                        )))
+                    }
+                }
+            }
+            "opening" => o.opening = Opening::parse(value).map_err(Refusal)?,
+            "rated" => o.rated = value.is_empty() || value == "yes" || value == "true",
+            "blind" => o.blind = value.is_empty() || value == "yes" || value == "true",
+            "time" => o.time_limit = Some(value.into()),
+            "reminder" => o.reminder = Some(value.into()),
+            "theme" => o.theme = Some(value.into()),
+            "tps" => o.tps = Some(value.into()),
+            "reserves" => o.reserves = Some(crate::service::parse_reserves(value)?),
+            "hide" => o.hide = Some(value.into()),
+            "tray" => o.tray = Some(on_off("tray", value)?),
+            "open" => o.opponent = None,
+            "level" => o.engine = Some(value.into()),
+            "stakes" => o.stakes = crate::service::parse_stakes(value)?,
+            name if value.is_empty() && o.opponent.is_none() => {
+                o.opponent = Some(user(name.trim_start_matches('@')))
+            }
+            _ => {
+                return Err(Refusal(format!(
+                    "`{w}` is not a challenge option; type `help`"
+                )))
+            }
+        }
+    }
+    // Challenging Bredon, or giving a level, is a game against the engine.
+    let named_bredon = o
+        .opponent
+        .as_ref()
+        .is_some_and(|p| p.name.eq_ignore_ascii_case("bredon"));
+    if named_bredon || o.engine.is_some() {
+        o.opponent = Some(user("Bredon"));
+        o.engine.get_or_insert_with(|| "medium".into());
+    }
+    Ok(o)
+}
+
+/// A channel name from a thread name: "Spring Cup R1: alice vs bob" → "spring-cup-r1-alice-vs-bob".
+pub(super) fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// `name=".." format=swiss rounds=3 limit=8 start=..` and the games' challenge options.
+pub(super) fn tournament_options(
+    words: &[String],
+) -> Result<crate::service::TournamentOptions, Refusal> {
+    let get = |k: &str| words.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
+    let rounds = number_option(words, "rounds", "a number")?;
+    let limit = number_option(words, "limit", "a number")?;
+    let own = ["name", "format", "rounds", "limit", "start", "vacations"];
+    let game: Vec<String> = words
+        .iter()
+        .filter(|w| !own.contains(&w.split('=').next().unwrap_or("")))
+        .cloned()
+        .collect();
+    Ok(crate::service::TournamentOptions {
+        name: get("name").unwrap_or("").to_string(),
+        format: crate::service::parse_format(get("format").unwrap_or("round-robin"), rounds)?,
+        game: challenge_options(&game)?,
+        limit,
+        start: get("start").map(str::to_string),
+        no_vacations: matches!(get("vacations"), Some("no" | "off" | "false")),
+    })
+}
