@@ -23,6 +23,9 @@ pub struct Ready {
     pub outcome: Outcome,
     pub post: Post,
     claim: Option<Claim>,
+    /// The service left Bredon something to do (it pinged Bredon: its move, a challenge, an
+    /// undo or draw to answer, a rematch).
+    bredon_acts: bool,
 }
 
 /// How an outcome's announcement reaches Discord.
@@ -64,25 +67,31 @@ impl Publisher {
     pub async fn ready(&self, outcome: Outcome) -> Ready {
         self.claims.release(&outcome.elsewhere);
         let claim = outcome.letter.and_then(|id| self.claims.claim(id));
+        let bredon_acts = outcome.ping.iter().any(|p| p.id == self.engine.me.id);
         let outcome = self.for_players(outcome);
         let post = announce(&outcome).await;
         Ready {
             outcome,
             post,
             claim,
+            bredon_acts,
         }
     }
 
-    /// Sends the outcome, then lets Bredon act in the channel (its ply, an answer to an undo or a
-    /// draw, accepting a rematch) whether or not Discord took the message: the action is stored.
+    /// Sends the outcome, then, if it left Bredon something to do, lets Bredon act in the
+    /// channel (its ply, an answer to an undo or a draw, accepting a rematch) whether or not
+    /// Discord took the message: the action is stored.
     pub async fn publish(
         self: &Arc<Self>,
         channel: u64,
         ready: Ready,
         via: Via<'_>,
     ) -> Result<(), Error> {
+        let bredon_acts = ready.bredon_acts;
         let sent = self.send(channel, ready, via).await;
-        self.spawn_turn(channel);
+        if bredon_acts {
+            self.spawn_turn(channel);
+        }
         sent
     }
 
@@ -115,6 +124,7 @@ impl Publisher {
             outcome,
             post,
             claim,
+            ..
         } = ready;
         if outcome.private {
             return self.answer_privately(post, via).await;
@@ -131,7 +141,10 @@ impl Publisher {
             Via::Channel => self.post(channel, owed, Part::Announcement, post).await?,
             via => self.answer(channel, &outcome, post, via).await?,
         };
-        self.note(owed.letter, Part::Announcement, message).await;
+        if !outcome.direct.is_empty() || outcome.finished.is_some() {
+            // More parts follow: if one fails, the outbox must know this one went out.
+            self.note(owed.letter, Part::Announcement, message).await;
+        }
         self.rest(channel, owed, &outcome, message, &[]).await?;
         if let Some(claim) = claim {
             claim.delivered();
@@ -348,7 +361,6 @@ impl Publisher {
         message: Option<u64>,
         sent: &[String],
     ) -> Result<(), Undelivered> {
-        self.board_posted(channel, outcome, message).await;
         let wanted: Vec<_> = outcome
             .direct
             .iter()
@@ -368,23 +380,21 @@ impl Publisher {
                 self.post(channel, owed, Part::Record, record).await?;
             }
         }
-        if let Some(letter) = owed.letter {
-            let s = Arc::clone(&self.service);
-            let done = tokio::task::spawn_blocking(move || s.delivered(letter)).await;
-            if !matches!(done, Ok(Ok(()))) {
-                return Err(Undelivered::Later("the outbox could not be written".into()));
-            }
+        // The letter done and the board's message remembered (for the jump links of /games and
+        // /mygames), in one step.
+        let board = match (outcome.prompt, message) {
+            (Some(Prompt::Board { .. }), Some(id)) => Some((channel, id)),
+            _ => None,
+        };
+        if owed.letter.is_none() && board.is_none() {
+            return Ok(());
+        }
+        let (s, letter) = (Arc::clone(&self.service), owed.letter);
+        let done = tokio::task::spawn_blocking(move || s.delivered_showing(letter, board)).await;
+        if !matches!(done, Ok(Ok(()))) {
+            return Err(Undelivered::Later("the outbox could not be written".into()));
         }
         Ok(())
-    }
-
-    /// Remembers the message showing a live game's board (for the jump links of /games and
-    /// /mygames).
-    async fn board_posted(&self, channel: u64, outcome: &Outcome, message: Option<u64>) {
-        if let (Some(Prompt::Board { .. }), Some(id)) = (outcome.prompt, message) {
-            let s = Arc::clone(&self.service);
-            let _ = tokio::task::spawn_blocking(move || s.board_posted(channel, id)).await;
-        }
     }
 
     /// Notes that `part` of `letter` went out.

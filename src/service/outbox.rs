@@ -130,4 +130,20 @@ impl Service {
     pub fn delivered(&self, letter: u64) -> Result<(), Refusal> {
         Ok(self.store.remove_letter(letter)?)
     }
+
+    /// What a delivery ends with, in one call: the letter (if one was owed) is done, and the
+    /// message showing a live game's board, `(channel, message)`, is remembered.
+    pub fn delivered_showing(
+        &self,
+        letter: Option<u64>,
+        board: Option<(u64, u64)>,
+    ) -> Result<(), Refusal> {
+        if let Some((channel, message)) = board {
+            self.board_posted(channel, message)?;
+        }
+        match letter {
+            Some(letter) => self.delivered(letter),
+            None => Ok(()),
+        }
+    }
 }

@@ -156,7 +156,11 @@ impl Service {
 
     /// Remembers the newest message showing the board of `channel`'s game (for jump links).
     /// Not flushed: losing it in a crash only loses a link.
-    pub fn board_posted(&self, channel: u64, message: u64) -> Result<(), Refusal> {
+    pub(in crate::service) fn board_posted(
+        &self,
+        channel: u64,
+        message: u64,
+    ) -> Result<(), Refusal> {
         Ok(self.store.put_board_message(channel, message)?)
     }
 
