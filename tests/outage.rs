@@ -476,14 +476,45 @@ async fn outbox_after(fake: &FakeDiscord, data: &std::path::Path, clock: &str, b
     left.len()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_token() {
+/// A fake Discord whose clock the bot shares, the bot, and a game between alice and bob.
+async fn game_on_the_virtual_clock() -> (FakeDiscord, tempfile::TempDir, String, Bot) {
     let fake = FakeDiscord::start().await;
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());
     let bot = start_on_virtual_clock(&fake, data.path(), &clock);
     connected(&fake, 1).await;
     start_game(&fake).await;
+    (fake, data, clock, bot)
+}
+
+/// The bot killed, and started again 16 virtual minutes later (an interaction's token is dead
+/// by then); the index of the first request after the restart.
+async fn killed_and_started_later(
+    fake: &FakeDiscord,
+    bot: Bot,
+    data: &std::path::Path,
+    clock: &str,
+) -> (Bot, usize) {
+    drop(bot);
+    fake.advance(Duration::from_secs(16 * 60));
+    let restarted = fake.requests().len();
+    let bot = start_on_virtual_clock(fake, data, clock);
+    connected(fake, 2).await;
+    (bot, restarted)
+}
+
+/// The requests since `from` that carried the interaction token `token`.
+fn requests_carrying(fake: &FakeDiscord, from: usize, token: &str) -> Vec<String> {
+    fake.requests()[from..]
+        .iter()
+        .filter(|r| r.path.contains(token))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_token() {
+    let (fake, data, clock, bot) = game_on_the_virtual_clock().await;
     // Channel posts fail for ten minutes: the "thinking" edit goes through, its ping does not.
     let posts = format!("/channels/{CHANNEL}/messages");
     fake.outage_of(&posts, Duration::from_secs(600));
@@ -503,11 +534,7 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
     })
     .await;
     // Killed, and started again 16 minutes later: the token is dead, the ping still owed.
-    drop(bot);
-    fake.advance(Duration::from_secs(16 * 60));
-    let restarted = fake.requests().len();
-    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
-    connected(&fake, 2).await;
+    let (bot, restarted) = killed_and_started_later(&fake, bot, data.path(), &clock).await;
     let ping = fake
         .wait_request(restarted, "the ping", |r| {
             r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
@@ -528,14 +555,10 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
         "bob pinged once"
     );
     assert_eq!(posts_holding(&fake, "alice played a1"), 1, "announced once");
-    let with_token: Vec<String> = fake.requests()[restarted..]
-        .iter()
-        .filter(|r| r.path.contains(&token))
-        .map(|r| format!("{} {}", r.method, r.path))
-        .collect();
+    let with_token = requests_carrying(&fake, restarted, &token);
     assert!(
         with_token.is_empty(),
-        "the expired token was used: {with_token:?}"
+        "the dead token was used: {with_token:?}"
     );
     assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
 }
@@ -631,12 +654,7 @@ async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deferred_answer_whose_edit_failed_goes_to_the_channel_once_its_token_is_dead() {
-    let fake = FakeDiscord::start().await;
-    let data = tempfile::tempdir().unwrap();
-    let clock = fake.share_clock(data.path());
-    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
-    connected(&fake, 1).await;
-    start_game(&fake).await;
+    let (fake, data, clock, bot) = game_on_the_virtual_clock().await;
     // Interaction edits fail for ten minutes: the "thinking" message never becomes the ply.
     fake.outage_of("/messages/@original", Duration::from_secs(600));
     fake.deliver_late(Duration::from_millis(2_800));
@@ -648,11 +666,7 @@ async fn a_deferred_answer_whose_edit_failed_goes_to_the_channel_once_its_token_
         r.method == "PATCH" && r.path.contains(&token) && r.status == 503
     })
     .await;
-    drop(bot);
-    fake.advance(Duration::from_secs(16 * 60));
-    let restarted = fake.requests().len();
-    let bot = start_on_virtual_clock(&fake, data.path(), &clock);
-    connected(&fake, 2).await;
+    let (bot, restarted) = killed_and_started_later(&fake, bot, data.path(), &clock).await;
     let posts = format!("/channels/{CHANNEL}/messages");
     let post = fake
         .wait_request(restarted, "the ply in the channel", |r| {
@@ -665,11 +679,7 @@ async fn a_deferred_answer_whose_edit_failed_goes_to_the_channel_once_its_token_
         vec![bob().id],
         "bob pinged once"
     );
-    let with_token: Vec<String> = fake.requests()[restarted..]
-        .iter()
-        .filter(|r| r.path.contains(&token))
-        .map(|r| format!("{} {}", r.method, r.path))
-        .collect();
+    let with_token = requests_carrying(&fake, restarted, &token);
     assert!(
         with_token.is_empty(),
         "the dead token was used: {with_token:?}"

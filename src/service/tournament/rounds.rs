@@ -189,6 +189,27 @@ impl Service {
         Ok(out)
     }
 
+    /// The tournament of `fixture` if that pairing still waits for its game (running, not
+    /// decided, not opened), with its Black player.
+    fn waiting(&self, fixture: Fixture) -> Result<Option<(Tournament, usize)>, Refusal> {
+        let Some(t) = self.store.tournament(fixture.tournament)? else {
+            return Ok(None);
+        };
+        let decided = self
+            .store
+            .results(t.id)?
+            .contains_key(&(fixture.round, fixture.board));
+        let p = t
+            .rounds
+            .get(fixture.round as usize)
+            .and_then(|r| r.get(fixture.board as usize));
+        let black = p.filter(|p| p.channel.is_none()).and_then(|p| p.black);
+        match black {
+            Some(black) if t.phase == Phase::Running && !decided => Ok(Some((t, black))),
+            _ => Ok(None),
+        }
+    }
+
     /// Claims the opening of a pending pairing's thread for this process until `now_ms +
     /// for_ms`: every process sharing the store runs the tournaments' work, and one thread is to
     /// be made. `None` when the pairing needs no thread any more, or another process holds it;
@@ -201,24 +222,10 @@ impl Service {
         for_ms: i64,
     ) -> Result<Option<ThreadClaim>, Refusal> {
         self.retried(|| {
-            let Some(mut t) = self.store.tournament(fixture.tournament)? else {
+            let Some((mut t, _)) = self.waiting(fixture)? else {
                 return Ok(None);
             };
-            let decided = self
-                .store
-                .results(t.id)?
-                .contains_key(&(fixture.round, fixture.board));
-            let running = t.phase == Phase::Running;
-            let Some(p) = t
-                .rounds
-                .get_mut(fixture.round as usize)
-                .and_then(|r| r.get_mut(fixture.board as usize))
-            else {
-                return Ok(None);
-            };
-            if !running || decided || p.channel.is_some() || p.black.is_none() {
-                return Ok(None);
-            }
+            let p = pairing_mut(&mut t, fixture);
             let claim = match p.opening {
                 Some(c) if c.holder != self.holder && c.until_ms > now_ms => return Ok(None),
                 Some(c) => ThreadClaim {
@@ -263,28 +270,10 @@ impl Service {
         channel: u64,
         now_ms: i64,
     ) -> Result<Option<Outcome>, Refusal> {
-        let Some(mut t) = self.store.tournament(fixture.tournament)? else {
+        let Some((mut t, black)) = self.waiting(fixture)? else {
             return Ok(None);
         };
-        let decided = self
-            .store
-            .results(t.id)?
-            .contains_key(&(fixture.round, fixture.board));
-        let running = t.phase == Phase::Running;
-        let Some(p) = t
-            .rounds
-            .get_mut(fixture.round as usize)
-            .and_then(|r| r.get_mut(fixture.board as usize))
-        else {
-            return Ok(None);
-        };
-        let Some(black) = p.black else {
-            return Ok(None);
-        };
-        if !running || decided || p.channel.is_some() {
-            return Ok(None);
-        }
-        let white = p.white;
+        let white = pairing_mut(&mut t, fixture).white;
         let players = [
             t.entrants[white].player.clone(),
             t.entrants[black].player.clone(),
@@ -312,6 +301,7 @@ impl Service {
             fixture: Some(fixture),
             paused_until_ms: None,
         };
+        let p = pairing_mut(&mut t, fixture);
         p.channel = Some(channel);
         p.game = Some(game.id);
         t.threads_refused = false;
@@ -529,4 +519,9 @@ impl Service {
         self.save_tournament(&ctx, &mut t, new_results, outcome)
             .map(Some)
     }
+}
+
+/// The pairing of `fixture` in `t` (which `Service::waiting` found).
+fn pairing_mut(t: &mut Tournament, fixture: Fixture) -> &mut Pairing {
+    &mut t.rounds[fixture.round as usize][fixture.board as usize]
 }
