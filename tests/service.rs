@@ -1522,6 +1522,32 @@ fn every_change_stores_the_message_it_owes_until_it_is_delivered() {
 }
 
 #[test]
+fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let ply = play(&w, "alice", "a1");
+    let id = ply.letter.unwrap();
+    let store = w.service.store();
+    let mut letter = store.letter(id).unwrap().unwrap();
+    assert_eq!(letter.body["v"], 1, "{}", letter.body);
+    // Written by a newer Bredon sharing the store: neither read nor dropped.
+    letter.body["v"] = serde_json::json!(2);
+    store.put_letter(&letter).unwrap();
+    assert!(w.service.delivery(id).is_err());
+    assert_eq!(
+        w.service.deliveries().unwrap().len(),
+        2,
+        "the others still read"
+    );
+    assert!(store.letter(id).unwrap().is_some(), "kept for its build");
+    // One stored before bodies had a version reads as the first.
+    letter.body.as_object_mut().unwrap().remove("v");
+    store.put_letter(&letter).unwrap();
+    let read = w.service.delivery(id).unwrap().unwrap();
+    assert_eq!(read.outcome.text, ply.text);
+}
+
+#[test]
 fn a_stored_outcome_draws_the_same_board_after_a_restart() {
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));

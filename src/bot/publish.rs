@@ -186,9 +186,15 @@ impl Publisher {
     pub async fn deliver(&self, letter: u64, claim: Claim) -> Result<(), Undelivered> {
         let s = Arc::clone(&self.service);
         let found = tokio::task::spawn_blocking(move || s.delivery(letter)).await;
-        let Ok(Ok(Some(mut d))) = found else {
-            claim.delivered();
-            return Ok(());
+        let mut d = match found {
+            Ok(Ok(Some(d))) => d,
+            Ok(Ok(None)) => {
+                claim.delivered();
+                return Ok(());
+            }
+            // Not this build's to read, or the store failed: the channel waits, in order.
+            Ok(Err(why)) => return Err(Undelivered::Later(why.0)),
+            Err(e) => return Err(Undelivered::Later(e.to_string())),
         };
         d.outcome = self.for_players(d.outcome);
         let channel = d.letter.channel;

@@ -155,7 +155,11 @@ impl Service {
             request: ctx.request.clone(),
             sent: Vec::new(),
             message: None,
-            body: serde_json::to_value(&outcome).expect("outcomes serialize"),
+            body: serde_json::to_value(outbox::LetterBody {
+                v: outbox::BODY_VERSION,
+                owed: &outcome,
+            })
+            .expect("outcomes serialize"),
             hold: None,
         };
         outcome.letter = Some(letter.id);

@@ -2,6 +2,7 @@
 //! `Service::commit`) and stays here until the publisher has delivered each of its parts.
 
 use super::*;
+use serde::{Deserialize, Serialize};
 
 /// An outcome still owed: its letter (where, since when, for which request, what of it went
 /// out already; its body read into `outcome`).
@@ -9,6 +10,24 @@ use super::*;
 pub struct Delivery {
     pub letter: Letter,
     pub outcome: Outcome,
+}
+
+/// The version of a letter's body this build writes and reads.
+pub(super) const BODY_VERSION: u32 = 1;
+
+/// What a letter owes, as stored: a type of its own with its version, apart from `Outcome` (what
+/// the service answers), so changing one is a decision about the other. Version 1 holds the
+/// outcome's stored fields; a body without a version (stored before bodies had one) reads as 1.
+#[derive(Serialize, Deserialize)]
+pub(super) struct LetterBody<T> {
+    #[serde(default = "first_version")]
+    pub v: u32,
+    #[serde(flatten)]
+    pub owed: T,
+}
+
+fn first_version() -> u32 {
+    1
 }
 
 /// The parts of an outcome, delivered in this order.
@@ -51,12 +70,16 @@ impl Delivery {
 }
 
 impl Service {
-    /// Every outcome still owed, oldest first. One whose record cannot be read any more (written
-    /// by another version) is dropped with a warning rather than blocking its channel forever.
+    /// Every outcome still owed that this build reads, oldest first. One whose body cannot be
+    /// read although its version is known (a damaged record) is dropped with a warning rather
+    /// than blocking its channel forever; one of a newer version is left to the build that
+    /// wrote it.
     pub fn deliveries(&self) -> Result<Vec<Delivery>, Refusal> {
         let mut out = Vec::new();
         for letter in self.store.letters()? {
-            out.extend(self.read_letter(letter)?);
+            if let Ok(delivery) = self.read_letter(letter) {
+                out.extend(delivery);
+            }
         }
         Ok(out)
     }
@@ -76,8 +99,19 @@ impl Service {
     }
 
     fn read_letter(&self, mut letter: Letter) -> Result<Option<Delivery>, Refusal> {
-        match serde_json::from_value::<Outcome>(letter.body.take()) {
-            Ok(mut outcome) => {
+        let version = letter.body.get("v").and_then(|v| v.as_u64()).unwrap_or(1);
+        if version > u64::from(BODY_VERSION) {
+            // Another build's (processes of two versions share a store during a deploy): left for
+            // it, never guessed at.
+            return refuse(format!(
+                "letter {} was written by a newer Bredon (its version {version}); it delivers it",
+                letter.id
+            ));
+        }
+        match serde_json::from_value::<LetterBody<Outcome>>(letter.body.take()) {
+            Ok(LetterBody {
+                owed: mut outcome, ..
+            }) => {
                 outcome.letter = Some(letter.id);
                 outcome.guild = letter.guild;
                 Ok(Some(Delivery { letter, outcome }))
