@@ -12,7 +12,7 @@ use super::opponent::take_turn;
 use super::post::{announce, jump_link, record, Post};
 use super::posting::{Owed, Undelivered};
 use super::{Context, Error};
-use crate::service::{Outcome, Part, Prompt};
+use crate::service::{FollowUp, Outcome, Part, Prompt};
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use std::sync::Arc;
@@ -23,9 +23,8 @@ pub struct Ready {
     pub outcome: Outcome,
     pub post: Post,
     claim: Option<Claim>,
-    /// The service left Bredon something to do (it pinged Bredon: its move, a challenge, an
-    /// undo or draw to answer, a rematch).
-    bredon_acts: bool,
+    /// What the service says follows the outcome.
+    follow_ups: Vec<FollowUp>,
 }
 
 /// How an outcome's announcement reaches Discord.
@@ -67,32 +66,40 @@ impl Publisher {
     pub async fn ready(&self, outcome: Outcome) -> Ready {
         self.claims.release(&outcome.elsewhere);
         let claim = outcome.letter.and_then(|id| self.claims.claim(id));
-        let bredon_acts = outcome.ping.iter().any(|p| p.id == self.engine.me.id);
+        let follow_ups = outcome.follow_ups(self.engine.me.id);
         let outcome = self.for_players(outcome);
         let post = announce(&outcome).await;
         Ready {
             outcome,
             post,
             claim,
-            bredon_acts,
+            follow_ups,
         }
     }
 
-    /// Sends the outcome, then, if it left Bredon something to do, lets Bredon act in the
-    /// channel (its ply, an answer to an undo or a draw, accepting a rematch) whether or not
-    /// Discord took the message: the action is stored.
+    /// Sends the outcome, then runs what the service says follows it, whether or not Discord
+    /// took the message (the action is stored): Bredon's action in the channel (its ply, an
+    /// answer to an undo or a draw, accepting a rematch), the tournaments' work.
     pub async fn publish(
         self: &Arc<Self>,
         channel: u64,
         ready: Ready,
         via: Via<'_>,
     ) -> Result<(), Error> {
-        let bredon_acts = ready.bredon_acts;
+        let follow_ups = ready.follow_ups.clone();
         let sent = self.send(channel, ready, via).await;
-        if bredon_acts {
-            self.spawn_turn(channel);
-        }
+        self.follow_up(channel, &follow_ups);
         sent
+    }
+
+    /// Runs the follow-ups of an outcome delivered in `channel`.
+    fn follow_up(self: &Arc<Self>, channel: u64, follow_ups: &[FollowUp]) {
+        for follow_up in follow_ups {
+            match follow_up {
+                FollowUp::BredonActs => self.spawn_turn(channel),
+                FollowUp::TournamentWork => TOURNAMENT_NEWS.notify_one(),
+            }
+        }
     }
 
     /// Bredon's turns in `channel`, on a task of their own: accepting a rematch, or answering an
@@ -106,8 +113,13 @@ impl Publisher {
                     return;
                 };
                 let ready = me.ready(turn.outcome).await;
+                let tournament = ready.follow_ups.contains(&FollowUp::TournamentWork);
                 if let Err(e) = me.send(channel, ready, Via::Channel).await {
                     tracing::info!(channel, error = %e, "Bredon's action is not posted yet");
+                }
+                // Bredon's own next step is this loop's; a tournament's work is the timers'.
+                if tournament {
+                    TOURNAMENT_NEWS.notify_one();
                 }
                 if turn.failed {
                     return;
@@ -132,9 +144,6 @@ impl Publisher {
         if outcome.letter.is_some() && claim.is_none() {
             // The outbox is delivering it already.
             return Ok(());
-        }
-        if outcome.tournament.is_some() {
-            TOURNAMENT_NEWS.notify_one();
         }
         let owed = Owed::fresh(outcome.letter);
         let message = match via {

@@ -26,8 +26,8 @@ pub use options::{
 };
 pub use outbox::{Delivery, Part};
 pub use outcome::{
-    Answer, Board, Finished, Leaderboard, Outcome, Picture, Prompt, Record, Stats, Summary,
-    TimerEvent,
+    Answer, Board, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record, Stats,
+    Summary, TimerEvent,
 };
 pub use puzzle::PuzzleChoice;
 pub use tournament::{

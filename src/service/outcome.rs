@@ -146,6 +146,32 @@ pub struct Outcome {
     pub private: bool,
 }
 
+/// What an outcome leaves for its adapter to do once it is delivered: decided here, run alike
+/// by the Discord bot and `bredon local`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FollowUp {
+    /// Bredon has something to do in the outcome's channel: its move, a challenge or rematch to
+    /// accept, an undo or a draw to answer.
+    BredonActs,
+    /// A tournament changed: its news, and the games of new pairings to open.
+    TournamentWork,
+}
+
+impl Outcome {
+    /// What follows this outcome, for an adapter whose Bredon is the player `bredon`: Bredon
+    /// acts where the outcome calls on it (pings it), tournaments move where one changed.
+    pub fn follow_ups(&self, bredon: u64) -> Vec<FollowUp> {
+        let mut follow = Vec::new();
+        if self.ping.iter().any(|p| p.id == bredon) {
+            follow.push(FollowUp::BredonActs);
+        }
+        if self.tournament.is_some() {
+            follow.push(FollowUp::TournamentWork);
+        }
+        follow
+    }
+}
+
 /// A rendered picture with its file name and description.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Picture {
@@ -225,4 +251,35 @@ pub struct Leaderboard {
     pub players: Vec<PlayerRecord>,
     /// The other sizes with rated players, smallest first.
     pub other_sizes: Vec<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_follows_comes_from_whom_the_outcome_calls_on_and_its_tournament() {
+        let bredon = PlayerRef {
+            id: 9,
+            name: "Bredon".into(),
+        };
+        let alice = PlayerRef {
+            id: 1,
+            name: "alice".into(),
+        };
+        let to_alice = Outcome {
+            ping: vec![alice.clone()],
+            ..Outcome::default()
+        };
+        assert!(to_alice.follow_ups(bredon.id).is_empty());
+        let to_bredon = Outcome {
+            ping: vec![bredon.clone()],
+            tournament: Some(4),
+            ..Outcome::default()
+        };
+        assert_eq!(
+            to_bredon.follow_ups(bredon.id),
+            [FollowUp::BredonActs, FollowUp::TournamentWork]
+        );
+    }
 }

@@ -9,7 +9,7 @@ mod words;
 
 use super::Failure;
 use crate::game::{explain, Kind};
-use crate::service::{ChallengeOptions, Ctx, EngineOpponent, Outcome, Refusal, Service};
+use crate::service::{ChallengeOptions, Ctx, EngineOpponent, FollowUp, Outcome, Refusal, Service};
 use crate::store::records::{PlayerRef, Seat};
 use crate::store::Store;
 use crate::tak::Opening;
@@ -215,11 +215,23 @@ impl Session {
                     _ => self.user_command(name, cmd, rest),
                 };
                 match result {
-                    Ok(Some(outcome)) => self.show(&outcome),
+                    Ok(Some(outcome)) => {
+                        self.show(&outcome);
+                        if outcome
+                            .follow_ups(self.bredon.me.id)
+                            .contains(&FollowUp::BredonActs)
+                        {
+                            self.bredon_turns();
+                        }
+                    }
                     Ok(None) => {}
-                    Err(Refusal(why)) => println!("✗ {why}"),
+                    Err(Refusal(why)) => {
+                        println!("✗ {why}");
+                        // As on Discord: a move Bredon owes (its engine failed) is tried again.
+                        self.bredon_turns();
+                    }
                 }
-                self.bredon_turns();
+                // The timers' share of tournaments (a start time come), as every tick on Discord.
                 self.tournament_work();
             }
         }
