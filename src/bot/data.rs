@@ -85,7 +85,11 @@ impl Claims {
     /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
     /// so all are; the count of failed tries stays, so the waits after a refusal keep growing.
     pub fn wake_all(&self) {
-        let woken = self.channels.lock().expect("outbox channels").wake_all();
+        let woken = self
+            .channels
+            .lock()
+            .expect("outbox channels")
+            .wake_all(now_ms());
         if woken > 0 {
             tracing::info!(
                 channels = woken,
@@ -106,15 +110,30 @@ impl Claims {
 pub struct Channels {
     /// Channels a task is delivering to.
     pub busy: std::collections::HashSet<u64>,
-    /// Channels whose last post failed: how many times in a row, and when to try again.
-    pub waiting: std::collections::HashMap<u64, (u32, i64)>,
+    /// Channels whose last post failed, and when to try again.
+    pub waiting: std::collections::HashMap<u64, Wait>,
 }
 
+/// A channel's wait after failed tries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Wait {
+    /// Failed tries in a row.
+    pub tries: u32,
+    /// When the last one failed, and when to try again.
+    pub tried_ms: i64,
+    pub at_ms: i64,
+}
+
+/// However often Discord says something changed, a waiting channel is tried again at most this
+/// often for it: each refused try counts towards Discord's limit of invalid requests.
+const WAKE_GAP_MS: i64 = 30_000;
+
 impl Channels {
-    /// Every waiting channel's next try is now; how many were waiting.
-    pub fn wake_all(&mut self) -> usize {
-        for (_, at) in self.waiting.values_mut() {
-            *at = i64::MIN;
+    /// Every waiting channel's next try is now, or `WAKE_GAP_MS` after its last one if that is
+    /// later (and never later than it was); how many were waiting.
+    pub fn wake_all(&mut self, now_ms: i64) -> usize {
+        for wait in self.waiting.values_mut() {
+            wait.at_ms = wait.at_ms.min(now_ms.max(wait.tried_ms + WAKE_GAP_MS));
         }
         self.waiting.len()
     }
@@ -205,14 +224,26 @@ mod tests {
     #[test]
     fn a_change_on_discord_ends_the_waits_but_keeps_their_count() {
         let claims = Claims::default();
+        let now = now_ms();
+        let wait = |tries, tried_ms| Wait {
+            tries,
+            tried_ms,
+            at_ms: now + 300_000,
+        };
         {
             let mut c = claims.channels.lock().unwrap();
-            c.waiting.insert(1, (4, i64::MAX));
-            c.waiting.insert(2, (9, i64::MAX));
+            c.waiting.insert(1, wait(4, now - 60_000));
+            c.waiting.insert(2, wait(9, now - 1_000));
         }
         claims.wake_all();
         let c = claims.channels.lock().unwrap();
-        assert_eq!(c.waiting.get(&1), Some(&(4, i64::MIN)));
-        assert_eq!(c.waiting.get(&2), Some(&(9, i64::MIN)));
+        let (one, two) = (c.waiting[&1], c.waiting[&2]);
+        assert!(one.at_ms <= now_ms() && one.tries == 4, "{one:?}");
+        assert_eq!(
+            two.at_ms,
+            now - 1_000 + WAKE_GAP_MS,
+            "not twice in {WAKE_GAP_MS} ms"
+        );
+        assert_eq!(two.tries, 9);
     }
 }

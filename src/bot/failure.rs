@@ -46,7 +46,7 @@ pub enum Failure {
     TokenExpired,
     /// Discord refuses Bredon's own token (401 without a webhook's code): it was reset.
     TokenReset,
-    /// The request itself is wrong (another 4xx): repeating it cannot help.
+    /// The request itself is wrong (another 4xx but 403 and 408): repeating it cannot help.
     Refused,
 }
 
@@ -74,8 +74,11 @@ pub fn classify_answer(status: u16, code: isize) -> Failure {
         ) => Failure::NotAllowed,
         (_, code::INVALID_WEBHOOK_TOKEN | code::UNKNOWN_WEBHOOK) => Failure::TokenExpired,
         (401, _) => Failure::TokenReset,
+        // Any other 403 (a locked or archived thread, 160005, 50083, ...) is Discord saying
+        // "not now" too: kept, never dropped.
+        (403, _) => Failure::NotAllowed,
         (429, _) => Failure::RateLimited,
-        (500..=599, _) => Failure::Uncertain,
+        (408 | 500..=599, _) => Failure::Uncertain,
         _ => Failure::Refused,
     }
 }
@@ -121,9 +124,12 @@ mod tests {
         assert_eq!(classify_answer(401, 0), Failure::TokenReset);
         assert_eq!(classify_answer(429, 0), Failure::RateLimited);
         assert_eq!(classify_answer(503, 0), Failure::Uncertain);
-        // A 403 or 404 without a code Bredon knows is no reason to stop a game's clocks.
-        assert_eq!(classify_answer(403, 20001), Failure::Refused);
+        // A 403 or 404 without a code Bredon knows is no reason to stop a game's clocks, and a
+        // 403 is kept.
+        assert_eq!(classify_answer(403, 160005), Failure::NotAllowed);
+        assert_eq!(classify_answer(403, 20001), Failure::NotAllowed);
         assert_eq!(classify_answer(404, 10008), Failure::Refused);
+        assert_eq!(classify_answer(408, 0), Failure::Uncertain);
         assert_eq!(classify_answer(400, 50035), Failure::Refused);
     }
 }

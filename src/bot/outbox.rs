@@ -12,7 +12,7 @@
 //! process that holds it in the store (`Service::hold_letter`), the others leave it alone until
 //! that hold runs out.
 
-use super::data::{now_ms, Publisher};
+use super::data::{now_ms, Publisher, Wait};
 use super::posting::Undelivered;
 use crate::store::records::LetterHead;
 use std::collections::BTreeMap;
@@ -70,7 +70,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         for (channel, owed) in by_channel {
             {
                 let mut c = channels.lock().expect("outbox channels");
-                let waits = c.waiting.get(&channel).is_some_and(|(_, at)| *at > now);
+                let waits = c.waiting.get(&channel).is_some_and(|w| w.at_ms > now);
                 if waits || !c.busy.insert(channel) {
                     continue;
                 }
@@ -82,7 +82,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                 c.busy.remove(&channel);
                 let most = match &result {
                     Ok(()) => {
-                        if let Some((tries, _)) = c.waiting.remove(&channel) {
+                        if let Some(Wait { tries, .. }) = c.waiting.remove(&channel) {
                             tracing::info!(channel, tries, "owed messages delivered");
                         }
                         return;
@@ -91,7 +91,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                     Err(_) => MOST_WAIT_MS,
                 };
                 let before = match delivered {
-                    0 => c.waiting.get(&channel).map_or(0, |(n, _)| *n),
+                    0 => c.waiting.get(&channel).map_or(0, |w| w.tries),
                     _ => 0,
                 };
                 let tries = before + 1;
@@ -99,7 +99,15 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                 if let Err(why) = result {
                     tracing::info!(channel, tries, wait_ms = wait, %why, "an owed message waits");
                 }
-                c.waiting.insert(channel, (tries, now_ms() + wait));
+                let tried_ms = now_ms();
+                c.waiting.insert(
+                    channel,
+                    Wait {
+                        tries,
+                        tried_ms,
+                        at_ms: tried_ms + wait,
+                    },
+                );
             });
         }
     }

@@ -171,15 +171,18 @@ impl Publisher {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
                 let s = Arc::clone(&self.service);
                 let letter = owed.letter;
-                let _ = tokio::task::spawn_blocking(move || {
-                    s.channel_gone(channel)?;
-                    match letter {
-                        Some(letter) => s.delivered(letter),
-                        None => Ok(()),
+                let dropped = tokio::task::spawn_blocking(move || {
+                    if let Err(e) = s.channel_gone(channel) {
+                        tracing::warn!(channel, error = %e, "a gone channel's timers could not be stopped");
                     }
+                    letter.map_or(Ok(()), |letter| s.delivered(letter))
                 })
                 .await;
-                Err(Undelivered::Gone)
+                match dropped {
+                    Ok(Ok(())) => Err(Undelivered::Gone),
+                    // Still stored: tried again after a wait, never in a loop.
+                    _ => Err(Undelivered::Later(why)),
+                }
             }
             Failure::TokenReset => {
                 self.fatal.raise(TOKEN_RESET.into());

@@ -102,7 +102,9 @@ impl Service {
         let version = letter.body.get("v").and_then(|v| v.as_u64()).unwrap_or(1);
         if version > u64::from(BODY_VERSION) {
             // Another build's (processes of two versions share a store during a deploy): left for
-            // it, never guessed at.
+            // it, never guessed at, and let go of at once so that build may take it.
+            self.store
+                .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
             return refuse(format!(
                 "letter {} was written by a newer Bredon (its version {version}); it delivers it",
                 letter.id

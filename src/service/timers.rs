@@ -174,11 +174,22 @@ impl Service {
             .collect())
     }
 
-    /// Bredon was removed from a server: every game there stops its timers (the data stays).
+    /// Bredon was removed from a server: every game there stops its timers (the data stays), and
+    /// the messages owed there are dropped.
     pub fn guild_gone(&self, guild: u64) -> Result<usize, Refusal> {
         let mut stopped = 0;
         for game in self.store.live_games(guild)? {
             stopped += usize::from(self.channel_gone(game.channel)?);
+        }
+        // What Bredon owed there can never be posted: dropped, not tried again forever.
+        for letter in self.store.letter_heads()? {
+            if self
+                .store
+                .letter(letter.id)?
+                .is_some_and(|l| l.guild == guild)
+            {
+                self.store.remove_letter(letter.id)?;
+            }
         }
         Ok(stopped)
     }
