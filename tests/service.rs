@@ -807,7 +807,10 @@ fn a_gone_channel_stops_its_timers_and_keeps_its_game() {
         1,
         "a ply there re-arms the timers"
     );
-    assert!(!w.service.deliveries().unwrap().is_empty(), "the ply is owed");
+    assert!(
+        !w.service.deliveries().unwrap().is_empty(),
+        "the ply is owed"
+    );
     assert_eq!(w.service.guild_gone(GUILD).unwrap(), 1);
     assert!(
         w.service.deliveries().unwrap().is_empty(),
