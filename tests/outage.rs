@@ -401,6 +401,14 @@ async fn announced_once_with_bobs_ping(fake: &FakeDiscord, from: usize, seen: us
     assert_eq!(posts_holding(fake, "alice played a1"), 1);
 }
 
+/// The first message anywhere whose content holds `text`.
+fn message_holding(fake: &FakeDiscord, text: &str) -> fake_discord::Msg {
+    fake.messages()
+        .into_iter()
+        .find(|m| m.content.contains(text))
+        .unwrap_or_else(|| panic!("no message holds {text:?}"))
+}
+
 /// Messages anywhere whose content holds `text`.
 fn posts_holding(fake: &FakeDiscord, text: &str) -> usize {
     fake.messages()
@@ -542,11 +550,7 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
         .await;
     // It links the announcement: no other letter's ping reads the same, so a look for one
     // never takes another for it.
-    let announcement = fake
-        .messages()
-        .into_iter()
-        .find(|m| m.content.contains("alice played a1"))
-        .unwrap();
+    let announcement = message_holding(&fake, "alice played a1");
     let link = format!("/{CHANNEL}/{}", announcement.id);
     assert!(ping.content().ends_with(&link), "{}", ping.content());
     assert_eq!(
@@ -619,11 +623,7 @@ async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
         |f| posts_holding(f, "ran out of time") == 1 && posts_holding(f, "Series") == 1,
     )
     .await;
-    let timeout = fake
-        .messages()
-        .into_iter()
-        .find(|m| m.content.contains("ran out of time"))
-        .unwrap();
+    let timeout = message_holding(&fake, "ran out of time");
     assert!(
         timeout.files.is_empty(),
         "no file where none may be attached"

@@ -55,7 +55,7 @@ pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, da
 
 /// Why a typed ply was not played, as a reply to it (no ephemeral answers to a message) that
 /// pings no one. A reply needs Read Message History (resources/message, "Create Message",
-/// 160002); without it, a message of its own that names the player.
+/// 160002); without it, a message of its own that mentions (so pings) the player.
 async fn answer_refused(ctx: &serenity::Context, message: &serenity::Message, refusal: &Refusal) {
     let channel = message.channel_id;
     let text = refusal_text(refusal);

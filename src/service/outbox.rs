@@ -30,6 +30,13 @@ fn first_version() -> u32 {
     1
 }
 
+/// Whether `letter`'s body was written by a newer build (processes of two versions share a store
+/// during a deploy): left for it, never guessed at.
+fn newer_than_this_build(letter: &Letter) -> bool {
+    let version = letter.body.get("v").and_then(|v| v.as_u64());
+    version.unwrap_or(1) > u64::from(BODY_VERSION)
+}
+
 /// The parts of an outcome, delivered in this order.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Part {
@@ -77,8 +84,8 @@ impl Service {
     pub fn deliveries(&self) -> Result<Vec<Delivery>, Refusal> {
         let mut out = Vec::new();
         for letter in self.store.letters()? {
-            if let Ok(delivery) = self.read_letter(letter) {
-                out.extend(delivery);
+            if !newer_than_this_build(&letter) {
+                out.extend(self.read_letter(letter)?);
             }
         }
         Ok(out)
@@ -91,25 +98,23 @@ impl Service {
     }
 
     /// The outcome `letter` still owes, if it owes one.
+    /// One of a newer version is refused, and let go of at once so that its build may take it.
     pub fn delivery(&self, letter: u64) -> Result<Option<Delivery>, Refusal> {
         match self.store.letter(letter)? {
+            Some(letter) if newer_than_this_build(&letter) => {
+                self.store
+                    .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
+                refuse(format!(
+                    "letter {} was written by a newer Bredon; it delivers it",
+                    letter.id
+                ))
+            }
             Some(letter) => self.read_letter(letter),
             None => Ok(None),
         }
     }
 
     fn read_letter(&self, mut letter: Letter) -> Result<Option<Delivery>, Refusal> {
-        let version = letter.body.get("v").and_then(|v| v.as_u64()).unwrap_or(1);
-        if version > u64::from(BODY_VERSION) {
-            // Another build's (processes of two versions share a store during a deploy): left for
-            // it, never guessed at, and let go of at once so that build may take it.
-            self.store
-                .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
-            return refuse(format!(
-                "letter {} was written by a newer Bredon (its version {version}); it delivers it",
-                letter.id
-            ));
-        }
         match serde_json::from_value::<LetterBody<Outcome>>(letter.body.take()) {
             Ok(LetterBody {
                 owed: mut outcome, ..

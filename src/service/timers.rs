@@ -182,12 +182,8 @@ impl Service {
             stopped += usize::from(self.channel_gone(game.channel)?);
         }
         // What Bredon owed there can never be posted: dropped, not tried again forever.
-        for letter in self.store.letter_heads()? {
-            if self
-                .store
-                .letter(letter.id)?
-                .is_some_and(|l| l.guild == guild)
-            {
+        for letter in self.store.letters()? {
+            if letter.guild == guild {
                 self.store.remove_letter(letter.id)?;
             }
         }
