@@ -12,14 +12,19 @@
 //! player's vacation days; `puzzles` kind ++ key → puzzle attempts, solvers' and puzzles' ratings
 //! and daily puzzles (`puzzles.rs`).
 
+mod dump;
 mod kv;
 pub mod layout;
+mod outbox;
 mod postgres;
 mod puzzles;
 pub mod records;
 pub mod reshard;
+mod settings;
 mod sled_kv;
+mod tournaments;
 mod tx;
+mod wallets;
 
 pub use puzzles::PuzzleChange;
 
@@ -411,32 +416,9 @@ impl Store {
         self.kv.len(Tree::Games)
     }
 
-    pub fn settings(&self, guild: u64) -> Result<GuildSettings, StoreError> {
-        Ok(self
-            .get(Tree::Settings, &guild.to_be_bytes())?
-            .unwrap_or_default())
-    }
-
     /// Every finished game, oldest first.
     pub fn archived_games(&self) -> Result<Vec<ArchivedGame>, StoreError> {
         decode_all("archive", self.kv.scan(Tree::Archive, &[])?)
-    }
-
-    /// The servers that post a daily puzzle, with their settings.
-    pub fn puzzle_servers(&self) -> Result<Vec<(u64, GuildSettings)>, StoreError> {
-        let mut out = Vec::new();
-        for (k, v) in self.kv.scan(Tree::Settings, &[])? {
-            let s: GuildSettings = decode("settings", &v)?;
-            if let (Some(_), Ok(key)) = (s.puzzle_channel, <[u8; 8]>::try_from(&k[..])) {
-                out.push((u64::from_be_bytes(key), s));
-            }
-        }
-        Ok(out)
-    }
-
-    pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
-        self.kv
-            .insert(Tree::Settings, &guild.to_be_bytes(), &encode(settings))
     }
 
     /// The newest message showing the board of the game in `channel`.
@@ -606,215 +588,6 @@ impl Store {
         }
         Ok(())
     }
-
-    fn put_tournament(change: &Change, tx: &dyn Tx) -> TxResult<()> {
-        if let Some((t, expect_seq)) = &change.tournament {
-            let key = t.id.to_be_bytes();
-            let stored = match tx.get(Tree::Tournaments, &key)? {
-                Some(b) => Some(tx_decode::<Tournament>("tournament", &b)?.seq),
-                None => None,
-            };
-            if stored != *expect_seq {
-                return abort(TxAbort::Conflict);
-            }
-            tx.insert(Tree::Tournaments, &key, &encode(t))?;
-        }
-        for (fixture, result) in &change.results {
-            tx.insert(Tree::Tournaments, &result_key(fixture), &encode(result))?;
-        }
-        Ok(())
-    }
-
-    pub fn tournament(&self, id: u64) -> Result<Option<Tournament>, StoreError> {
-        self.get(Tree::Tournaments, &id.to_be_bytes())
-    }
-
-    /// Every tournament in this store, oldest first.
-    pub fn tournaments(&self) -> Result<Vec<Tournament>, StoreError> {
-        let mut rows = self.kv.scan(Tree::Tournaments, &[])?;
-        rows.retain(|(k, _)| k.len() == 8);
-        decode_all("tournament", rows)
-    }
-
-    /// The results of a tournament's pairings, by (round, board).
-    pub fn results(&self, id: u64) -> Result<Results, StoreError> {
-        let mut out = Results::new();
-        for (k, v) in self.kv.scan(Tree::Tournaments, &id.to_be_bytes())? {
-            if k.len() == 16 {
-                let round = u32::from_be_bytes(k[8..12].try_into().expect("4 bytes"));
-                let board = u32::from_be_bytes(k[12..16].try_into().expect("4 bytes"));
-                out.insert((round, board), decode("result", &v)?);
-            }
-        }
-        Ok(out)
-    }
-
-    fn move_coins(coins: &[CoinChange], tx: &dyn Tx) -> TxResult<()> {
-        for c in coins {
-            let key = key2(c.guild, c.user.id);
-            let balance = match tx.get(Tree::Wallets, &key)? {
-                Some(b) => tx_decode::<Wallet>("wallet", &b)?.balance,
-                None => c.start,
-            };
-            if balance + c.delta < 0 {
-                return abort(TxAbort::Broke(c.user.clone(), balance));
-            }
-            let wallet = Wallet {
-                guild: c.guild,
-                user: c.user.clone(),
-                balance: balance + c.delta,
-            };
-            tx.insert(Tree::Wallets, &key, &encode(&wallet))?;
-        }
-        Ok(())
-    }
-
-    /// `user`'s coins in `guild`: `start` (the server's starting balance) until they have a wallet.
-    pub fn coins(&self, guild: u64, user: u64, start: i64) -> Result<i64, StoreError> {
-        Ok(self
-            .get::<Wallet>(Tree::Wallets, &key2(guild, user))?
-            .map_or(start, |w| w.balance))
-    }
-
-    /// Every wallet of `guild`, richest first.
-    pub fn wallets(&self, guild: u64) -> Result<Vec<Wallet>, StoreError> {
-        let mut out: Vec<Wallet> =
-            decode_all("wallet", self.kv.scan(Tree::Wallets, &guild.to_be_bytes())?)?;
-        out.sort_by(|a, b| {
-            b.balance
-                .cmp(&a.balance)
-                .then(a.user.name.cmp(&b.user.name))
-        });
-        Ok(out)
-    }
-
-    /// Every letter not yet delivered, oldest first.
-    pub fn letters(&self) -> Result<Vec<Letter>, StoreError> {
-        decode_all("outbox", self.kv.scan(Tree::Outbox, &[])?)
-    }
-
-    /// Every letter not yet delivered, oldest first, without its body.
-    pub fn letter_heads(&self) -> Result<Vec<LetterHead>, StoreError> {
-        decode_all("outbox", self.kv.scan(Tree::Outbox, &[])?)
-    }
-
-    pub fn letter(&self, id: u64) -> Result<Option<Letter>, StoreError> {
-        self.get(Tree::Outbox, &id.to_be_bytes())
-    }
-
-    /// Stores what was delivered of a letter so far (only while it is still owed).
-    pub fn put_letter(&self, letter: &Letter) -> Result<(), StoreError> {
-        let key = letter.id.to_be_bytes();
-        self.kv
-            .transaction(&[Tree::Outbox], |tx| {
-                if tx.get(Tree::Outbox, &key)?.is_some() {
-                    tx.insert(Tree::Outbox, &key, &encode(letter))?;
-                }
-                Ok(())
-            })
-            .map_err(TxAbort::into_store_error)
-    }
-
-    /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's
-    /// right runs past `now_ms`: whether it has it (`false` too when the letter is gone).
-    pub fn hold_letter(
-        &self,
-        id: u64,
-        holder: u64,
-        now_ms: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
-        let key = id.to_be_bytes();
-        self.kv
-            .transaction(&[Tree::Outbox], |tx| {
-                let Some(bytes) = tx.get(Tree::Outbox, &key)? else {
-                    return Ok(false);
-                };
-                let mut letter: Letter = tx_decode("outbox", &bytes)?;
-                if !Hold::lets(letter.hold, holder, now_ms) {
-                    return Ok(false);
-                }
-                letter.hold = Some(Hold { holder, until_ms });
-                tx.insert(Tree::Outbox, &key, &encode(&letter))?;
-                Ok(true)
-            })
-            .map_err(TxAbort::into_store_error)
-    }
-
-    /// A delivered letter leaves the outbox, durably.
-    pub fn remove_letter(&self, id: u64) -> Result<(), StoreError> {
-        self.kv.remove(Tree::Outbox, &id.to_be_bytes())?;
-        self.flush()
-    }
-
-    /// Copies every record into `target`, which must hold none, in one transaction; ids given
-    /// by `target` afterwards are above every id this store gave. Returns each tree's count of
-    /// records as counted again in `target` (`bredon migrate`).
-    pub fn copy_into(&self, target: &Store) -> Result<Vec<(&'static str, usize)>, StoreError> {
-        let mut trees = Vec::new();
-        for tree in Tree::ALL {
-            if target.kv.len(tree)? > 0 {
-                return Err(StoreError::Io(format!(
-                    "the target already holds {} records: records move into an empty store only",
-                    tree.name()
-                )));
-            }
-            trees.push((tree, self.kv.scan(tree, &[])?));
-        }
-        target
-            .kv
-            .transaction(&Tree::ALL, |tx| {
-                for (tree, rows) in &trees {
-                    for (k, v) in rows {
-                        tx.insert(*tree, k, v)?;
-                    }
-                }
-                Ok(())
-            })
-            .map_err(TxAbort::into_store_error)?;
-        target.kv.ids_above(self.new_id()?)?;
-        target.flush()?;
-        let mut counts = Vec::new();
-        for (tree, rows) in &trees {
-            let there = target.kv.len(*tree)?;
-            if there != rows.len() {
-                return Err(StoreError::Io(format!(
-                    "{}: {} records copied but {there} found in the target",
-                    tree.name(),
-                    rows.len()
-                )));
-            }
-            counts.push((tree.name(), there));
-        }
-        Ok(counts)
-    }
-
-    /// Writes every tree to a file (`bredon backup`), readable by `Store::restore`.
-    pub fn backup(&self, file: &Path) -> Result<usize, StoreError> {
-        let mut out = serde_json::Map::new();
-        let mut count = 0;
-        for (name, rows) in self.kv.dump()? {
-            let rows: Vec<_> = rows
-                .iter()
-                .map(|(k, v)| {
-                    let value = match std::str::from_utf8(v) {
-                        Ok(text) => serde_json::json!({ "text": text }),
-                        Err(_) => serde_json::json!({ "hex": hex(v) }),
-                    };
-                    serde_json::json!([hex(k), value])
-                })
-                .collect();
-            count += rows.len();
-            out.insert(name, serde_json::Value::Array(rows));
-        }
-        let doc = serde_json::json!({ "bredon_backup": SCHEMA, "trees": out });
-        std::fs::write(
-            file,
-            serde_json::to_vec_pretty(&doc).expect("json serializes"),
-        )
-        .map_err(|e| StoreError::Io(format!("cannot write {}: {e}", file.display())))?;
-        Ok(count)
-    }
 }
 
 impl TxAbort {
@@ -827,8 +600,4 @@ impl TxAbort {
             }
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -449,6 +449,7 @@ pub async fn start_game(fake: &FakeDiscord) {
         { "name": "size", "type": 4, "value": 5 },
         { "name": "seat", "type": 4, "value": 0 }
     ]);
+    let seen = fake.notifications().len();
     let r = challenge_bob(fake, options).await;
     assert!(
         r.content().contains("alice challenges bob"),
@@ -459,6 +460,12 @@ pub async fn start_game(fake: &FakeDiscord) {
         r.text().contains("bredon:accept"),
         "the challenge has buttons"
     );
+    // A deferred challenge pings bob in a message after the answer: it must not be taken for
+    // an answer to the presses below.
+    fake.wait_until("bob pinged", Duration::from_secs(10), |f| {
+        notified_since(f, seen).contains(&bob().id)
+    })
+    .await;
     let r = press(fake, &alice(), "bredon:accept").await;
     assert!(r.is_ephemeral() && r.content().contains("cannot accept your own challenge"));
     let r = press(fake, &bob(), "bredon:accept").await;
