@@ -10,7 +10,7 @@ mod fake_discord;
 mod harness;
 mod support;
 
-use fake_discord::{perms, FakeDiscord, TestUser};
+use fake_discord::{perms, FakeDiscord, TestUser, GUILD_ID};
 use harness::*;
 use serde_json::json;
 use std::time::Duration;
@@ -567,6 +567,18 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
     assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
 }
 
+/// The server's system channel, where Bredon tells what Discord refuses it elsewhere.
+const SYSTEM_CHANNEL: u64 = 555_000_000_000_000_077;
+
+/// What Bredon told in the system channel.
+fn notices(fake: &FakeDiscord) -> Vec<String> {
+    fake.messages()
+        .into_iter()
+        .filter(|m| m.channel == SYSTEM_CHANNEL)
+        .map(|m| m.content)
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
     let fake = FakeDiscord::start().await;
@@ -588,25 +600,42 @@ async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
         s.accept(&sctx(&bob(), CHANNEL)).unwrap();
         posted_earlier(s);
     });
+    fake.set_system_channel(GUILD_ID, SYSTEM_CHANNEL);
     let bot = start_on_virtual_clock(&fake, data.path(), &clock);
     connected(&fake, 1).await;
-    // A raid lock-down takes Send Messages from Bredon for two hours; the reminder falls due.
+    // A raid lock-down takes Send Messages from Bredon for two hours; the reminder falls due,
+    // and is refused at each try.
     fake.set_bot_permissions(CHANNEL, perms::INVITE & !perms::SEND_MESSAGES);
-    let from = fake.requests().len();
-    fake.advance(Duration::from_secs(61 * 60));
     let posts = format!("/channels/{CHANNEL}/messages");
-    let refused = fake
-        .wait_request(from, "the reminder, refused", |r| {
-            r.path.ends_with(&posts) && r.status == 403
-        })
-        .await;
-    assert!(
-        refused.content().contains("it is your move"),
-        "{}",
-        refused.content()
-    );
-    fake.advance(Duration::from_secs(59 * 60));
+    for (minutes, what) in [
+        (61, "the reminder, refused"),
+        (10, "refused again"),
+        (20, "and again"),
+    ] {
+        let from = fake.requests().len();
+        fake.advance(Duration::from_secs(minutes * 60));
+        let refused = fake
+            .wait_request(from, what, |r| r.path.ends_with(&posts) && r.status == 403)
+            .await;
+        assert!(
+            refused.content().contains("it is your move"),
+            "{}",
+            refused.content()
+        );
+    }
+    fake.advance(Duration::from_secs(29 * 60));
     assert_eq!(posts_holding(&fake, "it is your move"), 0);
+    let told = fake.wait_until("the server told", Duration::from_secs(30), |f| {
+        notices(f).len() == 1
+    });
+    told.await;
+    let notice = &notices(&fake)[0];
+    assert!(
+        notice.starts_with(&format!(
+            "<#{CHANNEL}>: Discord no longer lets Bredon post there"
+        )),
+        "{notice}"
+    );
     // Given back: the channel's update wakes the outbox, and the reminder goes out once.
     fake.set_bot_permissions(CHANNEL, perms::INVITE);
     fake.wait_until("the reminder", Duration::from_secs(30), |f| {
@@ -644,6 +673,9 @@ async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
         "both players told of the result: {pinged:?}"
     );
     assert_eq!(posts_holding(&fake, "it is your move"), 1, "one reminder");
+    let told = notices(&fake);
+    assert_eq!(told.len(), 2, "told once of each refusal: {told:?}");
+    assert!(told[1].contains("attach pictures"), "{}", told[1]);
     assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
     let store = support::reopen(data.path());
     assert!(

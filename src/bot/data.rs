@@ -19,6 +19,10 @@ pub struct Publisher {
     pub dm_channels: std::sync::Mutex<std::collections::HashMap<u64, serenity::ChannelId>>,
     /// Raised when Bredon cannot go on (Discord refuses its token): the process stops.
     pub fatal: Arc<Fatal>,
+    /// The servers and channels Bredon is in, as the gateway told them (system channels).
+    pub cache: Arc<serenity::Cache>,
+    /// Channels where Discord refuses Bredon something, as this process knows (`refused.rs`).
+    pub refused: std::sync::Mutex<std::collections::HashMap<u64, crate::store::records::Lacking>>,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -167,7 +167,11 @@ pub async fn announce(outcome: &Outcome) -> Post {
         tail.push('\n');
         tail.push_str(&mention_line(&mentions));
     }
-    let content = fit_before(escape(&outcome.text), &tail);
+    let text = match outcome.about {
+        Some(channel) => format!("<#{channel}>: {}", escape(&outcome.text)),
+        None => escape(&outcome.text),
+    };
+    let content = fit_before(text, &tail);
     let components = match outcome.prompt {
         Some(p) if outcome.finished.is_none() => buttons(p, false),
         _ => Vec::new(),

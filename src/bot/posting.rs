@@ -10,7 +10,8 @@
 use super::data::{now_ms, Publisher};
 use super::failure::{classify, code, describe, discord_code, Failure};
 use super::post::Post;
-use crate::service::{event_id, Part};
+use crate::service::{event_id, Outcome, Part};
+use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 
@@ -44,19 +45,22 @@ impl std::fmt::Display for Undelivered {
 
 impl std::error::Error for Undelivered {}
 
-/// What a stored letter's delivery needs to know of it: which letter, and since when it is owed
-/// (a try older than the nonce's window is looked for before a post is repeated).
+/// What a stored letter's delivery needs to know of it: which letter, since when it is owed (a
+/// try older than the nonce's window is looked for before a post is repeated), and its server
+/// (told where Discord refuses Bredon; 0 for none).
 #[derive(Clone, Copy, Debug)]
 pub struct Owed {
     pub letter: Option<u64>,
     pub since_ms: i64,
+    pub guild: u64,
 }
 
 impl Owed {
-    /// A letter its handler is delivering now.
-    pub fn fresh(letter: Option<u64>) -> Owed {
+    /// The letter of an outcome its handler is delivering now.
+    pub fn fresh(outcome: &Outcome) -> Owed {
         Owed {
-            letter,
+            letter: outcome.letter,
+            guild: outcome.guild,
             since_ms: now_ms(),
         }
     }
@@ -118,6 +122,7 @@ impl Publisher {
         }
         let nonce = nonce_of(owed.letter, part, channel);
         let text_only = (!post.files.is_empty()).then(|| post.without_files());
+        let mut with_picture = text_only.is_some();
         let mut posted = self.create(channel, &nonce, post).await;
         if let (Err(e), Some(text_only)) = (&posted, text_only) {
             if matches!(
@@ -126,16 +131,21 @@ impl Publisher {
             ) {
                 // Perhaps only Attach Files is missing: the text still tells what happened.
                 posted = self.create(channel, &nonce, text_only).await;
+                with_picture = false;
                 if posted.is_ok() {
                     tracing::info!(
                         channel,
                         "posted without its file: Bredon may not attach files there"
                     );
+                    self.refused(owed.guild, channel, Lacking::Files).await;
                 }
             }
         }
         match posted {
-            Ok(id) => Ok(Some(id)),
+            Ok(id) => {
+                self.went_through(owed.guild, channel, with_picture).await;
+                Ok(Some(id))
+            }
             Err(e) => self.failed(channel, owed, e).await,
         }
     }
@@ -165,6 +175,7 @@ impl Publisher {
             }
             Failure::NotAllowed => {
                 tracing::warn!(channel, error = %why, "Bredon may not post there for now; what it owes is kept and the game's clocks run");
+                self.refused(owed.guild, channel, Lacking::Posting).await;
                 Err(Undelivered::NotAllowed(why))
             }
             Failure::Gone => {
@@ -324,6 +335,7 @@ mod tests {
         let owed = Owed {
             letter: Some(7),
             since_ms: 1_000_000,
+            guild: 1,
         };
         assert!(!owed.past_nonce_window(1_000_000 + NONCE_TRUSTED_MS));
         assert!(owed.past_nonce_window(1_000_001 + NONCE_TRUSTED_MS));

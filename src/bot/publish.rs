@@ -145,7 +145,7 @@ impl Publisher {
             // The outbox is delivering it already.
             return Ok(());
         }
-        let owed = Owed::fresh(outcome.letter);
+        let owed = Owed::fresh(&outcome);
         let message = match via {
             Via::Channel => self.post(channel, owed, Part::Announcement, post).await?,
             via => self.answer(channel, &outcome, post, via).await?,
@@ -210,6 +210,7 @@ impl Publisher {
         let owed = Owed {
             letter: Some(letter),
             since_ms: d.letter.created_ms,
+            guild: d.letter.guild,
         };
         let token = d
             .letter
@@ -311,7 +312,7 @@ impl Publisher {
                         let id = Some(edited.id.get());
                         self.note_durably(outcome.letter, Part::Announcement, id)
                             .await;
-                        self.pings(channel, Owed::fresh(outcome.letter), outcome, id)
+                        self.pings(channel, Owed::fresh(outcome), outcome, id)
                             .await?;
                         Ok(id)
                     }

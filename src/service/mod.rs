@@ -12,6 +12,7 @@ mod outcome;
 mod play;
 mod puzzle;
 mod records;
+mod refusals;
 mod router;
 mod settings;
 mod timers;

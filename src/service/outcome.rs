@@ -116,6 +116,9 @@ pub struct Outcome {
     pub guild: u64,
     /// The announcement, in plain text with names (no markup: adapters escape it).
     pub text: String,
+    /// A channel the announcement speaks of, named (as a mention) before its text.
+    #[serde(default)]
+    pub about: Option<u64>,
     /// Users to mention (the player to move, the challenged player...).
     pub ping: Vec<PlayerRef>,
     pub board: Option<Board>,

@@ -27,6 +27,7 @@ mod tx;
 mod wallets;
 
 pub use puzzles::PuzzleChange;
+pub use settings::RefusalNote;
 
 use crate::game::Kind;
 use kv::Backend;
@@ -126,6 +127,8 @@ pub struct Change {
     /// The messages the change owes, stored with it so that none is lost.
     pub letters: Vec<Letter>,
     pub puzzle: PuzzleChange,
+    /// A channel's refusal noted in its server's settings, or its end.
+    pub refusal: Option<RefusalNote>,
 }
 
 /// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.
@@ -507,7 +510,7 @@ impl Store {
 
     /// Applies a change atomically, or nothing if its expectations do not hold.
     pub fn commit(&self, change: &Change) -> Result<(), CommitError> {
-        const TREES: [Tree; 11] = [
+        const TREES: [Tree; 12] = [
             Tree::Games,
             Tree::Challenges,
             Tree::Archive,
@@ -519,6 +522,7 @@ impl Store {
             Tree::Tournaments,
             Tree::Outbox,
             Tree::Puzzles,
+            Tree::Settings,
         ];
         let result = self.kv.transaction(&TREES, |tx| {
             Self::apply(change, tx)?;
@@ -527,7 +531,8 @@ impl Store {
             for letter in &change.letters {
                 tx.insert(Tree::Outbox, &letter.id.to_be_bytes(), &encode(letter))?;
             }
-            puzzles::apply(&change.puzzle, tx)
+            puzzles::apply(&change.puzzle, tx)?;
+            settings::note_refusal(change.refusal, tx)
         });
         result.map_err(|why| match why {
             TxAbort::Conflict => CommitError::Conflict,

@@ -276,6 +276,25 @@ pub struct GuildSettings {
     /// a moderator may opt out.
     #[serde(default = "yes")]
     pub puzzle_mining: bool,
+    /// Channels where Discord refused Bredon what it needs, each told to the server once; a
+    /// channel leaves the list when a post there goes through again.
+    #[serde(default)]
+    pub refused: Vec<RefusedChannel>,
+}
+
+/// A channel where Discord refuses Bredon something, as the server was told.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RefusedChannel {
+    pub channel: u64,
+    pub lacking: Lacking,
+}
+
+/// What Bredon lacks in a channel, the lesser first: its pictures only (Attach Files), or
+/// posting at all (Send Messages, View Channel).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize, Deserialize)]
+pub enum Lacking {
+    Files,
+    Posting,
 }
 
 fn yes() -> bool {
@@ -342,6 +361,7 @@ impl Default for GuildSettings {
             puzzle_hour: 0,
             puzzle_since_ms: 0,
             puzzle_mining: true,
+            refused: Vec::new(),
         }
     }
 }

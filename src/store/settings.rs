@@ -1,11 +1,43 @@
 //! Servers' settings: read, written by a moderator's command, and the channels where Discord
 //! refused Bredon noted inside a change's transaction, so the server is told once.
 
-use super::records::GuildSettings;
-use super::tx::Tree;
-use super::{decode, encode, Store, StoreError};
+use super::records::{GuildSettings, Lacking, RefusedChannel};
+use super::tx::{abort, Tree, Tx, TxResult};
+use super::{decode, encode, tx_decode, Store, StoreError, TxAbort};
+
+/// A change to the channels a server was told Bredon is refused in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusalNote {
+    /// Discord refused Bredon `lacking` in `channel`: a conflict if the server was told as much
+    /// already, so it is told once whoever notices.
+    Refused {
+        guild: u64,
+        channel: u64,
+        lacking: Lacking,
+    },
+    /// A post went through in `channel`: a refusal to post is over, and with a picture, a
+    /// refusal of pictures too.
+    Allowed {
+        guild: u64,
+        channel: u64,
+        with_picture: bool,
+    },
+}
 
 impl Store {
+    /// Every channel a server was told Bredon is refused in, with its server.
+    pub fn refused_channels(&self) -> Result<Vec<(u64, RefusedChannel)>, StoreError> {
+        let mut out = Vec::new();
+        for (k, v) in self.kv.scan(Tree::Settings, &[])? {
+            let s: GuildSettings = decode("settings", &v)?;
+            if let Ok(key) = <[u8; 8]>::try_from(&k[..]) {
+                let guild = u64::from_be_bytes(key);
+                out.extend(s.refused.into_iter().map(|r| (guild, r)));
+            }
+        }
+        Ok(out)
+    }
+
     pub fn settings(&self, guild: u64) -> Result<GuildSettings, StoreError> {
         Ok(self
             .get(Tree::Settings, &guild.to_be_bytes())?
@@ -28,4 +60,41 @@ impl Store {
         self.kv
             .insert(Tree::Settings, &guild.to_be_bytes(), &encode(settings))
     }
+}
+
+/// Applies `note` to its server's settings inside a change's transaction.
+pub(super) fn note_refusal(note: Option<RefusalNote>, tx: &dyn Tx) -> TxResult<()> {
+    let Some(note) = note else { return Ok(()) };
+    let (RefusalNote::Refused { guild, .. } | RefusalNote::Allowed { guild, .. }) = note;
+    let key = guild.to_be_bytes();
+    let mut settings: GuildSettings = match tx.get(Tree::Settings, &key)? {
+        Some(b) => tx_decode("settings", &b)?,
+        None => GuildSettings::default(),
+    };
+    let before = settings.refused.clone();
+    match note {
+        RefusalNote::Refused {
+            channel, lacking, ..
+        } => {
+            let told = before
+                .iter()
+                .any(|r| r.channel == channel && r.lacking >= lacking);
+            if told {
+                return abort(TxAbort::Conflict);
+            }
+            settings.refused.retain(|r| r.channel != channel);
+            settings.refused.push(RefusedChannel { channel, lacking });
+        }
+        RefusalNote::Allowed {
+            channel,
+            with_picture,
+            ..
+        } => settings
+            .refused
+            .retain(|r| r.channel != channel || (r.lacking == Lacking::Files && !with_picture)),
+    }
+    if settings.refused != before {
+        tx.insert(Tree::Settings, &key, &encode(&settings))?;
+    }
+    Ok(())
 }

@@ -341,6 +341,8 @@ struct State {
     recommended_shards: AtomicU64,
     /// Servers besides `GUILD_ID` that the app is in.
     more_guilds: Mutex<Vec<u64>>,
+    /// Each server's system channel, where Discord posts its own notices (none by default).
+    system_channels: Mutex<HashMap<u64, u64>>,
     /// The gateway URL `GET /gateway` gives, when a test sets another than the fake's own.
     advertised_gateway: Mutex<Option<String>>,
     /// Rate limits, when a test asks for them (`enforce_rate_limits`).
@@ -796,6 +798,20 @@ impl FakeDiscord {
         });
         // The channel's permission overwrites changed (events/gateway-events, "Channel Update").
         self.state.dispatch("CHANNEL_UPDATE", json);
+    }
+
+    /// Gives `guild` a system channel (a text channel of its own), as GUILD_CREATE then tells
+    /// (resources/guild, "Guild Object": `system_channel_id`). Set before the bot connects.
+    pub fn set_system_channel(&self, guild: u64, channel: u64) {
+        self.state.with_channel(channel, |c| {
+            c.guild = guild;
+            c.name = "general".into();
+        });
+        self.state
+            .system_channels
+            .lock()
+            .unwrap()
+            .insert(guild, channel);
     }
 
     /// Shares the virtual clock with the bot: the path to give it as `BREDON_CLOCK_FILE`.
@@ -1461,7 +1477,9 @@ fn bot_user_json() -> Value {
 /// The test server as GUILD_CREATE brings it (topics/gateway-events, "Guild Create"): its
 /// channels, and its *active* threads only ("All active threads in the guild that current user
 /// has permission to view"): a thread archived meanwhile is in neither list.
-fn guild_create_json(guild: u64, channels: &HashMap<u64, Channel>) -> Value {
+fn guild_create_json(guild: u64, state: &State) -> Value {
+    let system_channel = state.system_channels.lock().unwrap().get(&guild).copied();
+    let channels = &*state.channels.lock().unwrap();
     let live = channels
         .iter()
         .filter(|(_, c)| !c.deleted && c.guild == guild);
@@ -1482,6 +1500,7 @@ fn guild_create_json(guild: u64, channels: &HashMap<u64, Channel>) -> Value {
         "id": guild.to_string(), "name": "Tak", "icon": null, "splash": null, "discovery_splash": null,
         "owner_id": "1", "verification_level": 0, "default_message_notifications": 0,
         "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [], "mfa_level": 0,
+        "system_channel_id": system_channel.map(|c| c.to_string()),
         "system_channel_flags": 0, "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0,
         "stickers": [], "premium_progress_bar_enabled": false,
         "joined_at": "2026-11-01T00:00:00.000000+00:00", "large": false, "unavailable": false,
@@ -1576,7 +1595,7 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                 // Then each guild READY listed as unavailable (topics/gateway-events, "Ready").
                 for g in guilds {
                     let s = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
-                    let guild = guild_create_json(g, &state.channels.lock().unwrap());
+                    let guild = guild_create_json(g, &state);
                     let frame = json!({ "op": 0, "t": "GUILD_CREATE", "s": s, "d": guild });
                     let _ = tx.send(Message::Text(frame.to_string()));
                 }

@@ -1,0 +1,90 @@
+//! Channels where Discord refuses Bredon (a permission taken away): the server is told once, in
+//! its system channel, through the outbox (`Service::refused_in` stores the notice with the
+//! note that it was told); a post that goes through there again ends it, so a later refusal is
+//! told again. What this process knows is kept in `Publisher::refused`, so a post costs no read
+//! of the store.
+
+use super::data::{now_ms, Publisher};
+use crate::store::records::Lacking;
+use poise::serenity_prelude as serenity;
+use std::sync::Arc;
+
+impl Publisher {
+    /// Discord refused Bredon `lacking` in `channel` of `guild` (0: no server, a DM).
+    pub(super) async fn refused(&self, guild: u64, channel: u64, lacking: Lacking) {
+        if guild == 0 || self.known_refusal(channel).is_some_and(|l| l >= lacking) {
+            return;
+        }
+        let system = self
+            .cache
+            .guild(serenity::GuildId::new(guild))
+            .and_then(|g| g.system_channel_id)
+            .map(|c| c.get())
+            .filter(|&c| c != channel);
+        let Some(system) = system else {
+            tracing::warn!(
+                guild,
+                channel,
+                ?lacking,
+                "Discord refuses Bredon in a channel, and the server has no system channel where Bredon could say so"
+            );
+            self.remember_refusal(channel, Some(lacking));
+            return;
+        };
+        let s = Arc::clone(&self.service);
+        let told = tokio::task::spawn_blocking(move || {
+            s.refused_in(guild, channel, lacking, system, now_ms())
+        })
+        .await;
+        match told {
+            Ok(Ok(letter)) => self.claims.release(&Vec::from_iter(letter)),
+            Ok(Err(why)) => {
+                tracing::warn!(guild, channel, %why, "a refusal could not be noted");
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(guild, channel, error = %e, "a refusal could not be noted");
+                return;
+            }
+        }
+        self.remember_refusal(channel, Some(lacking));
+    }
+
+    /// A post went through in `channel` (`with_picture`: with its picture): what the server was
+    /// told of it is over.
+    pub(super) async fn went_through(&self, guild: u64, channel: u64, with_picture: bool) {
+        let ends = match self.known_refusal(channel) {
+            Some(Lacking::Posting) => true,
+            Some(Lacking::Files) => with_picture,
+            None => false,
+        };
+        if !ends || guild == 0 {
+            return;
+        }
+        let s = Arc::clone(&self.service);
+        let noted =
+            tokio::task::spawn_blocking(move || s.allowed_in(guild, channel, with_picture)).await;
+        if matches!(noted, Ok(Ok(()))) {
+            tracing::info!(channel, with_picture, "Bredon may post there again");
+            let left = (!with_picture).then_some(Lacking::Files);
+            let left = left.filter(|_| self.known_refusal(channel) == Some(Lacking::Files));
+            self.remember_refusal(channel, left);
+        }
+    }
+
+    fn known_refusal(&self, channel: u64) -> Option<Lacking> {
+        self.refused
+            .lock()
+            .expect("refused channels")
+            .get(&channel)
+            .copied()
+    }
+
+    fn remember_refusal(&self, channel: u64, lacking: Option<Lacking>) {
+        let mut known = self.refused.lock().expect("refused channels");
+        match lacking {
+            Some(l) => known.insert(channel, l),
+            None => known.remove(&channel),
+        };
+    }
+}

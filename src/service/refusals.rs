@@ -1,0 +1,152 @@
+//! Channels where Discord refuses Bredon what it needs (a moderator's override, a raid
+//! lock-down): the server is told once, in a channel where Bredon can post, and not again until
+//! a post goes through there. The games in such a channel go on, clocks running; what Bredon
+//! owes it stays in the outbox until it may post again.
+
+use super::*;
+use crate::store::records::{Lacking, RefusedChannel};
+use crate::store::RefusalNote;
+
+impl Service {
+    /// Stores a notice for `guild`, to be posted in `notice_channel` (its system channel), that
+    /// Bredon lacks `lacking` in `channel`: the letter and the note in one change, so it is
+    /// posted once. `None` when the server was told as much already.
+    pub fn refused_in(
+        &self,
+        guild: u64,
+        channel: u64,
+        lacking: Lacking,
+        notice_channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<u64>, Refusal> {
+        let told = self
+            .store
+            .settings(guild)?
+            .refused
+            .into_iter()
+            .any(|r| r.channel == channel && r.lacking >= lacking);
+        if told {
+            return Ok(None);
+        }
+        let ctx = Ctx {
+            guild,
+            channel: notice_channel,
+            user: PlayerRef {
+                id: 0,
+                name: "Bredon".into(),
+            },
+            now_ms,
+            moderator: false,
+            request: None,
+        };
+        let change = Change {
+            refusal: Some(RefusalNote::Refused {
+                guild,
+                channel,
+                lacking,
+            }),
+            ..Change::default()
+        };
+        let outcome = Outcome {
+            about: Some(channel),
+            text: notice(lacking).into(),
+            ..Outcome::default()
+        };
+        Ok(self.commit(&ctx, change, outcome)?.letter)
+    }
+
+    /// A post went through in `channel` (`with_picture`: one with a picture): what the server
+    /// was told of it is over, and a new refusal will be told again.
+    pub fn allowed_in(&self, guild: u64, channel: u64, with_picture: bool) -> Result<(), Refusal> {
+        let change = Change {
+            refusal: Some(RefusalNote::Allowed {
+                guild,
+                channel,
+                with_picture,
+            }),
+            ..Change::default()
+        };
+        self.durable(&change)
+    }
+
+    /// Every channel a server was told Bredon is refused in, with its server.
+    pub fn refused_channels(&self) -> Result<Vec<(u64, RefusedChannel)>, Refusal> {
+        Ok(self.store.refused_channels()?)
+    }
+}
+
+/// What the server is told, after the channel's mention.
+fn notice(lacking: Lacking) -> &'static str {
+    match lacking {
+        Lacking::Posting => {
+            "Discord no longer lets Bredon post there (Missing Access or Missing Permissions). \
+             Its games there go on and their clocks keep running; every move, reminder and result \
+             Bredon owes that channel is kept, and posted as soon as a moderator gives Bredon View \
+             Channel, Send Messages (Send Messages in Threads for a thread) and Attach Files there \
+             again."
+        }
+        Lacking::Files => {
+            "Discord no longer lets Bredon attach pictures there (Attach Files), so its games \
+             there are announced as text, each board described in words. A moderator can give \
+             Bredon Attach Files in that channel to bring the pictures back."
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_is_told_once_until_a_post_goes_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Service::new(crate::store::Store::open(dir.path()).unwrap());
+        let (guild, channel, system) = (1, 10, 11);
+        let first = s
+            .refused_in(guild, channel, Lacking::Files, system, 0)
+            .unwrap();
+        assert!(first.is_some(), "told");
+        assert_eq!(
+            s.refused_in(guild, channel, Lacking::Files, system, 1)
+                .unwrap(),
+            None,
+            "told once"
+        );
+        let worse = s
+            .refused_in(guild, channel, Lacking::Posting, system, 2)
+            .unwrap();
+        assert!(worse.is_some(), "a worse refusal is told");
+        assert_eq!(
+            s.refused_in(guild, channel, Lacking::Files, system, 3)
+                .unwrap(),
+            None,
+            "a lesser one after it is not"
+        );
+        let letter = s.store.letter(worse.unwrap()).unwrap().unwrap();
+        assert_eq!(letter.channel, system, "told in the system channel");
+        s.allowed_in(guild, channel, false).unwrap();
+        assert!(s.refused_channels().unwrap().is_empty(), "posting is back");
+        s.refused_in(guild, channel, Lacking::Files, system, 4)
+            .unwrap();
+        s.allowed_in(guild, channel, false).unwrap();
+        assert_eq!(
+            s.refused_channels().unwrap(),
+            vec![(
+                guild,
+                RefusedChannel {
+                    channel,
+                    lacking: Lacking::Files
+                }
+            )],
+            "a post without its picture does not show pictures are back"
+        );
+        s.allowed_in(guild, channel, true).unwrap();
+        assert!(s.refused_channels().unwrap().is_empty());
+        assert!(
+            s.refused_in(guild, channel, Lacking::Files, system, 5)
+                .unwrap()
+                .is_some(),
+            "a new refusal is told again"
+        );
+    }
+}
