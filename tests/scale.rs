@@ -69,6 +69,11 @@ async fn three_processes_with_shard_ranges_share_one_postgres() {
         f.shards_connected() == vec![(0, 3), (1, 3), (2, 3)]
     })
     .await;
+    assert_eq!(
+        fake.invalid_sessions(),
+        0,
+        "processes started together IDENTIFY in turns, 5 s apart"
+    );
     fake.wait_until("the commands registered", Duration::from_secs(30), |f| {
         f.registered_commands() > 0
     })

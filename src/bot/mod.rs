@@ -8,6 +8,7 @@ mod commands;
 mod data;
 mod events;
 mod failure;
+mod gateway;
 mod opponent;
 mod outbox;
 mod post;
@@ -193,6 +194,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     // The same database handle, kept to flush after the gateway closes.
     let flush_on_exit = store.clone();
     let service = Arc::new(Service::of_process(store, config.shards.holder()));
+    let service_at_gateway = Arc::clone(&service);
     let registers = config.shards.has_first();
     let guild = config.guild;
     let tick = config.tick;
@@ -292,7 +294,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     if let Some(url) = &config.gateway_url {
         *client.ws_url.lock().await = url.clone();
     }
-    wait_for_session_starts(&client.http).await;
+    gateway::wait_to_identify(&client.http, &service_at_gateway, config.shards).await;
     let manager = Arc::clone(&client.shard_manager);
     let fatal_watch = Arc::clone(&fatal);
     tokio::spawn(async move {
@@ -323,31 +325,6 @@ pub async fn run(config: Config) -> Result<(), String> {
         }
         e => format!("the Discord connection failed: {e}"),
     })
-}
-
-/// Discord allows a bot so many session starts (IDENTIFYs) a day, 1,000 for most, and resets
-/// the token of one that spends them all (events/gateway, "Session Start Limit"), as a
-/// supervisor restarting a failing Bredon in a loop would. With a tenth or less left, Bredon
-/// waits for the day's count to reset instead of starting, and says why.
-async fn wait_for_session_starts(http: &serenity::Http) {
-    let limit = match http.get_bot_gateway().await {
-        Ok(gateway) => gateway.session_start_limit,
-        Err(e) => {
-            tracing::warn!(error = %failure::describe(&e), "cannot read the session start limit");
-            return;
-        }
-    };
-    if limit.remaining > (limit.total / 10).max(1) {
-        return;
-    }
-    tracing::error!(
-        remaining = limit.remaining,
-        total = limit.total,
-        wait_secs = limit.reset_after / 1000,
-        "Discord allows few more session starts today: Bredon waits for their count to reset \
-         rather than risk its token being reset (is something restarting it in a loop?)"
-    );
-    tokio::time::sleep(Duration::from_millis(limit.reset_after)).await;
 }
 
 /// Discord's REST API (or `api_base`'s proxy) with `token`.

@@ -114,6 +114,12 @@ impl Service {
         &self.store
     }
 
+    /// Reserves this process's turn at Discord's gateway: `count` IDENTIFYs `spacing_ms` apart,
+    /// after those other processes sharing the store reserved. When the first may be sent.
+    pub fn gateway_turn(&self, count: u32, now_ms: i64, spacing_ms: i64) -> Result<i64, Refusal> {
+        Ok(self.store.gateway_turn(count, now_ms, spacing_ms)?)
+    }
+
     fn durable(&self, change: &Change) -> Result<(), Refusal> {
         self.durable_or(change, CHANGED_MEANWHILE)
     }

@@ -10,9 +10,10 @@
 //! that pairing's result (so a tournament and its results sit together under its id); `outbox`
 //! letter id → a message an outcome owes, until it is delivered; `vacations` guild ++ user → the
 //! player's vacation days; `puzzles` kind ++ key → puzzle attempts, solvers' and puzzles' ratings
-//! and daily puzzles (`puzzles.rs`).
+//! and daily puzzles (`puzzles.rs`); `gateway` 0 → when the next IDENTIFY may be sent.
 
 mod dump;
+mod gateway;
 mod kv;
 pub mod layout;
 mod outbox;

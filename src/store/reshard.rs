@@ -97,7 +97,7 @@ impl Owners {
             Tree::History => be_u64(value),
             Tree::Players | Tree::Settings | Tree::Wallets | Tree::Vacations => be_u64(key),
             Tree::Tournaments => self.tournament.get(&be_u64(key)?).copied(),
-            Tree::Prefs => None,
+            Tree::Prefs | Tree::Gateway => None,
             Tree::Puzzles => match key.first() {
                 Some(b'a') => guild_field(value),
                 Some(b'p' | b'd') => be_u64(&key[1..]),

@@ -21,10 +21,11 @@ pub(super) enum Tree {
     Outbox,
     Vacations,
     Puzzles,
+    Gateway,
 }
 
 impl Tree {
-    pub(super) const ALL: [Tree; 15] = [
+    pub(super) const ALL: [Tree; 16] = [
         Tree::Games,
         Tree::Challenges,
         Tree::Archive,
@@ -40,6 +41,7 @@ impl Tree {
         Tree::Outbox,
         Tree::Vacations,
         Tree::Puzzles,
+        Tree::Gateway,
     ];
 
     /// What one of its records is called in messages ("a game record ...").
@@ -72,6 +74,7 @@ impl Tree {
             Tree::Outbox => "outbox",
             Tree::Vacations => "vacations",
             Tree::Puzzles => "puzzles",
+            Tree::Gateway => "gateway",
         }
     }
 }

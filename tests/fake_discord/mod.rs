@@ -90,6 +90,11 @@ pub const APP_ID: u64 = 900_000_000_000_000_001;
 pub const BOT_ID: u64 = 900_000_000_000_000_002;
 pub const GUILD_ID: u64 = 900_000_000_000_000_003;
 
+/// IDENTIFYs allowed at once (events/gateway, "Session Start Limit Object": `max_concurrency`),
+/// and how far apart a bucket's IDENTIFYs must be ("Rate Limiting": per 5 seconds).
+pub const MAX_CONCURRENCY: u64 = 1;
+pub const IDENTIFY_SPACING: Duration = Duration::from_secs(5);
+
 /// Permission bits (topics/permissions).
 pub mod perms {
     pub const ADMINISTRATOR: u64 = 1 << 3;
@@ -343,6 +348,10 @@ struct State {
     more_guilds: Mutex<Vec<u64>>,
     /// Each server's system channel, where Discord posts its own notices (none by default).
     system_channels: Mutex<HashMap<u64, u64>>,
+    /// When each `max_concurrency` bucket last identified.
+    last_identify: Mutex<HashMap<u64, Instant>>,
+    /// IDENTIFYs answered with Invalid Session for coming too soon after their bucket's last.
+    invalid_sessions: AtomicU64,
     /// The gateway URL `GET /gateway` gives, when a test sets another than the fake's own.
     advertised_gateway: Mutex<Option<String>>,
     /// Rate limits, when a test asks for them (`enforce_rate_limits`).
@@ -508,6 +517,22 @@ pub fn shard_of(guild: Option<u64>, total: u64) -> u64 {
 }
 
 impl State {
+    /// Whether `shard` may IDENTIFY now (its bucket's last IDENTIFY was 5 s ago or more), and
+    /// if so, that it did.
+    fn identify_allowed(&self, shard: u64) -> bool {
+        let bucket = shard % MAX_CONCURRENCY;
+        let mut last = self.last_identify.lock().unwrap();
+        let now = Instant::now();
+        if last
+            .get(&bucket)
+            .is_some_and(|t| now.duration_since(*t) < IDENTIFY_SPACING)
+        {
+            return false;
+        }
+        last.insert(bucket, now);
+        true
+    }
+
     fn guilds(&self) -> Vec<u64> {
         let mut all = vec![GUILD_ID];
         all.extend(self.more_guilds.lock().unwrap().iter().copied());
@@ -635,6 +660,11 @@ impl FakeDiscord {
 
     pub fn request_count(&self) -> usize {
         self.state.requests.lock().unwrap().len()
+    }
+
+    /// IDENTIFYs refused for coming sooner than 5 s after their bucket's last.
+    pub fn invalid_sessions(&self) -> u64 {
+        self.state.invalid_sessions.load(Ordering::SeqCst)
     }
 
     pub fn identifies(&self) -> u64 {
@@ -1568,6 +1598,15 @@ async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                     let _ = tx.send(Message::Close(Some(close)));
                     continue;
                 }
+                // events/gateway ("Rate Limiting", "Max Concurrency"): one IDENTIFY per
+                // `max_concurrency` bucket (1 here, so one bucket) per 5 seconds; one sooner is
+                // answered with Invalid Session (opcode 9, `d: false`).
+                if !state.identify_allowed(shard) {
+                    state.invalid_sessions.fetch_add(1, Ordering::SeqCst);
+                    let invalid = json!({ "op": 9, "d": false });
+                    let _ = tx.send(Message::Text(invalid.to_string()));
+                    continue;
+                }
                 // events/gateway ("Session Start Limit"): each IDENTIFY spends one of the day's
                 // session starts; past the last, Discord resets the token (here: 4004
                 // Authentication failed, topics/opcodes-and-status-codes).
@@ -1853,7 +1892,7 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
                     "total": 1000,
                     "remaining": state.session_starts.load(Ordering::SeqCst).saturating_sub(state.session_starts_used.load(Ordering::SeqCst)),
                     "reset_after": state.session_reset_after_ms.load(Ordering::SeqCst),
-                    "max_concurrency": 1 } }),
+                    "max_concurrency": MAX_CONCURRENCY } }),
             ),
         ),
         ("GET", ["users", "@me"]) => (200, Some(bot_user_json())),
