@@ -90,9 +90,8 @@ pub const APP_ID: u64 = 900_000_000_000_000_001;
 pub const BOT_ID: u64 = 900_000_000_000_000_002;
 pub const GUILD_ID: u64 = 900_000_000_000_000_003;
 
-/// IDENTIFYs allowed at once (events/gateway, "Session Start Limit Object": `max_concurrency`),
-/// and how far apart a bucket's IDENTIFYs must be ("Rate Limiting": per 5 seconds).
-pub const MAX_CONCURRENCY: u64 = 1;
+/// How far apart the IDENTIFYs of one `max_concurrency` bucket must be (events/gateway, "Rate
+/// Limiting": per 5 seconds).
 pub const IDENTIFY_SPACING: Duration = Duration::from_secs(5);
 
 /// Permission bits (topics/permissions).
@@ -348,6 +347,9 @@ struct State {
     more_guilds: Mutex<Vec<u64>>,
     /// Each server's system channel, where Discord posts its own notices (none by default).
     system_channels: Mutex<HashMap<u64, u64>>,
+    /// IDENTIFYs allowed at once ("Session Start Limit Object": `max_concurrency`; 1 for most
+    /// bots).
+    max_concurrency: AtomicU64,
     /// When each `max_concurrency` bucket last identified.
     last_identify: Mutex<HashMap<u64, Instant>>,
     /// IDENTIFYs answered with Invalid Session for coming too soon after their bucket's last.
@@ -520,7 +522,7 @@ impl State {
     /// Whether `shard` may IDENTIFY now (its bucket's last IDENTIFY was 5 s ago or more), and
     /// if so, that it did.
     fn identify_allowed(&self, shard: u64) -> bool {
-        let bucket = shard % MAX_CONCURRENCY;
+        let bucket = shard % self.max_concurrency.load(Ordering::SeqCst).max(1);
         let mut last = self.last_identify.lock().unwrap();
         let now = Instant::now();
         if last
@@ -621,6 +623,7 @@ impl FakeDiscord {
         state.ids.store(1_000_000, Ordering::SeqCst);
         state.registration_status.store(200, Ordering::SeqCst);
         state.session_starts.store(1000, Ordering::SeqCst);
+        state.max_concurrency.store(1, Ordering::SeqCst);
         *state.ws_url.lock().unwrap() = format!("ws://{}", ws.local_addr().unwrap());
         let api_base = format!("http://{}", http.local_addr().unwrap());
         let s = Arc::clone(&state);
@@ -1892,7 +1895,7 @@ fn handle(state: &State, r: &Request, path: &str) -> Answer {
                     "total": 1000,
                     "remaining": state.session_starts.load(Ordering::SeqCst).saturating_sub(state.session_starts_used.load(Ordering::SeqCst)),
                     "reset_after": state.session_reset_after_ms.load(Ordering::SeqCst),
-                    "max_concurrency": MAX_CONCURRENCY } }),
+                    "max_concurrency": state.max_concurrency.load(Ordering::SeqCst) } }),
             ),
         ),
         ("GET", ["users", "@me"]) => (200, Some(bot_user_json())),
