@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::engine::Limits;
 use crate::render::Theme;
 use crate::service::analysis::analyze_ptn;
@@ -29,7 +29,7 @@ pub struct Args {
 /// Analyses a game: prints the summary and each marked ply, writes the annotated PTN and the
 /// evaluation chart, and shows progress on stderr.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = super::read_input(&args.file)?;
+    let text = super::ground::read_input(&args.file)?;
     let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
     let limits = Limits {
         time: Some(Duration::from_millis(args.movetime.max(1))),

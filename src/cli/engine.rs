@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::engine::{choose, random_ply, tei, Level};
 use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use std::time::Duration;

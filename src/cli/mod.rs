@@ -2,6 +2,7 @@
 
 mod analyze;
 pub mod engine;
+mod ground;
 mod local;
 mod perft;
 mod puzzles;
@@ -11,6 +12,7 @@ mod reshard;
 mod tinue;
 
 use clap::{Parser, Subcommand};
+use ground::{analysis_per_position, data_dir, database_url, Failure};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -114,57 +116,6 @@ fn quiet_on_closed_pipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-}
-
-/// A command's failure: what to tell the user and the exit code.
-pub struct Failure {
-    pub message: String,
-    pub code: u8,
-}
-
-impl Failure {
-    pub fn new(code: u8, message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            code,
-        }
-    }
-}
-
-/// The text of `file`, or of standard input for `-`.
-fn read_input(file: &str) -> Result<String, Failure> {
-    if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Failure::new(1, format!("cannot read standard input: {e}")))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(file)
-            .map_err(|e| Failure::new(1, format!("cannot read {file}: {e}")))
-    }
-}
-
-/// `/analyze`'s (and local `analyze`'s) thinking time per position: `BREDON_ANALYSIS_MS`,
-/// 1..5000, 250 when unset.
-pub(crate) fn analysis_per_position() -> std::time::Duration {
-    let ms = std::env::var("BREDON_ANALYSIS_MS")
-        .ok()
-        .and_then(|t| t.parse::<u64>().ok())
-        .unwrap_or(250)
-        .clamp(1, 5000);
-    std::time::Duration::from_millis(ms)
-}
-
-/// The database folder: `BREDON_DATA`, default `./data`.
-pub fn data_dir() -> std::path::PathBuf {
-    std::env::var_os("BREDON_DATA").map_or_else(|| "./data".into(), Into::into)
-}
-
-/// The shared PostgreSQL database, `BREDON_DATABASE_URL`, if set (it replaces `BREDON_DATA`).
-pub fn database_url() -> Option<String> {
-    std::env::var("BREDON_DATABASE_URL")
-        .ok()
-        .filter(|u| !u.trim().is_empty())
 }
 
 /// The bot's store: PostgreSQL when `BREDON_DATABASE_URL` is set, else the `BREDON_DATA` folder;

@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::game::Kind;
 use crate::tak::{perft, Komi, Position, Setup};
 use crate::takat;

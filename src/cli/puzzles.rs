@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::engine::puzzles::mine;
 use crate::game::Kind;
 use crate::store::Store;

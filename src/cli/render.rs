@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::game::Kind;
 use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
 use crate::render::{alt_text, encode_png, render, render_gif, Display, Scene, Theme};

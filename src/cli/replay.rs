@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::tak::{Game, PtnFile};
 use crate::takat;
 
@@ -18,7 +18,7 @@ pub struct Args {
 /// JSON, one per game. What was passed over (variations, a result the moves do not reach) is
 /// said on stderr.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = super::read_input(&args.file)?;
+    let text = super::ground::read_input(&args.file)?;
     if crate::game::is_takat_record(&text) {
         return replay_takat(&text, args.json);
     }

@@ -3,7 +3,7 @@
 //! result as a restarted bot would see it: every live game loads and replays, and each folder's
 //! timers are those of its games.
 
-use super::Failure;
+use super::ground::Failure;
 use crate::service::Service;
 use crate::store::Store;
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-use super::Failure;
+use super::ground::Failure;
 use crate::engine::puzzles::escapes;
 use crate::engine::tinue::{ptn_line, solve, Verdict};
 use crate::tak::{Komi, Position, Setup};

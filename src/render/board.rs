@@ -1,8 +1,9 @@
 //! The board: squares, last-ply highlight, stacks, road, flat marks, move arrow, badges, labels.
 
 use super::paint::{self, mix, pt, Paint, Pt};
+use super::scene::{piece_paint, Layout, Scene};
 use super::text::{self, Align, Weight};
-use super::{piece_paint, Layout, Scene, Theme};
+use super::Theme;
 use crate::tak::{Bitboard, Color, Dir, GameResult, Ply, Role, Square};
 use image::RgbImage;
 

@@ -2,12 +2,10 @@
 //! capstones beside them, under that player's card, so what is left to place reads at a glance.
 
 use super::paint::{self, pt};
-use super::{piece_paint, Layout, Scene, Theme};
+use super::scene::{piece_paint, Layout, Scene, TRAY_HEIGHT as HEIGHT};
+use super::Theme;
 use crate::tak::Color;
 use image::RgbImage;
-
-/// The tray's height, in units of `Layout::k`.
-pub(super) const HEIGHT: f32 = 64.0;
 
 /// A slab's width, thickness and the step from one slab to the next; the space between piles;
 /// a capstone's radius.

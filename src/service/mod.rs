@@ -5,6 +5,7 @@
 pub mod analysis;
 mod challenge;
 mod finish;
+mod letter;
 mod opponent;
 mod options;
 mod outbox;
@@ -36,7 +37,7 @@ pub use tournament::{
 };
 pub use university::{Bid, ANTE, TAK_FEE};
 
-use crate::game::{Decision, Ending, Kind, Match};
+use crate::game::{Decision, Kind, Match};
 use crate::render::Theme;
 use crate::store::records::*;
 use crate::store::{Change, CommitError, Store, StoreError, TimerKind};
@@ -162,11 +163,7 @@ impl Service {
             request: ctx.request.clone(),
             sent: Vec::new(),
             message: None,
-            body: serde_json::to_value(outbox::LetterBody {
-                v: outbox::BODY_VERSION,
-                owed: &outcome,
-            })
-            .expect("outcomes serialize"),
+            body: letter::body_of(&outcome),
             hold: None,
         };
         outcome.letter = Some(letter.id);

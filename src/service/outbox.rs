@@ -1,8 +1,8 @@
 //! The outbox as the publisher sees it: every outcome of a change is stored with the change (see
 //! `Service::commit`) and stays here until the publisher has delivered each of its parts.
 
+use super::letter::{newer_than_this_build, outcome_of};
 use super::*;
-use serde::{Deserialize, Serialize};
 
 /// An outcome still owed: its letter (where, since when, for which request, what of it went
 /// out already; its body read into `outcome`).
@@ -10,31 +10,6 @@ use serde::{Deserialize, Serialize};
 pub struct Delivery {
     pub letter: Letter,
     pub outcome: Outcome,
-}
-
-/// The version of a letter's body this build writes and reads.
-pub(super) const BODY_VERSION: u32 = 1;
-
-/// What a letter owes, as stored: a type of its own with its version, apart from `Outcome` (what
-/// the service answers), so changing one is a decision about the other. Version 1 holds the
-/// outcome's stored fields; a body without a version (stored before bodies had one) reads as 1.
-#[derive(Serialize, Deserialize)]
-pub(super) struct LetterBody<T> {
-    #[serde(default = "first_version")]
-    pub v: u32,
-    #[serde(flatten)]
-    pub owed: T,
-}
-
-fn first_version() -> u32 {
-    1
-}
-
-/// Whether `letter`'s body was written by a newer build (processes of two versions share a store
-/// during a deploy): left for it, never guessed at.
-fn newer_than_this_build(letter: &Letter) -> bool {
-    let version = letter.body.get("v").and_then(|v| v.as_u64());
-    version.unwrap_or(1) > u64::from(BODY_VERSION)
 }
 
 /// The parts of an outcome, delivered in this order.
@@ -115,10 +90,8 @@ impl Service {
     }
 
     fn read_letter(&self, mut letter: Letter) -> Result<Option<Delivery>, Refusal> {
-        match serde_json::from_value::<LetterBody<Outcome>>(letter.body.take()) {
-            Ok(LetterBody {
-                owed: mut outcome, ..
-            }) => {
+        match outcome_of(letter.body.take()) {
+            Ok(mut outcome) => {
                 outcome.letter = Some(letter.id);
                 outcome.guild = letter.guild;
                 Ok(Some(Delivery { letter, outcome }))

@@ -1,8 +1,9 @@
 //! What the service answers: outcomes to post, the questions they ask (prompts) and their
 //! answers, boards to draw, timer events, and the views of records.
 
-use super::*;
+use crate::game::{Ending, Kind, Match};
 use crate::render::Display;
+use crate::store::records::{PlayerRecord, PlayerRef};
 use serde::{Deserialize, Serialize};
 
 /// A position to draw, as plain data: its game's record (which replays to the position, the

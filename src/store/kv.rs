@@ -2,10 +2,10 @@
 //! (any number of processes). The records above see only `Backend` and `Tx` (`tx.rs`): ordered
 //! byte keys per tree, and transactions that run again on a conflict.
 
+use super::error::{StoreError, TxAbort};
 use super::postgres::PgKv;
 use super::sled_kv::SledKv;
 use super::tx::{Row, Tree, Tx, TxResult};
-use super::{StoreError, TxAbort};
 
 pub(super) enum Backend {
     Sled(SledKv),

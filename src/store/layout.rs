@@ -3,7 +3,7 @@
 //! would hash some servers to a process that has none of their games. `bredon reshard`
 //! (`reshard.rs`) makes folders for a new range.
 
-use super::StoreError;
+use super::error::StoreError;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

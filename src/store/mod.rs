@@ -13,6 +13,7 @@
 //! and daily puzzles (`puzzles.rs`); `gateway` 0 → when the next IDENTIFY may be sent.
 
 mod dump;
+mod error;
 mod gateway;
 mod kv;
 pub mod layout;
@@ -27,72 +28,19 @@ mod tournaments;
 mod tx;
 mod wallets;
 
+pub use error::{CommitError, StoreError};
 pub use puzzles::PuzzleChange;
 pub use settings::RefusalNote;
 
 use crate::game::Kind;
+use error::TxAbort;
 use kv::Backend;
 use records::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use tx::{abort, Row, Tree, Tx, TxResult};
-
-#[derive(Debug)]
-pub enum StoreError {
-    /// The folder is used by another Bredon process.
-    Locked(String),
-    /// A record written by another schema version.
-    Version {
-        tree: &'static str,
-        found: u32,
-    },
-    /// A record that does not decode.
-    Corrupt {
-        tree: &'static str,
-        why: String,
-    },
-    Io(String),
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            StoreError::Locked(path) => write!(
-                f,
-                "the database folder {path} is in use by another Bredon process; stop it, or point \
-                 BREDON_DATA at another folder (each shard range needs its own)"
-            ),
-            StoreError::Version { tree, found } => write!(
-                f,
-                "a {tree} record has schema version {found}, but this build reads versions \
-                 {OLDEST_SCHEMA} to {SCHEMA}: run the Bredon version that wrote it"
-            ),
-            StoreError::Corrupt { tree, why } => write!(f, "a {tree} record cannot be read: {why}"),
-            StoreError::Io(why) => write!(f, "database error: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-/// Why a change was not stored.
-#[derive(Debug)]
-pub enum CommitError {
-    /// Someone changed the channel since it was read: nothing was written.
-    Conflict,
-    Store(StoreError),
-    /// A wallet would go below zero: whose, and what it holds.
-    Broke(PlayerRef, i64),
-}
-
-impl From<StoreError> for CommitError {
-    fn from(e: StoreError) -> CommitError {
-        CommitError::Store(e)
-    }
-}
 
 /// A tournament's results by (round, board).
 pub type Results = std::collections::HashMap<(u32, u32), PairingResult>;
@@ -225,12 +173,6 @@ fn timers_of(game: &LiveGame) -> impl Iterator<Item = [u8; 17]> + '_ {
         .timeout_due_ms
         .map(|d| timer_key(d, game.channel, TimerKind::Timeout));
     reminder.into_iter().chain(timeout)
-}
-
-enum TxAbort {
-    Conflict,
-    Store(StoreError),
-    Broke(PlayerRef, i64),
 }
 
 fn tx_decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> TxResult<T> {
@@ -532,8 +474,8 @@ impl Store {
             for letter in &change.letters {
                 tx.insert(Tree::Outbox, &letter.id.to_be_bytes(), &encode(letter))?;
             }
-            puzzles::apply(&change.puzzle, tx)?;
-            settings::note_refusal(change.refusal, tx)
+            Self::apply_puzzles(&change.puzzle, tx)?;
+            Self::note_refusal(change.refusal, tx)
         });
         result.map_err(|why| match why {
             TxAbort::Conflict => CommitError::Conflict,
@@ -593,17 +535,5 @@ impl Store {
             tx.insert(Tree::Players, &key, &encode(p))?;
         }
         Ok(())
-    }
-}
-
-impl TxAbort {
-    /// For transactions that check nothing: only a storage error can stop them.
-    fn into_store_error(self) -> StoreError {
-        match self {
-            TxAbort::Store(e) => e,
-            TxAbort::Conflict | TxAbort::Broke(..) => {
-                StoreError::Io("a transaction that checks nothing was refused".into())
-            }
-        }
     }
 }

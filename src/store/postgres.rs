@@ -11,8 +11,8 @@
 //! small runtime of their own thread and each call waits for its answer with a plain
 //! `block_on`, whether or not the caller is on a tokio thread.
 
+use super::error::{StoreError, TxAbort};
 use super::tx::{Row, Tree, Tx, TxFail, TxResult};
-use super::{StoreError, TxAbort};
 use futures_executor::block_on;
 use std::sync::{Arc, Condvar, Mutex};
 use tokio_postgres::error::SqlState;

@@ -54,45 +54,47 @@ fn daily_key(guild: u64, day: i64) -> [u8; 17] {
     guild_key(b'd', guild, day.max(0) as u64)
 }
 
-pub(super) fn apply(change: &PuzzleChange, tx: &dyn Tx) -> TxResult<()> {
-    if let Some((seat, attempt, expect_seq)) = &change.attempt {
-        let key = attempt_key(*seat);
-        let stored = match tx.get(Tree::Puzzles, &key)? {
-            Some(b) => Some(tx_decode::<PuzzleAttempt>("puzzles", &b)?.seq),
-            None => None,
-        };
-        if stored != *expect_seq {
-            return abort(TxAbort::Conflict);
+impl Store {
+    pub(super) fn apply_puzzles(change: &PuzzleChange, tx: &dyn Tx) -> TxResult<()> {
+        if let Some((seat, attempt, expect_seq)) = &change.attempt {
+            let key = attempt_key(*seat);
+            let stored = match tx.get(Tree::Puzzles, &key)? {
+                Some(b) => Some(tx_decode::<PuzzleAttempt>("puzzles", &b)?.seq),
+                None => None,
+            };
+            if stored != *expect_seq {
+                return abort(TxAbort::Conflict);
+            }
+            match attempt {
+                Some(a) => tx.insert(Tree::Puzzles, &key, &encode(a))?,
+                None => tx.remove(Tree::Puzzles, &key)?,
+            };
         }
-        match attempt {
-            Some(a) => tx.insert(Tree::Puzzles, &key, &encode(a))?,
-            None => tx.remove(Tree::Puzzles, &key)?,
-        };
-    }
-    if let Some(p) = &change.player {
-        tx.insert(Tree::Puzzles, &player_key(p.guild, p.player.id), &encode(p))?;
-    }
-    if let Some(r) = &change.rating {
-        tx.insert(Tree::Puzzles, &rating_key(r.puzzle), &encode(r))?;
-    }
-    if let Some(d) = &change.new_daily {
-        let key = daily_key(d.guild, d.day);
-        if tx.get(Tree::Puzzles, &key)?.is_some() {
-            return abort(TxAbort::Conflict);
+        if let Some(p) = &change.player {
+            tx.insert(Tree::Puzzles, &player_key(p.guild, p.player.id), &encode(p))?;
         }
-        tx.insert(Tree::Puzzles, &key, &encode(d))?;
-    }
-    if let Some((guild, day, player, ms)) = &change.daily_solver {
-        let key = daily_key(*guild, *day);
-        if let Some(b) = tx.get(Tree::Puzzles, &key)? {
-            let mut daily: DailyPuzzle = tx_decode("puzzles", &b)?;
-            if !daily.solvers.iter().any(|(p, _)| p.id == player.id) {
-                daily.solvers.push((player.clone(), *ms));
-                tx.insert(Tree::Puzzles, &key, &encode(&daily))?;
+        if let Some(r) = &change.rating {
+            tx.insert(Tree::Puzzles, &rating_key(r.puzzle), &encode(r))?;
+        }
+        if let Some(d) = &change.new_daily {
+            let key = daily_key(d.guild, d.day);
+            if tx.get(Tree::Puzzles, &key)?.is_some() {
+                return abort(TxAbort::Conflict);
+            }
+            tx.insert(Tree::Puzzles, &key, &encode(d))?;
+        }
+        if let Some((guild, day, player, ms)) = &change.daily_solver {
+            let key = daily_key(*guild, *day);
+            if let Some(b) = tx.get(Tree::Puzzles, &key)? {
+                let mut daily: DailyPuzzle = tx_decode("puzzles", &b)?;
+                if !daily.solvers.iter().any(|(p, _)| p.id == player.id) {
+                    daily.solvers.push((player.clone(), *ms));
+                    tx.insert(Tree::Puzzles, &key, &encode(&daily))?;
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 impl Store {

@@ -62,39 +62,41 @@ impl Store {
     }
 }
 
-/// Applies `note` to its server's settings inside a change's transaction.
-pub(super) fn note_refusal(note: Option<RefusalNote>, tx: &dyn Tx) -> TxResult<()> {
-    let Some(note) = note else { return Ok(()) };
-    let (RefusalNote::Refused { guild, .. } | RefusalNote::Allowed { guild, .. }) = note;
-    let key = guild.to_be_bytes();
-    let mut settings: GuildSettings = match tx.get(Tree::Settings, &key)? {
-        Some(b) => tx_decode("settings", &b)?,
-        None => GuildSettings::default(),
-    };
-    let before = settings.refused.clone();
-    match note {
-        RefusalNote::Refused {
-            channel, lacking, ..
-        } => {
-            let told = before
-                .iter()
-                .any(|r| r.channel == channel && r.lacking >= lacking);
-            if told {
-                return abort(TxAbort::Conflict);
+impl Store {
+    /// Applies `note` to its server's settings inside a change's transaction.
+    pub(super) fn note_refusal(note: Option<RefusalNote>, tx: &dyn Tx) -> TxResult<()> {
+        let Some(note) = note else { return Ok(()) };
+        let (RefusalNote::Refused { guild, .. } | RefusalNote::Allowed { guild, .. }) = note;
+        let key = guild.to_be_bytes();
+        let mut settings: GuildSettings = match tx.get(Tree::Settings, &key)? {
+            Some(b) => tx_decode("settings", &b)?,
+            None => GuildSettings::default(),
+        };
+        let before = settings.refused.clone();
+        match note {
+            RefusalNote::Refused {
+                channel, lacking, ..
+            } => {
+                let told = before
+                    .iter()
+                    .any(|r| r.channel == channel && r.lacking >= lacking);
+                if told {
+                    return abort(TxAbort::Conflict);
+                }
+                settings.refused.retain(|r| r.channel != channel);
+                settings.refused.push(RefusedChannel { channel, lacking });
             }
-            settings.refused.retain(|r| r.channel != channel);
-            settings.refused.push(RefusedChannel { channel, lacking });
+            RefusalNote::Allowed {
+                channel,
+                with_picture,
+                ..
+            } => settings
+                .refused
+                .retain(|r| r.channel != channel || (r.lacking == Lacking::Files && !with_picture)),
         }
-        RefusalNote::Allowed {
-            channel,
-            with_picture,
-            ..
-        } => settings
-            .refused
-            .retain(|r| r.channel != channel || (r.lacking == Lacking::Files && !with_picture)),
+        if settings.refused != before {
+            tx.insert(Tree::Settings, &key, &encode(&settings))?;
+        }
+        Ok(())
     }
-    if settings.refused != before {
-        tx.insert(Tree::Settings, &key, &encode(&settings))?;
-    }
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! The trees in a sled folder: the default store, for one process.
 
+use super::error::{StoreError, TxAbort};
 use super::tx::{Row, Tree, Tx, TxFail, TxResult};
-use super::{StoreError, TxAbort};
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
 };

@@ -1,7 +1,7 @@
 //! The vocabulary both backends speak: the trees, one key and value, and a transaction's reads
 //! and writes with the ways it can stop.
 
-use super::{StoreError, TxAbort};
+use super::error::{StoreError, TxAbort};
 
 /// The trees (sled trees; the `tree` column in PostgreSQL).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

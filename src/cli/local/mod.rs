@@ -7,12 +7,10 @@ mod puzzles;
 mod show;
 mod words;
 
-use super::Failure;
+use super::ground::Failure;
 use crate::game::{explain, Kind};
-use crate::service::{ChallengeOptions, Ctx, EngineOpponent, FollowUp, Outcome, Refusal, Service};
-use crate::store::records::{PlayerRef, Seat};
+use crate::service::{Ctx, EngineOpponent, FollowUp, Outcome, Refusal, Service};
 use crate::store::Store;
-use crate::tak::Opening;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -55,15 +53,6 @@ Other lines: `channel NAME` (switch channel), `wait 25h` (advance the clock, fir
 `rules [takat]`, `position TPS` or `position ptn=FILE` (draw it), `analyze [GAME]` (the channel's
 last finished game, or the one `history` numbers GAME: marks, chart and annotated PTN), `help`,
 `quit`.";
-
-fn user(name: &str) -> PlayerRef {
-    // A stable id per name (FNV-1a), so games and stats follow a name across sessions.
-    let id = crate::service::fnv1a(name.to_lowercase().bytes());
-    PlayerRef {
-        id,
-        name: name.to_string(),
-    }
-}
 
 struct Session {
     service: Service,
@@ -293,7 +282,7 @@ impl Session {
             Err(Refusal(why)) => return println!("✗ {why}"),
         };
         let limits = crate::engine::Limits {
-            time: Some(super::analysis_per_position()),
+            time: Some(super::ground::analysis_per_position()),
             ..Default::default()
         };
         let theme = crate::render::Theme::default();

@@ -1,6 +1,19 @@
 //! What the words of a `bredon local` line mean: options, numbers, names, channels.
 
-use super::*;
+use crate::game::Kind;
+use crate::service::{ChallengeOptions, Refusal};
+use crate::store::records::{PlayerRef, Seat};
+use crate::tak::Opening;
+
+/// A player by name: a stable id per name (FNV-1a), so games and stats follow a name across
+/// sessions.
+pub(super) fn user(name: &str) -> PlayerRef {
+    let id = crate::service::fnv1a(name.to_lowercase().bytes());
+    PlayerRef {
+        id,
+        name: name.to_string(),
+    }
+}
 
 /// The highest picture number among the files in `out` (`local-007.png`, `local-008-game.gif`).
 pub(super) fn last_picture_number(out: &std::path::Path) -> u32 {
