@@ -745,11 +745,28 @@ fn match_writes_its_games_and_tune_fits_weights_to_them() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("20 games, "), "{out}");
-    let weights = out
+    let weights: Vec<f32> = out
         .lines()
         .find_map(|l| l.strip_prefix("pub const WEIGHTS: Weights = ["))
-        .expect("the weights as Rust");
-    assert_eq!(weights.split(", ").count(), bredon::engine::eval::FEATURES);
+        .and_then(|l| l.strip_suffix("];"))
+        .expect("the weights as Rust")
+        .split(", ")
+        .map(|w| w.parse().expect("a weight"))
+        .collect();
+    assert_eq!(weights.len(), bredon::engine::eval::FEATURES);
+    let today = bredon::engine::eval::WEIGHTS;
+    let moved = (0..weights.len())
+        .filter(|&i| (weights[i] - today[i]).abs() > 0.05)
+        .count();
+    assert!(moved > 0, "the fit moved no weight: {out}");
+    // Better than knowing nothing: saying 50% everywhere costs 0.25.
+    let fitted: f64 = out
+        .split("on the fitted ones ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .expect("the fitted weights' error");
+    assert!(fitted < 0.25, "{out}");
     let o = bredon(&["tune", "--ptn", "no-such-file.ptn"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(

@@ -2594,17 +2594,27 @@ async fn a_pairing_whose_thread_is_refused_is_told_once_and_tried_again_later() 
     tournament_cmd(&fake, &moderator(), "start", json!([])).await;
     let told = news(&fake, "Bredon cannot open the threads for its games here").await;
     assert!(told.content.contains("Missing Permissions") && told.content.contains("<@999>"));
-    // Ticks come every half second; the tries do not, and the channel hears it once.
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let tries = |f: &FakeDiscord| {
+    // Ticks come every half second; the tries do not (the first wait is 2 s), and the channel
+    // hears it once.
+    let tries = |f: &FakeDiscord| -> Vec<std::time::Instant> {
         f.requests()
             .iter()
             .filter(|r| {
                 r.method == "POST" && r.path.ends_with(&format!("/channels/{CHANNEL}/threads"))
             })
-            .count()
+            .map(|r| r.at)
+            .collect()
     };
-    assert!(tries(&fake) <= 2, "{} tries in 3 s", tries(&fake));
+    fake.wait_until("the second try", Duration::from_secs(30), |f| {
+        tries(f).len() >= 2
+    })
+    .await;
+    let at = tries(&fake);
+    let gap = at[1] - at[0];
+    assert!(
+        gap >= Duration::from_millis(1_900),
+        "tried again after {gap:?}, before the first wait of 2 s was over"
+    );
     let count = |f: &FakeDiscord| {
         f.messages()
             .iter()

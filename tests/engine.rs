@@ -87,11 +87,23 @@ fn blocks_a_lone_threat() {
 fn respects_its_node_budget_and_is_deterministic() {
     let p =
         Position::from_tps("x6/x2,2,1,x2/x,1,2,21,1,x/x,2,1112C,2S,x2/x2,1,2,x2/x6 1 11").unwrap();
+    // The budget is looked at every 1,024 nodes; once it has run out, the plies of the first
+    // two levels left to look at are finished with a static look at each reply. Nothing more.
+    let mut root = Vec::new();
+    p.generate_plies(&mut root);
+    let mut finish = 0;
+    for &ply in &root {
+        let mut after = p.clone();
+        after.play(ply).unwrap();
+        finish += 1 + after.count_plies();
+    }
     let a = search(&p, nodes(20_000), 9).unwrap();
     assert!(
-        a.nodes <= 20_000 + 50_000,
-        "a depth-2 search always completes, then the budget holds: {}",
-        a.nodes
+        a.depth >= 3 && a.nodes <= 20_000 + 1_024 + finish,
+        "{} nodes to depth {} for a budget of 20,000 (at most {} to finish two plies)",
+        a.nodes,
+        a.depth,
+        finish
     );
     let b = search(&p, nodes(20_000), 9).unwrap();
     assert_eq!((a.ply, a.nodes, a.score), (b.ply, b.nodes, b.score));

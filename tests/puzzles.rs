@@ -408,8 +408,22 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
     assert!(mine.is_ephemeral(), "{}", mine.content());
     assert!(mine.content().contains("Puzzle #10"), "{}", mine.content());
     assert_eq!(mine.pngs().len(), 1);
-    let answer = play_in(&fake, TEXT, &bob(), "a1").await;
-    assert!(answer.is_ephemeral(), "{}", answer.content());
+    let public = |f: &fake_discord::FakeDiscord| {
+        f.messages()
+            .iter()
+            .filter(|m| m.channel == TEXT && !m.ephemeral)
+            .count()
+    };
+    let seen = public(&fake);
+    let first = &bredon::engine::puzzles::starter_set()[9].solution[0];
+    let answer = play_in(&fake, TEXT, &bob(), first).await;
+    assert!(
+        answer.is_ephemeral() && answer.content().contains("Bredon answers"),
+        "the solution's first ply, kept and answered for bob alone: {}",
+        answer.content()
+    );
+    assert_eq!(answer.pngs().len(), 1, "the position after Bredon's answer");
+    assert_eq!(public(&fake), seen, "nothing of it in the channel");
     // Its buttons answer privately too.
     let gave_up = harness::press_in(&fake, TEXT, &bob(), "bredon:puzzle-give-up").await;
     assert!(gave_up.is_ephemeral(), "{}", gave_up.content());
@@ -481,6 +495,45 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
         mine.is_ephemeral() && mine.content().contains("to play and win"),
         "{}",
         mine.content()
+    );
+    // alice solves it privately, ply by ply as the hints say: nothing of it in the channel.
+    let public = fake.messages().iter().filter(|m| !m.ephemeral).count();
+    let mut solved = None;
+    for _ in 0..40 {
+        let hint = puzzle_cmd(&fake, TEXT, &alice(), "hint", json!([])).await;
+        assert!(hint.is_ephemeral(), "{}", hint.content());
+        // The hint's ply as Discord shows it (its markdown escapes undone).
+        let Some(ply) = hint
+            .content()
+            .split("Hint: play ")
+            .nth(1)
+            .and_then(|t| t.split(". ").next())
+            .map(|t| t.trim_end_matches('.').replace('\\', ""))
+        else {
+            continue;
+        };
+        let answer = play_in(&fake, TEXT, &alice(), &ply).await;
+        assert!(answer.is_ephemeral(), "{}", answer.content());
+        if answer.content().contains(" solved in ") {
+            solved = Some(answer.content());
+            break;
+        }
+    }
+    let solved = solved.expect("the daily puzzle solved by following the hints");
+    let number: String = mine
+        .content()
+        .split("Puzzle #")
+        .nth(1)
+        .map(|t| t.chars().take_while(char::is_ascii_digit).collect())
+        .unwrap_or_default();
+    assert!(
+        !number.is_empty() && solved.contains(&format!("Puzzle #{number} solved in ")),
+        "the day's puzzle #{number}: {solved}"
+    );
+    assert_eq!(
+        fake.messages().iter().filter(|m| !m.ephemeral).count(),
+        public,
+        "solved privately: nothing posted"
     );
 }
 

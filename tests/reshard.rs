@@ -223,9 +223,10 @@ fn two_folders_of_four_shards_become_eight_and_back() {
         "{why}"
     );
     let out = reshard(&old[..1], &dirs("half-", 2), 4);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1), "a missing source is refused");
     assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2 of 4 is held by 0"));
     let out = reshard(&old, &eight[..2], 4);
+    assert_eq!(out.status.code(), Some(1), "a used target is refused");
     assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
     // `bredon run` with the old flags on a new folder stops before it connects, saying why.
     let run = Command::new(env!("CARGO_BIN_EXE_bredon"))

@@ -142,29 +142,31 @@ impl Drop for RestProxy {
 fn rest_proxy(fake: &FakeDiscord) -> Result<RestProxy, String> {
     use std::io::BufRead;
     use std::process::{Command, Stdio};
+    // The proxy's folder (its script, package.json and lockfile) copied where npm may write;
+    // `npm ci` installs exactly the locked packages, again whenever the lockfile changes.
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rest-proxy");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rest-proxy");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    if !dir.join("node_modules/@discordjs/proxy").exists() {
+    let lock = std::fs::read(source.join("package-lock.json")).map_err(|e| e.to_string())?;
+    let installed_lock = std::fs::read(dir.join("package-lock.json")).ok();
+    for file in ["package.json", "package-lock.json", "rest-proxy.mjs"] {
+        std::fs::copy(source.join(file), dir.join(file)).map_err(|e| e.to_string())?;
+    }
+    if installed_lock.as_deref() != Some(&lock[..]) || !dir.join("node_modules").exists() {
         let installed = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
-            .args(["@discordjs/proxy@2.1.1", "@discordjs/rest@2"])
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
             .current_dir(&dir)
             .output()
             .map_err(|e| format!("npm is not there ({e})"))?;
         if !installed.status.success() {
+            let _ = std::fs::remove_file(dir.join("package-lock.json"));
             return Err(format!(
                 "npm could not install @discordjs/proxy: {}",
                 String::from_utf8_lossy(&installed.stderr)
             ));
         }
     }
-    // Beside its node_modules, where Node.js looks for what a module imports.
     let script = dir.join("rest-proxy.mjs");
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rest-proxy.mjs"),
-        &script,
-    )
-    .map_err(|e| e.to_string())?;
     let mut child = Command::new("node")
         .arg(&script)
         .env("FAKE_DISCORD", &fake.api_base)
@@ -195,7 +197,7 @@ async fn a_rest_proxy_keeps_two_processes_within_the_rate_limits() {
     let proxy = match rest_proxy(&fake) {
         Ok(proxy) => proxy,
         Err(why) => {
-            println!("skipped: {why}");
+            support::skip("Node.js and npm", &why);
             return;
         }
     };

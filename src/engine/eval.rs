@@ -360,5 +360,23 @@ mod tests {
         let white = position("1,1,x4/2,x5/x6/x6/x6/x6 1 2");
         let black = position("2,2,x4/1,x5/x6/x6/x6/x6 2 2");
         assert_eq!(features(&white)[..PER_SIDE], features(&black)[..PER_SIDE]);
+        assert_eq!(evaluate(&white), evaluate(&black));
+        // Komi is Black's alone: the same shape is worth more to Black than to White.
+        let komi = |tps: &str| {
+            let setup = crate::tak::Setup::new(6)
+                .unwrap()
+                .with_komi(crate::tak::Komi::parse("2").unwrap());
+            Position::from_tps_with(tps, setup).unwrap()
+        };
+        let (white, black) = (
+            komi("1,1,x4/2,x5/x6/x6/x6/x6 1 2"),
+            komi("2,2,x4/1,x5/x6/x6/x6/x6 2 2"),
+        );
+        assert!(evaluate(&black) > evaluate(&white));
+        assert_eq!(
+            features(&white)[2..PER_SIDE],
+            features(&black)[2..PER_SIDE],
+            "komi moves the flat counts alone"
+        );
     }
 }

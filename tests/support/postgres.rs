@@ -1,7 +1,8 @@
 //! A throwaway PostgreSQL server for a test binary: `initdb` in a temporary folder, the server on
 //! a Unix socket there (no TCP port), a new empty database for each test. It is started the
 //! first time a test asks and ends with the test binary (the parent-death signal). Where
-//! PostgreSQL is not installed, `server()` says why, and the tests that need it skip.
+//! PostgreSQL is not installed, `server()` says why, and the tests that need it skip (or fail,
+//! under `CI=true`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -162,13 +163,13 @@ fn start() -> Result<Server, String> {
     }
 }
 
-/// A new empty database on the test binary's server, or `None` after printing why the test
-/// skips (no PostgreSQL here).
+/// A new empty database on the test binary's server, or `None` when there is no PostgreSQL
+/// here: the test skips, or fails under `CI=true` (`super::skip`).
 pub fn database() -> Option<String> {
     match server() {
         Ok(server) => Some(server.database()),
         Err(why) => {
-            println!("skipped: {why}");
+            super::skip("PostgreSQL", &why);
             None
         }
     }
