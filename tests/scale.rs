@@ -197,7 +197,7 @@ async fn a_rest_proxy_keeps_two_processes_within_the_rate_limits() {
     let proxy = match rest_proxy(&fake) {
         Ok(proxy) => proxy,
         Err(why) => {
-            support::skip("Node.js and npm", &why);
+            support::postgres::skip("Node.js and npm", &why);
             return;
         }
     };

@@ -86,21 +86,6 @@ pub fn reopen(path: &std::path::Path) -> Store {
 
 pub mod postgres;
 
-/// A test that cannot run here for want of `tool`: under `CI=true` it fails, naming the tool
-/// (`.ci/run` installs every one); elsewhere it skips, saying so on the terminal itself (past
-/// the test harness's capture, so a skip is seen in the run's output and never reads as a pass).
-pub fn skip(tool: &str, why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
-        panic!("CI=true, and this test needs {tool}: {why}");
-    }
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("a test")
-        .to_string();
-    let line = format!("SKIPPED {test}: needs {tool} ({why})\n");
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
-}
-
 /// Player `name` with id `id`.
 pub fn player(name: &str, id: u64) -> bredon::store::records::PlayerRef {
     bredon::store::records::PlayerRef {
