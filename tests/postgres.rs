@@ -109,7 +109,6 @@ fn migrate_moves_a_folder_into_postgres_whole() {
         let finished = service.store().last_finished(11).unwrap().unwrap().id;
         (live, finished)
     };
-    std::thread::sleep(std::time::Duration::from_millis(200)); // sled lets go of its lock
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_bredon"))
             .args(args)
@@ -117,7 +116,17 @@ fn migrate_moves_a_folder_into_postgres_whole() {
             .output()
             .unwrap()
     };
-    let moved = run(&["migrate", "--from", folder.path().to_str().unwrap()]);
+    // sled's flusher thread lets go of the folder's lock a moment after the last handle: until
+    // then `migrate` is refused before it touches anything, and is asked again.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let moved = loop {
+        let out = run(&["migrate", "--from", folder.path().to_str().unwrap()]);
+        let in_use = String::from_utf8_lossy(&out.stderr).contains("in use by another Bredon");
+        if !in_use || std::time::Instant::now() > deadline {
+            break out;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     let said = String::from_utf8_lossy(&moved.stdout);
     assert!(
         moved.status.success(),
@@ -203,7 +212,7 @@ fn a_letter_is_delivered_by_the_process_that_holds_it() {
 }
 
 #[test]
-fn timers_fire_once_across_processes() {
+fn timers_fire_once_across_service_handles() {
     let Some(url) = support::postgres::database() else {
         return;
     };

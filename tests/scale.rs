@@ -7,7 +7,7 @@ mod fake_discord;
 mod harness;
 mod support;
 
-use fake_discord::{shard_of, FakeDiscord, GUILD_ID};
+use fake_discord::{shard_of, FakeDiscord, TestUser, GUILD_ID};
 use harness::*;
 use serde_json::json;
 use std::collections::HashMap;
@@ -101,13 +101,23 @@ async fn three_processes_with_shard_ranges_share_one_postgres() {
             |f| f.direct_messages(222).len() > before,
         )
         .await;
-        let dm = fake.direct_messages(222).pop().unwrap();
-        assert!(
-            dm.content.contains(&format!("<#{channel}>")),
-            "{}",
-            dm.content
-        );
     }
+    // Once nothing is owed in the shared store, nothing more can be sent: bob got exactly one
+    // direct message per game, whichever process delivered it.
+    let store = bredon::store::Store::connect(&url).unwrap();
+    fake.wait_until("the outbox empty", Duration::from_secs(30), |_| {
+        store.letter_heads().is_ok_and(|l| l.is_empty())
+    })
+    .await;
+    let dms = fake.direct_messages(222);
+    for &channel in &channels {
+        let about = dms
+            .iter()
+            .filter(|m| m.content.contains(&format!("<#{channel}>")))
+            .count();
+        assert_eq!(about, 1, "one direct message for the game in {channel}");
+    }
+    assert_eq!(dms.len(), channels.len());
 
     // One process registered the commands; every interaction was answered exactly once.
     let requests = fake.requests();
@@ -391,4 +401,85 @@ async fn two_processes_open_one_thread_per_pairing_of_a_swiss() {
     news(&fake, "Cup is over").await;
     let threads = fake.threads();
     assert_eq!(threads.len(), 6, "one thread per pairing: {threads:?}");
+}
+
+/// Three processes, each with its own timer loop, on one database and one virtual clock: every
+/// game's reminder and time-out is posted once, whichever process's tick finds it first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_processes_post_each_reminder_and_time_out_once() {
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
+    let fake = FakeDiscord::start().await;
+    let clock_dir = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(clock_dir.path());
+    fake.recommend_shards(SHARDS);
+    let service = bredon::service::Service::new(bredon::store::Store::connect(&url).unwrap());
+    let mut channels = Vec::new();
+    for shard in 0..SHARDS {
+        let guild = guild_on(shard, SHARDS);
+        if guild != GUILD_ID {
+            fake.add_guild(guild);
+        }
+        for i in 0..4 {
+            let channel = 9_000 + shard * 100 + i;
+            fake.place_channel(channel, guild);
+            let options = bredon::service::ChallengeOptions {
+                opponent: Some(bredon::store::records::PlayerRef {
+                    id: bob().id,
+                    name: "bob".into(),
+                }),
+                seat: bredon::store::records::Seat::White,
+                size: Some(5),
+                reminder: Some("1h".into()),
+                time_limit: Some("1d".into()),
+                ..Default::default()
+            };
+            let at = |user: TestUser| bredon::service::Ctx {
+                guild,
+                ..sctx(&user, channel)
+            };
+            service.challenge(&at(alice()), &options).unwrap();
+            service.accept(&at(bob())).unwrap();
+            channels.push(channel);
+        }
+    }
+    posted_earlier(&service);
+    let on_the_clock = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let _bots: Vec<Bot> = (0..SHARDS)
+        .map(|s| {
+            start_shards(
+                &fake,
+                &url,
+                SHARDS as u32,
+                &format!("{s}..{}", s + 1),
+                &on_the_clock,
+            )
+        })
+        .collect();
+    fake.wait_until("every shard connected", Duration::from_secs(60), |f| {
+        f.shards_connected() == vec![(0, 3), (1, 3), (2, 3)]
+    })
+    .await;
+    let posted = |f: &FakeDiscord, channel: u64, says: &str| {
+        f.messages()
+            .iter()
+            .filter(|m| m.channel == channel && m.content.contains(says))
+            .count()
+    };
+    for (advance, says) in [(61 * 60, "it is your move"), (23 * 3600, "ran out of time")] {
+        fake.advance(Duration::from_secs(advance));
+        fake.wait_until(says, Duration::from_secs(60), |f| {
+            channels.iter().all(|&c| posted(f, c, says) >= 1)
+        })
+        .await;
+        // Once nothing is owed, nothing more can be posted.
+        fake.wait_until("the outbox empty", Duration::from_secs(30), |_| {
+            service.deliveries().is_ok_and(|d| d.is_empty())
+        })
+        .await;
+        for &channel in &channels {
+            assert_eq!(posted(&fake, channel, says), 1, "{says} in {channel}");
+        }
+    }
 }
