@@ -108,6 +108,7 @@ fn kill_rounds(place: &support::Place, rounds: u32) {
         seed ^= seed << 17;
         let run_for = Duration::from_millis(150 + seed % 400);
         let stdout = child.stdout.take().unwrap();
+        let (first_ack, acked) = std::sync::mpsc::channel();
         let reader = std::thread::spawn(move || {
             let mut acks = Vec::new();
             for line in BufReader::new(stdout).lines() {
@@ -119,10 +120,18 @@ fn kill_rounds(place: &support::Place, rounds: u32) {
                         id.parse::<u64>().unwrap(),
                         n.parse::<usize>().unwrap(),
                     ));
+                    if acks.len() == 1 {
+                        let _ = first_ack.send(());
+                    }
                 }
             }
             acks
         });
+        // The kill comes a random while after the first acknowledged ply, however slow the
+        // child is to start: every round kills a child in the middle of its plies.
+        acked
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("round {round}: the child acknowledged no ply"));
         let started = Instant::now();
         while started.elapsed() < run_for {
             std::thread::sleep(Duration::from_millis(10));

@@ -553,3 +553,37 @@ fn a_deleted_puzzle_channel_stops_the_daily_puzzle_instead_of_failing_every_day(
     );
     assert_eq!(s.settings(GUILD).unwrap().puzzle_channel, None);
 }
+
+/// Every starter puzzle, started privately and played through the service to its end: the
+/// solver's first ply of each position, against Bredon's longest defence, ends in "solved"
+/// within the plies the puzzle says, plus a margin for a defence that holds out longer.
+/// Minutes of solving: `cargo test --release --test puzzles -- --ignored`.
+#[test]
+#[ignore = "plays all 300 starter puzzles (minutes)"]
+fn every_starter_puzzle_is_solved_by_playing_it_to_its_end() {
+    let place = support::place();
+    let s = service(&place);
+    let set = bredon::engine::puzzles::starter_set();
+    let mut unsolved = Vec::new();
+    for (i, puzzle) in set.iter().enumerate() {
+        let n = i as u32 + 1;
+        let solver = |t: i64| ctx(&format!("solver{n}"), CHANNEL, t);
+        let mut shown = s.start_puzzle(&solver(0), number(n), true).unwrap();
+        let mut solved = false;
+        for t in 1..=(puzzle.plies as i64 + 12) {
+            let ply = winning_ply(&shown);
+            shown = s.play(&solver(t * 1000), &ply).unwrap();
+            if shown.text.contains(&format!("Puzzle #{n} solved in ")) {
+                solved = true;
+                break;
+            }
+        }
+        if !solved {
+            unsolved.push(n);
+        }
+    }
+    assert!(
+        unsolved.is_empty(),
+        "not solved by playing them: {unsolved:?}"
+    );
+}
