@@ -6,12 +6,9 @@
 //! at the end. Then the faults of one channel or one interaction: permissions taken away for
 //! hours, a deferred answer whose ping or edit failed until its token died.
 
-mod fake_discord;
-mod harness;
-mod support;
-
-use fake_discord::{perms, FakeDiscord, TestUser, GUILD_ID};
-use harness::*;
+use crate::fake_discord::{perms, FakeDiscord, TestUser, GUILD_ID};
+use crate::harness::*;
+use crate::{fake_discord, support};
 use serde_json::json;
 use std::time::Duration;
 

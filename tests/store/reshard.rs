@@ -3,6 +3,7 @@
 //! game goes on with its id (so its buttons still work), every reminder fires once, the records
 //! are all there; the folders refuse a process started for other shards.
 
+use crate::support;
 use bredon::service::{ChallengeOptions, Ctx, Service};
 use bredon::store::layout::Layout;
 use bredon::store::records::{GuildSettings, PlayerPrefs, PlayerRef, Seat};
@@ -10,8 +11,6 @@ use bredon::store::Store;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-mod support;
 
 const HOUR: i64 = 3_600_000;
 

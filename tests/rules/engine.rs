@@ -561,7 +561,7 @@ fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
 #[test]
 fn analysis_marks_a_missed_road_in_one_and_an_unanswered_tak() {
     use bredon::engine::analysis::{analyze, Mark};
-    let game = Game::from_ptn(include_str!("data/missed-road.ptn")).unwrap();
+    let game = Game::from_ptn(include_str!("../data/missed-road.ptn")).unwrap();
     let limits = Limits {
         nodes: Some(20_000),
         ..Limits::default()
@@ -650,7 +650,7 @@ fn check_starter_puzzles(every: usize) -> usize {
     use bredon::engine::puzzles::{winning_first_plies, Puzzle};
     use bredon::engine::tinue::{solve, Verdict};
     use bredon::tak::{Komi, Setup};
-    let text = include_str!("../assets/puzzles.jsonl");
+    let text = include_str!("../../assets/puzzles.jsonl");
     let puzzles: Vec<Puzzle> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -687,6 +687,6 @@ fn a_sample_of_the_starter_puzzles_holds() {
 fn every_starter_puzzle_holds() {
     assert_eq!(
         check_starter_puzzles(1),
-        include_str!("../assets/puzzles.jsonl").lines().count()
+        include_str!("../../assets/puzzles.jsonl").lines().count()
     );
 }

@@ -2,6 +2,7 @@
 //! service acknowledged; it is killed at random moments, and after every kill each acknowledged
 //! ply must be in the store and every game must load. Once on a sled folder, once on PostgreSQL.
 
+use crate::support;
 use bredon::service::{ChallengeOptions, Service};
 use bredon::store::records::Seat;
 use bredon::store::Store;
@@ -9,9 +10,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod support;
-
-use support::{ctx, player};
+use crate::support::{ctx, player};
 
 const CHANNELS: [u64; 3] = [11, 12, 13];
 
@@ -93,7 +92,7 @@ fn kill_rounds(place: &support::Place, rounds: u32) {
         let mut child = child
             .args([
                 "--exact",
-                "crash_child",
+                "crash::crash_child",
                 "--ignored",
                 "--nocapture",
                 "--test-threads",

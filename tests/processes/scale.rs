@@ -3,12 +3,9 @@
 //! shard's servers, all of them play, one registers the commands, a player's wishes set through
 //! one process hold on the others, and every interaction is answered once.
 
-mod fake_discord;
-mod harness;
-mod support;
-
-use fake_discord::{shard_of, FakeDiscord, TestUser, GUILD_ID};
-use harness::*;
+use crate::fake_discord::{shard_of, FakeDiscord, TestUser, GUILD_ID};
+use crate::harness::*;
+use crate::support;
 use serde_json::json;
 use std::collections::HashMap;
 use std::time::Duration;

@@ -3,6 +3,7 @@
 //! starts from a new database on the test binary's throwaway server, and skips (saying why)
 //! where PostgreSQL is not installed.
 
+use crate::support;
 use bredon::service::{ChallengeOptions, Service};
 use bredon::store::records::Seat;
 use bredon::store::Store;
@@ -10,9 +11,7 @@ use std::collections::HashSet;
 use std::process::Command;
 use std::sync::{Arc, Barrier};
 
-mod support;
-
-use support::{ctx, player};
+use crate::support::{ctx, player};
 
 /// alice (white) and bob start a 5x5 game in `channel`.
 fn start_game(service: &Service, channel: u64) {

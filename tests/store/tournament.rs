@@ -1,8 +1,7 @@
 //! Tournaments through the service on a real store: a round robin of 5 and a 3-round Swiss of
 //! 7 played to the end, with standings worked out by hand in the comments; a restart mid-round.
 
-mod support;
-
+use crate::support;
 use bredon::service::{
     parse_format, ChallengeOptions, Ctx, Outcome, Refusal, Service, TimerEvent, TournamentOptions,
 };

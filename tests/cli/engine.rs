@@ -1,0 +1,296 @@
+//! The engine's commands: `tinue`, `puzzles mine`, `match`, `tune`, `label`, `tei`, `analyze`.
+
+use crate::local::local_as;
+use crate::process::{bredon, stderr, stdout};
+
+#[test]
+fn tinue_prints_the_line_no_tinue_or_unknown_on_its_first_line() {
+    let first_line = |args: &[&str]| {
+        let o = bredon(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains(" nodes in "), "{}", stderr(&o));
+        stdout(&o).lines().next().unwrap_or_default().to_string()
+    };
+    // A road in one; a Tinuë three plies long (the reply shown is one of many that all lose).
+    assert_eq!(
+        first_line(&["tinue", "--tps", "x5/1,1,1,1,x/x5/2,2,2,x2/x5 1 5"]),
+        "tinue e4"
+    );
+    let line = first_line(&[
+        "tinue",
+        "--tps",
+        "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11",
+    ]);
+    assert!(line.starts_with("tinue 2b2+ "), "{line}");
+    assert_eq!(line.split(' ').count(), 4, "{line}");
+    assert_eq!(
+        first_line(&["tinue", "--tps", "x5/x5/x2,1,x2/x5/x4,2 1 2"]),
+        "no tinue"
+    );
+    let hard = "2,x,2,x2/x,1,2,2,x/2,221,2,1,1/12,221S,2,111121,112/x2,1S,x,1 2 22";
+    assert_eq!(
+        first_line(&["tinue", "--tps", hard, "--nodes", "100"]),
+        "unknown"
+    );
+    // The defender of a double threat cannot escape; one facing a single threat can.
+    let double = "x5/1,1,1,1,x/x5/1,1,1,1,x/2,2,2,2,2S 2 6";
+    assert_eq!(
+        first_line(&["tinue", "--defend", "--tps", double]),
+        "no escape"
+    );
+    let single = "x5/1,1,1,1,x/x5/x5/2,2,2,x,2S 2 6";
+    assert_eq!(
+        first_line(&["tinue", "--defend", "--tps", single]),
+        "escapes e4 Se4 Ce4"
+    );
+    let json: serde_json::Value = serde_json::from_str(&first_line(&[
+        "tinue",
+        "--json",
+        "--tps",
+        "x5/1,1,1,1,x/x5/2,2,2,x2/x5 1 5",
+    ]))
+    .unwrap();
+    assert_eq!(json["verdict"], "tinue");
+    assert_eq!(json["pv"], serde_json::json!(["e4"]));
+    let o = bredon(&["tinue", "--tps", "x5/x5 1 1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn puzzles_mine_writes_one_json_puzzle_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ptn");
+    let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let game = format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n11. 2b2+ a1 12. 2b1>\n");
+    // The same game twice: its puzzle once.
+    std::fs::write(&games, format!("{game}\n{game}")).unwrap();
+    let o = bredon(&["puzzles", "mine", games.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 puzzle from 2 games"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let puzzle: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(puzzle["tps"], tps);
+    assert_eq!(puzzle["first_plies"], serde_json::json!(["2b2+"]));
+    assert_eq!(puzzle["plies"], 3);
+    assert!(puzzle["origin"]
+        .as_str()
+        .unwrap()
+        .ends_with("games.ptn game 1 ply 1"));
+}
+
+#[test]
+fn finished_games_are_mined_for_puzzles_unless_their_server_opts_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let game = format!(
+        "alice challenge bob size=5 seat=white tps=\"{tps}\"\nbob accept\nalice 2b2+\nbob a1\nalice 2b1>\n"
+    );
+    let out = local_as(&dir, &["--moderator", "mod"], &game);
+    assert!(out.contains("wins by road"), "{out}");
+    let data = dir.path().join("data-local");
+    let mine = || bredon(&["puzzles", "mine", "--archive", data.to_str().unwrap()]);
+    let o = mine();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let puzzle: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(puzzle["tps"], tps);
+    let origin = puzzle["origin"].as_str().unwrap();
+    assert!(
+        origin.starts_with("server 1 game ") && origin.ends_with(" ply 1"),
+        "{origin}"
+    );
+    let out = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        "mod settings puzzle_mining=off\n",
+    );
+    assert!(out.contains("settings:"), "{out}");
+    let o = mine();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("1 server passed over"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn local_plays_a_puzzle_and_posts_the_daily_puzzle_after_a_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    // Puzzle #3 (4x4): White wins with d3 or d4; the second hint names the road's last ply.
+    let out = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        "alice puzzle number=3\nalice a3\nalice d4\nalice puzzle hint\nalice puzzle hint\n",
+    );
+    assert!(out.contains("Puzzle #3 · 4x4"), "{out}");
+    assert!(out.contains("✗ a3 is not Tak"), "{out}");
+    assert!(
+        out.contains("alice played d4. Tak! Bredon answers"),
+        "{out}"
+    );
+    let road = out
+        .split("Hint: play ")
+        .nth(1)
+        .and_then(|t| t.split('.').next())
+        .unwrap_or_else(|| panic!("no second hint: {out}"))
+        .to_string();
+    let out = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        &format!(
+            "alice {road}\nalice leaderboard puzzles\nmod settings puzzle_channel=puzzles puzzle_hour=0\n\
+             wait 25h\nbob puzzle daily\nbob puzzle give up\n"
+        ),
+    );
+    assert!(out.contains("Puzzle #3 solved in "), "{out}");
+    assert!(out.contains("1. alice "), "{out}");
+    assert!(
+        out.contains("daily puzzle in #puzzles at 00:00 UTC"),
+        "{out}"
+    );
+    assert!(out.contains("[#puzzles] (timer)"), "{out}");
+    assert!(out.contains("Daily puzzle of "), "{out}");
+    assert!(out.contains("(privately) Puzzle #"), "{out}");
+    assert!(out.contains("the winning line was"), "{out}");
+}
+
+/// `easy` against `beginner` on 5x5 (fast, and the same every run), the games kept in `ptn`;
+/// what the match printed.
+fn easy_vs_beginner(ptn: &std::path::Path, options: &[&str]) -> String {
+    let mut args = vec![
+        "match", "--a", "easy", "--b", "beginner", "--size", "5", "--ptn",
+    ];
+    args.push(ptn.to_str().unwrap());
+    args.extend(options);
+    let o = bredon(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn match_writes_its_games_and_tune_fits_weights_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ptn");
+    easy_vs_beginner(&games, &["--games", "20", "--openings", "10"]);
+    let o = bredon(&["tune", "--ptn", games.to_str().unwrap(), "--rounds", "200"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("20 games, "), "{out}");
+    let weights: Vec<f32> = out
+        .lines()
+        .find_map(|l| l.strip_prefix("pub const WEIGHTS: Weights = ["))
+        .and_then(|l| l.strip_suffix("];"))
+        .expect("the weights as Rust")
+        .split(", ")
+        .map(|w| w.parse().expect("a weight"))
+        .collect();
+    assert_eq!(weights.len(), bredon::engine::eval::FEATURES);
+    let today = bredon::engine::eval::WEIGHTS;
+    let moved = (0..weights.len())
+        .filter(|&i| (weights[i] - today[i]).abs() > 0.05)
+        .count();
+    assert!(moved > 0, "the fit moved no weight: {out}");
+    // Better than knowing nothing: saying 50% everywhere costs 0.25.
+    let fitted: f64 = out
+        .split("on the fitted ones ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .expect("the fitted weights' error");
+    assert!(fitted < 0.25, "{out}");
+    let o = bredon(&["tune", "--ptn", "no-such-file.ptn"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot read no-such-file.ptn"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A match split over processes (`--first-game`) plays the same games as one run.
+#[test]
+fn a_match_started_at_a_later_game_plays_that_game_and_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let play = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let out = easy_vs_beginner(&path, &[&["--openings", "2"], extra].concat());
+        (out, std::fs::read_to_string(path).unwrap())
+    };
+    let (_, whole) = play("whole.ptn", &["--games", "4"]);
+    let (out, tail) = play("tail.ptn", &["--games", "2", "--first-game", "3"]);
+    assert!(out.starts_with("game 3: easy as White"), "{out}");
+    assert!(out.contains("game 4: easy as Black"), "{out}");
+    let games: Vec<&str> = whole.split("[Player1").collect();
+    assert_eq!(games.len(), 5, "{whole}");
+    assert_eq!(tail, format!("[Player1{}[Player1{}", games[3], games[4]));
+}
+
+/// `label` asks a teacher engine for its chances in every quiet position, and `tune --labels`
+/// fits to them; an engine that reports no `wdl` cannot teach.
+#[test]
+fn label_records_a_teachers_chances_and_tune_fits_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.ptn");
+    easy_vs_beginner(&games, &["--games", "10", "--openings", "5"]);
+    let teacher = dir.path().join("teacher.sh");
+    std::fs::write(
+        &teacher,
+        "while read line; do case \"$line\" in \
+         tei) echo 'id name teacher'; echo teiok;; isready) echo readyok;; \
+         go*) echo 'info depth 1 score cp 20 wdl 700 100 200'; echo 'bestmove a1';; esac; done\n",
+    )
+    .unwrap();
+    let spec = format!("tei:sh {}", teacher.display());
+    let o = bredon(&[
+        "label",
+        "--ptn",
+        games.to_str().unwrap(),
+        "--teacher",
+        &spec,
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let labels = stdout(&o);
+    let lines: Vec<&str> = labels.lines().collect();
+    assert!(lines.len() > 50, "{labels}");
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields[2], "0.7500", "a draw counts half: {line}");
+        assert!(["0", "0.5", "1"].contains(&fields[1]), "{line}");
+    }
+    assert_eq!(lines.first().unwrap().split('\t').next(), Some("0"));
+    assert_eq!(lines.last().unwrap().split('\t').next(), Some("9"));
+    let file = dir.path().join("labels.tsv");
+    std::fs::write(&file, &labels).unwrap();
+    let tune = |share: &str| {
+        bredon(&[
+            "tune",
+            "--labels",
+            file.to_str().unwrap(),
+            "--teacher-share",
+            share,
+            "--rounds",
+            "100",
+        ])
+    };
+    // The results alone fit; this teacher's chances, the same everywhere, teach nothing.
+    let o = tune("0");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("10 games, "), "{}", stdout(&o));
+    let o = tune("1");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("flats worth nothing"), "{}", stderr(&o));
+
+    let own = format!("tei:{} tei", env!("CARGO_BIN_EXE_bredon"));
+    let o = bredon(&["label", "--ptn", games.to_str().unwrap(), "--teacher", &own]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("reports no `wdl`"), "{}", stderr(&o));
+}

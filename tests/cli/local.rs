@@ -1,0 +1,383 @@
+//! `bredon local`: games, timers, Takat, tournaments, pictures and records in the terminal.
+
+use crate::process::{bredon, stderr, stdout};
+use crate::support;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// `bredon local` with these lines on stdin, in a fresh folder: its output.
+pub(crate) fn local(lines: &str) -> String {
+    local_in(&tempfile::tempdir().unwrap(), lines)
+}
+
+pub(crate) fn local_in(dir: &tempfile::TempDir, lines: &str) -> String {
+    local_as(dir, &[], lines)
+}
+
+/// `bredon local` with `args` (e.g. `--moderator mod`).
+pub(crate) fn local_as(dir: &tempfile::TempDir, args: &[&str], lines: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .arg("local")
+        .args(args)
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    stdout(&child.wait_with_output().unwrap())
+}
+
+#[test]
+fn local_play_reads_plies_in_either_case_and_says_why_a_ply_is_wrong() {
+    let out = local(
+        "alice challenge bob size=5 seat=white time=1d\nbob accept\nalice A1\nbob 2a3>1\nbob E5\nalice sb2\nquit\n",
+    );
+    assert!(out.contains("alice played a1."), "{out}");
+    assert!(
+        out.contains("`2a3>1`: the drops add up to 1 but 2 pieces are carried"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bob played e5.") && out.contains("alice played Sb2."),
+        "{out}"
+    );
+    assert!(out.contains("time runs out in 24 h 00 min"), "{out}");
+}
+
+#[test]
+fn a_local_game_leaves_its_gif_and_ptn() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = local_in(
+        &dir,
+        "alice challenge bob size=3 seat=white\nbob accept\nalice a1\nbob resign\nquit\n",
+    );
+    let file = |ext: &str| {
+        let path = out
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{ext}: ")))
+            .unwrap_or_else(|| panic!("no {ext} in {out}"));
+        std::fs::read(dir.path().join(path)).unwrap()
+    };
+    assert!(file("gif").starts_with(b"GIF89a"));
+    let ptn = String::from_utf8(file("ptn")).unwrap();
+    assert!(ptn.contains("1. a1") && ptn.contains("1-0"), "{ptn}");
+    // Everything the terminal showed was delivered: nothing is left owed in the store.
+    let store = bredon::store::Store::open(&dir.path().join("data-local")).unwrap();
+    let service = bredon::service::Service::new(store);
+    assert!(service.deliveries().unwrap().is_empty());
+}
+
+#[test]
+fn local_wait_fires_the_timers_that_fell_due() {
+    let out = local("alice challenge bob size=5 seat=white time=1d\nbob accept\nwait 13h\nquit\n");
+    let (_, after_wait) = out.split_once("(the clock moves on 13h)").unwrap();
+    assert!(
+        after_wait.contains("alice, it is your move")
+            && after_wait.contains("time runs out in 11 h 00 min"),
+        "the half-time reminder fires during the wait: {out}"
+    );
+}
+
+#[test]
+fn takat_perft_and_replay() {
+    let o = bredon(&["perft", "--game", "takat", "--size", "7", "--depth", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1 6\n2 30\n3 210\n");
+    let o = bredon(&["perft", "--game", "takat", "--size", "8", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("7 or 19"), "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.takat.txt");
+    std::fs::write(
+        &path,
+        "[Game \"Takat\"]\n[Size \"7\"]\n\n1. a1 c2\n2. a1-a2 b3\n3. a2-b2 1-0 {resigned}\n",
+    )
+    .unwrap();
+    let o = bredon(&["replay", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "x,x/x,1,2/x,2 2 b2 3\n1-0\n");
+    let o = bredon(&["replay", "--json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["game"], "Takat");
+    assert_eq!(v["plies"][2]["ptn"], "a1-a2");
+    assert_eq!(v["plies"][2]["tps"], "x,1/x,x,x/x,2 2 a2 2");
+    std::fs::write(&path, "[Game \"Takat\"]\n[Size \"7\"]\n\n1. b2\n").unwrap();
+    let o = bredon(&["replay", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("ply 1 (b2)"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_local_game_of_takat_to_a_stack_of_six_and_one_against_bredon() {
+    let dir = tempfile::tempdir().unwrap();
+    let plies = [
+        "a1", "a2", "a1-a2", "a1", "b3", "b1", "b3-a2", "b1-a1", "b1", "a1-a2", "b1-a1", "b1",
+        "b3", "b1-a1", "c1", "b1", "a1-a2", "b1-a1", "b3-b2", "c1-b2", "a1-b2", "a1-b2", "a1-b1",
+        "b2-a2",
+    ];
+    let mut script =
+        String::from("alice challenge bob game=takat seat=white\nbob accept\nalice b2\n");
+    for (i, ply) in plies.iter().enumerate() {
+        let who = if i % 2 == 0 { "alice" } else { "bob" };
+        script.push_str(&format!("{who} {ply}\n"));
+    }
+    script.push_str("alice stats game=takat\nquit\n");
+    let out = local_in(&dir, &script);
+    assert!(
+        out.contains("alice (White) vs bob (Black), Takat on 7 circles"),
+        "{out}"
+    );
+    assert!(
+        out.contains("nobody may enter on the centre circle b2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bob played b2-a2. alice wins with a stack of six (1-0)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("alice in Takat:\n  7 circles: no rated game yet, 1 win, 0 losses"),
+        "{out}"
+    );
+    let record = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("takat.txt: "))
+        .unwrap_or_else(|| panic!("no record in {out}"));
+    let text = std::fs::read_to_string(dir.path().join(record)).unwrap();
+    assert!(text.contains("[Game \"Takat\"]"), "{text}");
+    let out = local("alice challenge bredon game=takat level=easy seat=white\nalice a1\nquit\n");
+    assert!(out.contains("alice played a1."), "{out}");
+    assert!(
+        out.lines().any(|l| l.contains("Bredon played")),
+        "Bredon answers with a Takat ply: {out}"
+    );
+}
+
+#[test]
+fn analyze_writes_the_annotated_ptn_and_the_chart_and_refuses_takat() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.ptn");
+    std::fs::copy("tests/data/missed-road.ptn", &game).unwrap();
+    let out = bredon(&["analyze", game.to_str().unwrap(), "--nodes", "5000"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("5. a2'?? Missed the road in one: e1 wins at once."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Alice: ") && stdout.contains("Bob: "),
+        "{stdout}"
+    );
+    let ptn = std::fs::read_to_string(dir.path().join("game.analysed.ptn")).unwrap();
+    assert!(ptn.contains("[Annotator \"Bredon"), "{ptn}");
+    assert!(ptn.contains("[Player1 \"Alice\"]"), "{ptn}");
+    let chart = image::open(dir.path().join("game.eval.png")).unwrap();
+    assert_eq!(chart.width(), 800);
+    let takat = dir.path().join("takat.txt");
+    std::fs::write(&takat, "[Game \"Takat\"]\n[Size \"7\"]\n\n1. d4 \n").unwrap();
+    let out = bredon(&["analyze", takat.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("analysis is for Tak games"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The last standings table `bredon local` printed (the lines after the last header).
+fn last_table(out: &str) -> Vec<String> {
+    let start = out.rfind(" #  Player").expect("a standings table");
+    out[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with(' ') && !l.starts_with("  "))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn a_round_robin_of_five_through_bredon_local() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = std::fs::read_to_string("tests/data/local-round-robin.txt").unwrap();
+    let out = local_as(&dir, &["--moderator", "mod"], &script);
+    // Every game opened in a channel of its own, two a round, with a bye each.
+    assert_eq!(
+        out.matches("(a channel for this game)").count(),
+        10,
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Spring Cup is over: bob wins with 2½ points, ahead of dave on Sonneborn-Berger."
+        ),
+        "{out}"
+    );
+    // Worked out by hand in tests/support.
+    assert_eq!(last_table(&out), support::ROUND_ROBIN_STANDINGS);
+    let crosstable = out
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("picture: "))
+        .filter(|p| p.ends_with("crosstable.png"))
+        .expect("a crosstable picture");
+    let img = image::open(dir.path().join(crosstable)).unwrap();
+    assert!(
+        img.width() <= 800,
+        "readable when Discord shows it 400 px wide"
+    );
+}
+
+#[test]
+fn a_swiss_of_seven_through_bredon_local() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = std::fs::read_to_string("tests/data/local-swiss.txt").unwrap();
+    let out = local_as(&dir, &["--moderator", "mod"], &script);
+    assert!(out.contains("gina withdrew from Cup"), "{out}");
+    assert!(
+        out.contains("Round 3: frank 0-1 erin."),
+        "lost on time: {out}"
+    );
+    assert!(
+        out.contains("  bob 1-0 gina (#cup-r3-bob-vs-gina)"),
+        "{out}"
+    );
+    // Worked out by hand in tests/support.
+    assert_eq!(last_table(&out), support::SWISS_STANDINGS);
+}
+
+#[test]
+fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(100_000);
+    let out = local_in(
+        &dir,
+        &format!(
+            "alice challenge bob seat=white\nbob accept\nbob resign please\nbob ptn two\nalice {long}\n\
+             alice notify reminder=12h\n"
+        ),
+    );
+    assert!(
+        out.contains("`resign` takes nothing after it (you wrote `please`)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`two` is not a game number: `history` lists them (#12)"),
+        "{out}"
+    );
+    assert!(!out.contains("bob resigns"), "{out}");
+    assert!(out.len() < 10_000, "the long command is not echoed whole");
+    assert!(
+        out.contains("reminders after 12h without a ply") && !out.contains("Every("),
+        "{out}"
+    );
+    // A second run goes on numbering the pictures.
+    let again = local_in(&dir, "alice board\n");
+    assert!(again.contains("local-002.png"), "{again}");
+    assert!(dir.path().join("local-pictures/local-001.png").exists());
+    // A finished game by the number `history` gives it.
+    let listed = local_in(&dir, "bob resign\nalice history\n");
+    let id = listed
+        .lines()
+        .find_map(|l| l.split_once("> #").map(|(_, rest)| rest.to_string()))
+        .and_then(|l| l.split_whitespace().next().map(String::from))
+        .unwrap_or_else(|| panic!("a numbered game: {listed}"));
+    let shown = local_in(&dir, &format!("carol board #{id}\ncarol ptn {id}\n"));
+    assert!(
+        shown.contains(&format!(
+            "Game #{id}, alice vs bob, Tak on 6x6: bob resigns; alice wins"
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("[Result \"1-0\"]"), "{shown}");
+    let away = local_in(
+        &dir,
+        "alice vacation start 3\nalice vacation\nalice vacation end\n",
+    );
+    assert!(
+        away.contains("alice is on vacation until ")
+            && away.contains("`vacation start DAYS` (e.g. `vacation start 5`) or `vacation end`")
+            && away.contains(
+                "alice is back: the clocks of 0 games run again; 3 unused days given back."
+            ),
+        "{away}"
+    );
+}
+
+#[test]
+fn local_has_rules_position_and_analyze_as_discord_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = local_in(
+        &dir,
+        "rules\nrules takat\nposition x3/x,1,x/2,x2 1 2\nposition not a position\nanalyze\n\
+         alice challenge bob size=3 seat=white\nbob accept\nalice a1\nbob c3\nalice b3\nbob c2\n\
+         alice a3\nanalyze\n",
+    );
+    assert!(out.contains("Tak in one minute"), "{out}");
+    assert!(out.contains("Takat in one minute"), "{out}");
+    assert!(
+        out.contains("local-001-rules.png") && out.contains("local-002-rules.png"),
+        "{out}"
+    );
+    assert!(out.contains("local-003-position.png"), "{out}");
+    assert!(out.contains("✗ this is not TPS"), "{out}");
+    assert!(
+        out.contains("✗ no game has finished in this channel yet"),
+        "{out}"
+    );
+    // alice's road along rank 3 ends the game; the analysis writes its chart and annotated PTN.
+    assert!(out.contains("alice wins"), "{out}");
+    assert!(
+        out.contains("eval.png") && out.contains("analysed.ptn"),
+        "{out}"
+    );
+    let analysed = std::fs::read_dir(dir.path().join("local-pictures"))
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with("analysed.ptn"))
+        .expect("the annotated PTN is written");
+    let text = std::fs::read_to_string(analysed.path()).unwrap();
+    assert!(text.contains("[Annotator \"Bredon"), "{text}");
+}
+
+#[test]
+fn a_tournament_games_channel_keeps_its_name_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = local_as(
+        &dir,
+        &["--moderator", "mod"],
+        "channel cup\nmod tournament create name=Cup format=rr limit=2 start=\"when full\"\nalice tournament join\nbob tournament join\n",
+    );
+    assert!(first.contains("(a channel for this game)"), "{first}");
+    let again = local_in(&dir, "alice games\n");
+    assert!(again.contains("#cup-r1-"), "named, not numbered: {again}");
+}
+
+#[test]
+fn run_refuses_an_unknown_typed_plies_mode_before_connecting() {
+    let work = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bredon"))
+        .arg("run")
+        .env_clear()
+        .current_dir(work.path())
+        .env("DISCORD_TOKEN", "a-token")
+        .env("BREDON_TYPED_PLIES", "sometimes")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("BREDON_TYPED_PLIES `sometimes`: write off (the default), mention"),
+        "{}",
+        stderr(&o)
+    );
+}

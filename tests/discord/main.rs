@@ -1,0 +1,21 @@
+//! Bredon through Discord: the real `bredon` binary against the strict fake Discord on
+//! 127.0.0.1 (`fake_discord/`), a module per feature as `src/bot/commands/` has, and outages.
+
+#[path = "../fake_discord/mod.rs"]
+mod fake_discord;
+#[path = "../harness/mod.rs"]
+mod harness;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod buttons;
+mod challenges;
+mod channels;
+mod games;
+mod lifecycle;
+mod notifications;
+mod outage;
+mod puzzles;
+mod rules;
+mod tournaments;
+mod variants;

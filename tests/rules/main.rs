@@ -1,0 +1,13 @@
+//! The layers below the service: the rules and notation of Tak and Takat, perft, the pictures,
+//! and the engine.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod engine;
+mod notation;
+mod perft;
+mod pictures;
+mod tak;
+mod takat;
+mod takat_pictures;

@@ -1,0 +1,105 @@
+//! The outbox as the service keeps it: a letter per change, its version, the board it draws.
+
+use super::world::*;
+use bredon::game::Match;
+use bredon::service::Service;
+use bredon::store::records::Seat;
+
+#[test]
+fn every_change_stores_the_message_it_owes_until_it_is_delivered() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let ply = play(&w, "alice", "a1");
+    let owed = w.service.deliveries().unwrap();
+    let texts: Vec<&str> = owed.iter().map(|d| d.outcome.text.as_str()).collect();
+    assert_eq!(owed.len(), 3, "{texts:?}");
+    assert!(texts[0].starts_with("alice challenges bob"), "{texts:?}");
+    assert!(
+        texts[1].contains("alice (White) vs bob (Black)"),
+        "{texts:?}"
+    );
+    assert_eq!(texts[2], ply.text, "the stored outcome is the one returned");
+    assert_eq!(owed[2].outcome.letter, ply.letter);
+    assert_eq!(owed[2].outcome.ping, vec![user("bob")]);
+    assert_eq!(owed[2].letter.channel, CHANNEL);
+    // A look at the board changes nothing and owes nothing.
+    let view = w.service.view(&ctx("carol", 1)).unwrap();
+    assert_eq!(view.letter, None);
+    assert_eq!(w.service.deliveries().unwrap().len(), 3);
+    // A refused action stores nothing either.
+    refusal(w.service.play(&ctx("alice", 2), "a2"));
+    assert_eq!(w.service.deliveries().unwrap().len(), 3);
+    for d in &owed {
+        w.service.delivered(d.letter.id).unwrap();
+    }
+    assert!(w.service.deliveries().unwrap().is_empty());
+}
+
+#[test]
+fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let ply = play(&w, "alice", "a1");
+    let id = ply.letter.unwrap();
+    let store = w.service.store();
+    let mut letter = store.letter(id).unwrap().unwrap();
+    assert_eq!(letter.body["v"], 1, "{}", letter.body);
+    // Written by a newer Bredon sharing the store: neither read nor dropped.
+    letter.body["v"] = serde_json::json!(2);
+    store.put_letter(&letter).unwrap();
+    assert!(w.service.delivery(id).is_err());
+    assert_eq!(
+        w.service.deliveries().unwrap().len(),
+        2,
+        "the others still read"
+    );
+    assert!(store.letter(id).unwrap().is_some(), "kept for its build");
+    // One stored before bodies had a version reads as the first.
+    letter.body.as_object_mut().unwrap().remove("v");
+    store.put_letter(&letter).unwrap();
+    let read = w.service.delivery(id).unwrap().unwrap();
+    assert_eq!(read.outcome.text, ply.text);
+}
+
+#[test]
+fn a_stored_outcome_draws_the_same_board_after_a_restart() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    play(&w, "alice", "a1");
+    play(&w, "bob", "e5");
+    let resigned = w.service.resign(&ctx("bob", 3)).unwrap();
+    let World { place, service } = w;
+    drop(service);
+    let service = Service::new(place.open());
+    let owed = service.deliveries().unwrap();
+    let stored = &owed.last().unwrap().outcome;
+    assert_eq!(stored.letter, resigned.letter);
+    let (a, b) = (
+        resigned.board.as_ref().unwrap(),
+        stored.board.as_ref().unwrap(),
+    );
+    assert_eq!(b, a, "the same board, as plain data");
+    let replayed = Match::from_record(&b.record).unwrap();
+    assert_eq!(
+        replayed.result().map(|e| e.code()),
+        Some("1-0"),
+        "bob's resignation is kept in the record"
+    );
+    let draw = |b: &bredon::service::Board| {
+        bredon::game::explain::record_picture(
+            &b.record,
+            b.names(),
+            &b.theme,
+            b.clock.clone(),
+            b.display,
+        )
+        .unwrap()
+    };
+    assert_eq!(draw(b), draw(a), "the same picture and description");
+    let (fa, fb) = (
+        resigned.finished.as_ref().unwrap(),
+        stored.finished.as_ref().unwrap(),
+    );
+    assert_eq!((&fb.ptn, &fb.file, &fb.link), (&fa.ptn, &fa.file, &fa.link));
+    assert_eq!(stored.prompt, resigned.prompt);
+}

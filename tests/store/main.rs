@@ -1,0 +1,18 @@
+//! The service on each store: every scenario on a sled folder, and on PostgreSQL with
+//! `BREDON_TEST_DATABASE=postgres` (`.ci/run`'s second pass); PostgreSQL's own behaviour; resharding
+//! folders.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod clocks;
+mod games;
+mod letters;
+mod postgres;
+mod puzzles;
+mod records;
+mod reshard;
+mod servers;
+mod tournament;
+mod variants;
+mod world;
