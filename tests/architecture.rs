@@ -116,8 +116,7 @@ fn children_as_self<T>(
     let named = Regex::new(r"(^|[^\w:])(\w+)::").unwrap();
     code.split_inclusive(';')
         .map(|stmt| {
-            let trimmed = stmt.trim_start();
-            if trimmed.starts_with("pub use ") || trimmed.starts_with("pub(crate) use ") {
+            if is_reexport(stmt.trim_start()) {
                 return stmt.to_string();
             }
             named
@@ -128,6 +127,11 @@ fn children_as_self<T>(
                 .into_owned()
         })
         .collect()
+}
+
+/// Whether a statement only says where an item lives (`pub use child::X`).
+fn is_reexport(stmt: &str) -> bool {
+    stmt.starts_with("pub use ") || stmt.starts_with("pub(crate) use ")
 }
 
 #[test]
@@ -160,6 +164,19 @@ fn a_parent_and_a_child_naming_each_other_are_a_circle() {
     assert!(
         circles(&codes).is_empty(),
         "a re-export only says where an item lives"
+    );
+    let by_bare_name = "mod child; pub use child::Part; pub struct Whole { part: Part }";
+    let codes = BTreeMap::from([
+        (module("layer"), by_bare_name.to_string()),
+        (
+            module("layer::child"),
+            "use super::Whole; pub struct Part;".to_string(),
+        ),
+    ]);
+    assert_eq!(
+        circles(&codes),
+        ["layer -> layer::child", "layer::child -> layer"],
+        "a re-exported item used by its bare name is a use of the child"
     );
 }
 
@@ -209,6 +226,27 @@ fn circles(codes: &BTreeMap<Vec<String>, String>) -> Vec<String> {
             if let Some(target) = file_of(&path) {
                 if target != module {
                     edges.entry(module).or_default().insert(target);
+                }
+            }
+        }
+        // A module using, by its bare name, an item it re-exports from its child uses that
+        // child (`Change { puzzle: PuzzleChange }` beside `pub use puzzles::PuzzleChange`).
+        let own: String = code
+            .split_inclusive(';')
+            .filter(|stmt| {
+                let stmt = stmt.trim_start();
+                !is_reexport(stmt) && !stmt.starts_with("mod ") && !stmt.starts_with("pub mod ")
+            })
+            .collect();
+        let from = (module.clone(), String::new());
+        for ((owner, item), child) in reexported.range(from..) {
+            if owner != module {
+                break;
+            }
+            let uses = Regex::new(&format!(r"(^|[^\w:]){}\b", regex::escape(item))).unwrap();
+            if uses.is_match(&own) {
+                if let Some((child, _)) = modules.get_key_value(child) {
+                    edges.entry(module).or_default().insert(child);
                 }
             }
         }

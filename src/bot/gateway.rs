@@ -16,10 +16,21 @@ use std::time::Duration;
 /// process taking longer than the other to connect before it IDENTIFYs.
 const IDENTIFY_SPACING_MS: i64 = 6_000;
 
+/// The longest wait for a turn: a turn reserved by a process whose clock ran ahead must not
+/// keep the others from starting for good.
+const LONGEST_TURN_WAIT_MS: i64 = 10 * 60_000;
+
 /// Waits until this process may IDENTIFY: with a tenth or less of the day's session starts left,
 /// until their count resets (saying why); then until its turn among the processes sharing the
-/// store, a turn per shard, 6 s apart.
-pub async fn wait_to_identify(http: &serenity::Http, service: &Arc<Service>, shards: Shards) {
+/// store, a turn per shard, 6 s apart. Through a gateway proxy (`proxied`) the proxy identifies,
+/// and there is no turn to take. The turns space each process's first IDENTIFYs; serenity spaces
+/// a process's later ones (after an invalid session) among its own shards only.
+pub async fn wait_to_identify(
+    http: &serenity::Http,
+    service: &Arc<Service>,
+    shards: Shards,
+    proxied: bool,
+) {
     let gateway = match http.get_bot_gateway().await {
         Ok(gateway) => Some(gateway),
         Err(e) => {
@@ -40,6 +51,9 @@ pub async fn wait_to_identify(http: &serenity::Http, service: &Arc<Service>, sha
             tokio::time::sleep(Duration::from_millis(limit.reset_after)).await;
         }
     }
+    if proxied {
+        return;
+    }
     let count = match shards {
         Shards::Auto => gateway.map_or(1, |g| g.shards),
         Shards::Range { first, last, .. } => last - first + 1,
@@ -50,11 +64,12 @@ pub async fn wait_to_identify(http: &serenity::Http, service: &Arc<Service>, sha
         tokio::task::spawn_blocking(move || s.gateway_turn(count, now, IDENTIFY_SPACING_MS)).await;
     match turn {
         Ok(Ok(start)) if start > now => {
+            let wait_ms = (start - now).min(LONGEST_TURN_WAIT_MS);
             tracing::info!(
-                wait_ms = start - now,
+                wait_ms,
                 "another process identifies at Discord's gateway: waiting for this one's turn"
             );
-            tokio::time::sleep(Duration::from_millis((start - now) as u64)).await;
+            tokio::time::sleep(Duration::from_millis(wait_ms as u64)).await;
         }
         Ok(Ok(_)) => {}
         Ok(Err(why)) => tracing::warn!(%why, "no turn at the gateway could be reserved"),

@@ -150,7 +150,8 @@ pub async fn run(config: Config) -> Result<(), String> {
     if let Some(url) = &config.gateway_url {
         *client.ws_url.lock().await = url.clone();
     }
-    gateway::wait_to_identify(&client.http, &service_at_gateway, config.shards).await;
+    let proxied = config.gateway_url.is_some();
+    gateway::wait_to_identify(&client.http, &service_at_gateway, config.shards, proxied).await;
     let manager = Arc::clone(&client.shard_manager);
     let fatal_watch = Arc::clone(&fatal);
     tokio::spawn(async move {

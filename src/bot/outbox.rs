@@ -21,6 +21,9 @@ use std::time::Duration;
 
 /// How often the outbox is looked at when nothing rings.
 const SWEEP: Duration = Duration::from_secs(1);
+/// How often the refusals the servers were told are read again (other processes sharing the
+/// store tell and clear them too).
+const REFUSALS_READ: Duration = Duration::from_secs(60);
 /// A letter this young belongs to the handler that made it, unless it gave it up.
 const YOUNG_MS: i64 = 10_000;
 /// The first wait after a failed post, and the longest.
@@ -40,6 +43,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
     let channels = Arc::clone(&publisher.claims.channels);
     // The first sweep at once: what a stopped process left owed goes out now.
     let mut first = true;
+    let mut refusals_read = std::time::Instant::now();
     loop {
         if !std::mem::take(&mut first) {
             tokio::select! {
@@ -49,6 +53,10 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         }
         if publisher.fatal.reason().is_some() {
             return;
+        }
+        if refusals_read.elapsed() >= REFUSALS_READ {
+            publisher.reload_refusals().await;
+            refusals_read = std::time::Instant::now();
         }
         let s = Arc::clone(&publisher.service);
         let owed = match tokio::task::spawn_blocking(move || s.owed()).await {

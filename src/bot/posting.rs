@@ -125,8 +125,9 @@ impl Publisher {
         let mut with_picture = text_only.is_some();
         let mut posted = self.create(channel, &nonce, post).await;
         if let (Err(e), Some(text_only)) = (&posted, text_only) {
+            let refused = discord_code(e);
             if matches!(
-                discord_code(e),
+                refused,
                 Some(code::MISSING_PERMISSIONS | code::UPLOADS_LIMITED)
             ) {
                 // Perhaps only Attach Files is missing: the text still tells what happened.
@@ -137,7 +138,10 @@ impl Publisher {
                         channel,
                         "posted without its file: Bredon may not attach files there"
                     );
-                    self.refused(owed.guild, channel, Lacking::Files).await;
+                    // Uploads limited for the whole server is no channel's permission to give.
+                    if refused == Some(code::MISSING_PERMISSIONS) {
+                        self.refused(owed.guild, channel, Lacking::Files).await;
+                    }
                 }
             }
         }

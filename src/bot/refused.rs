@@ -15,13 +15,21 @@ impl Publisher {
         if guild == 0 || self.known_refusal(channel).is_some_and(|l| l >= lacking) {
             return;
         }
-        let system = self
+        // The server as the gateway told it; one this process has not heard of (another
+        // process's shard, or not yet in after a start) is told at a later refusal.
+        let Some(system) = self
             .cache
             .guild(serenity::GuildId::new(guild))
-            .and_then(|g| g.system_channel_id)
-            .map(|c| c.get())
-            .filter(|&c| c != channel);
-        let Some(system) = system else {
+            .map(|g| g.system_channel_id.map(|c| c.get()))
+        else {
+            tracing::debug!(
+                guild,
+                channel,
+                "a refusal in a server this process has not heard of"
+            );
+            return;
+        };
+        let Some(system) = system.filter(|&c| c != channel) else {
             tracing::warn!(
                 guild,
                 channel,
@@ -37,17 +45,15 @@ impl Publisher {
         })
         .await;
         match told {
-            Ok(Ok(letter)) => self.claims.release(&Vec::from_iter(letter)),
-            Ok(Err(why)) => {
-                tracing::warn!(guild, channel, %why, "a refusal could not be noted");
-                return;
+            Ok(Ok((letter, stands))) => {
+                self.claims.release(&Vec::from_iter(letter));
+                self.remember_refusal(channel, Some(stands));
             }
-            Err(e) => {
-                tracing::warn!(guild, channel, error = %e, "a refusal could not be noted");
-                return;
-            }
+            // Another process told it at the same moment (a conflict), or the store failed:
+            // the next refusal looks again.
+            Ok(Err(why)) => tracing::info!(guild, channel, %why, "a refusal was not noted"),
+            Err(e) => tracing::warn!(guild, channel, error = %e, "a refusal was not noted"),
         }
-        self.remember_refusal(channel, Some(lacking));
     }
 
     /// A post went through in `channel` (`with_picture`: with its picture): what the server was
@@ -69,6 +75,18 @@ impl Publisher {
             let left = (!with_picture).then_some(Lacking::Files);
             let left = left.filter(|_| self.known_refusal(channel) == Some(Lacking::Files));
             self.remember_refusal(channel, left);
+        }
+    }
+
+    /// What the store says the servers were told, for this process to go by: read at start and
+    /// again now and then, since processes sharing a store tell and clear refusals apart.
+    pub(super) async fn reload_refusals(&self) {
+        let s = Arc::clone(&self.service);
+        if let Ok(Ok(all)) = tokio::task::spawn_blocking(move || s.refused_channels()).await {
+            *self.refused.lock().expect("refused channels") = all
+                .into_iter()
+                .map(|(_, r)| (r.channel, r.lacking))
+                .collect();
         }
     }
 

@@ -10,7 +10,8 @@ use crate::store::RefusalNote;
 impl Service {
     /// Stores a notice for `guild`, to be posted in `notice_channel` (its system channel), that
     /// Bredon lacks `lacking` in `channel`: the letter and the note in one change, so it is
-    /// posted once. `None` when the server was told as much already.
+    /// posted once. The notice's letter (`None` when the server was told as much already), and
+    /// what the server has now been told Bredon lacks there.
     pub fn refused_in(
         &self,
         guild: u64,
@@ -18,15 +19,15 @@ impl Service {
         lacking: Lacking,
         notice_channel: u64,
         now_ms: i64,
-    ) -> Result<Option<u64>, Refusal> {
+    ) -> Result<(Option<u64>, Lacking), Refusal> {
         let told = self
             .store
             .settings(guild)?
             .refused
             .into_iter()
-            .any(|r| r.channel == channel && r.lacking >= lacking);
-        if told {
-            return Ok(None);
+            .find(|r| r.channel == channel && r.lacking >= lacking);
+        if let Some(told) = told {
+            return Ok((None, told.lacking));
         }
         let ctx = Ctx {
             guild,
@@ -52,7 +53,7 @@ impl Service {
             text: notice(lacking).into(),
             ..Outcome::default()
         };
-        Ok(self.commit(&ctx, change, outcome)?.letter)
+        Ok((self.commit(&ctx, change, outcome)?.letter, lacking))
     }
 
     /// A post went through in `channel` (`with_picture`: one with a picture): what the server
@@ -79,11 +80,10 @@ impl Service {
 fn notice(lacking: Lacking) -> &'static str {
     match lacking {
         Lacking::Posting => {
-            "Discord no longer lets Bredon post there (Missing Access or Missing Permissions). \
-             Its games there go on and their clocks keep running; every move, reminder and result \
-             Bredon owes that channel is kept, and posted as soon as a moderator gives Bredon View \
-             Channel, Send Messages (Send Messages in Threads for a thread) and Attach Files there \
-             again."
+            "Discord no longer lets Bredon post there. Its games there go on and their clocks keep \
+             running; every move, reminder and result Bredon owes that channel is kept, and posted \
+             as soon as Bredon may post there again (View Channel and Send Messages, or Send \
+             Messages in Threads for a thread)."
         }
         Lacking::Files => {
             "Discord no longer lets Bredon attach pictures there (Attach Files), so its games \
@@ -102,32 +102,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = Service::new(crate::store::Store::open(dir.path()).unwrap());
         let (guild, channel, system) = (1, 10, 11);
-        let first = s
-            .refused_in(guild, channel, Lacking::Files, system, 0)
-            .unwrap();
+        let tell = |lacking, at| s.refused_in(guild, channel, lacking, system, at).unwrap();
+        let (first, _) = tell(Lacking::Files, 0);
         assert!(first.is_some(), "told");
-        assert_eq!(
-            s.refused_in(guild, channel, Lacking::Files, system, 1)
-                .unwrap(),
-            None,
-            "told once"
-        );
-        let worse = s
-            .refused_in(guild, channel, Lacking::Posting, system, 2)
-            .unwrap();
+        assert_eq!(tell(Lacking::Files, 1), (None, Lacking::Files), "told once");
+        let (worse, _) = tell(Lacking::Posting, 2);
         assert!(worse.is_some(), "a worse refusal is told");
         assert_eq!(
-            s.refused_in(guild, channel, Lacking::Files, system, 3)
-                .unwrap(),
-            None,
-            "a lesser one after it is not"
+            tell(Lacking::Files, 3),
+            (None, Lacking::Posting),
+            "a lesser one after it is not, and the worse one is what stands"
         );
         let letter = s.store.letter(worse.unwrap()).unwrap().unwrap();
         assert_eq!(letter.channel, system, "told in the system channel");
         s.allowed_in(guild, channel, false).unwrap();
         assert!(s.refused_channels().unwrap().is_empty(), "posting is back");
-        s.refused_in(guild, channel, Lacking::Files, system, 4)
-            .unwrap();
+        tell(Lacking::Files, 4);
         s.allowed_in(guild, channel, false).unwrap();
         assert_eq!(
             s.refused_channels().unwrap(),
@@ -143,9 +133,7 @@ mod tests {
         s.allowed_in(guild, channel, true).unwrap();
         assert!(s.refused_channels().unwrap().is_empty());
         assert!(
-            s.refused_in(guild, channel, Lacking::Files, system, 5)
-                .unwrap()
-                .is_some(),
+            tell(Lacking::Files, 5).0.is_some(),
             "a new refusal is told again"
         );
     }

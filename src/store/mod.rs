@@ -12,6 +12,7 @@
 //! player's vacation days; `puzzles` kind ++ key → puzzle attempts, solvers' and puzzles' ratings
 //! and daily puzzles (`puzzles.rs`); `gateway` 0 → when the next IDENTIFY may be sent.
 
+mod change;
 mod dump;
 mod error;
 mod gateway;
@@ -28,9 +29,8 @@ mod tournaments;
 mod tx;
 mod wallets;
 
+pub use change::{Change, CoinChange, PuzzleChange, RefusalNote};
 pub use error::{CommitError, StoreError};
-pub use puzzles::PuzzleChange;
-pub use settings::RefusalNote;
 
 use crate::game::Kind;
 use error::TxAbort;
@@ -50,43 +50,6 @@ pub type Results = std::collections::HashMap<(u32, u32), PairingResult>;
 pub enum TimerKind {
     Reminder = 1,
     Timeout = 2,
-}
-
-/// One atomic change to a channel.
-#[derive(Default)]
-pub struct Change {
-    pub channel: u64,
-    /// The live game must have this seq (`None`: there must be no live game).
-    pub expect_seq: Option<u64>,
-    /// The live game after the change (`None`: no live game).
-    pub game: Option<LiveGame>,
-    /// The challenge in the channel must have this id, and is removed.
-    pub take_challenge: Option<u64>,
-    /// A new challenge (the channel must have no challenge and no game).
-    pub put_challenge: Option<Challenge>,
-    pub archive: Option<ArchivedGame>,
-    pub players: Vec<PlayerRecord>,
-    /// Coins moved with this change: each applied to the balance as stored when the change
-    /// commits (a wallet is shared by every game of its player), never below zero.
-    pub coins: Vec<CoinChange>,
-    /// A tournament to store, and the `seq` the stored one must have (`None`: a new one).
-    pub tournament: Option<(Tournament, Option<u64>)>,
-    /// Results of tournament pairings, stored with the change that decides them.
-    pub results: Vec<(Fixture, PairingResult)>,
-    /// The messages the change owes, stored with it so that none is lost.
-    pub letters: Vec<Letter>,
-    pub puzzle: PuzzleChange,
-    /// A channel's refusal noted in its server's settings, or its end.
-    pub refusal: Option<RefusalNote>,
-}
-
-/// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.
-#[derive(Clone, Debug)]
-pub struct CoinChange {
-    pub guild: u64,
-    pub user: PlayerRef,
-    pub delta: i64,
-    pub start: i64,
 }
 
 /// Where every record is kept; cheap to clone (one store, shared).

@@ -2,24 +2,10 @@
 //! ratings and each server's daily puzzles. Every key starts with a kind byte, so one tree holds
 //! them all and a change writes them in its one transaction.
 
+use super::change::PuzzleChange;
 use super::records::*;
 use super::tx::{abort, Tree, Tx, TxResult};
 use super::{decode, decode_all, encode, tx_decode, Store, StoreError, TxAbort};
-
-/// What a change does to puzzles.
-#[derive(Default)]
-pub struct PuzzleChange {
-    /// The attempt at this seat after the change (`None`: removed), and the `seq` the stored
-    /// one must have (`None`: there must be none).
-    pub attempt: Option<(PuzzleSeat, Option<PuzzleAttempt>, Option<u64>)>,
-    pub player: Option<PuzzlePlayer>,
-    pub rating: Option<PuzzleRating>,
-    /// A server's new daily puzzle: a conflict if that day's is stored already, so it is
-    /// posted once whoever tries.
-    pub new_daily: Option<DailyPuzzle>,
-    /// A solver of a daily puzzle: (guild, day, player, time in ms).
-    pub daily_solver: Option<(u64, i64, PlayerRef, i64)>,
-}
 
 fn attempt_key(seat: PuzzleSeat) -> [u8; 10] {
     let (kind, id) = match seat {

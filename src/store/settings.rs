@@ -1,28 +1,10 @@
 //! Servers' settings: read, written by a moderator's command, and the channels where Discord
 //! refused Bredon noted inside a change's transaction, so the server is told once.
 
+use super::change::RefusalNote;
 use super::records::{GuildSettings, Lacking, RefusedChannel};
 use super::tx::{abort, Tree, Tx, TxResult};
 use super::{decode, encode, tx_decode, Store, StoreError, TxAbort};
-
-/// A change to the channels a server was told Bredon is refused in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RefusalNote {
-    /// Discord refused Bredon `lacking` in `channel`: a conflict if the server was told as much
-    /// already, so it is told once whoever notices.
-    Refused {
-        guild: u64,
-        channel: u64,
-        lacking: Lacking,
-    },
-    /// A post went through in `channel`: a refusal to post is over, and with a picture, a
-    /// refusal of pictures too.
-    Allowed {
-        guild: u64,
-        channel: u64,
-        with_picture: bool,
-    },
-}
 
 impl Store {
     /// Every channel a server was told Bredon is refused in, with its server.

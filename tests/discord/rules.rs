@@ -449,3 +449,30 @@ async fn the_fake_refuses_long_choices_and_forms() {
     let right = json!({ "content": "5", "allowed_mentions": { "parse": [] } });
     http.send_message(channel, vec![], &right).await.unwrap();
 }
+
+/// events/gateway ("Rate Limiting"): a second IDENTIFY of the same `max_concurrency` bucket
+/// within 5 seconds is answered with Invalid Session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_answers_an_identify_too_soon_with_an_invalid_session() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let fake = FakeDiscord::start().await;
+    let identify = json!({ "op": 2, "d": {
+        "token": "fake-token", "intents": 1, "shard": [0, 1],
+        "properties": { "os": "linux", "browser": "test", "device": "test" } } });
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        let (mut ws, _) = tokio_tungstenite::connect_async(fake.gateway_url())
+            .await
+            .unwrap();
+        let hello = ws.next().await.unwrap().unwrap();
+        assert!(hello.to_text().unwrap().contains("\"op\":10"), "{hello}");
+        ws.send(Message::Text(identify.to_string())).await.unwrap();
+        let answer: serde_json::Value =
+            serde_json::from_str(ws.next().await.unwrap().unwrap().to_text().unwrap()).unwrap();
+        answers.push((answer["op"].clone(), answer["t"].clone()));
+    }
+    assert_eq!(answers[0], (json!(0), json!("READY")));
+    assert_eq!(answers[1], (json!(9), json!(null)), "the second, too soon");
+    assert_eq!(fake.invalid_sessions(), 1);
+}

@@ -45,7 +45,7 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     let mut letter = store.letter(id).unwrap().unwrap();
     assert_eq!(letter.body["v"], 1, "{}", letter.body);
     // Written by a newer Bredon sharing the store: neither read nor dropped.
-    letter.body["v"] = serde_json::json!(2);
+    letter.body["v"] = serde_json::json!(3);
     store.put_letter(&letter).unwrap();
     assert!(w.service.delivery(id).is_err());
     assert_eq!(
@@ -59,6 +59,20 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     store.put_letter(&letter).unwrap();
     let read = w.service.delivery(id).unwrap().unwrap();
     assert_eq!(read.outcome.text, ply.text);
+    // A notice naming a channel is version 2, which a build reading only 1 leaves alone.
+    let (notice, _) = w
+        .service
+        .refused_in(
+            GUILD,
+            CHANNEL,
+            bredon::store::records::Lacking::Posting,
+            5,
+            0,
+        )
+        .unwrap();
+    let notice = store.letter(notice.unwrap()).unwrap().unwrap();
+    assert_eq!(notice.body["v"], 2, "{}", notice.body);
+    assert_eq!(notice.body["about"], CHANNEL, "{}", notice.body);
 }
 
 #[test]

@@ -204,7 +204,8 @@ impl Server {
 
 /// A test that cannot run here for want of `tool` (PostgreSQL, or Node.js for the REST proxy): under `CI=true` it fails, naming the tool
 /// (`.ci/run` installs every one); elsewhere it skips, saying so on the terminal itself (past
-/// the test harness's capture, so a skip is seen in the run's output and never reads as a pass).
+/// the test harness's capture, so a skip is seen in the run's output, though libtest counts it
+/// as passed).
 pub fn skip(tool: &str, why: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
         panic!("CI=true, and this test needs {tool}: {why}");

@@ -188,14 +188,6 @@ impl Service {
             .find(|t| t.channel == ctx.channel && matches!(t.phase, Phase::Open | Phase::Running)))
     }
 
-    fn with_results(&self, t: Tournament) -> Result<TournamentView, Refusal> {
-        let results = self.store.results(t.id)?;
-        Ok(TournamentView {
-            tournament: t,
-            results,
-        })
-    }
-
     /// Stores `t` as its next version, with `results` and the outcome that announces it;
     /// refused with `CHANGED` if the stored tournament is no longer the version read.
     fn save_tournament(

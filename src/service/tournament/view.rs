@@ -170,6 +170,15 @@ impl RoundLine {
 }
 
 impl Service {
+    /// A tournament with its pairings' results, as every view shows it.
+    pub(super) fn with_results(&self, t: Tournament) -> Result<TournamentView, Refusal> {
+        let results = self.store.results(t.id)?;
+        Ok(TournamentView {
+            tournament: t,
+            results,
+        })
+    }
+
     /// The tournament of this channel (or of the pairing played here) with its results.
     pub fn tournament_view(&self, ctx: &Ctx) -> Result<TournamentView, Refusal> {
         let t = self.tournament_here(ctx)?;
