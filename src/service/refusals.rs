@@ -136,5 +136,14 @@ mod tests {
             tell(Lacking::Files, 5).0.is_some(),
             "a new refusal is told again"
         );
+        // A moderator's settings, read before a note and written after it, keep it.
+        let read_before = s.store.settings(guild).unwrap();
+        tell(Lacking::Posting, 6);
+        s.store.put_settings(guild, &read_before).unwrap();
+        assert_eq!(
+            tell(Lacking::Posting, 7),
+            (None, Lacking::Posting),
+            "still told"
+        );
     }
 }

@@ -38,9 +38,21 @@ impl Store {
         Ok(out)
     }
 
+    /// Writes a server's settings as a moderator set them, keeping its refusal notes as stored:
+    /// those change only inside a change's transaction (`note_refusal`), and a moderator's
+    /// settings read before one must not undo it.
     pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
+        let key = guild.to_be_bytes();
         self.kv
-            .insert(Tree::Settings, &guild.to_be_bytes(), &encode(settings))
+            .transaction(&[Tree::Settings], |tx| {
+                let mut settings = settings.clone();
+                settings.refused = match tx.get(Tree::Settings, &key)? {
+                    Some(b) => tx_decode::<GuildSettings>("settings", &b)?.refused,
+                    None => Vec::new(),
+                };
+                tx.insert(Tree::Settings, &key, &encode(&settings))
+            })
+            .map_err(TxAbort::into_store_error)
     }
 }
 
