@@ -59,6 +59,23 @@ pub struct Ctx {
     pub request: Option<String>,
 }
 
+impl Ctx {
+    /// Bredon acting on its own in `channel` (a daily puzzle, a notice): no one asked.
+    fn of_bredon(guild: u64, channel: u64, now_ms: i64) -> Ctx {
+        Ctx {
+            guild,
+            channel,
+            user: PlayerRef {
+                id: 0,
+                name: "Bredon".into(),
+            },
+            now_ms,
+            moderator: false,
+            request: None,
+        }
+    }
+}
+
 /// A refusal: nothing was changed. The text says what is wrong and what is allowed.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Refusal(pub String);

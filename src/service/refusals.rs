@@ -29,17 +29,7 @@ impl Service {
         if let Some(told) = told {
             return Ok((None, told.lacking));
         }
-        let ctx = Ctx {
-            guild,
-            channel: notice_channel,
-            user: PlayerRef {
-                id: 0,
-                name: "Bredon".into(),
-            },
-            now_ms,
-            moderator: false,
-            request: None,
-        };
+        let ctx = Ctx::of_bredon(guild, notice_channel, now_ms);
         let change = Change {
             refusal: Some(RefusalNote::Refused {
                 guild,

@@ -32,17 +32,7 @@ impl Service {
             if due_ms < settings.puzzle_since_ms || self.store.daily_puzzle(guild, day)?.is_some() {
                 continue;
             }
-            let ctx = Ctx {
-                guild,
-                channel,
-                user: PlayerRef {
-                    id: 0,
-                    name: "Bredon".into(),
-                },
-                now_ms,
-                moderator: false,
-                request: None,
-            };
+            let ctx = Ctx::of_bredon(guild, channel, now_ms);
             let daily = DailyPuzzle {
                 guild,
                 day,
