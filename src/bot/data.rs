@@ -199,10 +199,15 @@ pub fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteract
 /// the fake Discord's virtual clock: `BREDON_CLOCK_FILE` names a file holding milliseconds to
 /// add, read at every call (the file is only ever set by tests).
 pub fn now_ms() -> i64 {
-    let wall = std::time::SystemTime::now()
+    wall_clock_ms() + clock_offset_ms()
+}
+
+/// The machine's clock in milliseconds since 1970, never a test's virtual one: the time as
+/// Discord's gateway counts it.
+pub fn wall_clock_ms() -> i64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
-    wall + clock_offset_ms()
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn clock_offset_ms() -> i64 {

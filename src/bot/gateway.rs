@@ -4,6 +4,7 @@
 //! per `max_concurrency` bucket per 5 seconds ("Rate Limiting"). serenity spaces its own shards'
 //! IDENTIFYs 5 s apart within a process; the store spaces the processes sharing it.
 
+use super::data::wall_clock_ms;
 use super::failure;
 use super::Shards;
 use crate::service::Service;
@@ -75,11 +76,4 @@ pub async fn wait_to_identify(
         Ok(Err(why)) => tracing::warn!(%why, "no turn at the gateway could be reserved"),
         Err(e) => tracing::warn!(error = %e, "no turn at the gateway could be reserved"),
     }
-}
-
-/// The time as Discord's gateway counts it: the machine's clock, never a test's virtual one.
-fn wall_clock_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }

@@ -79,11 +79,6 @@ pub async fn run(config: Config) -> Result<(), String> {
                     id: ready.user.id.get(),
                     name: ready.user.name.clone(),
                 };
-                let refused = service.refused_channels().map_err(|e| {
-                    let reason = format!("reading the server settings failed: {e}");
-                    fatal_in_setup.raise(reason.clone());
-                    reason
-                })?;
                 let publisher = Arc::new(Publisher {
                     http: Arc::clone(&ctx.http),
                     service: Arc::clone(&service),
@@ -92,12 +87,8 @@ pub async fn run(config: Config) -> Result<(), String> {
                     dm_channels: Default::default(),
                     fatal: Arc::clone(&fatal_in_setup),
                     cache: Arc::clone(&ctx.cache),
-                    refused: std::sync::Mutex::new(
-                        refused
-                            .into_iter()
-                            .map(|(_, r)| (r.channel, r.lacking))
-                            .collect(),
-                    ),
+                    // Read by the outbox's first sweep, and every minute after.
+                    refused: Default::default(),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

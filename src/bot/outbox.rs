@@ -43,7 +43,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
     let channels = Arc::clone(&publisher.claims.channels);
     // The first sweep at once: what a stopped process left owed goes out now.
     let mut first = true;
-    let mut refusals_read = std::time::Instant::now();
+    let mut refusals_read: Option<std::time::Instant> = None;
     loop {
         if !std::mem::take(&mut first) {
             tokio::select! {
@@ -54,9 +54,9 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         if publisher.fatal.reason().is_some() {
             return;
         }
-        if refusals_read.elapsed() >= REFUSALS_READ {
+        if refusals_read.is_none_or(|at| at.elapsed() >= REFUSALS_READ) {
             publisher.reload_refusals().await;
-            refusals_read = std::time::Instant::now();
+            refusals_read = Some(std::time::Instant::now());
         }
         let s = Arc::clone(&publisher.service);
         let owed = match tokio::task::spawn_blocking(move || s.owed()).await {
