@@ -130,8 +130,11 @@ async fn answer_privately(
         let input = serenity::CreateInputText::new(serenity::InputTextStyle::Short, label, "ply")
             .placeholder(example)
             .max_length(32);
-        let modal = serenity::CreateModal::new(move_id(prompt), "Your move")
-            .components(vec![serenity::CreateActionRow::InputText(input)]);
+        let mut rows = vec![serenity::CreateActionRow::InputText(input)];
+        if let Prompt::Board { .. } = prompt {
+            rows.push(serenity::CreateActionRow::InputText(then_input()));
+        }
+        let modal = serenity::CreateModal::new(move_id(prompt), "Your move").components(rows);
         press
             .create_response(ctx, serenity::CreateInteractionResponse::Modal(modal))
             .await?;
@@ -175,16 +178,21 @@ pub async fn on_move_modal(
     submit: &serenity::ModalInteraction,
     data: &Data,
 ) -> Result<(), Error> {
-    let typed = submit
-        .data
-        .components
-        .iter()
-        .flat_map(|row| &row.components)
-        .find_map(|c| match c {
-            serenity::ActionRowComponent::InputText(t) if t.custom_id == "ply" => t.value.clone(),
-            _ => None,
-        })
-        .unwrap_or_default();
+    let field = |name: &str| {
+        submit
+            .data
+            .components
+            .iter()
+            .flat_map(|row| &row.components)
+            .find_map(|c| match c {
+                serenity::ActionRowComponent::InputText(t) if t.custom_id == name => {
+                    t.value.clone()
+                }
+                _ => None,
+            })
+    };
+    let typed = field("ply").unwrap_or_default();
+    let then = field("then");
     let prompt = parse_custom_id(&submit.data.custom_id)
         .map(|(prompt, _)| prompt)
         .filter(|p| matches!(p, Prompt::Board { .. } | Prompt::Puzzle { .. }));
@@ -211,12 +219,24 @@ pub async fn on_move_modal(
     let work: Work = tokio::spawn(async move {
         let outcome = blocking(&publisher.service, move |s| {
             s.check_board(&sctx, prompt)?;
-            s.play(&sctx, &typed)
+            s.play_then(&sctx, &typed, then.as_deref())
         })
         .await?;
         Ok(publisher.ready(outcome).await)
     });
     respond_to(Asker::Form { ctx, submit, data }, work).await
+}
+
+/// The Move form's second field: conditional plies kept with the ply (`/premove`'s line).
+fn then_input() -> serenity::CreateInputText {
+    serenity::CreateInputText::new(
+        serenity::InputTextStyle::Short,
+        "Then, if they answer (optional, private)",
+        "then",
+    )
+    .placeholder("their reply, your answer (e3 d3 f3 d4); branches apart by ; (d4 c4)")
+    .required(false)
+    .max_length(200)
 }
 
 /// Legal plies grouped by the square they place on or move from, one line a square.

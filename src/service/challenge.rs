@@ -162,6 +162,7 @@ impl Service {
             purse: None,
             fixture: None,
             paused_until_ms: None,
+            conditional: Vec::new(),
         };
         let g = Self::rebuild(&game)?;
         if game.settings.stakes.is_some() {

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 mod challenge;
+mod conditional;
 mod finish;
 mod letter;
 mod opponent;

@@ -2,6 +2,7 @@
 //! answers (undo, draw, resignation, abort) until it is decided.
 
 use super::*;
+use crate::game::Played;
 
 /// A ply taken back this soon after it was made, before any answer, is taken back without
 /// asking (takBot's habit for slips): Discord does not say whether the opponent has read it,
@@ -30,6 +31,12 @@ impl Service {
 
     /// A ply in this channel's game, or in the player's puzzle where they play none here.
     pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
+        self.play_then(ctx, text, None)
+    }
+
+    /// `play`, keeping `line` (conditional plies from the position after it, as `/premove`
+    /// takes them) in the same change: the Move form's second field.
+    pub fn play_then(&self, ctx: &Ctx, text: &str, line: Option<&str>) -> Result<Outcome, Refusal> {
         if let Some(attempt) = self.plays_puzzle(ctx)? {
             return self.puzzle_ply(ctx, attempt, text);
         }
@@ -47,26 +54,12 @@ impl Service {
         let mover = game.players[seat.index()].clone();
         let coins = self.before_ply(&mut game, &mover)?;
         let played = g.play(text).map_err(Refusal)?;
-        game.plies.push(played.text.clone());
-        game.last_ply_ms = ctx.now_ms;
-        game.undo_request = None;
-        game.draw_offer = None;
-        let next = game.players[g.to_move().index()].id;
-        self.set_timers(&mut game, next, ctx.now_ms)?;
-        let mut text = format!("{} played {}.", mover.name, played.text);
+        let mut text = Self::record_ply(&mut game, &played, &mover.name, ctx.now_ms);
         let mut outcome = Outcome {
             tak: played.tak,
             tinue: played.tinue,
             ..Outcome::default()
         };
-        if played.tinue {
-            text.push_str(" Tinuë!");
-        } else if played.tak {
-            text.push_str(" Tak!");
-        }
-        for note in &played.notes {
-            text.push_str(&format!(" {note}!"));
-        }
         if coins.lines.iter().any(|m| m.user == mover.id) {
             text.push_str(&format!(
                 " ({} paid {TAK_FEE} coins for the Tak.)",
@@ -79,6 +72,24 @@ impl Service {
                 text.push_str(&fee);
             }
         }
+        if let (Some(line), None) = (line.filter(|l| !l.trim().is_empty()), g.result()) {
+            Self::lines_after_ply(&mut game, &g, mover.id, line)?;
+        }
+        // Each answer may be foreseen in turn by the other player's lines.
+        let mut last = played.text;
+        while g.result().is_none() {
+            let answer = Self::conditional_answer(&mut game, &mut g, &last, ctx.now_ms);
+            let Some((sentence, answer)) = answer else {
+                break;
+            };
+            outcome.tak = answer.tak;
+            outcome.tinue = answer.tinue;
+            text.push(' ');
+            text.push_str(&sentence);
+            last = answer.text;
+        }
+        let next = game.players[g.to_move().index()].id;
+        self.set_timers(&mut game, next, ctx.now_ms)?;
         if let Some(result) = g.result() {
             let (finished, change) =
                 self.finish(ctx, game.clone(), &g, result, game.seq, coins.changes)?;
@@ -103,6 +114,48 @@ impl Service {
             outcome.board = Self::shown(game, g, ctx.now_ms);
             Ok(outcome)
         })
+    }
+
+    /// Adds `played` to `game`'s record (open requests lapse with it): "alice played c3. Tak!".
+    fn record_ply(game: &mut LiveGame, played: &Played, mover: &str, now_ms: i64) -> String {
+        game.plies.push(played.text.clone());
+        game.last_ply_ms = now_ms;
+        game.undo_request = None;
+        game.draw_offer = None;
+        let mut text = format!("{mover} played {}.", played.text);
+        if played.tinue {
+            text.push_str(" Tinuë!");
+        } else if played.tak {
+            text.push_str(" Tak!");
+        }
+        for note in &played.notes {
+            text.push_str(&format!(" {note}!"));
+        }
+        text
+    }
+
+    /// The answer the player now to move left for the opponent's `played`, played at once
+    /// (`None` if no line foresaw it; the lines that did not are dropped).
+    fn conditional_answer(
+        game: &mut LiveGame,
+        g: &mut Match,
+        played: &str,
+        now_ms: i64,
+    ) -> Option<(String, Played)> {
+        let owner = game.players[g.to_move().index()].clone();
+        let answer = conditional::follow(&mut game.conditional, owner.id, played)?;
+        let Ok(answered) = g.play(&answer) else {
+            // A line is checked when set and the position moves only along it; should one
+            // still fail, nothing is played for the owner.
+            game.conditional.clear();
+            return None;
+        };
+        let sentence = Self::record_ply(game, &answered, &owner.name, now_ms).replacen(
+            " played ",
+            " answered with a conditional ply: ",
+            1,
+        );
+        Some((sentence, answered))
     }
 
     /// The plies offered while `ctx.user` types `/move`, as (label, ply): their puzzle's where
@@ -359,6 +412,7 @@ impl Service {
             g.undo();
         }
         let undone = game.plies.split_off(game.plies.len() - count).join(" ");
+        game.conditional.clear();
         let next = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, next, ctx.now_ms)?;
         self.announce_turn(ctx, game, g, format!("{lead} {undone} taken back."))

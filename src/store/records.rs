@@ -180,6 +180,18 @@ pub struct LiveGame {
     /// no time-out) until this time.
     #[serde(default)]
     pub paused_until_ms: Option<i64>,
+    /// Plies a player left in advance (`/premove`), for their opponent's eyes never: kept only
+    /// while that opponent is to move, so every line belongs to the player waiting.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditional: Vec<ConditionalLine>,
+}
+
+/// A line of conditional plies: the opponent's expected reply, the owner's answer, and so on.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ConditionalLine {
+    pub owner: u64,
+    /// Canonical plies, starting with the opponent's.
+    pub plies: Vec<String>,
 }
 
 /// A player's vacations in one server: days taken this year, and the one under way.

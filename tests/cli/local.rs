@@ -381,3 +381,24 @@ fn run_refuses_an_unknown_typed_plies_mode_before_connecting() {
         stderr(&o)
     );
 }
+
+#[test]
+fn local_conditional_plies_are_kept_privately_and_answer_at_once() {
+    let out = local(
+        "alice challenge bob size=5 seat=white\nbob accept\nalice move a1 then e5 b1 d5 c1\n\
+         alice premove\nbob e5\nalice premove e4 b2\nbob premove a2 a3\nalice premove clear\n\
+         bob a2\nalice move c1 then b5\nalice move c1 b5\nquit\n",
+    );
+    assert!(
+        out.contains("(privately) Your conditional plies (bob never sees them):\n1. if e5: b1, then if d5: c1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bob played e5. alice answered with a conditional ply: b1. bob to move."),
+        "{out}"
+    );
+    assert!(out.contains("it is your move: a line starts with"), "{out}");
+    assert!(out.contains("(privately) Cleared: 2 lines."), "{out}");
+    assert!(out.contains("a line is pairs of plies"), "{out}");
+    assert!(out.contains("a move is one ply (you added `b5`)"), "{out}");
+}

@@ -693,9 +693,25 @@ impl FakeDiscord {
         input: &str,
         value: &str,
     ) -> String {
-        let data = json!({ "custom_id": custom_id, "components": [{ "type": 1, "components": [
-            { "type": 4, "custom_id": input, "value": value }
-        ] }] });
+        self.submit_modal_fields(user, channel, custom_id, &[(input, value)])
+    }
+
+    /// Submits the modal `custom_id` with its text inputs filled as `fields` (input, value),
+    /// each in its own action row as Discord sends them.
+    pub fn submit_modal_fields(
+        &self,
+        user: &TestUser,
+        channel: u64,
+        custom_id: &str,
+        fields: &[(&str, &str)],
+    ) -> String {
+        let rows: Vec<_> = fields
+            .iter()
+            .map(|(input, value)| {
+                json!({ "type": 1, "components": [{ "type": 4, "custom_id": input, "value": value }] })
+            })
+            .collect();
+        let data = json!({ "custom_id": custom_id, "components": rows });
         self.interact(5, user, channel, data, None)
     }
 

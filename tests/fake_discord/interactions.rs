@@ -124,9 +124,10 @@ pub(super) fn check_choices(data: &Value) -> Option<Answer> {
     None
 }
 
-/// A modal (interactions/receiving-and-responding, "Modal"): a title of at most 45 characters;
-/// its text inputs (message-components, "Text Input"): labels of at most 45, custom ids of at
-/// most 100.
+/// A modal (interactions/receiving-and-responding, "Modal"): a title of at most 45 characters,
+/// between 1 and 5 components; its text inputs (message-components, "Text Input"): each alone in
+/// its action row ("an Action Row can contain ... a single text input"), labels of at most 45,
+/// custom ids of at most 100, placeholders of at most 100.
 pub(super) fn check_modal(kind: u8, data: &Value) -> Option<Answer> {
     if kind != 9 {
         return None;
@@ -140,10 +141,24 @@ pub(super) fn check_modal(kind: u8, data: &Value) -> Option<Answer> {
         ));
     }
     let rows = data["components"].as_array().cloned().unwrap_or_default();
+    if rows.is_empty() || rows.len() > 5 {
+        return Some(form_error(
+            "data.components",
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be between 1 and 5 in length.",
+        ));
+    }
     for (r, row) in rows.iter().enumerate() {
         let inputs = row["components"].as_array().cloned().unwrap_or_default();
+        if inputs.len() != 1 {
+            return Some(form_error(
+                &format!("data.components.{r}.components"),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be 1 in length.",
+            ));
+        }
         for (i, input) in inputs.iter().enumerate() {
-            for (key, most) in [("label", 45), ("custom_id", 100)] {
+            for (key, most) in [("label", 45), ("custom_id", 100), ("placeholder", 100)] {
                 if too_long(&input[key], most) {
                     return Some(form_error(
                         &format!("data.components.{r}.components.{i}.{key}"),

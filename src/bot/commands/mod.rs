@@ -41,6 +41,7 @@ fn listed() -> Vec<poise::Command<Data, Error>> {
         challenge::decline(),
         challenge::cancel(),
         play::play(),
+        play::premove(),
         play::board(),
         play::undo(),
         play::draw(),

@@ -1,4 +1,4 @@
-//! Playing: `/move`, `/board`, `/undo`, `/draw`, `/resign`.
+//! Playing: `/move`, `/premove`, `/board`, `/undo`, `/draw`, `/resign`.
 
 use crate::bot::choices::autocomplete_ply;
 use crate::bot::respond::act;
@@ -13,6 +13,26 @@ pub(super) async fn play(
     ply: String,
 ) -> Result<(), Error> {
     act(ctx, move |s, c| s.play(c, &ply)).await
+}
+
+/// Answers you leave in advance to the replies you expect (only you see them).
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn premove(
+    ctx: Context<'_>,
+    #[description = "Their reply, your answer, and on (e3 d3 f3 d4); none: list your lines"]
+    #[max_length = 200]
+    line: Option<String>,
+    #[description = "Drop every line you set in this game"] clear: Option<bool>,
+) -> Result<(), Error> {
+    act(ctx, move |s, c| match (line, clear) {
+        (Some(_), Some(true)) => Err(crate::service::Refusal(
+            "give either line: (to add one) or clear:True (to drop them all), not both".into(),
+        )),
+        (_, Some(true)) => s.clear_conditional(c),
+        (Some(line), _) => s.add_conditional(c, &line),
+        (None, _) => s.conditional_list(c),
+    })
+    .await
 }
 
 /// Show this channel's board (or a finished game's last).

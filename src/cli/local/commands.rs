@@ -33,9 +33,22 @@ impl Session {
             "decline" => sv.decline(&ctx)?,
             "cancel" => sv.cancel(&ctx)?,
             "rematch" => sv.rematch(&ctx)?,
-            "move" | "play" => match rest.first() {
-                Some(ply) => sv.play(&ctx, ply)?,
-                None => return Err(Refusal("which ply? `move c3`".into())),
+            "move" | "play" => match rest.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                [] => return Err(Refusal("which ply? `move c3`".into())),
+                [ply] => sv.play(&ctx, ply)?,
+                [ply, "then", ref line @ ..] => sv.play_then(&ctx, ply, Some(&line.join(" ")))?,
+                [_, ref extra @ ..] => {
+                    return Err(Refusal(format!(
+                        "a move is one ply (you added `{}`); to keep conditional plies with it \
+                         write `move c3 then e3 d3`",
+                        shortened(&extra.join(" "))
+                    )))
+                }
+            },
+            "premove" => match rest.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                [] => sv.conditional_list(&ctx)?,
+                ["clear"] => sv.clear_conditional(&ctx)?,
+                _ => sv.add_conditional(&ctx, &rest.join(" "))?,
             },
             "undo" => match answer {
                 Some("yes" | "accept") => sv.answer_undo(&ctx, true)?,

@@ -300,6 +300,7 @@ impl Service {
             purse: None,
             fixture: Some(fixture),
             paused_until_ms: None,
+            conditional: Vec::new(),
         };
         let p = pairing_mut(&mut t, fixture);
         p.channel = Some(channel);
