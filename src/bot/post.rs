@@ -6,7 +6,7 @@
 
 use super::buttons::buttons;
 use crate::game::explain::{record_gif, record_picture};
-use crate::service::Outcome;
+use crate::service::{DigestGame, Outcome};
 use poise::serenity_prelude as serenity;
 
 /// Discord's limit on a message's content (message resource, "Create Message": content is up to
@@ -322,6 +322,35 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
 }
 
 /// A link that opens a message (or, without one, a mention of the channel).
+/// A daily digest as its direct message: a line a game, as many as fit one message.
+pub fn digest_text(games: &[DigestGame]) -> String {
+    let mut text = format!(
+        "Your move in {} (your daily digest; /notify digest:off stops it):",
+        crate::words::count(games.len() as u64, "game")
+    );
+    for (n, g) in games.iter().enumerate() {
+        let mut line = format!("\n- <#{}> vs {}", g.channel, escape(&g.opponent));
+        match &g.last_ply {
+            Some(ply) => line.push_str(&format!(" · played {ply} <t:{}:R>", g.since_ms / 1000)),
+            None => line.push_str(&format!(" · started <t:{}:R>", g.since_ms / 1000)),
+        }
+        if let Some(deadline) = g.deadline_ms {
+            line.push_str(&format!(" · time runs out <t:{}:R>", deadline / 1000));
+        }
+        if g.board_message.is_some() {
+            let link = jump_link(g.guild, g.channel, g.board_message);
+            line.push_str(&format!(" · [board]({link})"));
+        }
+        let more = format!("\n… and {} more: /mygames in each server", games.len() - n);
+        if text.len() + line.len() + more.len() > MAX_CONTENT {
+            text.push_str(&more);
+            break;
+        }
+        text.push_str(&line);
+    }
+    text
+}
+
 pub fn jump_link(guild: u64, channel: u64, message: Option<u64>) -> String {
     match message {
         Some(m) => format!("https://discord.com/channels/{guild}/{channel}/{m}"),
@@ -332,6 +361,28 @@ pub fn jump_link(guild: u64, channel: u64, message: Option<u64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_digest_of_any_length_fits_one_message() {
+        let game = |n: u64| DigestGame {
+            guild: 1,
+            channel: 1_000_000_000_000_000_000 + n,
+            opponent: "a player with a 32-character name".into(),
+            last_ply: Some("6c3>1221*".into()),
+            since_ms: 1_700_000_000_000,
+            deadline_ms: Some(1_800_000_000_000),
+            board_message: Some(1_100_000_000_000_000_000 + n),
+        };
+        let two: Vec<_> = (0..2).map(game).collect();
+        let text = digest_text(&two);
+        assert!(text.starts_with("Your move in 2 games"), "{text}");
+        assert!(text.contains("played 6c3>1221* <t:1700000000:R> · time runs out"));
+        assert!(!text.contains("more"), "{text}");
+        let many: Vec<_> = (0..60).map(game).collect();
+        let text = digest_text(&many);
+        assert!(text.chars().count() <= MAX_CONTENT, "{}", text.len());
+        assert!(text.ends_with("more: /mygames in each server"), "{text}");
+    }
 
     #[test]
     fn escaping_shows_names_as_typed_and_breaks_mentions() {

@@ -9,7 +9,7 @@
 use super::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
 use super::failure::{classify, describe, Failure};
 use super::opponent::take_turn;
-use super::post::{announce, jump_link, record, Post};
+use super::post::{announce, digest_text, jump_link, record, Post};
 use super::posting::{Owed, Undelivered};
 use super::{Context, Error};
 use crate::service::{FollowUp, Outcome, Part, Prompt};
@@ -146,6 +146,14 @@ impl Publisher {
             return Ok(());
         }
         let owed = Owed::fresh(&outcome);
+        if !outcome.digest.is_empty() {
+            // A digest is its direct message alone.
+            self.rest(channel, owed, &outcome, None, &[]).await?;
+            if let Some(claim) = claim {
+                claim.delivered();
+            }
+            return Ok(());
+        }
         let message = match via {
             Via::Channel => self.post(channel, owed, Part::Announcement, post).await?,
             via => self.answer(channel, &outcome, post, via).await?,
@@ -218,7 +226,7 @@ impl Publisher {
             .as_deref()
             .filter(|_| owed.token_lives(now_ms()));
         let mut pinged = d.has_sent(Part::Pings);
-        let message = match d.has_sent(Part::Announcement) {
+        let message = match d.has_sent(Part::Announcement) || !d.outcome.digest.is_empty() {
             true => d.letter.message,
             false => {
                 let post = announce(&d.outcome).await;
@@ -384,10 +392,13 @@ impl Publisher {
             .cloned()
             .collect();
         for player in wanted {
-            let text = format!(
-                "It is your move in <#{channel}>: {}",
-                jump_link(outcome.guild, channel, message)
-            );
+            let text = match outcome.digest.is_empty() {
+                true => format!(
+                    "It is your move in <#{channel}>: {}",
+                    jump_link(outcome.guild, channel, message)
+                ),
+                false => digest_text(&outcome.digest),
+            };
             self.direct(channel, player.id, owed, text).await?;
             self.note(owed.letter, Part::Direct(player.id), None).await;
         }

@@ -5,6 +5,7 @@
 pub mod analysis;
 mod challenge;
 mod conditional;
+mod digest;
 mod finish;
 mod letter;
 mod opponent;
@@ -29,10 +30,11 @@ pub use options::{
 };
 pub use outbox::{Delivery, Part};
 pub use outcome::{
-    Answer, Board, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record, Stats,
-    Summary, TimerEvent,
+    Answer, Board, DigestGame, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record,
+    Stats, Summary, TimerEvent,
 };
 pub use puzzle::PuzzleChoice;
+pub use settings::{describe_prefs, digest_hour};
 pub use tournament::{
     parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
 };
@@ -103,8 +105,8 @@ impl From<StoreError> for Refusal {
 
 pub struct Service {
     store: Store,
-    /// The minute the daily puzzles were last looked at: the timer loop ticks every second or
-    /// so, and a daily puzzle needs no finer time than a minute.
+    /// The minute the daily puzzles and digests were last looked at: the timer loop ticks
+    /// every second or so, and a daily post needs no finer time than a minute.
     daily_checked: std::sync::atomic::AtomicI64,
     /// Who this process is to the outbox's holds (`Hold`): the same after a restart, and
     /// never the same as another process sharing the store.

@@ -148,6 +148,24 @@ pub struct Outcome {
     /// is owed for it.
     #[serde(skip)]
     pub private: bool,
+    /// A daily digest: the games where it is the move of the players in `direct`, sent to them
+    /// as the direct message itself, with no post in a channel.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub digest: Vec<DigestGame>,
+}
+
+/// One game of a daily digest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigestGame {
+    pub guild: u64,
+    pub channel: u64,
+    pub opponent: String,
+    /// The opponent's last ply, and when it was played (or the game's start).
+    pub last_ply: Option<String>,
+    pub since_ms: i64,
+    pub deadline_ms: Option<i64>,
+    /// The newest message showing its board, if Bredon knows it.
+    pub board_message: Option<u64>,
 }
 
 /// What an outcome leaves for its adapter to do once it is delivered: decided here, run alike

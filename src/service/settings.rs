@@ -36,6 +36,15 @@ impl Service {
         Ok(prefs)
     }
 
+    /// Sets the hour of a player's daily digest (`digest_hour` read by `digest_hour`).
+    pub fn set_digest(&self, user: u64, hour: Option<u8>) -> Result<PlayerPrefs, Refusal> {
+        let mut prefs = self.store.prefs(user)?;
+        prefs.digest_hour = hour;
+        self.store.put_prefs(user, &prefs)?;
+        self.store.flush()?;
+        Ok(prefs)
+    }
+
     /// Discord will not deliver `user`'s direct messages (their privacy settings close them):
     /// the wish is turned off, so nothing keeps failing. True if it was on (then the player is
     /// told, once).
@@ -148,4 +157,35 @@ impl Service {
             Ok(())
         })
     }
+}
+
+/// A digest's hour as typed: `18` or `18:00` (UTC), or `off`.
+pub fn digest_hour(text: &str) -> Result<Option<u8>, Refusal> {
+    let text = text.trim().to_ascii_lowercase();
+    if matches!(text.as_str(), "off" | "none" | "no") {
+        return Ok(None);
+    }
+    let hour = text.strip_suffix(":00").unwrap_or(&text);
+    match hour.parse::<u8>() {
+        Ok(h) if h < 24 => Ok(Some(h)),
+        _ => refuse(format!(
+            "a digest is sent at an hour of the day in UTC, 0 to 23 (e.g. 18), or off; not {}",
+            crate::tak::quote(&text)
+        )),
+    }
+}
+
+/// What a player's notification wishes are, in a sentence.
+pub fn describe_prefs(prefs: &PlayerPrefs) -> String {
+    let digest = match prefs.digest_hour {
+        Some(h) => {
+            format!("at {h:02}:00 UTC, one direct message listing the games where it is your move")
+        }
+        None => "off".into(),
+    };
+    format!(
+        "Direct messages when it is your move: {}. Reminders: {}. Daily digest: {digest}.",
+        if prefs.dm { "on" } else { "off" },
+        describe_reminder(prefs.reminder)
+    )
 }

@@ -135,7 +135,15 @@ impl Service {
                 });
             }
         }
-        events.extend(self.daily_puzzles(now_ms)?);
+        // Daily posts need no finer time than a minute: looked at once a minute.
+        let minute = now_ms.div_euclid(60_000);
+        let before = self
+            .daily_checked
+            .swap(minute, std::sync::atomic::Ordering::Relaxed);
+        if before != minute {
+            events.extend(self.daily_puzzles(now_ms)?);
+            events.extend(self.digests(now_ms)?);
+        }
         Ok(events)
     }
 

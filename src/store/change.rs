@@ -30,6 +30,15 @@ pub struct Change {
     pub puzzle: PuzzleChange,
     /// A channel's refusal noted in its server's settings, or its end.
     pub refusal: Option<RefusalNote>,
+    /// A player's daily digest, stored with its letter (a second of one day is a conflict).
+    pub digest: Option<DigestSent>,
+}
+
+/// The digest of `user` for the digest day `day` (days since 1970, counted from their hour).
+#[derive(Clone, Copy, Debug)]
+pub struct DigestSent {
+    pub user: u64,
+    pub day: i64,
 }
 
 /// `delta` coins for `user` in `guild`, whose wallet starts at `start` if it has none yet.

@@ -20,6 +20,7 @@ mod kv;
 pub mod layout;
 mod outbox;
 mod postgres;
+mod prefs;
 mod puzzles;
 pub mod records;
 pub mod reshard;
@@ -29,7 +30,7 @@ mod tournaments;
 mod tx;
 mod wallets;
 
-pub use change::{Change, CoinChange, PuzzleChange, RefusalNote};
+pub use change::{Change, CoinChange, DigestSent, PuzzleChange, RefusalNote};
 pub use error::{CommitError, StoreError};
 
 use crate::game::Kind;
@@ -340,12 +341,6 @@ impl Store {
             .insert(Tree::Boards, &channel.to_be_bytes(), &encode(&message))
     }
 
-    pub fn prefs(&self, user: u64) -> Result<PlayerPrefs, StoreError> {
-        Ok(self
-            .get(Tree::Prefs, &user.to_be_bytes())?
-            .unwrap_or_default())
-    }
-
     pub fn vacation(&self, guild: u64, user: u64) -> Result<Option<Vacation>, StoreError> {
         self.get(Tree::Vacations, &key2(guild, user))
     }
@@ -353,11 +348,6 @@ impl Store {
     pub fn put_vacation(&self, v: &Vacation) -> Result<(), StoreError> {
         self.kv
             .insert(Tree::Vacations, &key2(v.guild, v.user.id), &encode(v))
-    }
-
-    pub fn put_prefs(&self, user: u64, prefs: &PlayerPrefs) -> Result<(), StoreError> {
-        self.kv
-            .insert(Tree::Prefs, &user.to_be_bytes(), &encode(prefs))
     }
 
     fn all_challenges(&self) -> Result<Vec<Challenge>, StoreError> {
@@ -416,7 +406,7 @@ impl Store {
 
     /// Applies a change atomically, or nothing if its expectations do not hold.
     pub fn commit(&self, change: &Change) -> Result<(), CommitError> {
-        const TREES: [Tree; 12] = [
+        const TREES: [Tree; 13] = [
             Tree::Games,
             Tree::Challenges,
             Tree::Archive,
@@ -429,6 +419,7 @@ impl Store {
             Tree::Outbox,
             Tree::Puzzles,
             Tree::Settings,
+            Tree::Prefs,
         ];
         let result = self.kv.transaction(&TREES, |tx| {
             Self::apply(change, tx)?;
@@ -438,6 +429,7 @@ impl Store {
                 tx.insert(Tree::Outbox, &letter.id.to_be_bytes(), &encode(letter))?;
             }
             Self::apply_puzzles(&change.puzzle, tx)?;
+            Self::note_digest(change.digest, tx)?;
             Self::note_refusal(change.refusal, tx)
         });
         result.map_err(|why| match why {

@@ -501,6 +501,9 @@ pub struct PlayerPrefs {
     /// A direct message "your move in #channel" whenever it becomes this player's turn.
     pub dm: bool,
     pub reminder: ReminderPref,
+    /// One direct message a day at this hour (UTC) listing the games where it is their move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_hour: Option<u8>,
 }
 
 /// How often a player wants to be reminded of a move.

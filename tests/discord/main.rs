@@ -11,6 +11,7 @@ mod support;
 mod buttons;
 mod challenges;
 mod channels;
+mod digest;
 mod games;
 mod lifecycle;
 mod notifications;

@@ -251,6 +251,12 @@ impl FakeDiscord {
         }
     }
 
+    /// How far `advance` has moved the virtual clock on (the bot's time is the machine's
+    /// plus this, once it shares the clock).
+    pub fn advanced_ms(&self) -> i64 {
+        self.state.now_ms()
+    }
+
     /// Moves the virtual clock on: threads idle for their auto-archive duration archive.
     pub fn advance(&self, by: Duration) {
         self.state

@@ -164,7 +164,7 @@ fn describe_typed_plies(on: bool, reading: TypedPlies) -> String {
     format!(" Typed plies: {how}.")
 }
 
-/// Your notifications: a direct message when it is your move, and how often to remind you.
+/// Your notifications: a direct message when it is your move, reminders, a daily digest.
 #[poise::command(slash_command)]
 pub(super) async fn notify(
     ctx: Context<'_>,
@@ -172,14 +172,20 @@ pub(super) async fn notify(
     #[description = "Remind me after: 1h .. 2w, off, or game (as each game says)"]
     #[autocomplete = "autocomplete_reminder"]
     reminder: Option<String>,
+    #[description = "One direct message a day at this hour (UTC, 0-23) listing your games to move; off"]
+    #[max_length = 8]
+    digest: Option<String>,
 ) -> Result<(), Error> {
     say(ctx, true, move |s, c| {
-        let prefs = s.set_prefs(c.user.id, dm, reminder.as_deref())?;
-        let reminder = crate::service::describe_reminder(prefs.reminder);
-        Ok(format!(
-            "Direct messages when it is your move: {}. Reminders: {reminder}.",
-            if prefs.dm { "on" } else { "off" }
-        ))
+        let hour = digest
+            .as_deref()
+            .map(crate::service::digest_hour)
+            .transpose()?;
+        let mut prefs = s.set_prefs(c.user.id, dm, reminder.as_deref())?;
+        if let Some(hour) = hour {
+            prefs = s.set_digest(c.user.id, hour)?;
+        }
+        Ok(crate::service::describe_prefs(&prefs))
     })
     .await
 }

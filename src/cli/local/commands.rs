@@ -169,12 +169,12 @@ impl Session {
             "notify" => {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
                 let dm = get("dm").map(|v| matches!(v, "on" | "yes" | "true"));
-                let p = sv.set_prefs(ctx.user.id, dm, get("reminder"))?;
-                println!(
-                    "notifications: direct messages {}, reminders {}",
-                    if p.dm { "on" } else { "off" },
-                    crate::service::describe_reminder(p.reminder)
-                );
+                let hour = get("digest").map(crate::service::digest_hour).transpose()?;
+                let mut p = sv.set_prefs(ctx.user.id, dm, get("reminder"))?;
+                if let Some(hour) = hour {
+                    p = sv.set_digest(ctx.user.id, hour)?;
+                }
+                println!("{}", crate::service::describe_prefs(&p));
                 return Ok(None);
             }
             "bid" => {

@@ -41,7 +41,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
   board [GAME] | ptn [GAME] | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] [size=N] | games | mygames | moves
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
-  notify [dm=on|off] [reminder=12h|off|game] | vacation start DAYS | vacation end
+  notify [dm=on|off] [reminder=12h|off|game] [digest=18|off] | vacation start DAYS | vacation end
   settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators] [vacation_days=14]
            [komi=2 komi_size=6] [hide=heights,labels|none] [tray=on|off]
   tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]

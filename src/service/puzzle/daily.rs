@@ -10,18 +10,11 @@ use crate::store::PuzzleChange;
 
 impl Service {
     /// Posts the daily puzzle of every server whose posting hour has come and that has none
-    /// for the day yet; looked at once a minute.
+    /// for the day yet.
     pub(in crate::service) fn daily_puzzles(
         &self,
         now_ms: i64,
     ) -> Result<Vec<TimerEvent>, Refusal> {
-        let minute = now_ms.div_euclid(60_000);
-        let before = self
-            .daily_checked
-            .swap(minute, std::sync::atomic::Ordering::Relaxed);
-        if before == minute {
-            return Ok(Vec::new());
-        }
         let mut events = Vec::new();
         for (guild, settings) in self.store.puzzle_servers()? {
             let Some(channel) = settings.puzzle_channel else {
