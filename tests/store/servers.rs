@@ -256,6 +256,29 @@ fn a_vacation_stops_the_clocks_of_a_players_games_and_ending_it_early_gives_days
         "bob is on vacation until 1970.01.04 01:00 UTC: the clocks of 1 game stand still until \
          then. Vacation days left this year: 11 of 14; /vacation end comes back early."
     );
+    // Asking again while away says that nothing changed, and changes nothing.
+    let stored = |w: &World| {
+        let s = w.service.store();
+        (
+            s.vacation(GUILD, user("bob").id).unwrap(),
+            s.game(CHANNEL).unwrap().unwrap(),
+        )
+    };
+    let before = stored(&w);
+    let again = refusal(w.service.vacation_start(
+        &Ctx {
+            now_ms: 2 * HOUR,
+            ..elsewhere.clone()
+        },
+        5,
+    ));
+    assert_eq!(
+        again,
+        "you are already on vacation here until 1970.01.04 01:00 UTC, so nothing changed: no \
+         days were added or counted. /vacation end comes back early (giving back the days not \
+         taken); after it, /vacation start takes days off again"
+    );
+    assert_eq!(stored(&w), before);
     let game = w.service.store().game(CHANNEL).unwrap().unwrap();
     assert_eq!(game.paused_until_ms, Some(HOUR + 3 * DAY));
     assert_eq!(
