@@ -280,6 +280,8 @@ mod tests {
             ping: vec![bredon.clone()],
             tournament: Some(4),
             ..Outcome::default()
+    /// No size was asked for, and this is the one the asker plays most.
+    pub askers_size: bool,
         };
         assert_eq!(
             to_bredon.follow_ups(bredon.id),

@@ -209,6 +209,39 @@ fn a_rated_game_decided_before_three_plies_each_counts_but_moves_no_rating() {
     );
 }
 
+/// With no `size:`, the leaderboard shows the size the asker plays most; someone who has not
+/// played sees the server's size.
+#[test]
+fn the_leaderboard_without_a_size_shows_the_askers_size() {
+    let w = world();
+    white_wins(&w, "alice", "bob", rated(5), 10);
+    let board = w
+        .service
+        .leaderboard(&ctx("alice", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!((board.size, board.askers_size), (5, true));
+    assert_eq!(board.players.len(), 2);
+    let board = w
+        .service
+        .leaderboard(&ctx("carol", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!((board.size, board.askers_size), (6, false));
+    assert_eq!(board.other_sizes, vec![5]);
+    // More rated games on 6x6 than on 5x5: 6x6.
+    white_wins(&w, "bob", "alice", rated(6), 20);
+    white_wins(&w, "alice", "bob", rated(6), 30);
+    let board = w
+        .service
+        .leaderboard(&ctx("alice", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!((board.size, board.askers_size), (6, true));
+    let asked = w
+        .service
+        .leaderboard(&ctx("alice", 0), Kind::Tak, Some(5))
+        .unwrap();
+    assert_eq!((asked.size, asked.askers_size), (5, false));
+}
+
 /// A store written before ratings were per size (one record per player and game, under a key
 /// without a size) is rebuilt from its archive when it opens: each rating on the size it was
 /// earned on, and a rated 3x3 game of then counted but not rated.

@@ -258,7 +258,16 @@ pub(super) async fn leaderboard(
                 kind.board(board.size)
             )));
         }
-        let mut lines = vec![format!("{} on {}:", kind.name(), kind.board(board.size))];
+        let mut lines = vec![format!(
+            "{} on {}{}:",
+            kind.name(),
+            kind.board(board.size),
+            if board.askers_size {
+                " (the size you play most; `size:` shows another)"
+            } else {
+                ""
+            }
+        )];
         lines.extend(board.players.iter().take(15).enumerate().map(|(i, p)| {
             format!(
                 "{}. {} — {:.0} ({}-{}-{})",

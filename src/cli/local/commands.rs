@@ -109,7 +109,16 @@ impl Session {
                     game_option(rest)?,
                     number_option(rest, "size", "a board size: write a number, like size=6")?,
                 )?;
-                println!("{} on {}:", board.game.name(), board.game.board(board.size));
+                println!(
+                    "{} on {}{}:",
+                    board.game.name(),
+                    board.game.board(board.size),
+                    if board.askers_size {
+                        " (the size you play most; size=N shows another)"
+                    } else {
+                        ""
+                    }
+                );
                 if board.players.is_empty() {
                     println!("  nobody has finished a rated game on this size yet");
                 }
