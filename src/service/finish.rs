@@ -191,6 +191,7 @@ impl Service {
             },
             rated_board: kind.board(size),
             series: [score(0), score(1)],
+            series_games: series.games,
         };
         Ok((finished, change))
     }

@@ -16,6 +16,7 @@ mod lifecycle;
 mod notifications;
 mod outage;
 mod puzzles;
+mod records;
 mod rules;
 mod tournaments;
 mod variants;
