@@ -381,3 +381,26 @@ fn run_refuses_an_unknown_typed_plies_mode_before_connecting() {
         stderr(&o)
     );
 }
+
+#[test]
+fn local_history_says_how_games_ended_and_the_series_line_names_its_points() {
+    let out = local(
+        "alice challenge bob size=5 seat=white time=1d\nbob accept\nalice a1\nbob e5\nwait 25h\n\
+         alice challenge bob size=5 seat=white\nbob accept\nalice a1\nbob e5\nalice b1\nbob resign\n\
+         alice history\nalice leaderboard\nquit\n",
+    );
+    // The issue's game: a time-out after two plies read "0-1 (2 plies)" and "alice 0 – 46 bob".
+    assert!(out.contains(": 0-1 on time (2 plies)"), "{out}");
+    assert!(out.contains(": 1-0 by resignation (3 plies)"), "{out}");
+    assert!(
+        out.contains(
+            "  Series after 1 game: alice 0 – 46 bob (rulebook points: a win scores the board's \
+             squares plus the pieces the winner has left)."
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Tak on 5x5 (the size you play most; size=N shows another):"),
+        "{out}"
+    );
+}

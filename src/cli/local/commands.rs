@@ -74,7 +74,7 @@ impl Session {
                 }
                 for g in games {
                     println!(
-                        "#{} {} vs {}, {} on {}: {} ({} plies)",
+                        "#{} {} vs {}, {} on {}: {} {} ({} plies)",
                         g.id,
                         g.players[0].name,
                         g.players[1].name,
@@ -83,6 +83,7 @@ impl Session {
                         g.result.code(),
                         g.plies.len()
                     );
+                        g.result.how(),
                 }
                 return Ok(None);
             }
