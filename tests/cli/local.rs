@@ -404,3 +404,39 @@ fn local_history_says_how_games_ended_and_the_series_line_names_its_points() {
         "{out}"
     );
 }
+
+#[test]
+fn local_refuses_a_level_with_a_person_and_on_off_words_it_cannot_read() {
+    let out = local_as(
+        &tempfile::tempdir().unwrap(),
+        &["--moderator", "mod"],
+        "alice challenge bob level=hard\nalice notify dm=maybe\nalice notify dm\n\
+         alice challenge bob rated=sure\nalice challenge bob blind=1\n\
+         mod tournament create name=Cup vacations=never\nmod settings puzzle_mining=perhaps\n\
+         alice notify dm=on\nalice challenge bob size=5\nbob accept\nalice draw maybe\nquit\n",
+    );
+    assert!(
+        out.contains(
+            "✗ a level sets Bredon's strength, so it needs Bredon as the opponent: leave the \
+             level out to challenge bob, or write `challenge bredon level=...` to play Bredon"
+        ),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Bredon (Black)") && !out.contains("Bredon (White)"),
+        "{out}"
+    );
+    for refused in [
+        "✗ dm=maybe: write dm=on or dm=off (yes/no and true/false work too)",
+        "✗ `dm` is not a notify option: dm=on|off, reminder=12h|off|game",
+        "✗ rated=sure: write rated=on or rated=off",
+        "✗ blind=1: write blind=on or blind=off",
+        "✗ vacations=never: write vacations=on or vacations=off",
+        "✗ puzzle_mining=perhaps: write puzzle_mining=on or puzzle_mining=off",
+        "✗ `draw maybe`: answer with `draw yes` or `draw no`, or write `draw` alone to ask",
+    ] {
+        assert!(out.contains(refused), "{refused} in: {out}");
+    }
+    assert!(out.contains("notifications: direct messages on"), "{out}");
+    assert!(!out.contains("offers a draw"), "{out}");
+}

@@ -40,12 +40,14 @@ impl Session {
             "undo" => match answer {
                 Some("yes" | "accept") => sv.answer_undo(&ctx, true)?,
                 Some("no" | "decline") => sv.answer_undo(&ctx, false)?,
-                _ => sv.request_undo(&ctx)?,
+                None => sv.request_undo(&ctx)?,
+                Some(other) => return Err(yes_or_no("undo", other)),
             },
             "draw" => match answer {
                 Some("yes" | "accept") => sv.answer_draw(&ctx, true)?,
                 Some("no" | "decline") => sv.answer_draw(&ctx, false)?,
-                _ => sv.offer_draw(&ctx)?,
+                None => sv.offer_draw(&ctx)?,
+                Some(other) => return Err(yes_or_no("draw", other)),
             },
             "resign" => sv.resign(&ctx)?,
             "abort" => sv.abort(&ctx)?,
@@ -81,9 +83,9 @@ impl Session {
                         g.settings.game.name(),
                         g.settings.game.board(g.settings.size),
                         g.result.code(),
+                        g.result.how(),
                         g.plies.len()
                     );
-                        g.result.how(),
                 }
                 return Ok(None);
             }
@@ -165,7 +167,16 @@ impl Session {
             }
             "notify" => {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
-                let dm = get("dm").map(|v| matches!(v, "on" | "yes" | "true"));
+                if let Some(w) = rest
+                    .iter()
+                    .find(|w| !w.starts_with("dm=") && !w.starts_with("reminder="))
+                {
+                    return Err(Refusal(format!(
+                        "`{}` is not a notify option: dm=on|off, reminder=12h|off|game",
+                        shortened(w)
+                    )));
+                }
+                let dm = get("dm").map(|v| on_off("dm", v)).transpose()?;
                 let p = sv.set_prefs(ctx.user.id, dm, get("reminder"))?;
                 println!(
                     "notifications: direct messages {}, reminders {}",
@@ -272,4 +283,12 @@ impl Session {
         };
         Ok(Some(outcome))
     }
+}
+
+/// `undo maybe`: an answer other than yes or no is refused, not taken as a new request.
+fn yes_or_no(cmd: &str, answer: &str) -> Refusal {
+    Refusal(format!(
+        "`{cmd} {}`: answer with `{cmd} yes` or `{cmd} no`, or write `{cmd}` alone to ask",
+        shortened(answer)
+    ))
 }
