@@ -49,9 +49,32 @@ pub fn newcomer(guild: u64, game: Kind, size: usize, user: PlayerRef) -> PlayerR
     }
 }
 
-/// Counts `result` in the records of White and Black and, if `rated`, moves their ratings:
-/// the changes, White's then Black's. An abandoned game counts for nothing.
-pub fn score(records: &mut [PlayerRecord; 2], result: Ending, rated: bool) -> Option<[f64; 2]> {
+/// Plies each player must have made before a game may move ratings. A game decided sooner (a
+/// time-out on the second ply, a resignation at once, a draw agreed before the game began)
+/// says nothing of strength: lichess aborts, unrated, a game decided before both players have
+/// moved. Such a game's result still counts everywhere else (records, standings, series).
+pub const PLIES_EACH_TO_RATE: usize = 3;
+
+/// Whether a game decided after `plies` plies in all came too early to move ratings.
+pub fn too_early_to_rate(plies: usize) -> bool {
+    plies < 2 * PLIES_EACH_TO_RATE
+}
+
+/// Why a rated game decided after `plies` plies moves no rating, if it does not.
+pub fn too_early_reason(plies: usize) -> Option<String> {
+    too_early_to_rate(plies)
+        .then(|| format!("Unrated: decided before each player made {PLIES_EACH_TO_RATE} plies."))
+}
+
+/// Counts `result` in the records of White and Black and, if `rated` and the game lasted
+/// `plies` plies or more of [`PLIES_EACH_TO_RATE`] each, moves their ratings: the changes,
+/// White's then Black's. An abandoned game counts for nothing.
+pub fn score(
+    records: &mut [PlayerRecord; 2],
+    result: Ending,
+    rated: bool,
+    plies: usize,
+) -> Option<[f64; 2]> {
     if result.is_abandoned() {
         return None;
     }
@@ -62,7 +85,7 @@ pub fn score(records: &mut [PlayerRecord; 2], result: Ending, rated: bool) -> Op
             Some(_) => r.losses += 1,
         }
     }
-    if !rated || !rated_size(records[0].game, records[0].size) {
+    if !rated || too_early_to_rate(plies) || !rated_size(records[0].game, records[0].size) {
         return None;
     }
     let as_glicko = |r: &PlayerRecord| Glicko2Rating {
@@ -113,7 +136,7 @@ pub fn replay(mut games: Vec<ArchivedGame>) -> Vec<PlayerRecord> {
             r.user = p;
             r
         });
-        score(&mut pair, g.result, g.settings.rated);
+        score(&mut pair, g.result, g.settings.rated, g.plies.len());
         for r in pair {
             records.insert(key(&r.user), r);
         }

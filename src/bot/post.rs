@@ -281,14 +281,7 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
             rated_on(&f.rated_board)
         ));
     }
-    let [(a, pa), (b, pb)] = &f.series;
-    if pa + pb > 0 {
-        lines.push(format!(
-            "Series: {} {pa} – {pb} {}.",
-            escape(&a.name),
-            escape(&b.name)
-        ));
-    }
+    lines.extend(f.series_line(|p| escape(&p.name)));
     let mut content = lines.join("\n");
     if let Some(link) = &f.link {
         let used = content.chars().count() + 1;

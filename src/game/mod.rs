@@ -116,6 +116,14 @@ impl Ending {
         }
     }
 
+    /// How the game was decided, in a few words: "by road", "on time", "by agreement".
+    pub fn how(&self) -> &'static str {
+        match self {
+            Ending::Tak(r) => r.how(),
+            Ending::Takat { takat } => takat.how(),
+        }
+    }
+
     pub fn is_abandoned(&self) -> bool {
         matches!(
             self,

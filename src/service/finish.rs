@@ -91,7 +91,11 @@ impl Service {
             records.push(record);
         }
         let mut records: [PlayerRecord; 2] = records.try_into().expect("a game has two players");
-        let rating_changes = ratings::score(&mut records, result, game.settings.rated);
+        let plies = game.plies.len();
+        let rating_changes = ratings::score(&mut records, result, game.settings.rated, plies);
+        // A rated game decided too early says so, or players would wonder why nothing moved.
+        let unrated_why = ratings::too_early_reason(plies)
+            .filter(|_| game.settings.rated && ratings::rated_size(kind, size));
         let archive = ArchivedGame {
             id: game.id,
             guild: game.guild,
@@ -145,9 +149,12 @@ impl Service {
                 result.describe_with(game.settings.komi, names),
                 result.code()
             );
-            if !paid.is_empty() {
+            for note in unrated_why
+                .iter()
+                .chain(Some(&paid).filter(|p| !p.is_empty()))
+            {
                 reason.push(' ');
-                reason.push_str(&paid);
+                reason.push_str(note);
             }
             reason
         } else {
@@ -184,6 +191,7 @@ impl Service {
             },
             rated_board: kind.board(size),
             series: [score(0), score(1)],
+            series_games: series.games,
         };
         Ok((finished, change))
     }

@@ -60,6 +60,35 @@ pub struct Finished {
     pub rated_board: String,
     /// The series score after this game: (player, points).
     pub series: [(PlayerRef, u32); 2],
+    /// Games the series has counted, this one included (0 in letters from before it was kept).
+    #[serde(default)]
+    pub series_games: u32,
+}
+
+impl Finished {
+    /// "Series after 1 game: alice 0 – 46 bob (rulebook points: …).", with the names as `name`
+    /// writes them; `None` until the series has points (never for tournament games). The
+    /// points are the rulebook's, not games won, which a bare "0 – 46" would suggest.
+    pub fn series_line(&self, name: impl Fn(&PlayerRef) -> String) -> Option<String> {
+        let [(a, pa), (b, pb)] = &self.series;
+        if pa + pb == 0 {
+            return None;
+        }
+        let after = match self.series_games {
+            0 => String::new(),
+            n => format!(" after {}", crate::words::count(n, "game")),
+        };
+        let cells = match self.result {
+            Ending::Takat { .. } => "circles",
+            Ending::Tak(_) => "squares",
+        };
+        Some(format!(
+            "Series{after}: {} {pa} – {pb} {} (rulebook points: a win scores the board's \
+             {cells} plus the pieces the winner has left).",
+            name(a),
+            name(b)
+        ))
+    }
 }
 
 /// A question an outcome leaves open: which record it is about and at which version, so that an
@@ -269,6 +298,8 @@ impl Stats {
 pub struct Leaderboard {
     pub game: Kind,
     pub size: usize,
+    /// No size was asked for, and this is the one the asker plays most.
+    pub askers_size: bool,
     /// Best first.
     pub players: Vec<PlayerRecord>,
     /// The other sizes with rated players, smallest first.

@@ -465,21 +465,24 @@ impl Service {
     }
 
     fn draw_reply(&self, ctx: &Ctx, mut game: LiveGame, accept: bool) -> Result<Outcome, Refusal> {
-        match game.draw_offer {
+        let offerer = match game.draw_offer {
             None => return refuse("there is no draw offer to answer; offer one with /draw"),
             Some(u) if u == ctx.user.id => {
                 return refuse("your opponent has to answer your draw offer")
             }
-            Some(_) => {}
-        }
+            Some(u) => u,
+        };
         if accept {
             let g = Self::rebuild(&game)?;
             return self.decided(ctx, game, g, Decision::DrawAgreed);
         }
         game.draw_offer = None;
+        // The offer's answer is news to the one who made it: they are pinged.
+        let offerer = game.players.iter().find(|p| p.id == offerer).cloned();
         self.update_announcing(ctx, &mut game, Vec::new(), |_| {
             Ok(Outcome {
                 text: format!("{} declined the draw.", ctx.user.name),
+                ping: offerer.into_iter().collect(),
                 ..Outcome::default()
             })
         })

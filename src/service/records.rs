@@ -89,27 +89,34 @@ impl Service {
             .collect())
     }
 
-    /// Rated players of the server in one game on one board size (the server's default size
-    /// if none is asked for), best first.
+    /// Rated players of the server in one game on one board size: `size`, or else the size
+    /// the asker has played most here (rated games first, then all), or else the server's.
     pub fn leaderboard(
         &self,
         ctx: &Ctx,
         game: Kind,
         size: Option<usize>,
     ) -> Result<Leaderboard, Refusal> {
-        let size = match size {
-            Some(size) => size,
-            None => Some(game.default_size(self.store.settings(ctx.guild)?.size))
-                .filter(|&s| ratings::rated_size(game, s))
-                .unwrap_or(6),
+        let everyone = self.store.players(ctx.guild, game)?;
+        let (size, askers_size) = match size {
+            Some(size) => (size, false),
+            None => match most_played(&everyone, ctx.user.id) {
+                Some(size) => (size, true),
+                None => (
+                    Some(game.default_size(self.store.settings(ctx.guild)?.size))
+                        .filter(|&s| ratings::rated_size(game, s))
+                        .unwrap_or(6),
+                    false,
+                ),
+            },
         };
         if !ratings::rated_size(game, size) {
             return refuse(format!(
-                "{size}x{size} games are never rated, so they have no leaderboard: ask for a                  size from {0}x{0} up",
+                "{size}x{size} games are never rated, so they have no leaderboard: ask for a \
+                 size from {0}x{0} up",
                 ratings::SMALLEST_RATED_TAK
             ));
         }
-        let everyone = self.store.players(ctx.guild, game)?;
         let mut other_sizes: Vec<usize> = everyone
             .iter()
             .filter(|p| p.rated_games > 0 && p.size != size)
@@ -120,6 +127,7 @@ impl Service {
         Ok(Leaderboard {
             game,
             size,
+            askers_size,
             players: ranked(&everyone, size),
             other_sizes,
         })
@@ -176,6 +184,17 @@ impl Service {
 }
 
 /// The players rated on `size`, best first.
+/// The rated size `user` has played most (rated games first, then all games; the larger size
+/// on a tie), if any.
+fn most_played(everyone: &[PlayerRecord], user: u64) -> Option<usize> {
+    everyone
+        .iter()
+        .filter(|p| p.user.id == user && ratings::rated_size(p.game, p.size))
+        .filter(|p| p.rated_games + p.wins + p.losses + p.draws > 0)
+        .max_by_key(|p| (p.rated_games, p.wins + p.losses + p.draws, p.size))
+        .map(|p| p.size)
+}
+
 fn ranked(everyone: &[PlayerRecord], size: usize) -> Vec<PlayerRecord> {
     let mut players: Vec<PlayerRecord> = everyone
         .iter()

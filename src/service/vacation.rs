@@ -27,8 +27,9 @@ impl Service {
     }
 
     /// `ctx.user` takes `days` off in this server: every game of theirs here stops its clock
-    /// until then, and each game's channel is told. Asking again while away adds nothing, but
-    /// stops the clocks of games the first attempt did not reach.
+    /// until then, and each game's channel is told. Asking again while away adds nothing (it
+    /// says so, and stores nothing), but stops the clocks of games the first attempt did not
+    /// reach.
     pub fn vacation_start(&self, ctx: &Ctx, days: u32) -> Result<Outcome, Refusal> {
         let allowed = self.store.settings(ctx.guild)?.vacation_days;
         if allowed == 0 {
@@ -41,7 +42,7 @@ impl Service {
         }
         let mut v = self.vacation_of(ctx)?;
         let until = match v.until_ms.filter(|&t| t > ctx.now_ms) {
-            Some(until) => until,
+            Some(until) => return self.vacation_again(ctx, until),
             None => {
                 let left = allowed.saturating_sub(v.used_days);
                 if days > left {
@@ -82,6 +83,32 @@ impl Service {
         ));
         Ok(Outcome {
             text,
+            elsewhere: letters,
+            ..Outcome::default()
+        })
+    }
+
+    /// `/vacation start` by a player already away until `until`: the vacation stays as it was
+    /// (the days asked for are not added); only games the first request did not reach (a
+    /// crash between games) stop their clocks now, and the player hears that nothing changed.
+    fn vacation_again(&self, ctx: &Ctx, until: i64) -> Result<Outcome, Refusal> {
+        let (letters, _, _) = self.pause_games(ctx, until)?;
+        if letters.is_empty() {
+            return refuse(format!(
+                "you are already on vacation here until {}, so nothing changed: no days were \
+                 added or counted. /vacation end comes back early (giving back the days not \
+                 taken); after it, /vacation start takes days off again",
+                utc_time(until)
+            ));
+        }
+        Ok(Outcome {
+            text: format!(
+                "{} was already on vacation until {}; the clocks of {} that had kept running \
+                 now stand still too. No days were added.",
+                ctx.user.name,
+                utc_time(until),
+                crate::words::count(letters.len() as u64, "game")
+            ),
             elsewhere: letters,
             ..Outcome::default()
         })

@@ -67,6 +67,19 @@ impl GameResult {
         }
     }
 
+    /// How the game was decided, in a few words for a list of games ("**0-1** on time"): the
+    /// PTN result alone cannot tell a resignation from a time-out.
+    pub fn how(&self) -> &'static str {
+        match self {
+            GameResult::Road { .. } => "by road",
+            GameResult::Flats { .. } => "on flats",
+            GameResult::Resignation { .. } => "by resignation",
+            GameResult::Timeout { .. } => "on time",
+            GameResult::DrawAgreed => "by agreement",
+            GameResult::Abandoned => "aborted",
+        }
+    }
+
     /// A sentence for people, e.g. "Black wins on flats, 15 vs 14 + 2 (the board is full)".
     pub fn describe(&self, komi: Komi) -> String {
         self.describe_with(komi, [Color::White.name(), Color::Black.name()])

@@ -72,6 +72,19 @@ impl Ending {
         }
     }
 
+    /// How the game was decided, in a few words for a list of games ("**1-0** on time").
+    pub fn how(&self) -> &'static str {
+        match self {
+            Ending::Sixes { .. } => "by a stack of six",
+            Ending::Immobilised { .. } => "by immobilising",
+            Ending::Repetition => "by repetition",
+            Ending::Resignation { .. } => "by resignation",
+            Ending::Timeout { .. } => "on time",
+            Ending::DrawAgreed => "by agreement",
+            Ending::Abandoned => "aborted",
+        }
+    }
+
     /// A sentence with the players' names (White's, then Black's).
     pub fn describe_with(&self, names: [&str; 2]) -> String {
         let name = |c: Color| names[c.index()];

@@ -278,7 +278,7 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
     assert!(!out.contains("bob resigns"), "{out}");
     assert!(out.len() < 10_000, "the long command is not echoed whole");
     assert!(
-        out.contains("reminders after 12h without a ply") && !out.contains("Every("),
+        out.contains("Reminders: after 12h without a ply") && !out.contains("Every("),
         "{out}"
     );
     // A second run goes on numbering the pictures.
@@ -401,4 +401,66 @@ fn local_conditional_plies_are_kept_privately_and_answer_at_once() {
     assert!(out.contains("(privately) Cleared: 2 lines."), "{out}");
     assert!(out.contains("a line is pairs of plies"), "{out}");
     assert!(out.contains("a move is one ply (you added `b5`)"), "{out}");
+}
+
+#[test]
+fn local_history_says_how_games_ended_and_the_series_line_names_its_points() {
+    let out = local(
+        "alice challenge bob size=5 seat=white time=1d\nbob accept\nalice a1\nbob e5\nwait 25h\n\
+         alice challenge bob size=5 seat=white\nbob accept\nalice a1\nbob e5\nalice b1\nbob resign\n\
+         alice history\nalice leaderboard\nquit\n",
+    );
+    // The issue's game: a time-out after two plies read "0-1 (2 plies)" and "alice 0 – 46 bob".
+    assert!(out.contains(": 0-1 on time (2 plies)"), "{out}");
+    assert!(out.contains(": 1-0 by resignation (3 plies)"), "{out}");
+    assert!(
+        out.contains(
+            "  Series after 1 game: alice 0 – 46 bob (rulebook points: a win scores the board's \
+             squares plus the pieces the winner has left)."
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Tak on 5x5 (the size you play most; size=N shows another):"),
+        "{out}"
+    );
+}
+
+#[test]
+fn local_refuses_a_level_with_a_person_and_on_off_words_it_cannot_read() {
+    let out = local_as(
+        &tempfile::tempdir().unwrap(),
+        &["--moderator", "mod"],
+        "alice challenge bob level=hard\nalice notify dm=maybe\nalice notify dm\n\
+         alice challenge bob rated=sure\nalice challenge bob blind=1\n\
+         mod tournament create name=Cup vacations=never\nmod settings puzzle_mining=perhaps\n\
+         alice notify dm=on\nalice challenge bob size=5\nbob accept\nalice draw maybe\nquit\n",
+    );
+    assert!(
+        out.contains(
+            "✗ a level sets Bredon's strength, so it needs Bredon as the opponent: leave the \
+             level out to challenge bob, or write `challenge bredon level=...` to play Bredon"
+        ),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Bredon (Black)") && !out.contains("Bredon (White)"),
+        "{out}"
+    );
+    for refused in [
+        "✗ dm=maybe: write dm=on or dm=off (yes/no and true/false work too)",
+        "✗ `dm` is not a notify option: dm=on|off, reminder=12h|off|game, digest=18|off",
+        "✗ rated=sure: write rated=on or rated=off",
+        "✗ blind=1: write blind=on or blind=off",
+        "✗ vacations=never: write vacations=on or vacations=off",
+        "✗ puzzle_mining=perhaps: write puzzle_mining=on or puzzle_mining=off",
+        "✗ `draw maybe`: answer with `draw yes` or `draw no`, or write `draw` alone to ask",
+    ] {
+        assert!(out.contains(refused), "{refused} in: {out}");
+    }
+    assert!(
+        out.contains("Direct messages when it is your move: on."),
+        "{out}"
+    );
+    assert!(!out.contains("offers a draw"), "{out}");
 }

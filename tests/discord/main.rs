@@ -18,6 +18,7 @@ mod notifications;
 mod outage;
 mod premoves;
 mod puzzles;
+mod records;
 mod rules;
 mod tournaments;
 mod variants;

@@ -1,4 +1,5 @@
-//! Who is notified, names as typed, a draw at ply 300, and long games within Discord's limits.
+//! Who is notified, names as typed, a draw at ply 300, a declined draw, and long games within
+//! Discord's limits.
 
 use crate::fake_discord::{FakeDiscord, TestUser};
 use crate::harness::*;
@@ -210,4 +211,27 @@ async fn long_games_and_long_lists_stay_within_discords_limits() {
         0,
         "no request broke a limit"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declined_draw_notifies_the_player_who_offered_it_and_nobody_else() {
+    let (fake, _data, _bot) = boot().await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    let offer = run(&fake, &alice(), "draw", json!([])).await;
+    says(&offer, "alice offers a draw");
+    let seen = fake.notifications().len();
+    let declined = press(&fake, &bob(), "bredon:draw-no").await;
+    assert_eq!(
+        declined.json()["content"],
+        "bob declined the draw.\n<@111>",
+        "a new message that names alice"
+    );
+    assert_eq!(
+        declined.json()["allowed_mentions"]["users"],
+        json!(["111"]),
+        "exactly alice may be pinged"
+    );
+    assert_eq!(notified_since(&fake, seen), vec![111], "alice hears of it");
+    assert!(fake.other_pings().is_empty(), "{:?}", fake.other_pings());
 }

@@ -40,7 +40,7 @@ fn version_one_records_load_as_tak() {
         r#"{{"v":1,"data":{{"id":9,"seq":2,"guild":{GUILD},"channel":{CHANNEL},"players":{players},"settings":{settings},"plies":["a1","e5"],"started_ms":0,"last_ply_ms":0,"undo_request":null,"draw_offer":null,"reminder_due_ms":null,"timeout_due_ms":null,"series":{series}}}}}"#
     );
     let archived = format!(
-        r#"{{"v":1,"data":{{"id":8,"guild":{GUILD},"channel":{CHANNEL},"players":{players},"settings":{settings},"plies":["a1"],"result":{{"Resignation":{{"winner":"Black"}}}},"ptn":"[Size \"5\"]\n\n1. a1 0-1\n","started_ms":0,"finished_ms":0,"rating_changes":[-20.5,20.5],"series":{series}}}}}"#
+        r#"{{"v":1,"data":{{"id":8,"guild":{GUILD},"channel":{CHANNEL},"players":{players},"settings":{settings},"plies":["a1","e5","b1","d5","c1","c5"],"result":{{"Resignation":{{"winner":"Black"}}}},"ptn":"[Size \"5\"]\n\n1. a1 e5\n2. b1 d5\n3. c1 c5 0-1\n","started_ms":0,"finished_ms":0,"rating_changes":[-20.5,20.5],"series":{series}}}}}"#
     );
     let player = format!(
         r#"{{"v":1,"data":{{"guild":{GUILD},"user":{{"id":{b},"name":"bob"}},"rating":1620.5,"deviation":290.0,"volatility":0.06,"rated_games":1,"wins":1,"losses":0,"draws":0}}}}"#
@@ -80,7 +80,7 @@ fn version_one_records_load_as_tak() {
         .expect("the rating reads");
     let mut fresh =
         [user("alice"), user("bob")].map(|u| bredon::ratings::newcomer(GUILD, Kind::Tak, 5, u));
-    bredon::ratings::score(&mut fresh, old.result, true);
+    bredon::ratings::score(&mut fresh, old.result, true, old.plies.len());
     assert_eq!(rated.len(), 1);
     assert_eq!(rated[0].player, fresh[1]);
     assert!(rated[0].player.rating > 1600.0 && rated[0].rank == Some(1));

@@ -34,7 +34,8 @@ fn open_challenges_are_capped_per_player_and_server() {
         .unwrap();
 }
 
-/// One finished game in the channel: `white` challenges `black` with `options`, `black` resigns.
+/// One finished game in the channel: `white` challenges `black` with `options`, they play
+/// three plies each (a rated game decided sooner moves no rating), `black` resigns.
 fn white_wins(w: &World, white: &str, black: &str, options: ChallengeOptions, at_ms: i64) {
     let options = ChallengeOptions {
         opponent: Some(user(black)),
@@ -43,6 +44,11 @@ fn white_wins(w: &World, white: &str, black: &str, options: ChallengeOptions, at
     };
     w.service.challenge(&ctx(white, at_ms), &options).unwrap();
     w.service.accept(&ctx(black, at_ms)).unwrap();
+    // Legal and undecided on 3x3 up: White's c1 b1 b2 and Black's a1 a2 c3 make no road.
+    for (i, ply) in ["a1", "c1", "b1", "a2", "b2", "c3"].iter().enumerate() {
+        let who = [white, black][i % 2];
+        w.service.play(&ctx(who, at_ms), ply).unwrap();
+    }
     w.service.resign(&ctx(black, at_ms + 1)).unwrap();
 }
 
@@ -116,6 +122,124 @@ fn ratings_are_kept_per_board_size_and_small_boards_are_never_rated() {
         why.contains("3x3 games are never rated, so they have no leaderboard"),
         "{why}"
     );
+}
+
+/// A rated game decided before each player has made three plies of their own moves no rating,
+/// whatever decided it (lichess aborts such a game); its result counts everywhere else (the
+/// record, the series), and the replay of the archive agrees with the stored ratings.
+#[test]
+fn a_rated_game_decided_before_three_plies_each_counts_but_moves_no_rating() {
+    let w = world();
+    let five = || ChallengeOptions {
+        opponent: Some(user("bob")),
+        seat: Seat::White,
+        time_limit: Some("1d".into()),
+        ..rated(5)
+    };
+    let plays = |plies: &[&str], at_ms: i64| {
+        for (i, ply) in plies.iter().enumerate() {
+            let who = ["alice", "bob"][i % 2];
+            w.service.play(&ctx(who, at_ms), ply).unwrap();
+        }
+    };
+    let early = "Unrated: decided before each player made 3 plies.";
+    // A time-out after two plies: bob wins, nothing rated.
+    started(&w, five());
+    plays(&["a1", "e5"], 1000);
+    let events = w.service.tick(1000 + 25 * HOUR).unwrap();
+    let f = events
+        .iter()
+        .find_map(|e| e.outcome.finished.clone())
+        .expect("the time-out ends the game");
+    assert_eq!(
+        f.reason,
+        format!("alice ran out of time; bob wins (0-1). {early}")
+    );
+    assert!(f.ratings.is_empty(), "{:?}", f.ratings);
+    assert!(f.series[1].1 > 0, "the series counts it: {:?}", f.series);
+    let bob = |w: &World| {
+        w.service
+            .stats(&ctx("carol", 0), &user("bob"), Kind::Tak)
+            .unwrap()[0]
+            .player
+            .clone()
+    };
+    let after = bob(&w);
+    assert_eq!(
+        (after.wins, after.rated_games, after.rating),
+        (1, 0, 1500.0),
+        "the win counts, the rating stays"
+    );
+    // A resignation after five plies and a draw agreed before any: unrated too.
+    let at = 2 * DAY;
+    w.service.challenge(&ctx("alice", at), &five()).unwrap();
+    w.service.accept(&ctx("bob", at)).unwrap();
+    plays(&["a1", "e5", "b1", "d5", "c1"], at);
+    let resigned = w.service.resign(&ctx("bob", at)).unwrap();
+    assert!(resigned.text.ends_with(early), "{}", resigned.text);
+    w.service.challenge(&ctx("alice", at), &five()).unwrap();
+    w.service.accept(&ctx("bob", at)).unwrap();
+    w.service.offer_draw(&ctx("alice", at)).unwrap();
+    let drawn = w.service.answer_draw(&ctx("bob", at), true).unwrap();
+    assert!(drawn.text.ends_with(early), "{}", drawn.text);
+    let after = bob(&w);
+    assert_eq!(
+        (after.wins, after.losses, after.draws, after.rated_games),
+        (1, 1, 1, 0)
+    );
+    // Three plies each: rated.
+    w.service.challenge(&ctx("alice", at), &five()).unwrap();
+    w.service.accept(&ctx("bob", at)).unwrap();
+    plays(&["a1", "e5", "b1", "d5", "c1", "c5"], at);
+    let resigned = w.service.resign(&ctx("alice", at)).unwrap();
+    let f = resigned.finished.unwrap();
+    assert!(!resigned.text.contains("Unrated"), "{}", resigned.text);
+    assert_eq!(f.ratings.len(), 2);
+    assert_eq!(bob(&w).rated_games, 1);
+    // Rebuilt from the archive, the ratings are the ones stored.
+    let archive = w.service.store().history(user("bob").id, 50).unwrap();
+    assert_eq!(archive.len(), 4);
+    let order = |mut v: Vec<bredon::store::records::PlayerRecord>| {
+        v.sort_by_key(|p| (p.user.id, p.size));
+        v
+    };
+    assert_eq!(
+        order(bredon::ratings::replay(archive)),
+        order(w.service.store().players(GUILD, Kind::Tak).unwrap())
+    );
+}
+
+/// With no `size:`, the leaderboard shows the size the asker plays most; someone who has not
+/// played sees the server's size.
+#[test]
+fn the_leaderboard_without_a_size_shows_the_askers_size() {
+    let w = world();
+    white_wins(&w, "alice", "bob", rated(5), 10);
+    let board = w
+        .service
+        .leaderboard(&ctx("alice", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!((board.size, board.askers_size), (5, true));
+    assert_eq!(board.players.len(), 2);
+    let board = w
+        .service
+        .leaderboard(&ctx("carol", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!((board.size, board.askers_size), (6, false));
+    assert_eq!(board.other_sizes, vec![5]);
+    // More rated games on 6x6 than on 5x5: 6x6.
+    white_wins(&w, "bob", "alice", rated(6), 20);
+    white_wins(&w, "alice", "bob", rated(6), 30);
+    let board = w
+        .service
+        .leaderboard(&ctx("alice", 0), Kind::Tak, None)
+        .unwrap();
+    assert_eq!((board.size, board.askers_size), (6, true));
+    let asked = w
+        .service
+        .leaderboard(&ctx("alice", 0), Kind::Tak, Some(5))
+        .unwrap();
+    assert_eq!((asked.size, asked.askers_size), (5, false));
 }
 
 /// A store written before ratings were per size (one record per player and game, under a key
@@ -256,6 +380,29 @@ fn a_vacation_stops_the_clocks_of_a_players_games_and_ending_it_early_gives_days
         "bob is on vacation until 1970.01.04 01:00 UTC: the clocks of 1 game stand still until \
          then. Vacation days left this year: 11 of 14; /vacation end comes back early."
     );
+    // Asking again while away says that nothing changed, and changes nothing.
+    let stored = |w: &World| {
+        let s = w.service.store();
+        (
+            s.vacation(GUILD, user("bob").id).unwrap(),
+            s.game(CHANNEL).unwrap().unwrap(),
+        )
+    };
+    let before = stored(&w);
+    let again = refusal(w.service.vacation_start(
+        &Ctx {
+            now_ms: 2 * HOUR,
+            ..elsewhere.clone()
+        },
+        5,
+    ));
+    assert_eq!(
+        again,
+        "you are already on vacation here until 1970.01.04 01:00 UTC, so nothing changed: no \
+         days were added or counted. /vacation end comes back early (giving back the days not \
+         taken); after it, /vacation start takes days off again"
+    );
+    assert_eq!(stored(&w), before);
     let game = w.service.store().game(CHANNEL).unwrap().unwrap();
     assert_eq!(game.paused_until_ms, Some(HOUR + 3 * DAY));
     assert_eq!(

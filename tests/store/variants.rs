@@ -78,6 +78,13 @@ fn takat_games_undo_time_out_and_rate_apart_from_tak() {
     );
     let labels = w.service.label_plies(CHANNEL, &["b1".to_string()]).unwrap();
     assert_eq!(labels, ["b1 — enter on b1"]);
+    // Three plies each, so that the time-out moves ratings (a rated game decided sooner does
+    // not).
+    for who in ["bob", "alice", "bob", "alice", "bob", "alice"] {
+        let ply = w.service.legal_plies(CHANNEL).unwrap()[0].clone();
+        let o = w.service.play(&ctx(who, 4 * 60_000), &ply).unwrap();
+        assert!(o.finished.is_none(), "{}", o.text);
+    }
     // Black lets the clock run out.
     let events = w.service.tick(3000 + 25 * 3600 * 1000).unwrap();
     let end = events

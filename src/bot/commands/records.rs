@@ -65,18 +65,20 @@ pub(super) async fn history(
                 who.name
             )));
         }
-        let name = |p: &PlayerRef| escape(&p.name);
+        // Names cut as in game lists, so ten games always fit in one message.
+        let name = |p: &PlayerRef| escape(&short(&p.name));
         let lines: Vec<String> = games
             .iter()
             .map(|g| {
                 format!(
-                    "#{} {} vs {}, {} on {}: **{}** ({} plies)",
+                    "#{} {} vs {}, {} on {}: **{}** {} ({} plies)",
                     g.id,
                     name(&g.players[0]),
                     name(&g.players[1]),
                     g.settings.game.name(),
                     g.settings.game.board(g.settings.size),
                     g.result.code(),
+                    g.result.how(),
                     g.plies.len()
                 )
             })
@@ -258,7 +260,16 @@ pub(super) async fn leaderboard(
                 kind.board(board.size)
             )));
         }
-        let mut lines = vec![format!("{} on {}:", kind.name(), kind.board(board.size))];
+        let mut lines = vec![format!(
+            "{} on {}{}:",
+            kind.name(),
+            kind.board(board.size),
+            if board.askers_size {
+                " (the size you play most; `size:` shows another)"
+            } else {
+                ""
+            }
+        )];
         lines.extend(board.players.iter().take(15).enumerate().map(|(i, p)| {
             format!(
                 "{}. {} — {:.0} ({}-{}-{})",

@@ -53,12 +53,14 @@ impl Session {
             "undo" => match answer {
                 Some("yes" | "accept") => sv.answer_undo(&ctx, true)?,
                 Some("no" | "decline") => sv.answer_undo(&ctx, false)?,
-                _ => sv.request_undo(&ctx)?,
+                None => sv.request_undo(&ctx)?,
+                Some(other) => return Err(yes_or_no("undo", other)),
             },
             "draw" => match answer {
                 Some("yes" | "accept") => sv.answer_draw(&ctx, true)?,
                 Some("no" | "decline") => sv.answer_draw(&ctx, false)?,
-                _ => sv.offer_draw(&ctx)?,
+                None => sv.offer_draw(&ctx)?,
+                Some(other) => return Err(yes_or_no("draw", other)),
             },
             "resign" => sv.resign(&ctx)?,
             "abort" => sv.abort(&ctx)?,
@@ -87,13 +89,14 @@ impl Session {
                 }
                 for g in games {
                     println!(
-                        "#{} {} vs {}, {} on {}: {} ({} plies)",
+                        "#{} {} vs {}, {} on {}: {} {} ({} plies)",
                         g.id,
                         g.players[0].name,
                         g.players[1].name,
                         g.settings.game.name(),
                         g.settings.game.board(g.settings.size),
                         g.result.code(),
+                        g.result.how(),
                         g.plies.len()
                     );
                 }
@@ -122,7 +125,16 @@ impl Session {
                     game_option(rest)?,
                     number_option(rest, "size", "a board size: write a number, like size=6")?,
                 )?;
-                println!("{} on {}:", board.game.name(), board.game.board(board.size));
+                println!(
+                    "{} on {}{}:",
+                    board.game.name(),
+                    board.game.board(board.size),
+                    if board.askers_size {
+                        " (the size you play most; size=N shows another)"
+                    } else {
+                        ""
+                    }
+                );
                 if board.players.is_empty() {
                     println!("  nobody has finished a rated game on this size yet");
                 }
@@ -168,7 +180,17 @@ impl Session {
             }
             "notify" => {
                 let get = |k: &str| rest.iter().find_map(|w| w.strip_prefix(&format!("{k}=")));
-                let dm = get("dm").map(|v| matches!(v, "on" | "yes" | "true"));
+                if let Some(w) = rest.iter().find(|w| {
+                    !w.starts_with("dm=")
+                        && !w.starts_with("reminder=")
+                        && !w.starts_with("digest=")
+                }) {
+                    return Err(Refusal(format!(
+                        "`{}` is not a notify option: dm=on|off, reminder=12h|off|game, digest=18|off",
+                        shortened(w)
+                    )));
+                }
+                let dm = get("dm").map(|v| on_off("dm", v)).transpose()?;
                 let hour = get("digest").map(crate::service::digest_hour).transpose()?;
                 let mut p = sv.set_prefs(ctx.user.id, dm, get("reminder"))?;
                 if let Some(hour) = hour {
@@ -275,4 +297,12 @@ impl Session {
         };
         Ok(Some(outcome))
     }
+}
+
+/// `undo maybe`: an answer other than yes or no is refused, not taken as a new request.
+fn yes_or_no(cmd: &str, answer: &str) -> Refusal {
+    Refusal(format!(
+        "`{cmd} {}`: answer with `{cmd} yes` or `{cmd} no`, or write `{cmd}` alone to ask",
+        shortened(answer)
+    ))
 }

@@ -95,9 +95,13 @@ pub fn settings(
         None => None,
     };
     if let Some(on) = get("puzzle_mining") {
-        sv.set_puzzle_mining(ctx, matches!(on, "on" | "yes" | "true"))?;
+        sv.set_puzzle_mining(ctx, super::words::on_off("puzzle_mining", on)?)?;
     }
-    let off = get("daily_puzzle") == Some("off");
+    // As on Discord, daily_puzzle=on changes nothing (a channel starts the puzzles).
+    let off = get("daily_puzzle")
+        .map(|v| super::words::on_off("daily_puzzle", v))
+        .transpose()?
+        == Some(false);
     if channel.is_some() || hour.is_some() || off {
         sv.set_puzzle_channel(ctx, channel, hour, off)?;
     }

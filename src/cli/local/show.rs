@@ -76,11 +76,8 @@ impl Session {
                 );
             }
             // As on Discord: a series is shown once it has points (never for tournament games).
-            if f.series[0].1 + f.series[1].1 > 0 {
-                println!(
-                    "  series: {} {} – {} {}",
-                    f.series[0].0.name, f.series[0].1, f.series[1].1, f.series[1].0.name
-                );
+            if let Some(line) = f.series_line(|p| p.name.clone()) {
+                println!("  {line}");
             }
             if let Some(link) = &f.link {
                 println!("  PTN Ninja: {link}");

@@ -124,13 +124,15 @@ pub(super) fn number_option<T: std::str::FromStr>(
         .transpose()
 }
 
-/// `key=on` or `key=off` (a bare `key` counts as on).
+/// `key=on` or `key=off` (a bare `key` counts as on); anything else is refused, never taken
+/// as off.
 pub(super) fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
     match value {
         "" | "on" | "yes" | "true" => Ok(true),
         "off" | "no" | "false" => Ok(false),
         other => Err(Refusal(format!(
-            "{key}={other}: write {key}=on or {key}=off"
+            "{key}={}: write {key}=on or {key}=off (yes/no and true/false work too)",
+            shortened(other)
         ))),
     }
 }
@@ -162,8 +164,8 @@ pub(super) fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Re
                 }
             }
             "opening" => o.opening = Opening::parse(value).map_err(Refusal)?,
-            "rated" => o.rated = value.is_empty() || value == "yes" || value == "true",
-            "blind" => o.blind = value.is_empty() || value == "yes" || value == "true",
+            "rated" => o.rated = on_off("rated", value)?,
+            "blind" => o.blind = on_off("blind", value)?,
             "time" => o.time_limit = Some(value.into()),
             "reminder" => o.reminder = Some(value.into()),
             "theme" => o.theme = Some(value.into()),
@@ -184,11 +186,19 @@ pub(super) fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Re
             }
         }
     }
-    // Challenging Bredon, or giving a level, is a game against the engine.
+    // Challenging Bredon, or giving a level, is a game against the engine; a level with a
+    // person is refused, as on Discord, rather than quietly playing Bredon instead.
     let named_bredon = o
         .opponent
         .as_ref()
         .is_some_and(|p| p.name.eq_ignore_ascii_case("bredon"));
+    if let (Some(person), Some(_), false) = (&o.opponent, &o.engine, named_bredon) {
+        return Err(Refusal(format!(
+            "a level sets Bredon's strength, so it needs Bredon as the opponent: leave the level \
+             out to challenge {0}, or write `challenge bredon level=...` to play Bredon",
+            person.name
+        )));
+    }
     if named_bredon || o.engine.is_some() {
         o.opponent = Some(user("Bredon"));
         o.engine.get_or_insert_with(|| "medium".into());
@@ -228,6 +238,9 @@ pub(super) fn tournament_options(
         game: challenge_options(&game)?,
         limit,
         start: get("start").map(str::to_string),
-        no_vacations: matches!(get("vacations"), Some("no" | "off" | "false")),
+        no_vacations: !get("vacations")
+            .map(|v| on_off("vacations", v))
+            .transpose()?
+            .unwrap_or(true),
     })
 }
