@@ -24,7 +24,7 @@ pub(super) async fn board(
     game: Option<u64>,
 ) -> Result<(), Error> {
     act(ctx, move |s, c| match game {
-        Some(id) => s.view_finished(c, id),
+        Some(id) => s.view_finished(c, id, None),
         None => s.view(c),
     })
     .await
