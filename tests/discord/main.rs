@@ -15,6 +15,7 @@ mod games;
 mod lifecycle;
 mod notifications;
 mod outage;
+mod playtak;
 mod puzzles;
 mod rules;
 mod tournaments;
