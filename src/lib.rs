@@ -6,6 +6,7 @@ pub mod bot;
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod playtak;
 pub mod ratings;
 pub mod render;
 pub mod service;

@@ -146,6 +146,8 @@ pub struct Config {
     pub defer_after: Duration,
     /// `/analyze`'s thinking time per position (`BREDON_ANALYSIS_MS`).
     pub analysis_per_position: Duration,
+    /// PlayTak's API (`PLAYTAK_API_URL`, `PLAYTAK_TIMEOUT_MS`), for games named by number.
+    pub playtak: crate::playtak::Api,
     pub typed_plies: TypedPlies,
 }
 

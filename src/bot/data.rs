@@ -183,8 +183,54 @@ pub struct Data {
     pub defer_after: Duration,
     /// `/analyze`'s thinking time per position.
     pub analysis_per_position: Duration,
+    /// The analyses running in each server.
+    pub analyses: AnalysisSlots,
+    /// PlayTak's API, for games named by their PlayTak number.
+    pub playtak: crate::playtak::Api,
     /// Which messages this process reads as plies.
     pub typed_plies: super::TypedPlies,
+}
+
+/// The analyses running in each server, at most [`AnalysisSlots::EACH`] at a time (the Tiltak
+/// bot's limit): each holds a slot until it ends. A server is one shard's, so this process
+/// counts all of them.
+#[derive(Clone, Default)]
+pub struct AnalysisSlots(Arc<std::sync::Mutex<std::collections::HashMap<u64, usize>>>);
+
+/// One running analysis's slot, given back when dropped.
+pub struct AnalysisSlot {
+    slots: AnalysisSlots,
+    guild: u64,
+}
+
+impl AnalysisSlots {
+    pub const EACH: usize = 2;
+
+    /// A slot in `guild`, unless its analyses already fill them all.
+    pub fn take(&self, guild: u64) -> Option<AnalysisSlot> {
+        let mut running = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let count = running.entry(guild).or_default();
+        if *count >= Self::EACH {
+            return None;
+        }
+        *count += 1;
+        Some(AnalysisSlot {
+            slots: self.clone(),
+            guild,
+        })
+    }
+}
+
+impl Drop for AnalysisSlot {
+    fn drop(&mut self) {
+        let mut running = self.slots.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = running.get_mut(&self.guild) {
+            *count -= 1;
+            if *count == 0 {
+                running.remove(&self.guild);
+            }
+        }
+    }
 }
 
 /// The slash command behind a context (every command here is a slash command).
@@ -229,6 +275,24 @@ pub static TOURNAMENT_NEWS: tokio::sync::Notify = tokio::sync::Notify::const_new
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_analyses_run_at_a_time_in_a_server_and_a_slot_frees_when_one_ends() {
+        let slots = AnalysisSlots::default();
+        let first = slots.take(1).unwrap();
+        let second = slots.take(1).unwrap();
+        assert!(slots.take(1).is_none(), "a third in the same server");
+        let elsewhere = slots.take(2);
+        assert!(elsewhere.is_some(), "another server counts apart");
+        drop(first);
+        let again = slots.take(1);
+        assert!(again.is_some(), "an ended analysis frees its slot");
+        drop((second, again, elsewhere));
+        assert!(
+            slots.0.lock().unwrap().is_empty(),
+            "no server is kept when idle"
+        );
+    }
 
     #[test]
     fn a_change_on_discord_ends_the_waits_but_keeps_their_count() {

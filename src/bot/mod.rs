@@ -56,6 +56,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let tick = config.tick;
     let defer_after = config.defer_after;
     let analysis_per_position = config.analysis_per_position;
+    let playtak = config.playtak.clone();
     let typed_plies = config.typed_plies;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -125,6 +126,8 @@ pub async fn run(config: Config) -> Result<(), String> {
                     publisher,
                     defer_after,
                     analysis_per_position,
+                    analyses: Default::default(),
+                    playtak: playtak.clone(),
                     typed_plies,
                 })
             })

@@ -105,13 +105,24 @@ pub async fn act(
     ctx: Context<'_>,
     f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
 ) -> Result<(), Error> {
+    act_on(ctx, async { Ok(()) }, move |s, c, ()| f(s, c)).await
+}
+
+/// `act` on what `fetch` brings first (a PlayTak game): fetched as part of the work, so a slow
+/// answer is deferred, and a failure refused, as an action's are.
+pub async fn act_on<T: Send + 'static>(
+    ctx: Context<'_>,
+    fetch: impl std::future::Future<Output = Result<T, Refusal>> + Send + 'static,
+    f: impl FnOnce(&Service, &Ctx, T) -> Result<Outcome, Refusal> + Send + 'static,
+) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, false) {
         return refuse(ctx, refusal).await;
     }
     let sctx = service_ctx(ctx);
     let publisher = Arc::clone(&ctx.data().publisher);
     let work: Work = tokio::spawn(async move {
-        let outcome = blocking(&publisher.service, move |s| f(s, &sctx)).await?;
+        let fetched = fetch.await?;
+        let outcome = blocking(&publisher.service, move |s| f(s, &sctx, fetched)).await?;
         Ok(publisher.ready(outcome).await)
     });
     respond(ctx, work).await

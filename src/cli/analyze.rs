@@ -8,7 +8,11 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args)]
 pub struct Args {
     /// The PTN file of a Tak game, or `-` for standard input.
-    file: String,
+    #[arg(required_unless_present = "playtak", conflicts_with = "playtak")]
+    file: Option<String>,
+    /// A finished PlayTak game instead, by its number (fetched from `PLAYTAK_API_URL`).
+    #[arg(long, value_name = "ID")]
+    playtak: Option<u64>,
     /// Thinking time per position, in milliseconds.
     #[arg(long, default_value_t = 300)]
     movetime: u64,
@@ -29,7 +33,14 @@ pub struct Args {
 /// Analyses a game: prints the summary and each marked ply, writes the annotated PTN and the
 /// evaluation chart, and shows progress on stderr.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = super::ground::read_input(&args.file)?;
+    // Clap asks for one of the two.
+    let (text, name) = match (args.playtak, args.file.as_deref()) {
+        (Some(id), _) => (playtak_game(id)?, format!("playtak-{id}")),
+        (None, file) => {
+            let file = file.unwrap_or("-");
+            (super::ground::read_input(file)?, file.to_string())
+        }
+    };
     let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
     let limits = Limits {
         time: Some(Duration::from_millis(args.movetime.max(1))),
@@ -43,11 +54,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             eprintln!();
         }
     })
-    .map_err(|e| Failure::new(1, format!("{}: {e}", args.file)))?;
-    let stem = if args.file == "-" {
+    .map_err(|e| Failure::new(1, format!("{name}: {e}")))?;
+    let stem = if name == "-" {
         PathBuf::from("analysis")
     } else {
-        let path = Path::new(&args.file);
+        let path = Path::new(&name);
         path.with_file_name(path.file_stem().unwrap_or_default())
     };
     let out = args
@@ -74,4 +85,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
     );
     println!("{}", report.link);
     Ok(())
+}
+
+/// PlayTak game `id` as PTN, fetched from the API the environment names.
+fn playtak_game(id: u64) -> Result<String, Failure> {
+    let api = super::ground::playtak_api()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(1, format!("cannot start the async runtime: {e}")))?;
+    runtime
+        .block_on(api.ptn(id))
+        .map_err(|e| Failure::new(1, e.to_string()))
 }

@@ -40,6 +40,29 @@ pub fn analysis_per_position() -> std::time::Duration {
     std::time::Duration::from_millis(ms)
 }
 
+/// PlayTak's API, for games named by their PlayTak number: `PLAYTAK_API_URL` (PlayTak's public
+/// API when unset), given `PLAYTAK_TIMEOUT_MS` to answer (10 s when unset).
+pub fn playtak_api() -> Result<crate::playtak::Api, Failure> {
+    use crate::playtak::{Api, PUBLIC_API, TIMEOUT};
+    let base = std::env::var("PLAYTAK_API_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+        .unwrap_or_else(|| PUBLIC_API.to_string());
+    let timeout = match std::env::var("PLAYTAK_TIMEOUT_MS") {
+        Err(_) => TIMEOUT,
+        Ok(ms) => match ms.trim().parse::<u64>() {
+            Ok(ms) if ms > 0 => std::time::Duration::from_millis(ms),
+            _ => {
+                return Err(Failure::new(
+                    2,
+                    format!("PLAYTAK_TIMEOUT_MS `{ms}` is not a number of milliseconds above 0"),
+                ))
+            }
+        },
+    };
+    Api::new(&base, timeout).map_err(|e| Failure::new(2, e))
+}
+
 /// The database folder: `BREDON_DATA`, default `./data`.
 pub fn data_dir() -> std::path::PathBuf {
     std::env::var_os("BREDON_DATA").map_or_else(|| "./data".into(), Into::into)

@@ -12,7 +12,7 @@ mod reshard;
 mod tinue;
 
 use clap::{Parser, Subcommand};
-use ground::{analysis_per_position, data_dir, database_url, Failure};
+use ground::{analysis_per_position, data_dir, database_url, playtak_api, Failure};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -282,6 +282,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
         defer_after: std::time::Duration::from_millis(defer_ms),
         analysis_per_position: analysis_per_position(),
+        playtak: playtak_api()?,
         typed_plies,
     };
     async_runtime()?

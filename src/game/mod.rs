@@ -238,6 +238,27 @@ impl Match {
         }
     }
 
+    /// The game as it stood after its first `plies` plies, replayed from its start (a result
+    /// the players decided stays with the whole game).
+    pub fn after(&self, plies: usize) -> Result<Match, String> {
+        match self {
+            Match::Tak(g) => {
+                let mut cut = tak::Game::new(g.start().clone());
+                for played in g.plies().iter().take(plies) {
+                    cut.play(played.undo.ply).map_err(|e| e.to_string())?;
+                }
+                Ok(Match::Tak(cut))
+            }
+            Match::Takat(g) => {
+                let mut cut = takat::Game::new(*g.start());
+                for ply in g.plies().take(plies) {
+                    cut.play(ply).map_err(|e| e.to_string())?;
+                }
+                Ok(Match::Takat(cut))
+            }
+        }
+    }
+
     /// Ends the game by a decision; returns how it ended.
     pub fn decide(&mut self, d: Decision) -> Result<Ending, String> {
         match self {
@@ -445,4 +466,27 @@ pub fn is_takat_record(text: &str) -> bool {
         let t = l.trim().to_ascii_lowercase();
         t.starts_with("[game ") && t.contains("\"takat\"")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_after_some_plies_is_replayed_from_its_start_without_its_decided_end() {
+        let tak = Match::from_record("[Size \"3\"]\n\n1. a1 c3\n2. b2 1-0\n").unwrap();
+        assert_eq!(tak.result().map(|r| r.code()), Some("1-0"));
+        let cut = tak.after(2).unwrap();
+        assert_eq!(
+            (cut.ply_count(), cut.result(), cut.to_move()),
+            (2, None, Color::White)
+        );
+        assert_eq!(tak.after(0).unwrap().ply_count(), 0);
+        let takat = "[Game \"Takat\"]\n[Size \"7\"]\n\n1. a1 c2\n2. a1-a2 b3\n3. a2-b2 1-0\n";
+        let cut = Match::from_record(takat).unwrap().after(3).unwrap();
+        assert_eq!(
+            (cut.ply_count(), cut.result(), cut.to_move()),
+            (3, None, Color::Black)
+        );
+    }
 }

@@ -196,8 +196,13 @@ impl Service {
         Ok(plies.iter().map(|text| g.label(text)).collect())
     }
 
-    /// The final board of finished game `id` of this server.
-    pub fn view_finished(&self, ctx: &Ctx, id: u64) -> Result<Outcome, Refusal> {
+    /// The final board of finished game `id` of this server, or its position after `ply` plies.
+    pub fn view_finished(
+        &self,
+        ctx: &Ctx,
+        id: u64,
+        ply: Option<usize>,
+    ) -> Result<Outcome, Refusal> {
         let game = self.archived_here(ctx, id)?;
         let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
         let lead = format!(
@@ -207,21 +212,30 @@ impl Service {
             game.settings.game.name(),
             game.settings.game.board(game.settings.size)
         );
-        Self::finished_view(&game, &lead)
+        Self::finished_view(&game, &lead, ply)
     }
 
-    /// `lead`, how `game` ended, and its final board.
-    fn finished_view(game: &ArchivedGame, lead: &str) -> Result<Outcome, Refusal> {
+    /// `lead`, how `game` ended, and its final board; or, with `ply`, its position then.
+    fn finished_view(
+        game: &ArchivedGame,
+        lead: &str,
+        ply: Option<usize>,
+    ) -> Result<Outcome, Refusal> {
         let g = Match::from_record(&game.ptn).map_err(Refusal)?;
         let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
-        Ok(Outcome {
-            text: format!(
+        let (shown, after) = Self::at_ply(g, ply, names)?;
+        let text = match after {
+            Some(after) => format!("{lead}, {after}."),
+            None => format!(
                 "{lead}: {} ({}).",
                 game.result.describe_with(game.settings.komi, names),
                 game.result.code()
             ),
+        };
+        Ok(Outcome {
+            text,
             board: Some(Board::of(
-                &g,
+                &shown,
                 game.players.clone(),
                 game.settings.theme.clone(),
                 None,
@@ -275,7 +289,7 @@ impl Service {
             });
         }
         if let Some(last) = self.store.last_finished(ctx.channel)? {
-            return Self::finished_view(&last, "No game is running here. The last one");
+            return Self::finished_view(&last, "No game is running here. The last one", None);
         }
         refuse("there is no game in this channel: start one with /challenge")
     }

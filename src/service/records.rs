@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ratings;
+use crate::tak::PtnFile;
 
 impl Service {
     /// The record of finished game `id` of this server, or else of the live game, or of the
@@ -37,6 +38,74 @@ impl Service {
                 "no game has finished in this channel yet: /analyze looks at the last one, or at \
                  the one `game:` names (/history numbers them)",
             ),
+        }
+    }
+
+    /// A Tak game's record from elsewhere (a PlayTak game's PTN) titled `title`: its final
+    /// board, or its position after `ply` plies, in this server's theme.
+    pub fn view_record(
+        &self,
+        ctx: &Ctx,
+        title: &str,
+        record: &str,
+        ply: Option<usize>,
+    ) -> Result<Outcome, Refusal> {
+        let unreadable = |e: String| Refusal(format!("{title} cannot be read: {e}"));
+        let file = PtnFile::parse(record).map_err(|e| unreadable(e.to_string()))?;
+        let game = file.replay().map_err(|e| unreadable(e.to_string()))?;
+        // Players from elsewhere have no account here (id 0): the board shows their names.
+        let player = |n: u8, seat: &str| PlayerRef {
+            id: 0,
+            name: file.tag(&format!("Player{n}")).unwrap_or(seat).to_string(),
+        };
+        let players = [player(1, "White"), player(2, "Black")];
+        let names = [players[0].name.as_str(), players[1].name.as_str()];
+        let board = Kind::Tak.board(game.position().size());
+        let lead = format!("{title}, {} vs {}, Tak on {board}", names[0], names[1]);
+        let komi = game.start().setup().komi;
+        let result = game.result();
+        let (shown, after) = Self::at_ply(Match::Tak(game), ply, names)?;
+        let text = match (after, result) {
+            (Some(after), _) => format!("{lead}, {after}."),
+            (None, Some(r)) => format!("{lead}: {} ({}).", r.describe_with(komi, names), r.ptn()),
+            (None, None) => format!("{lead}: its record gives no result."),
+        };
+        let settings = self.store.settings(ctx.guild)?;
+        Ok(Outcome {
+            text,
+            board: Some(Board::of(
+                &shown,
+                players.clone(),
+                settings.theme,
+                None,
+                settings.display,
+            )),
+            ..Outcome::default()
+        })
+    }
+
+    /// `g` as it stood after `ply` plies, with the words saying so; `g` itself, and no words,
+    /// at its end (no `ply`, or all of them).
+    pub(super) fn at_ply(
+        g: Match,
+        ply: Option<usize>,
+        names: [&str; 2],
+    ) -> Result<(Match, Option<String>), Refusal> {
+        let total = g.ply_count();
+        match ply {
+            None => Ok((g, None)),
+            Some(n) if n == total => Ok((g, None)),
+            Some(n) if n > total => refuse(format!(
+                "the game ends after ply {total}: `ply:` goes from 0 (the start) to {total}"
+            )),
+            Some(n) => {
+                let cut = g.after(n).map_err(Refusal)?;
+                let to_move = names[cut.to_move().index()];
+                Ok((
+                    cut,
+                    Some(format!("after ply {n} of {total}: {to_move} to move")),
+                ))
+            }
         }
     }
 

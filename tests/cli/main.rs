@@ -5,5 +5,6 @@ mod support;
 
 mod engine;
 mod local;
+mod playtak;
 mod process;
 mod replay;

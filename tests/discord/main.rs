@@ -16,6 +16,7 @@ mod games;
 mod lifecycle;
 mod notifications;
 mod outage;
+mod playtak;
 mod premoves;
 mod puzzles;
 mod records;

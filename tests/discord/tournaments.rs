@@ -324,7 +324,7 @@ async fn finished_games_by_number_and_a_pasted_record() {
     )
     .await;
     assert!(
-        r.is_ephemeral() && r.content().contains("not both"),
+        r.is_ephemeral() && r.content().contains("name one game, not several"),
         "{}",
         r.content()
     );

@@ -309,7 +309,10 @@ fn any_finished_game_of_the_server_by_its_number() {
         .history(&ctx("carol", 0), user("alice").id)
         .unwrap();
     let five = history.iter().find(|g| g.settings.size == 5).unwrap();
-    let o = w.service.view_finished(&ctx("carol", 0), five.id).unwrap();
+    let o = w
+        .service
+        .view_finished(&ctx("carol", 0), five.id, None)
+        .unwrap();
     assert_eq!(
         o.text,
         format!(
@@ -319,6 +322,9 @@ fn any_finished_game_of_the_server_by_its_number() {
     );
     let board = o.board.unwrap();
     assert_eq!(Match::from_record(&board.record).unwrap().kind(), Kind::Tak);
+    // `ply:` goes no further than the game: this one was resigned before its first ply.
+    let why = refusal_of(w.service.view_finished(&ctx("carol", 0), five.id, Some(1)));
+    assert!(why.starts_with("the game ends after ply 0"), "{why}");
     let record = w.service.ptn(&ctx("carol", 0), Some(five.id)).unwrap();
     assert!(record.text.contains("[Size \"5\"]"), "{}", record.text);
     assert_eq!(
@@ -336,7 +342,7 @@ fn any_finished_game_of_the_server_by_its_number() {
         .contains("[Size \"3\"]"));
     let elsewhere = in_guild(GUILD + 1, "carol");
     for why in [
-        refusal_of(w.service.view_finished(&elsewhere, five.id)),
+        refusal_of(w.service.view_finished(&elsewhere, five.id, None)),
         refusal_of(w.service.ptn(&elsewhere, Some(five.id))),
         refusal_of(w.service.finished_record(&ctx("carol", 0), Some(999))),
     ] {

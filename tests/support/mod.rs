@@ -84,6 +84,7 @@ pub fn reopen(path: &std::path::Path) -> Store {
     }
 }
 
+pub mod playtak;
 pub mod postgres;
 
 /// Player `name` with id `id`.

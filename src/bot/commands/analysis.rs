@@ -1,8 +1,9 @@
-//! `/analyze`: a finished game (the channel's last, one of the server's by number, or a pasted
-//! PTN), analysed on a blocking thread.
+//! `/analyze`: a finished game (the channel's last, one of the server's by number, a pasted
+//! PTN, or a PlayTak game by its number), analysed on a blocking thread, two at a time at most
+//! in a server.
 
 use crate::bot::checks::may_post;
-use crate::bot::data::interaction;
+use crate::bot::data::{interaction, AnalysisSlots};
 use crate::bot::post::{analysis_text, Post};
 use crate::bot::respond::{blocking, refuse, service_ctx};
 use crate::bot::{Context, Error};
@@ -29,32 +30,63 @@ pub(super) async fn analyze(
     #[description = "A game record to analyse instead, pasted as PTN (a PlayTak game)"]
     #[max_length = 6000]
     ptn: Option<String>,
+    #[description = "A finished PlayTak game to analyse instead, by its number on playtak.com"]
+    #[min = 1]
+    playtak: Option<u64>,
 ) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, false) {
         return refuse(ctx, refusal).await;
     }
-    let record = match (ptn, game) {
-        (Some(_), Some(_)) => Err(Refusal(
-            "name a game or paste a PTN, not both: `game:` for a game played here, `ptn:` for \
-             any other"
+    let guild = ctx.guild_id().map_or(0, |g| g.get());
+    let Some(slot) = ctx.data().analyses.take(guild) else {
+        let busy = format!(
+            "Bredon is analysing {} games in this server already, as many as it runs at once; \
+             try again when one has finished",
+            AnalysisSlots::EACH
+        );
+        return refuse(ctx, Refusal(busy)).await;
+    };
+    let record = match (ptn, game, playtak) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => Err(Refusal(
+            "name one game, not several: `game:` for a game played here, `ptn:` for a pasted \
+             record, `playtak:` for a PlayTak game by its number"
                 .into(),
         )),
-        (Some(ptn), None) => Ok(ptn),
-        (None, game) => {
+        (Some(ptn), None, None) => Ok(ptn),
+        (None, None, Some(id)) => {
+            // PlayTak is given up to its timeout: "thinking" first.
+            ctx.defer().await?;
+            match ctx.data().playtak.ptn(id).await {
+                Ok(ptn) => Ok(ptn),
+                Err(failure) => {
+                    // The slot is given back before the refusal is read.
+                    drop(slot);
+                    if let Some(asked) = interaction(ctx) {
+                        asked.delete_response(&ctx.serenity_context().http).await?;
+                    }
+                    return refuse(ctx, Refusal(failure.to_string())).await;
+                }
+            }
+        }
+        (None, game, None) => {
             let sctx = service_ctx(ctx);
             blocking(&ctx.data().service, move |s| s.finished_record(&sctx, game)).await
         }
     };
     let record = match record {
         Ok(record) if crate::game::is_takat_record(&record) => {
+            drop(slot);
             return refuse(
                 ctx,
                 Refusal("that game is Takat: analysis is for Tak games".into()),
             )
-            .await
+            .await;
         }
         Ok(record) => record,
-        Err(r) => return refuse(ctx, r).await,
+        Err(r) => {
+            drop(slot);
+            return refuse(ctx, r).await;
+        }
     };
     ctx.defer().await?;
     let Some(interaction) = interaction(ctx) else {
@@ -69,6 +101,8 @@ pub(super) async fn analyze(
         .min(ANALYSIS_BUDGET / positions);
     let (progress, mut seen) = tokio::sync::watch::channel((0usize, 0usize));
     let mut work = tokio::task::spawn_blocking(move || {
+        // Held while the analysis runs, even past a handler that stopped waiting for it.
+        let _slot = slot;
         let limits = crate::engine::Limits {
             time: Some(per_position),
             ..Default::default()

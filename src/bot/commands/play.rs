@@ -1,8 +1,9 @@
 //! Playing: `/move`, `/premove`, `/board`, `/undo`, `/draw`, `/resign`.
 
 use crate::bot::choices::autocomplete_ply;
-use crate::bot::respond::act;
+use crate::bot::respond::{act, act_on, refuse};
 use crate::bot::{Context, Error};
+use crate::service::Refusal;
 
 /// Play a ply in this channel's game (PTN: a1, Sb2, Cc3, 3c3>12).
 #[poise::command(slash_command, guild_only, rename = "move")]
@@ -25,7 +26,7 @@ pub(super) async fn premove(
     #[description = "Drop every line you set in this game"] clear: Option<bool>,
 ) -> Result<(), Error> {
     act(ctx, move |s, c| match (line, clear) {
-        (Some(_), Some(true)) => Err(crate::service::Refusal(
+        (Some(_), Some(true)) => Err(Refusal(
             "give either line: (to add one) or clear:True (to drop them all), not both".into(),
         )),
         (_, Some(true)) => s.clear_conditional(c),
@@ -35,19 +36,43 @@ pub(super) async fn premove(
     .await
 }
 
-/// Show this channel's board (or a finished game's last).
+/// Show this channel's board (or a finished game's, here or on PlayTak).
 #[poise::command(slash_command, guild_only)]
 pub(super) async fn board(
     ctx: Context<'_>,
     #[description = "Which finished game of this server (its number in /history)"]
     #[min = 1]
     game: Option<u64>,
+    #[description = "A finished PlayTak game instead, by its number on playtak.com"]
+    #[min = 1]
+    playtak: Option<u64>,
+    #[description = "A finished game's position after this many plies (0: the start) instead of its end"]
+    #[min = 0]
+    ply: Option<usize>,
 ) -> Result<(), Error> {
-    act(ctx, move |s, c| match game {
-        Some(id) => s.view_finished(c, id),
-        None => s.view(c),
-    })
-    .await
+    match (game, playtak) {
+        (Some(_), Some(_)) => {
+            let both = "name one game: `game:` for a game of this server or `playtak:` for a \
+                        PlayTak game, not both";
+            refuse(ctx, Refusal(both.into())).await
+        }
+        (None, Some(id)) => {
+            let api = ctx.data().playtak.clone();
+            let fetch = async move { api.ptn(id).await.map_err(|e| Refusal(e.to_string())) };
+            let title = format!("PlayTak game #{id}");
+            act_on(ctx, fetch, move |s, c, ptn| {
+                s.view_record(c, &title, &ptn, ply)
+            })
+            .await
+        }
+        (Some(id), None) => act(ctx, move |s, c| s.view_finished(c, id, ply)).await,
+        (None, None) if ply.is_some() => {
+            let which = "`ply:` shows a finished game's position: name the game with `game:` \
+                         (its number in /history) or `playtak:`";
+            refuse(ctx, Refusal(which.into())).await
+        }
+        (None, None) => act(ctx, move |s, c| s.view(c)).await,
+    }
 }
 
 /// Ask to take back the last ply (your opponent confirms).

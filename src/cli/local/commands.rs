@@ -65,7 +65,7 @@ impl Session {
             "resign" => sv.resign(&ctx)?,
             "abort" => sv.abort(&ctx)?,
             "board" => match game_number(rest)? {
-                Some(id) => sv.view_finished(&ctx, id)?,
+                Some(id) => sv.view_finished(&ctx, id, None)?,
                 None => sv.view(&ctx)?,
             },
             "ptn" => {
