@@ -20,6 +20,7 @@ draw hidden-parts-6x6 --hide flats,heights,labels --tps "x6/x6/x,21212121212C,12
 draw reserve-tray-6x6 --tray --tps "$MID6" --last "2d3<11"
 draw spread-onto-stacks-5x5 --tps "x5/x5/1,1,12,21,1/x5/x5 2 8" --last "3a3>12"
 draw tall-stacks-8x8 --tps "x8/x8/x8/x3,1212121212121212121212,x4/x8/x8/x8/x2,1C,x,2S,x,21212,x 2 20"
+draw spread-onto-tall-stacks-8x8 --tps "x8/x8/x8/x3,1212121212121212121,x4/x3,1212122,x4/x8/x8/x2,1C,x,2S,x,21212,x 2 20" --last "3d6-12"
 draw walls-and-caps-5x5-light --theme light --tps "x5/x,1S,2S,1C,2C/x5/x,1,2,x2/x5 1 5"
 draw tak-7x7 --tps "x7/x7/x7/1,1,1,1,1,1,x/x7/2,2,2,2,2,x2/x7 2 7" --last f4
 draw tinue-5x5 --tps "x5/1,1,1,1,x/x5/1,1,1,1,x/2,2,2,2,2S 2 6" --last d2

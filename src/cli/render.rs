@@ -1,7 +1,9 @@
 use super::ground::Failure;
 use crate::game::Kind;
 use crate::render::hex::{render_takat, render_takat_gif, takat_alt_text, TakatScene};
-use crate::render::{alt_text, encode_png, render, render_gif, Display, Scene, Theme};
+use crate::render::{
+    alt_text, encode_png, render, render_gif, Display, Scene, Theme, PREVIEW_WIDTH,
+};
 use crate::tak::{tps::tps_size, Color, Game, GameResult, Komi, Ply, Position, Setup};
 use crate::takat;
 use std::path::PathBuf;
@@ -152,9 +154,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     Ok(())
 }
-
-/// Width of an attached picture in a Discord chat.
-const PREVIEW_WIDTH: u32 = 400;
 
 fn preview_path(output: &std::path::Path) -> PathBuf {
     let stem = output.file_stem().unwrap_or_default().to_string_lossy();

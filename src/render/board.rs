@@ -2,9 +2,10 @@
 
 use super::paint::{self, mix, pt, Paint, Pt};
 use super::scene::{piece_paint, Layout, Scene};
+use super::square;
 use super::text::{self, Align, Weight};
 use super::Theme;
-use crate::tak::{Bitboard, Color, Dir, GameResult, Ply, Role, Square};
+use crate::tak::{Bitboard, Color, Dir, GameResult, Ply, Square};
 use image::RgbImage;
 
 /// What every picture of a theme and size shares: the frame, the squares and their labels.
@@ -86,22 +87,15 @@ pub(super) fn draw(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout)
         arrow(img, theme, l, *from, *dir, counts);
     }
     for sq in scene.position.occupied().squares() {
-        stack(img, scene, theme, l, sq);
+        square::stack(img, scene, theme, l, sq);
     }
     match scene.result {
         Some(GameResult::Road { winner, .. }) => road(img, scene, theme, l, winner),
         None if scene.tak => threats(img, scene, theme, l),
         _ => {}
     }
-    if let Some((from, dir, counts)) = &spread {
-        drop_counts(img, theme, l, *from, *dir, counts);
-    }
-    for sq in scene.position.occupied().squares() {
-        let h = scene.position.stack(sq).height();
-        if h >= 2 && scene.display.heights {
-            badge(img, theme, l, sq, h);
-        }
-    }
+    square::drop_counts(img, theme, l, scene.last);
+    square::badges(img, scene, theme, l);
 }
 
 /// A bar between every two neighbouring road pieces (flats and capstones on top) of one owner,
@@ -189,192 +183,6 @@ fn last_ply_squares(last: Option<Ply>, size: usize) -> (Option<Square>, Bitboard
 fn centre(l: &Layout, sq: Square) -> Pt {
     let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
     pt(x + l.cell / 2.0, y + l.cell / 2.0)
-}
-
-/// The most pieces a stack shows (the top piece included).
-const MAX_SLABS: usize = 6;
-
-/// How a stack is drawn in its square.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct StackShape {
-    /// Pieces shown as slabs under the top one (the rest are counted by a pill).
-    under: usize,
-    /// Each slab's thickness.
-    slab: f32,
-    /// The top piece's height.
-    top_h: f32,
-    /// How far the pile is raised to leave room for the pill.
-    lift: f32,
-}
-
-/// The top piece decides control and roads, so it keeps its full size whatever the height; the
-/// pieces under it share what is left of the pile as slabs, each at least `thinnest` (4 px at
-/// Discord's preview), at most the carry limit and six of them with the top; a pill at the
-/// bottom of the square counts the rest.
-fn stack_shape(theme: &Theme, l: &Layout, height: usize, top: Role) -> StackShape {
-    let c = l.cell;
-    let top_h = match top {
-        Role::Flat => theme.flat_size * c * 0.78,
-        Role::Wall => 0.62 * c,
-        Role::Cap => 2.0 * theme.cap_size * c,
-    };
-    let thinnest = 8.0 * l.k;
-    let most = height.min(l.size).min(MAX_SLABS) - 1;
-    let fitting = |pile: f32| most.min(((pile - top_h).max(0.0) / thinnest) as usize);
-    let (mut pile, mut lift) = (0.86 * c, 0.0);
-    let mut under = fitting(pile);
-    if under < height - 1 {
-        // Hidden pieces: the pile moves up to leave room for the pill.
-        (pile, lift) = (0.70 * c, 0.08 * c);
-        under = fitting(pile);
-    }
-    // On small squares slabs may take more of the square, to stay 4 px thick at preview size.
-    let slab = if under > 0 {
-        ((pile - top_h) / under as f32)
-            .min((0.075 * c).max(9.0 * l.k))
-            .max(thinnest)
-    } else {
-        0.0
-    };
-    StackShape {
-        under,
-        slab,
-        top_h: top_h.min(pile),
-        lift,
-    }
-}
-
-/// A stack seen from the front: the top `carry limit` pieces as slabs (each in its owner's
-/// colours, so buried owners read bottom to top), the top piece on them, and `+N` for the rest.
-fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Square) {
-    let c = l.cell;
-    let p = scene.position;
-    let stack = p.stack(sq);
-    let height = stack.height();
-    let top = p.top(sq).expect("occupied squares have a top");
-    let mid = centre(l, sq);
-    let fw = theme.flat_size * c;
-    let StackShape {
-        under,
-        slab,
-        top_h,
-        lift,
-    } = stack_shape(theme, l, height, top.role);
-    let visible = under + 1;
-    let hidden = height - visible;
-    let slabs = slab * under as f32;
-    let base = mid.y - lift + (slabs + top_h) / 2.0;
-    for j in 0..visible - 1 {
-        let owner = stack.color_at(height - visible + j);
-        let y = base - (j as f32 + 0.5) * slab;
-        paint::round_rect(
-            img,
-            pt(mid.x, y),
-            fw,
-            slab + 1.0,
-            slab.min(4.0) / 2.0,
-            0.0,
-            piece_paint(theme, owner, 1.0),
-        );
-    }
-    let bottom = base - slabs;
-    let outline = (c * 0.03).clamp(1.5, 4.0);
-    let paint = piece_paint(theme, top.color, outline);
-    match top.role {
-        Role::Flat => {
-            paint::round_rect(
-                img,
-                pt(mid.x, bottom - top_h / 2.0),
-                fw,
-                top_h,
-                0.1 * fw,
-                0.0,
-                paint,
-            );
-        }
-        Role::Wall => {
-            let tilt = theme.wall_tilt_degrees.to_radians();
-            let angle = if top.color == Color::White {
-                tilt
-            } else {
-                -tilt
-            };
-            paint::round_rect(
-                img,
-                pt(mid.x, bottom - top_h / 2.0),
-                0.22 * c,
-                top_h,
-                0.04 * c,
-                angle,
-                paint,
-            );
-        }
-        Role::Cap => {
-            let r = top_h / 2.0;
-            paint::circle(img, pt(mid.x, bottom - r), r, paint);
-            // A ring inside tells a capstone from a flat even at a glance.
-            let inner = match top.color {
-                Color::White => theme.white_outline.0,
-                Color::Black => theme.black_outline.0,
-            };
-            paint::circle(
-                img,
-                pt(mid.x, bottom - r),
-                r * 0.38,
-                Paint::solid(inner).with_opacity(0.85),
-            );
-        }
-    }
-    // How many pieces lie below the visible ones: a pill under the pile, inside the square.
-    if hidden > 0 {
-        let px = (0.16 * c).min(16.0 * l.k).max(12.0 * l.k);
-        let label = format!("+{hidden}");
-        let tw = text::width(&label, px, Weight::Bold);
-        let at = pt(mid.x, mid.y + 0.5 * c - 0.03 * c - px * 0.625);
-        paint::round_rect(
-            img,
-            at,
-            tw + 8.0 * l.k,
-            px * 1.25,
-            px * 0.6,
-            0.0,
-            Paint::solid(theme.badge_text.0),
-        );
-        bold_label(img, &label, at, px, theme.badge_fill.0);
-    }
-}
-
-/// A short bold label centred on `at` (the text of a badge or a pill).
-fn bold_label(img: &mut RgbImage, label: &str, at: Pt, px: f32, colour: image::Rgb<u8>) {
-    text::draw(
-        img,
-        label,
-        (at.x, at.y),
-        px,
-        Weight::Bold,
-        Align::Center,
-        colour,
-    );
-}
-
-fn badge(img: &mut RgbImage, theme: &Theme, l: &Layout, sq: Square, height: usize) {
-    let c = l.cell;
-    let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
-    let r = (0.13 * c).max(11.0 * l.k);
-    let at = pt(x + c - r - 0.04 * c, y + r + 0.04 * c);
-    let label = height.to_string();
-    let px = r * if label.len() > 1 { 1.0 } else { 1.2 };
-    let w = (text::width(&label, px, Weight::Bold) + r).max(2.0 * r);
-    paint::round_rect(
-        img,
-        at,
-        w,
-        2.0 * r,
-        r,
-        0.0,
-        Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 1.5 * l.k),
-    );
-    bold_label(img, &label, at, px, theme.badge_text.0);
 }
 
 /// The winning road as one edge-to-edge path (the shortest, so no branches or loops), drawn as
@@ -532,52 +340,6 @@ fn direction(dir: Dir) -> (f32, f32) {
     }
 }
 
-/// How many pieces the last spread dropped on each square: a square tag in the arrow's
-/// colours at the bottom-left corner of each square, so it is told from the round height badge
-/// (top right) at a glance and never sits on a road connector (those run through the centre).
-/// Drawn over everything; left out when a single piece moved one square.
-fn drop_counts(
-    img: &mut RgbImage,
-    theme: &Theme,
-    l: &Layout,
-    from: Square,
-    dir: Dir,
-    counts: &[u8],
-) {
-    if counts.len() < 2 && counts.first().is_none_or(|&n| n < 2) {
-        return;
-    }
-    let c = l.cell;
-    let side = (0.2 * c).max(24.0 * l.k);
-    let mut sq = from;
-    for &n in counts {
-        match sq.step(dir, l.size) {
-            Some(next) => sq = next,
-            None => break,
-        }
-        let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
-        let spot = pt(x + 0.04 * c + side / 2.0, y + c - 0.04 * c - side / 2.0);
-        paint::round_rect(
-            img,
-            spot,
-            side,
-            side,
-            0.12 * side,
-            0.0,
-            Paint::outlined(theme.arrow_outline.0, theme.arrow.0, 1.5 * l.k),
-        );
-        text::draw(
-            img,
-            &n.to_string(),
-            (spot.x, spot.y),
-            side * 0.62,
-            Weight::Bold,
-            Align::Center,
-            theme.arrow.0,
-        );
-    }
-}
-
 /// A triangle pushed outwards by `by` pixels (for an outline behind it).
 fn grown(points: &[Pt; 3], by: f32) -> [Pt; 3] {
     let cx = points.iter().map(|p| p.x).sum::<f32>() / 3.0;
@@ -614,32 +376,5 @@ fn labels(img: &mut RgbImage, theme: &Theme, l: &Layout) {
             Align::Center,
             theme.label.0,
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_tall_stack_keeps_its_top_piece_at_full_size_and_its_slabs_thick() {
-        let theme = Theme::default();
-        for size in [5, 6, 8] {
-            let l = Layout::new(&theme, size);
-            for role in [Role::Flat, Role::Wall, Role::Cap] {
-                let alone = stack_shape(&theme, &l, 1, role);
-                for height in [2, 4, 11, 22, 40] {
-                    let shape = stack_shape(&theme, &l, height, role);
-                    assert_eq!(
-                        shape.top_h, alone.top_h,
-                        "{size}x{size} {role:?} of {height}"
-                    );
-                    assert!(shape.under < height && shape.under < MAX_SLABS);
-                    if shape.under > 0 {
-                        assert!(shape.slab >= 8.0 * l.k, "{shape:?}");
-                    }
-                }
-            }
-        }
     }
 }

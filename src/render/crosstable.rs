@@ -1,7 +1,9 @@
 //! A tournament's crosstable: one row per player in standing order. A round robin shows each
 //! result against each opponent (columns in the same order as the rows); a Swiss tournament shows
 //! each round as `+3w` (won against the player ranked 3rd, with White), `=2b`, `-5w`, or `bye`.
-//! Sized to what it holds, with text large enough to read at Discord's 400 px preview.
+//! A legend under the table says what the marks mean (`·`: this round's game, not played yet;
+//! a blank: a later round). Sized to what it holds, with text large enough to read at Discord's
+//! 400 px preview.
 
 use super::paint::{fill_rect, mix};
 use super::text::{self, Align, Weight};
@@ -24,6 +26,9 @@ const ROW: u32 = 44;
 const TEXT: f32 = 26.0;
 const HEAD: f32 = 22.0;
 const MARGIN: u32 = 20;
+/// The legend's line height and what stands between two of its items.
+const LEGEND_ROW: u32 = 32;
+const LEGEND_GAP: &str = "    ";
 pub const WIN: Rgb<u8> = Rgb([0x3C, 0xB3, 0x71]);
 pub const LOSS: Rgb<u8> = Rgb([0xE5, 0x3B, 0x3B]);
 pub const DRAW: Rgb<u8> = Rgb([0x9A, 0x9A, 0x9A]);
@@ -111,6 +116,38 @@ fn swiss_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
         .collect()
 }
 
+/// What the table's marks mean, as items to set side by side.
+fn legend_items(c: &Crosstable) -> Vec<&'static str> {
+    let mut items = match c.format {
+        Format::Swiss(_) => vec!["+ won, = drawn, - lost", "3w: against the 3rd, with White"],
+        _ => vec!["1 won, ½ drawn, 0 lost"],
+    };
+    items.extend(["· this round, not played yet", "blank: a later round"]);
+    if c.withdrawn.iter().any(|&w| w) {
+        items.push("(w) withdrew");
+    }
+    items
+}
+
+/// The legend under the table, in lines no wider than `room` pixels: the items in order, as
+/// many to a line as fit.
+pub fn legend(c: &Crosstable, room: f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in legend_items(c) {
+        match lines.last_mut() {
+            Some(line)
+                if text::width(&format!("{line}{LEGEND_GAP}{item}"), HEAD, Weight::Regular)
+                    <= room =>
+            {
+                line.push_str(LEGEND_GAP);
+                line.push_str(item);
+            }
+            _ => lines.push(text::fit(item, HEAD, Weight::Regular, room)),
+        }
+    }
+    lines
+}
+
 pub fn render_crosstable(c: &Crosstable, theme: &Theme) -> RgbImage {
     let swiss = matches!(c.format, Format::Swiss(_));
     let n = c.standings.len();
@@ -138,7 +175,9 @@ pub fn render_crosstable(c: &Crosstable, theme: &Theme) -> RgbImage {
         + columns as u32 * cell_w
         + extra.iter().map(|(_, w)| w).sum::<u32>();
     let title_h = 56;
-    let height = MARGIN + title_h + ROW * (n as u32 + 1) + MARGIN;
+    let legend = legend(c, (width - 2 * MARGIN) as f32);
+    let table_bottom = MARGIN + title_h + ROW * (n as u32 + 1);
+    let height = table_bottom + LEGEND_ROW * legend.len() as u32 + MARGIN;
     let mut img = RgbImage::from_pixel(width, height, theme.background.0);
     let fg = theme.text.0;
     let subtle = theme.subtle_text.0;
@@ -296,5 +335,85 @@ pub fn render_crosstable(c: &Crosstable, theme: &Theme) -> RgbImage {
             x += w;
         }
     }
+    for (i, line) in legend.iter().enumerate() {
+        let mid = table_bottom + LEGEND_ROW * i as u32 + LEGEND_ROW / 2 + 4;
+        text::draw(
+            &mut img,
+            line,
+            (MARGIN as f32, mid as f32),
+            HEAD,
+            Weight::Regular,
+            Align::Left,
+            subtle,
+        );
+    }
     img
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::Game;
+
+    /// Mid-event: the first round played, the second paired and running, the third to come.
+    #[test]
+    fn a_legend_under_the_table_explains_its_marks_within_its_width() {
+        let theme = Theme::default();
+        let names: Vec<String> = ["ann", "bob", "cy", "di"].map(String::from).to_vec();
+        let game = |opponent: usize, score| {
+            Some(Game {
+                opponent: Some(opponent),
+                white: opponent > 1,
+                score,
+            })
+        };
+        let standings: Vec<Standing> = (0..4)
+            .map(|seed| Standing {
+                seed,
+                score: 1,
+                first_tiebreak: 0,
+                second_tiebreak: 0,
+                games: vec![game(seed ^ 1, Some(1)), game(3 - seed, None)],
+            })
+            .collect();
+        for format in [Format::RoundRobin, Format::Swiss(3)] {
+            let c = Crosstable {
+                title: "Cup",
+                names: &names,
+                withdrawn: &[false, false, true, false],
+                standings: &standings,
+                format,
+                rounds: 3,
+            };
+            let img = render_crosstable(&c, &theme);
+            let room = img.width() - 2 * MARGIN;
+            let lines = legend(&c, room as f32);
+            let said = lines.join(" ");
+            for part in [
+                "· this round, not played yet",
+                "blank: a later round",
+                "(w) withdrew",
+            ] {
+                assert!(said.contains(part), "{format:?}: {said}");
+            }
+            for line in &lines {
+                assert!(
+                    text::width(line, HEAD, Weight::Regular) <= room as f32,
+                    "{line}"
+                );
+            }
+            // Drawn under the table, inside the margins: the picture is taller by its lines.
+            let table_bottom = MARGIN + 56 + ROW * 5;
+            let height = table_bottom + LEGEND_ROW * lines.len() as u32 + MARGIN;
+            assert_eq!(img.height(), height);
+            let ink = |x0: u32, x1: u32| {
+                (table_bottom..img.height())
+                    .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                    .filter(|&(x, y)| *img.get_pixel(x, y) == theme.subtle_text.0)
+                    .count()
+            };
+            assert!(ink(MARGIN, img.width() - MARGIN) > 100 * lines.len());
+            assert_eq!(ink(img.width() - MARGIN, img.width()), 0);
+        }
+    }
 }

@@ -60,7 +60,7 @@ impl Geometry {
         let s = (area_h / (3f32.sqrt() * (2.0 * board_radius + 1.0)))
             .min(area_w / (3.0 * board_radius + 1.8));
         Geometry {
-            centre: pt(l.width as f32 / 2.0, 150.0 * k + 712.0 * k / 2.0),
+            centre: pt(l.width as f32 / 2.0, l.header + 712.0 * k / 2.0),
             s,
             // A gap between neighbours leaves room for the last ply's arrow.
             radius: 0.74 * s,
@@ -100,7 +100,6 @@ pub fn render_takat(scene: &TakatScene, theme: &Theme) -> RgbImage {
 }
 
 fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
-    let k = l.k;
     let p = scene.position;
     let to_move = scene.result.is_none().then(|| p.to_move());
     for c in [Color::White, Color::Black] {
@@ -115,7 +114,7 @@ fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
             l,
             &Card {
                 seat: c.index(),
-                name: &scene.name(c),
+                name: scene.name(c),
                 // A slab, as pieces are drawn on the board.
                 icon: (34.0, 14.0, 4.0),
                 count: p.reserve(c).to_string(),
@@ -146,7 +145,7 @@ fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
             }
         }
     }
-    pill_row(img, pills, 123.0 * k, theme, l);
+    pill_row(img, pills, theme, l);
 }
 
 fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {

@@ -14,7 +14,9 @@ mod display;
 mod gif;
 pub mod hex;
 pub mod paint;
+mod preview;
 mod scene;
+mod square;
 pub mod text;
 mod theme;
 mod tray;
@@ -22,8 +24,10 @@ mod tray;
 pub use alt::alt_text;
 pub use display::Display;
 pub use gif::{animate, render_gif};
+pub use preview::{Line, PREVIEW_WIDTH, SMALLEST_PREVIEW_TEXT};
 pub(crate) use scene::{owner_paint, Layout};
 pub use scene::{square_geometry, Scene};
+pub use square::{square_marks, Label, SquareMarks};
 pub use theme::Theme;
 
 use crate::tak::{flat_score, Color};
@@ -90,7 +94,7 @@ pub fn encode_png(img: &RgbImage) -> Vec<u8> {
 pub(crate) struct Card<'a> {
     /// 0 for the first player (left), 1 for the second.
     pub seat: usize,
-    pub name: &'a str,
+    pub name: String,
     /// The piece icon's width, height and corner radius, in units of `Layout::k`.
     pub icon: (f32, f32, f32),
     /// The big number on the right (flats, pieces to enter) and its caption.
@@ -101,42 +105,86 @@ pub(crate) struct Card<'a> {
     pub to_move: bool,
 }
 
-/// Draws a player's card: outlined when the player is to move, the piece icon, name, status,
-/// and the count with its caption in a column at the right.
-pub(crate) fn player_card(img: &mut RgbImage, theme: &Theme, l: &Layout, card: &Card) {
+/// A card's height and the middles of its two rows (the icon, name and count; the status line
+/// under them, as wide as the card), from its top, in units of `Layout::k`.
+const CARD: (f32, f32, f32) = (98.0, 28.0, 76.0);
+
+/// Where a player's card goes: its left edge, top and width.
+fn card_frame(l: &Layout, seat: usize) -> (f32, f32, f32) {
     let (k, w) = (l.k, l.width as f32);
-    let card_w = w / 2.0 - 24.0 * k;
-    let x = if card.seat == 0 {
+    let x = if seat == 0 {
         16.0 * k
     } else {
         w / 2.0 + 8.0 * k
     };
-    let (y, h) = (12.0 * k, 86.0 * k);
-    let centre = pt(x + card_w / 2.0, y + h / 2.0);
+    (x, 12.0 * k, w / 2.0 - 24.0 * k)
+}
+
+/// Half the width of the count's column at the card's right: as wide as its caption needs
+/// (at least 68 units).
+fn count_half_width(l: &Layout, caption: &str) -> f32 {
+    let k = l.k;
+    (text::width(caption, 16.0 * k, Weight::Regular) / 2.0 + 10.0 * k).max(34.0 * k)
+}
+
+/// The card's name and status lines as drawn, each shortened to its room: the name between the
+/// icon and the count, the status line across the card. Both at least the smallest size that
+/// reads at Discord's preview.
+pub(crate) fn card_lines(l: &Layout, card: &Card) -> [preview::Line; 2] {
+    let k = l.k;
+    let (_, _, card_w) = card_frame(l, card.seat);
+    let name_px = preview::smallest_px(l.width, Weight::Bold);
+    let status_px = preview::smallest_px(l.width, Weight::Regular);
+    let name_room = card_w - 58.0 * k - 2.0 * count_half_width(l, card.caption) - 4.0 * k;
+    let status_room = card_w - 2.0 * 13.0 * k;
+    [
+        preview::Line {
+            text: text::fit(&card.name, name_px, Weight::Bold, name_room),
+            px: name_px,
+            weight: Weight::Bold,
+        },
+        preview::Line {
+            text: text::fit(&card.status, status_px, Weight::Regular, status_room),
+            px: status_px,
+            weight: Weight::Regular,
+        },
+    ]
+}
+
+/// Draws a player's card: outlined when the player is to move; the piece icon, name and the
+/// count with its caption in a column at the right; the status line under them.
+pub(crate) fn player_card(img: &mut RgbImage, theme: &Theme, l: &Layout, card: &Card) {
+    let k = l.k;
+    let (x, y, card_w) = card_frame(l, card.seat);
+    let (h, first_row, status_row) = (CARD.0 * k, y + CARD.1 * k, y + CARD.2 * k);
     let frame = match card.to_move {
         true => Paint::outlined(theme.card.0, theme.accent.0, 3.0 * k),
         false => Paint::solid(theme.card.0),
     };
-    paint::round_rect(img, centre, card_w, h, 12.0 * k, 0.0, frame);
+    paint::round_rect(
+        img,
+        pt(x + card_w / 2.0, y + h / 2.0),
+        card_w,
+        h,
+        12.0 * k,
+        0.0,
+        frame,
+    );
     let (iw, ih, ir) = card.icon;
     paint::round_rect(
         img,
-        pt(x + 30.0 * k, centre.y),
+        pt(x + 30.0 * k, first_row),
         iw * k,
         ih * k,
         ir * k,
         0.0,
         owner_paint(theme, card.seat == 0, 2.0 * k),
     );
-    // The count's column is as wide as its caption needs (at least 68 units).
-    let caption_px = 16.0 * k;
-    let half =
-        (text::width(card.caption, caption_px, Weight::Regular) / 2.0 + 10.0 * k).max(34.0 * k);
-    let fx = x + card_w - half;
+    let fx = x + card_w - count_half_width(l, card.caption);
     text::draw(
         img,
         &card.count,
-        (fx, y + 36.0 * k),
+        (fx, first_row - 4.0 * k),
         32.0 * k,
         Weight::Bold,
         Align::Center,
@@ -145,38 +193,31 @@ pub(crate) fn player_card(img: &mut RgbImage, theme: &Theme, l: &Layout, card: &
     text::draw(
         img,
         card.caption,
-        (fx, y + 66.0 * k),
-        caption_px,
+        (fx, first_row + 22.0 * k),
+        16.0 * k,
         Weight::Regular,
         Align::Center,
         theme.subtle_text.0,
     );
-    let tx = x + 58.0 * k;
-    let room = card_w - 58.0 * k - 2.0 * half - 4.0 * k;
-    let name = text::fit(card.name, 24.0 * k, Weight::Bold, room);
-    text::draw(
-        img,
-        &name,
-        (tx, y + 30.0 * k),
-        24.0 * k,
-        Weight::Bold,
-        Align::Left,
-        theme.text.0,
-    );
-    let status = text::fit(&card.status, 18.0 * k, Weight::Regular, room);
+    let [name, status] = card_lines(l, card);
     let ink = match card.to_move {
         true => theme.accent.0,
         false => theme.subtle_text.0,
     };
-    text::draw(
-        img,
-        &status,
-        (tx, y + 62.0 * k),
-        18.0 * k,
-        Weight::Regular,
-        Align::Left,
-        ink,
-    );
+    for (line, (lx, mid), colour) in [
+        (name, (x + 58.0 * k, first_row), theme.text.0),
+        (status, (x + 13.0 * k, status_row), ink),
+    ] {
+        text::draw(
+            img,
+            &line.text,
+            (lx, mid),
+            line.px,
+            line.weight,
+            Align::Left,
+            colour,
+        );
+    }
 }
 
 /// The result's pill: `code · sentence`, green for a win, grey for a draw or no result.
@@ -192,46 +233,57 @@ pub(crate) fn result_pill(theme: &Theme, code: &str, sentence: &str, won: bool) 
     )
 }
 
-fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
-    let k = l.k;
+/// The players' cards of a Tak picture, White's then Black's.
+fn tak_cards(scene: &Scene) -> [Card<'static>; 2] {
     let p = scene.position;
     let to_move = scene.result.is_none().then(|| p.to_move());
-    for color in [Color::White, Color::Black] {
+    [Color::White, Color::Black].map(|color| {
         let r = p.reserve(color);
         let mut reserve = crate::words::count(r.stones, "stone");
         if p.setup().reserves[color.index()].caps > 0 {
             reserve = format!("{reserve} · {}", crate::words::count(r.caps, "cap"));
         }
         let to_move = to_move == Some(color);
-        player_card(
-            img,
-            theme,
-            l,
-            &Card {
-                seat: color.index(),
-                name: &scene.name(color),
-                // The player's piece colour as a flat.
-                icon: (34.0, 34.0, 5.0),
-                count: match scene.display.flat_counts {
-                    true => p.flat_count(color).to_string(),
-                    false => r.total().to_string(),
-                },
-                caption: if scene.display.flat_counts {
-                    "flats"
-                } else {
-                    "in hand"
-                },
-                // "to move" first, so a long reserve line never cuts it off.
-                status: match to_move {
-                    true => format!("to move · {reserve}"),
-                    false => reserve,
-                },
-                to_move,
+        Card {
+            seat: color.index(),
+            name: scene.name(color),
+            // The player's piece colour as a flat.
+            icon: (34.0, 34.0, 5.0),
+            count: match scene.display.flat_counts {
+                true => p.flat_count(color).to_string(),
+                false => r.total().to_string(),
             },
-        );
+            caption: if scene.display.flat_counts {
+                "flats"
+            } else {
+                "in hand"
+            },
+            // "to move" first, so a long reserve line never cuts it off.
+            status: match to_move {
+                true => format!("to move · {reserve}"),
+                false => reserve,
+            },
+            to_move,
+        }
+    })
+}
+
+/// The lines of the players' cards as a picture of `scene` draws them: White's name and status
+/// line, then Black's.
+pub fn card_text(scene: &Scene, theme: &Theme) -> Vec<preview::Line> {
+    let l = Layout::with_tray(theme, scene.position.size(), scene.display.tray);
+    tak_cards(scene)
+        .iter()
+        .flat_map(|card| card_lines(&l, card))
+        .collect()
+}
+
+fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
+    let p = scene.position;
+    for card in tak_cards(scene) {
+        player_card(img, theme, l, &card);
     }
     // Status row: move and flat count, then Tak!/Tinuë! or the result.
-    let mid = 123.0 * k;
     let komi = p.setup().komi;
     let count = flat_score(p.flat_count(Color::White), p.flat_count(Color::Black), komi);
     let mut pills: Vec<Pill> = Vec::new();
@@ -258,15 +310,15 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
             }
         }
     }
-    pill_row(img, pills, mid, theme, l);
+    pill_row(img, pills, theme, l);
 }
 
 /// A pill: its text, and its fill and ink colours (none: a plain card pill).
 pub(crate) type Pill = (String, Option<(image::Rgb<u8>, image::Rgb<u8>)>);
 
-/// A centred row of pills (the status row) with its middle at `mid`.
-pub(crate) fn pill_row(img: &mut RgbImage, pills: Vec<Pill>, mid: f32, theme: &Theme, l: &Layout) {
-    let (k, w) = (l.k, l.width as f32);
+/// A centred row of pills: the status row, under the cards.
+pub(crate) fn pill_row(img: &mut RgbImage, pills: Vec<Pill>, theme: &Theme, l: &Layout) {
+    let (k, w, mid) = (l.k, l.width as f32, l.status_row_mid());
     let px = 19.0 * k;
     let pad = 14.0 * k;
     let gap = 12.0 * k;

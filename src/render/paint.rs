@@ -13,6 +13,50 @@ pub const fn pt(x: f32, y: f32) -> Pt {
     Pt { x, y }
 }
 
+/// An upright rectangle in the picture, in pixels: where something is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub left: f32,
+    pub top: f32,
+    pub right: f32,
+    pub bottom: f32,
+}
+
+impl Rect {
+    /// The rectangle `w` by `h` around `c`.
+    pub fn around(c: Pt, w: f32, h: f32) -> Rect {
+        Rect {
+            left: c.x - w / 2.0,
+            top: c.y - h / 2.0,
+            right: c.x + w / 2.0,
+            bottom: c.y + h / 2.0,
+        }
+    }
+
+    pub fn centre(&self) -> Pt {
+        pt(
+            (self.left + self.right) / 2.0,
+            (self.top + self.bottom) / 2.0,
+        )
+    }
+
+    pub fn width(&self) -> f32 {
+        self.right - self.left
+    }
+
+    pub fn height(&self) -> f32 {
+        self.bottom - self.top
+    }
+
+    /// They share more than an edge.
+    pub fn overlaps(&self, other: &Rect) -> bool {
+        self.left < other.right
+            && other.left < self.right
+            && self.top < other.bottom
+            && other.top < self.bottom
+    }
+}
+
 /// How a shape is painted: fill, optional outline inside the edge, overall opacity.
 #[derive(Clone, Copy)]
 pub struct Paint {

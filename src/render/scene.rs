@@ -9,6 +9,9 @@ use crate::tak::{Color, Game, GameResult, Ply, Position};
 /// The height of the reserve tray under the board, in units of `Layout::k`.
 pub(crate) const TRAY_HEIGHT: f32 = 64.0;
 
+/// The height of the header (the players' cards, then the status row), in units of `Layout::k`.
+const HEADER: f32 = 162.0;
+
 /// Everything a picture shows.
 #[derive(Clone, Debug)]
 pub struct Scene<'a> {
@@ -76,6 +79,8 @@ pub(crate) struct Layout {
     pub k: f32,
     pub width: u32,
     pub height: u32,
+    /// Where the board's area starts, under the header.
+    pub header: f32,
     pub board_x: f32,
     pub board_y: f32,
     pub cell: f32,
@@ -91,7 +96,7 @@ impl Layout {
     pub fn with_tray(theme: &Theme, size: usize, tray: bool) -> Layout {
         let width = theme.width;
         let k = width as f32 / 800.0;
-        let header = (150.0 * k).round();
+        let header = (HEADER * k).round();
         let board_area = (712.0 * k).round();
         let cell = (board_area / size as f32).floor();
         let board_px = cell * size as f32;
@@ -103,11 +108,17 @@ impl Layout {
             k,
             width,
             height,
+            header,
             board_x,
             board_y,
             cell,
             size,
         }
+    }
+
+    /// The middle of the status row (move, flats, Tak!, the result), under the cards.
+    pub fn status_row_mid(&self) -> f32 {
+        self.header - 27.0 * self.k
     }
 
     /// The top-left corner of a square on the picture (rank 1 at the bottom).

@@ -94,7 +94,7 @@ pub fn fonts() -> &'static Fonts {
     })
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Weight {
     Regular,
     Bold,
@@ -225,6 +225,21 @@ fn mixed(text: &str, px: f32, weight: Weight) -> (Vec<(ab_glyph::GlyphId, bool, 
         })
         .collect();
     (glyphs, x)
+}
+
+/// The ink height of the digits 0 to 9 together (top of the tallest to bottom of the lowest) at
+/// `px`: how big a text reads (see `preview`).
+pub fn digit_height(px: f32, weight: Weight) -> f32 {
+    let f = font(weight);
+    let (mut top, mut bottom) = (f32::MIN, f32::MAX);
+    for c in '0'..='9' {
+        if let Some(outline) = f.outline(f.glyph_id(c)) {
+            let b = outline.bounds;
+            top = top.max(b.min.y.max(b.max.y));
+            bottom = bottom.min(b.min.y.min(b.max.y));
+        }
+    }
+    (top - bottom) * px / f.height_unscaled()
 }
 
 pub fn width(text: &str, px: f32, weight: Weight) -> f32 {

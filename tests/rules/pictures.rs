@@ -2,7 +2,8 @@
 
 use crate::support;
 use bredon::render::{
-    alt_text, encode_png, render, render_gif, square_geometry, Display, Scene, Theme,
+    alt_text, card_text, encode_png, render, render_gif, square_geometry, square_marks, Display,
+    Scene, Theme, SMALLEST_PREVIEW_TEXT,
 };
 use bredon::tak::{Color, Game, GameResult, Ply, Position, Square};
 use image::{Rgb, RgbImage};
@@ -162,6 +163,53 @@ fn stacks_taller_than_the_carry_limit_say_how_many_are_hidden() {
     );
     let (plain, _) = draw("x3/x,121,x/x3 1 5", None, &theme);
     assert_eq!(band(&plain, 0.3, 0.49), 0);
+}
+
+/// Text that must read where Discord shows the picture on a phone, scaled to 400 px wide: a
+/// 19-high stack's height badge and `+N` pill on 8x8 (the smallest squares) and the players'
+/// card lines (name; "to move", stones and caps) on every size, in every theme. A text's height
+/// is the ink height of its digits (as tall as DejaVu's capitals) at the size the layout draws
+/// it, times 400 / the picture's width (`Line::preview_height`); at least 9 px.
+#[test]
+fn badges_pills_and_card_lines_read_at_discords_preview_in_every_theme_and_size() {
+    let tall = "x8/x8/x8/x3,1212121212121212121,x4/x8/x8/x8/x8 2 20";
+    for name in Theme::names() {
+        let theme = Theme::named(name).unwrap();
+        let p = Position::from_tps(tall).unwrap();
+        let marks = square_marks(&scene_for(&p, None), &theme, sq("d5")).unwrap();
+        let (badge, pill) = (marks.badge.unwrap(), marks.pill.unwrap());
+        assert_eq!(badge.line.text, "19");
+        assert!(pill.line.text.starts_with('+'), "{pill:?}");
+        let mut lines = vec![badge.line, pill.line];
+        for size in 3..=8 {
+            let p = Position::new(bredon::tak::Setup::new(size).unwrap());
+            let cards = card_text(&scene_for(&p, None), &theme);
+            assert!(cards.iter().any(|l| l.text.starts_with("to move · ")));
+            lines.extend(cards);
+        }
+        for line in lines {
+            let h = line.preview_height(theme.width);
+            assert!(
+                h >= SMALLEST_PREVIEW_TEXT,
+                "{name}: {line:?} is {h:.2} px at 400 px"
+            );
+        }
+    }
+    // What is drawn is that size: the rows of the pill's (light) digits on its dark fill.
+    let theme = Theme::default();
+    let (img, p) = draw(tall, None, &theme);
+    let pill = square_marks(&scene_for(&p, None), &theme, sq("d5"))
+        .unwrap()
+        .pill
+        .unwrap();
+    let a = pill.area;
+    let inked = (a.top as u32..a.bottom as u32)
+        .filter(|&y| {
+            (a.left as u32..a.right as u32).any(|x| close(*img.get_pixel(x, y), theme.badge_fill.0))
+        })
+        .count() as f32;
+    let scale = bredon::render::PREVIEW_WIDTH as f32 / theme.width as f32;
+    assert!(inked * scale >= SMALLEST_PREVIEW_TEXT - 1.0, "{inked} rows");
 }
 
 #[test]
@@ -684,8 +732,9 @@ fn display_options_leave_out_only_the_parts_they_name() {
     // Between a1 and b1 runs White's connector.
     let between = |img: &RgbImage| at(img, &theme, 5, "a1", 0.5, 0.0);
     assert_ne!(between(&usual), between(&with("roads")));
-    // Flat counts live in the header only.
-    let (w, header) = (usual.width(), (150.0 * usual.width() as f32 / 800.0) as u32);
+    // Flat counts live in the header only (above the board's frame, 8 px above rank 5).
+    let ((_, a5_y), _) = square_geometry(&theme, 5, sq("a5"));
+    let (w, header) = (usual.width(), a5_y - (cell / 2.0) as u32 - 9);
     let differs = |a: &RgbImage, b: &RgbImage, y0: u32, y1: u32| {
         (y0..y1).any(|y| (0..w).any(|x| a.get_pixel(x, y) != b.get_pixel(x, y)))
     };
