@@ -7,7 +7,7 @@ use crate::bot::post::{analysis_text, Post};
 use crate::bot::respond::{blocking, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::render::Theme;
-use crate::service::analysis::analyze_ptn;
+use crate::service::analysis::analyze_line;
 use crate::service::Refusal;
 use poise::serenity_prelude as serenity;
 use std::time::Duration;
@@ -29,11 +29,17 @@ pub(super) async fn analyze(
     #[description = "A game record to analyse instead, pasted as PTN (a PlayTak game)"]
     #[max_length = 6000]
     ptn: Option<String>,
+    #[description = "A branch of the pasted PTN to analyse instead of its main line (PTN Ninja's name: 4b1)"]
+    #[max_length = 100]
+    branch: Option<String>,
 ) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, false) {
         return refuse(ctx, refusal).await;
     }
     let record = match (ptn, game) {
+        (None, _) if branch.is_some() => Err(Refusal(
+            "`branch:` names a branch of a pasted PTN: paste it in `ptn:` too".into(),
+        )),
         (Some(_), Some(_)) => Err(Refusal(
             "name a game or paste a PTN, not both: `game:` for a game played here, `ptn:` for \
              any other"
@@ -73,9 +79,16 @@ pub(super) async fn analyze(
             time: Some(per_position),
             ..Default::default()
         };
-        analyze_ptn(&record, &limits, &Theme::default(), |done, total| {
+        let progress = |done, total| {
             progress.send_replace((done, total));
-        })
+        };
+        analyze_line(
+            &record,
+            branch.as_deref(),
+            &limits,
+            &Theme::default(),
+            progress,
+        )
     });
     let report = loop {
         tokio::select! {
