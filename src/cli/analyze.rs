@@ -1,7 +1,7 @@
 use super::ground::Failure;
 use crate::engine::Limits;
 use crate::render::Theme;
-use crate::service::analysis::analyze_ptn;
+use crate::service::analysis::analyze_line;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,10 @@ pub struct Args {
     /// The chart's theme.
     #[arg(long, default_value = "dark")]
     theme: String,
+    /// Analyse this branch of the file (PTN Ninja's variations: `4b1`, `49-1`) instead of its
+    /// main line.
+    #[arg(long)]
+    branch: Option<String>,
 }
 
 /// Analyses a game: prints the summary and each marked ply, writes the annotated PTN and the
@@ -48,12 +52,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ..Limits::default()
     };
     let started = Instant::now();
-    let report = analyze_ptn(&text, &limits, &theme, |done, total| {
-        eprint!("\ranalysing: search {done} of {total}");
-        if done == total {
-            eprintln!();
-        }
-    })
+    let report = analyze_line(
+        &text,
+        args.branch.as_deref(),
+        &limits,
+        &theme,
+        |done, total| {
+            eprint!("\ranalysing: search {done} of {total}");
+            if done == total {
+                eprintln!();
+            }
+        },
+    )
     .map_err(|e| Failure::new(1, format!("{name}: {e}")))?;
     let stem = if name == "-" {
         PathBuf::from("analysis")

@@ -356,7 +356,7 @@ impl Match {
         if is_takat_record(text) {
             takat::Game::from_record(text).map(Match::Takat)
         } else {
-            tak::Game::from_ptn(text)
+            tak::Game::from_record(text)
                 .map(Match::Tak)
                 .map_err(|e| e.to_string())
         }

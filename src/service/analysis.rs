@@ -45,6 +45,19 @@ pub fn analyze_ptn(
     theme: &Theme,
     progress: impl FnMut(usize, usize),
 ) -> Result<Report, String> {
+    analyze_line(text, None, limits, theme, progress)
+}
+
+/// `analyze_ptn` of one branch of the file (PTN Ninja's variations) when `branch` names one:
+/// the line it departs from up to its start, then its own plies. The annotated PTN keeps the
+/// whole file, the analysis written on the plies of the line analysed.
+pub fn analyze_line(
+    text: &str,
+    branch: Option<&str>,
+    limits: &Limits,
+    theme: &Theme,
+    progress: impl FnMut(usize, usize),
+) -> Result<Report, String> {
     if crate::game::is_takat_record(text) {
         return Err(
             "analysis is for Tak games: Takat has no analysis yet (its record is kept as it is)"
@@ -52,7 +65,11 @@ pub fn analyze_ptn(
         );
     }
     let file = PtnFile::parse(text).map_err(|e| e.to_string())?;
-    let game = file.replay().map_err(|e| e.to_string())?;
+    let game = match branch {
+        Some(name) => file.replay_branch(name).map(|(game, _)| game),
+        None => file.replay(),
+    }
+    .map_err(|e| e.to_string())?;
     if game.plies().is_empty() {
         return Err("the game has no plies to analyse".into());
     }
@@ -64,7 +81,7 @@ pub fn analyze_ptn(
         .map(|(name, value)| (name.as_str(), value.clone()))
         .collect();
     tags.push(("Annotator", format!("Bredon {}", env!("CARGO_PKG_VERSION"))));
-    let ptn = game.to_ptn_annotated(&tags, &analysis.notes());
+    let ptn = file.annotated(&game, branch.unwrap_or(""), &tags, &analysis.notes());
     let names = [
         file.tag("Player1").unwrap_or("White").to_string(),
         file.tag("Player2").unwrap_or("Black").to_string(),
@@ -105,9 +122,13 @@ pub fn analyze_ptn(
             move_number += 1;
         }
     }
+    let mut summary = analysis.summary([&names[0], &names[1]]);
+    if let Some(name) = branch {
+        summary.insert(0, format!("Branch {name}: {} plies", game.plies().len()));
+    }
     Ok(Report {
         link: ninja_link(&ptn),
-        summary: analysis.summary([&names[0], &names[1]]),
+        summary,
         ptn,
         chart,
         marked,

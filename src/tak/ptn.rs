@@ -1,11 +1,9 @@
-//! PTN files: tag pairs, numbered movetext, comments and results.
+//! PTN files: tag pairs, numbered movetext, comments, results, and PTN Ninja's branches, read
+//! as PTN Ninja reads them.
 
-use super::game::{Game, GameError};
-use super::ply::{Color, Ply, PtnPly};
-use super::position::{PlyError, Position};
-use super::result::GameResult;
-use super::setup::{Komi, Opening, Reserve, Setup};
-use super::tps::tps_size;
+use super::branches::{self, PtnBranch, PtnComment};
+use super::ply::{Ply, PtnPly};
+use super::setup::Setup;
 use std::fmt;
 
 /// A PTN file as written, before its plies are checked against the rules.
@@ -14,25 +12,57 @@ pub struct PtnFile {
     pub tags: Vec<(String, String)>,
     /// Each ply's text as written, parsed: the main line.
     pub plies: Vec<(String, PtnPly)>,
-    /// The result token at the end of the movetext (or the Result tag); `*` (a game still
-    /// running) is no result.
+    /// The result written after the main line's last ply (or the Result tag); `*` (a game
+    /// still running) is no result.
     pub result: Option<String>,
-    /// Variations (PTN Ninja's branches) after the main line were skipped.
-    pub variations: bool,
+    /// The player's comments on the main line.
+    pub comments: Vec<PtnComment>,
+    /// PTN Ninja's branches (variations), in the order of the file.
+    pub branches: Vec<PtnBranch>,
     /// Movetext seen (a ply, a move number or a result): tags after it start another game.
     movetext: bool,
+    reading: Reading,
 }
 
-/// A ply that cannot be read or played, by its number in the game (1 = first ply).
+/// A line of a file: the main line (`None`) or a branch (its index).
+pub(super) type Line = Option<usize>;
+
+/// A comment just read: its line and place among that line's comments.
+type Comment = Option<(Line, usize)>;
+
+/// Where the reader is in the movetext.
+#[derive(Clone, Debug, Default)]
+struct Reading {
+    /// The line the next ply goes to.
+    line: Line,
+    /// The line of the last ply read: comments and results after it are its (PTN Ninja's rule).
+    last: Line,
+    /// A comment after a blank line, before a line number, names the branch that starts there.
+    named: Option<String>,
+    /// The comment just read: it names a branch found by its move number.
+    comment: Comment,
+    /// A move number repeated on Black's turn (and the comment before it): a `--` next starts
+    /// a branch at Black's ply.
+    repeated: Option<(u32, Comment)>,
+    /// What was passed over while reading (said by `replay_with_warnings`).
+    warnings: Vec<String>,
+}
+
+/// A ply that cannot be read or played, by its number in the game (1 = first ply) and the
+/// branch it is in (`None`: the main line).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ReplayError {
     pub ply_number: usize,
     pub text: String,
     pub reason: String,
+    pub branch: Option<String>,
 }
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if let Some(name) = &self.branch {
+            write!(f, "branch `{name}`, ")?;
+        }
         if self.ply_number == 0 {
             write!(f, "{}", self.reason)
         } else {
@@ -49,14 +79,18 @@ impl std::error::Error for ReplayError {}
 
 const RESULTS: [&str; 8] = ["R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0"];
 
+/// A game abandoned without result (PlayTak's, and Bredon's own aborts).
+pub(super) const ABANDONED: &str = "0-0";
+
 /// The result of a game still running (PGN's and Tiltak's `*`).
 const UNFINISHED: &str = "*";
 
-fn header_error(reason: String) -> ReplayError {
+pub(super) fn header_error(reason: String) -> ReplayError {
     ReplayError {
         ply_number: 0,
         text: String::new(),
         reason,
+        branch: None,
     }
 }
 
@@ -82,6 +116,9 @@ impl PtnFile {
         let mut games = Vec::new();
         let mut file = PtnFile::default();
         let mut chars = text.char_indices().peekable();
+        // Where the last item (tag, comment, token) ended: the space after it may hold a
+        // blank line.
+        let mut item_end = 0;
         while let Some(&(start, c)) = chars.peek() {
             match c {
                 c if c.is_whitespace() => {
@@ -97,26 +134,31 @@ impl PtnFile {
                     while chars.peek().is_some_and(|&(i, _)| i <= end) {
                         chars.next();
                     }
+                    item_end = end + 1;
                 }
                 '{' => {
                     let end = find_closing(text, start, '}', false).ok_or_else(|| {
                         header_error("a comment `{` is never closed with `}`".into())
                     })?;
+                    // PTN Ninja's branch name: a comment after a blank line, before a line
+                    // number.
+                    let names_branch = blank_line(&text[item_end..start])
+                        && first_word(&text[end + 1..])
+                            .is_some_and(|w| branches::line_number(w).is_some());
+                    file.comment(&text[start + 1..end], names_branch);
                     while chars.peek().is_some_and(|&(i, _)| i <= end) {
                         chars.next();
                     }
+                    item_end = end + 1;
                 }
                 _ => {
-                    let mut end = text.len();
-                    while let Some(&(i, ch)) = chars.peek() {
-                        if ch.is_whitespace() || ch == '{' || ch == '[' {
-                            end = i;
-                            break;
-                        }
+                    let word = first_word(&text[start..]).expect("not whitespace");
+                    while chars.peek().is_some_and(|&(i, _)| i < start + word.len()) {
                         chars.next();
                     }
                     file.movetext = true;
-                    file.token(&text[start..end])?;
+                    file.token(word)?;
+                    item_end = start + word.len();
                 }
             }
         }
@@ -138,7 +180,7 @@ impl PtnFile {
 
     /// The move number and side (0 White, 1 Black) the movetext starts at: 1 White, or the
     /// TPS tag's.
-    fn first_move(&self) -> (u32, u32) {
+    pub(super) fn first_move(&self) -> (u32, u32) {
         let tps = self.tag("TPS").unwrap_or("");
         let mut fields = tps.split_whitespace().skip(1);
         let side = u32::from(fields.next() == Some("2"));
@@ -146,54 +188,210 @@ impl PtnFile {
         (number.max(1), side)
     }
 
+    /// What was passed over while reading the movetext.
+    pub(super) fn read_warnings(&self) -> &[String] {
+        &self.reading.warnings
+    }
+
+    /// The move the next ply of `line` belongs to, and whether it is Black's.
+    fn next_ply_of(&self, line: Line) -> (u32, bool) {
+        let (first, side) = self.first_move();
+        let played = self.before(line) + self.own_plies(line).len();
+        let at = side as usize + played;
+        (first + (at / 2) as u32, at % 2 == 1)
+    }
+
+    /// How many plies of the game come before a line's own (its start).
+    pub(super) fn before(&self, line: Line) -> usize {
+        line.and_then(|b| self.branches[b].start(self.first_move()))
+            .unwrap_or(0)
+    }
+
+    /// A line's own plies: the main line's (`None`) or a branch's.
+    pub(super) fn own_plies(&self, line: Line) -> &Vec<(String, PtnPly)> {
+        match line {
+            None => &self.plies,
+            Some(b) => &self.branches[b].plies,
+        }
+    }
+
+    /// A line's comments.
+    pub(super) fn comments_in(&self, line: Line) -> &[PtnComment] {
+        match line {
+            None => &self.comments,
+            Some(b) => &self.branches[b].comments,
+        }
+    }
+
+    /// A line's result as written.
+    pub(super) fn written_result(&self, line: Line) -> &Option<String> {
+        match line {
+            None => &self.result,
+            Some(b) => &self.branches[b].result,
+        }
+    }
+
+    fn result_of(&mut self, line: Line) -> &mut Option<String> {
+        match line {
+            None => &mut self.result,
+            Some(b) => &mut self.branches[b].result,
+        }
+    }
+
+    fn comments_of(&mut self, line: Line) -> &mut Vec<PtnComment> {
+        match line {
+            None => &mut self.comments,
+            Some(b) => &mut self.branches[b].comments,
+        }
+    }
+
+    fn has_plies(&self) -> bool {
+        !self.plies.is_empty() || self.branches.iter().any(|b| !b.plies.is_empty())
+    }
+
+    /// A comment is the last ply's (PTN Ninja's rule), or names the branch whose line number
+    /// follows (after a blank line, once a ply was read).
+    fn comment(&mut self, text: &str, names_branch: bool) {
+        if names_branch && self.has_plies() {
+            self.reading.named = Some(branches::branch_name(text));
+            return;
+        }
+        let line = self.reading.last;
+        let after = self.own_plies(line).len();
+        let comments = self.comments_of(line);
+        comments.push(PtnComment {
+            after,
+            text: text.to_string(),
+        });
+        self.reading.comment = Some((line, comments.len() - 1));
+    }
+
     fn token(&mut self, token: &str) -> Result<(), ReplayError> {
-        if self.variations {
-            return Ok(());
-        }
-        let number = self.plies.len() + 1;
-        if let Some(r) = &self.result {
-            return Err(ReplayError {
-                ply_number: number,
-                text: token.into(),
-                reason: format!("there is text after the result {r}"),
-            });
-        }
+        let comment = self.reading.comment.take();
+        let named = self.reading.named.take();
+        let repeated = self.reading.repeated.take();
         if RESULTS.contains(&token) {
-            self.result = Some(token.to_string());
+            // The last ply's result, in whichever line it is (PTN Ninja's rule).
+            *self.result_of(self.reading.last) = Some(token.to_string());
             return Ok(());
         }
         if token == UNFINISHED {
             return Ok(());
         }
-        // A move number (`12.`), possibly glued to the ply that follows (`12.a1`). PTN Ninja
-        // writes branches after the main line, each starting at an earlier move number (after a
-        // `{branch}` line, or as `48.48.` in its older form): the main line ends there.
-        let (move_number, groups, rest) = move_number(token);
-        if groups > 1 {
-            self.variations = true;
-            return Ok(());
-        }
-        if let Some(n) = move_number {
-            let (first, side) = self.first_move();
-            let current = first + (side + self.plies.len() as u32) / 2;
-            if n < current {
-                self.variations = true;
-                return Ok(());
+        let (rest, repeated) = match branches::line_number(token) {
+            Some(number) => {
+                let repeats = self.line_number(&number, named, comment);
+                (number.rest, repeats.map(|n| (n, comment)))
             }
-        }
-        if rest.is_empty() || rest == "--" || rest == "..." {
+            None => (token, repeated),
+        };
+        if rest.is_empty() {
+            self.reading.repeated = repeated;
             return Ok(());
         }
-        if self.plies.is_empty() {
+        if rest == "--" {
+            self.placeholder(repeated);
+            return Ok(());
+        }
+        if rest == "..." {
+            return Ok(());
+        }
+        if !self.has_plies() {
             self.check_size()?;
         }
+        let line = self.reading.line;
+        let number = self.before(line) + self.own_plies(line).len() + 1;
         let ply = Ply::parse(rest).map_err(|reason| ReplayError {
             ply_number: number,
             text: rest.into(),
             reason,
+            branch: line.map(|b| self.branches[b].name.clone()),
         })?;
-        self.plies.push((rest.to_string(), ply));
+        if let Some(result) = self.result_of(line).take() {
+            let name = line.map_or("the main line".to_string(), |b| {
+                format!("branch `{}`", self.branches[b].name)
+            });
+            self.reading.warnings.push(format!(
+                "{name} goes on after its result {result} (ply {number}, {rest}): the plies \
+                 are read and the result passed over, as PTN Ninja reads them"
+            ));
+        }
+        match line {
+            None => self.plies.push((rest.to_string(), ply)),
+            Some(b) => self.branches[b].plies.push((rest.to_string(), ply)),
+        }
+        self.reading.last = line;
         Ok(())
+    }
+
+    /// A line number: a branch it names (older form, or the comment before it) is started or
+    /// taken up again; else the line goes on, unless the number goes back (text whose blank
+    /// lines were lost, as in a Discord option): that starts a branch, named by the comment
+    /// just before it if there is one. Returns the number if it repeats the move whose White ply
+    /// the line just played.
+    fn line_number(
+        &mut self,
+        number: &branches::LineNumber,
+        named: Option<String>,
+        comment: Comment,
+    ) -> Option<u32> {
+        if let Some(name) = number.branch.clone().or(named) {
+            match self.branches.iter().position(|b| b.name == name) {
+                Some(b) => self.reading.line = Some(b),
+                None => self.start_branch(name, number.number, false),
+            }
+            return None;
+        }
+        let (current, black) = self.next_ply_of(self.reading.line);
+        if number.number < current && self.has_plies() {
+            let name = self.take_name(comment, number.number, false);
+            self.start_branch(name, number.number, false);
+        }
+        let played = !self.own_plies(self.reading.line).is_empty();
+        (number.number == current && black && played).then_some(number.number)
+    }
+
+    /// `--` before a line's first ply: its first ply is Black's. After a move number repeated
+    /// on Black's turn, it starts a branch at that Black ply (`5. e1 {5b1} 5. -- d2`).
+    fn placeholder(&mut self, repeated: Option<(u32, Comment)>) {
+        if let Some((number, comment)) = repeated {
+            let name = self.take_name(comment, number, true);
+            self.start_branch(name, number, true);
+            return;
+        }
+        if let Some(b) = self.reading.line {
+            let branch = &mut self.branches[b];
+            if branch.plies.is_empty() {
+                branch.black_first = true;
+            }
+        }
+    }
+
+    /// A branch's name: the comment just before its line number (taken out of the comments),
+    /// or the name PTN Ninja would give it.
+    fn take_name(&mut self, comment: Comment, number: u32, black: bool) -> String {
+        if let Some((line, i)) = comment {
+            let name = branches::branch_name(&self.comments_of(line)[i].text);
+            if !name.is_empty() && !self.branches.iter().any(|b| b.name == name) {
+                self.comments_of(line).remove(i);
+                return name;
+            }
+        }
+        let taken = |name: &str| self.branches.iter().any(|b| b.name == name);
+        (1..)
+            .map(|rank| branches::default_name(number, black, rank))
+            .find(|name| !taken(name))
+            .expect("a free name")
+    }
+
+    fn start_branch(&mut self, name: String, move_number: u32, black_first: bool) {
+        self.branches.push(PtnBranch {
+            name,
+            move_number,
+            black_first,
+            ..PtnBranch::default()
+        });
+        self.reading.line = Some(self.branches.len() - 1);
     }
 
     /// A Size tag Bredon cannot play is the file's first problem, before its plies.
@@ -219,174 +417,23 @@ impl PtnFile {
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
-
-    /// The game's setup from its tags (Size or TPS, Komi, Opening, Flats/Caps per player).
-    pub fn setup(&self) -> Result<Setup, ReplayError> {
-        let tps = self.tag("TPS").filter(|t| !t.trim().is_empty());
-        let size = match (self.tag("Size"), tps) {
-            (Some(s), _) => s.trim().parse::<usize>().map_err(|_| {
-                header_error(format!("the Size tag `{s}` is not a number from 3 to 8"))
-            })?,
-            (None, Some(t)) => tps_size(t).map_err(header_error)?,
-            (None, None) => return Err(header_error("the PTN has no [Size \"N\"] tag".into())),
-        };
-        let mut setup = Setup::new(size).map_err(header_error)?;
-        if let Some(k) = self.tag("Komi") {
-            setup = setup.with_komi(Komi::parse(k).map_err(header_error)?);
-        }
-        if let Some(o) = self.tag("Opening") {
-            setup = setup.with_opening(Opening::parse(o).map_err(header_error)?);
-        }
-        for color in [Color::White, Color::Black] {
-            let n = color.number();
-            let mut r = setup.reserves[color.index()];
-            let number = |name: &str| -> Result<Option<u8>, ReplayError> {
-                self.tag(name)
-                    .map(|v| {
-                        v.trim().parse().map_err(|_| {
-                            header_error(format!("the {name} tag `{v}` is not a number of pieces"))
-                        })
-                    })
-                    .transpose()
-            };
-            // A per-player tag (Flats1) overrides the shared one (Flats).
-            for name in ["Flats".to_string(), format!("Flats{n}")] {
-                r.stones = number(&name)?.unwrap_or(r.stones);
-            }
-            for name in ["Caps".to_string(), format!("Caps{n}")] {
-                r.caps = number(&name)?.unwrap_or(r.caps);
-            }
-            if r != setup.reserves[color.index()] {
-                setup = setup.with_reserve(color, r).map_err(header_error)?;
-            }
-        }
-        Ok(setup)
-    }
-
-    /// Replays every ply; the first illegal one is an error with its number and the reason.
-    /// A result written in the file must agree with the final position (one the moves do not
-    /// reach is dropped, see `replay_with_warnings`).
-    pub fn replay(&self) -> Result<Game, ReplayError> {
-        self.replay_with_warnings().map(|(game, _)| game)
-    }
-
-    /// Replays the game, with what was passed over: a road or flat result the moves end before
-    /// (puzzle files keep the original game's result; the game loads as still running), and
-    /// skipped variations.
-    pub fn replay_with_warnings(&self) -> Result<(Game, Vec<String>), ReplayError> {
-        let setup = self.setup()?;
-        let start = match self.tag("TPS").filter(|t| !t.trim().is_empty()) {
-            Some(tps) => Position::from_tps_with(tps, setup).map_err(header_error)?,
-            None => Position::new(setup),
-        };
-        let mut game = Game::new(start);
-        let mut warnings = Vec::new();
-        for (i, (text, ply)) in self.plies.iter().enumerate() {
-            let played = match game.play_ptn(ply) {
-                // PTN Ninja reads a `*` that flattens nothing as a plain move: so does Bredon,
-                // saying so.
-                Err(GameError::Illegal(PlyError::NothingToFlatten(_))) => {
-                    warnings.push(format!(
-                        "ply {} ({text}) marks a flattening with `*` but flattens nothing; \
-                         read as the plain move",
-                        i + 1
-                    ));
-                    game.play_ptn(&PtnPly {
-                        crush: false,
-                        ..*ply
-                    })
-                    .map(drop)
-                }
-                other => other.map(drop),
-            };
-            played.map_err(|e| ReplayError {
-                ply_number: i + 1,
-                text: text.clone(),
-                reason: e.to_string(),
-            })?;
-        }
-        if self.variations {
-            warnings.push("the file has variations; only its main line was read".to_string());
-        }
-        if let Some(written) = &self.result {
-            if let Some(warning) = check_result(&mut game, written)? {
-                warnings.push(warning);
-            }
-        }
-        Ok((game, warnings))
-    }
+}
+/// The first word of `text` (after its leading space): up to a space, a comment or a tag.
+fn first_word(text: &str) -> Option<&str> {
+    let text = text.trim_start();
+    let end = text
+        .find(|c: char| c.is_whitespace() || c == '{' || c == '[')
+        .unwrap_or(text.len());
+    (end > 0).then(|| &text[..end])
 }
 
-/// A move number at the start of a token: (its number, how many numbered groups it has —
-/// `48.48.` has two —, and the rest of the token).
-fn move_number(token: &str) -> (Option<u32>, usize, &str) {
-    let mut rest = token;
-    let mut groups = 0;
-    let mut last = None;
-    loop {
-        let digits = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_digit() || *b == b'-')
-            .count();
-        let dots = rest[digits..].bytes().take_while(|&b| b == b'.').count();
-        if digits == 0 || dots == 0 || rest[..digits].starts_with('-') {
-            return (last, groups, rest);
-        }
-        last = rest[..digits].parse().ok();
-        groups += 1;
-        rest = &rest[digits + dots..];
-    }
-}
-
-/// Agrees a written result with the position: a road or flat result the moves give stands, and
-/// a written result that contradicts it is passed over with a warning; a decision (resignation,
-/// time, agreed draw, abandonment) is recorded on a game still running (an abandonment with a
-/// warning: PTN Ninja shows it as unfinished). A road or flat result the moves do not reach,
-/// and a win or draw on a file with no moves (a puzzle, a set-up), is passed over with a
-/// warning, as PTN Ninja does.
-fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, ReplayError> {
-    // PTN Ninja keeps the moves when the tag contradicts them: so does Bredon, saying so.
-    if let Some(r) = game.result() {
-        let same_draw = written == "1/2-1/2" && r.ptn() == "1/2-1/2";
-        return Ok((r.ptn() != written && !same_draw).then(|| {
-            format!(
-                "the file says the result is {written}, but the moves give {}; the moves' result \
-                 is kept",
-                r.ptn()
-            )
-        }));
-    }
-    // Bredon writes 0-0 for a game aborted before its first ply: that one stands.
-    if game.plies().is_empty() && written != "0-0" {
-        return Ok(Some(format!(
-            "the file says the result is {written}, but it has no moves (a puzzle or a set-up \
-             position?); the position is loaded as still running"
-        )));
-    }
-    // PTN does not tell resignation from time-out: `1-0` / `0-1` are recorded as resignations.
-    let decided = match written {
-        "1-0" => GameResult::Resignation {
-            winner: Color::White,
-        },
-        "0-1" => GameResult::Resignation {
-            winner: Color::Black,
-        },
-        "1/2-1/2" => GameResult::DrawAgreed,
-        "0-0" => GameResult::Abandoned,
-        _ => {
-            return Ok(Some(format!(
-                "the file says the result is {written}, but the moves end before it; the game \
-                 is loaded as still running"
-            )))
-        }
-    };
-    game.decide(decided)
-        .map_err(|e| header_error(e.to_string()))?;
-    Ok((decided == GameResult::Abandoned).then(|| {
-        "the file says 0-0, PlayTak's mark of an abandoned game: it is read as abandoned (PTN \
-         Ninja shows the game as unfinished)"
-            .to_string()
-    }))
+/// Whether the space between two items holds a blank line: two line breaks in a row, as PTN
+/// Ninja tests it (`\r\n`, `\n` or `\r` each).
+fn blank_line(space: &str) -> bool {
+    space
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .contains("\n\n")
 }
 
 fn find_closing(text: &str, start: usize, close: char, quotes: bool) -> Option<usize> {
@@ -442,95 +489,4 @@ pub fn tag_value(value: &str) -> String {
         .replace('{', "(")
         .replace('}', ")")
         .replace(['\n', '\r'], " ")
-}
-
-/// An annotation of one ply: a mark written after it (`!`, `?`, `??`...) and a comment.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PtnNote {
-    pub mark: &'static str,
-    pub comment: Option<String>,
-}
-
-impl Game {
-    /// Reads and replays a PTN file.
-    pub fn from_ptn(text: &str) -> Result<Game, ReplayError> {
-        PtnFile::parse(text)?.replay()
-    }
-
-    /// Writes the game as PTN: `tags` first (players, date, site...), then the setup tags,
-    /// numbered movetext with Tak marks, and the result.
-    pub fn to_ptn(&self, tags: &[(&str, String)]) -> String {
-        self.to_ptn_annotated(tags, &[])
-    }
-
-    /// `to_ptn` with `notes[i]` after ply `i` (plies past the end of `notes` have none). Comments
-    /// lose their braces, the only characters a PTN comment cannot hold.
-    pub fn to_ptn_annotated(&self, tags: &[(&str, String)], notes: &[PtnNote]) -> String {
-        let start = self.start();
-        let setup = start.setup();
-        let mut out = String::new();
-        let mut tag = |name: &str, value: &str| {
-            out.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
-        };
-        for (name, value) in tags {
-            tag(name, value);
-        }
-        tag("Size", &setup.size.to_string());
-        tag("Komi", &setup.komi.to_string());
-        tag("Opening", setup.opening.ptn());
-        if !setup.is_standard_reserve() {
-            let [w, b]: [Reserve; 2] = setup.reserves;
-            tag("Flats1", &w.stones.to_string());
-            tag("Caps1", &w.caps.to_string());
-            tag("Flats2", &b.stones.to_string());
-            tag("Caps2", &b.caps.to_string());
-        }
-        if *start != Position::new(*setup) {
-            tag("TPS", &start.to_tps());
-        }
-        // PTN Ninja's Result tag format has no `0-0`: an abandoned game says so in its movetext.
-        if let Some(r) = self.result().filter(|r| *r != GameResult::Abandoned) {
-            tag("Result", r.ptn());
-        }
-        out.push('\n');
-        let mut line = String::new();
-        let mut move_number = start.move_number();
-        let mut white_turn = start.to_move() == Color::White;
-        if !white_turn {
-            line = format!("{move_number}. --");
-        }
-        for (i, played) in self.plies().iter().enumerate() {
-            // An analysis's mark takes the place of the player's own annotation.
-            let mut text = match notes.get(i) {
-                Some(note) if !note.mark.is_empty() => played.ptn_with_marks(),
-                _ => played.ptn_annotated(),
-            };
-            if let Some(note) = notes.get(i) {
-                text.push_str(note.mark);
-                if let Some(comment) = &note.comment {
-                    text.push_str(&format!(" {{{}}}", comment.replace(['{', '}'], "")));
-                }
-            }
-            if white_turn {
-                line = format!("{move_number}. {text}");
-            } else {
-                line.push(' ');
-                line.push_str(&text);
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-                move_number += 1;
-            }
-            white_turn = !white_turn;
-        }
-        if !line.is_empty() {
-            out.push_str(&line);
-            out.push('\n');
-        }
-        if let Some(r) = self.result() {
-            out.push_str(r.ptn());
-            out.push('\n');
-        }
-        out
-    }
 }

@@ -294,3 +294,60 @@ fn label_records_a_teachers_chances_and_tune_fits_to_them() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("reports no `wdl`"), "{}", stderr(&o));
 }
+
+#[test]
+fn analyze_keeps_the_players_comments_and_branches_and_analyses_a_branch_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.ptn");
+    std::fs::copy("tests/data/wild/ninja-branches.ptn", &game).unwrap();
+    let path = game.to_str().unwrap();
+    let analysed = dir.path().join("game.analysed.ptn");
+    let o = bredon(&["analyze", path, "--nodes", "2000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let main = std::fs::read_to_string(&analysed).unwrap();
+    for kept in [
+        "a1 {corners first}",
+        "c1 {building the road}",
+        "\n\n{2w1}\n2. c3 {the centre} b5",
+        "\n\n{4b1/6w1}\n6. a2",
+    ] {
+        assert!(main.contains(kept), "{kept} in {main}");
+    }
+    // A branch by name: Black's missed block, then White's missed road, judged in the branch.
+    let o = bredon(&["analyze", path, "--nodes", "2000", "--branch", "4b1/6w1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("Branch 4b1/6w1: 12 plies\n"), "{out}");
+    assert!(
+        out.contains("5... d5'?? Leaves the Tak unanswered: White wins with e2."),
+        "{out}"
+    );
+    assert!(
+        out.contains("6. a2'?? Missed the road in one: e2 wins at once."),
+        "{out}"
+    );
+    let branch = std::fs::read_to_string(&analysed).unwrap();
+    // Marks where the analysed plies stand: in the branch it departs from, and its own.
+    assert!(
+        branch.contains("{4b1}\n4. -- e1\n5. d2' d5'?? {Leaves"),
+        "{branch}"
+    );
+    assert!(
+        branch.contains("{4b1/6w1}\n6. a2'?? {Missed the road in one"),
+        "{branch}"
+    );
+    assert!(
+        branch.contains("5. e1\nR-0\n"),
+        "the main line as it was: {branch}"
+    );
+    let back = bredon::tak::PtnFile::parse(&branch).unwrap();
+    assert_eq!(back.branches.len(), 4, "PTN Ninja's form read back");
+    assert_eq!(back.replay().unwrap().plies().len(), 9);
+    let o = bredon(&["analyze", path, "--branch", "9w1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the file has no branch `9w1`; its branches: `2w1`, `4b1`"),
+        "{}",
+        stderr(&o)
+    );
+}

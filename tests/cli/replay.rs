@@ -143,6 +143,60 @@ fn replay_warns_on_stderr_about_what_it_passed_over() {
 }
 
 #[test]
+fn replay_reads_ptn_ninjas_branches_and_text_after_the_result() {
+    for file in [
+        "tests/data/wild/ninja-branches.ptn",
+        "tests/data/wild/old-branches.ptn",
+    ] {
+        let o = bredon(&["replay", "--json", file]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["result"], "R-0", "{file}");
+        assert_eq!(v["tps"], "2,2,2,2,x/x5/x5/x5/1,1,1,1,1 2 5", "{file}");
+        let plies = v["plies"].as_array().unwrap();
+        assert_eq!(plies.len(), 9, "the main line: {file}");
+        assert_eq!(plies[8]["result"], "R-0");
+        assert!(
+            stderr(&o).contains("warning: the file has "),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = bredon(&["replay", "tests/data/wild/ninja-branches.ptn"]);
+    assert!(
+        stderr(&o).contains("branches (2w1, 4b1, 4b1/6w1, 5w1): the main line is read"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bredon(&["replay", "tests/data/wild/result-then-plies.ptn"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).ends_with(" 1 4\n*\n"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("goes on after its result 1-0"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn replay_reads_zero_zero_as_no_result_as_ptn_ninja_does() {
+    for file in [
+        "tests/data/wild/abandoned.ptn",
+        "tests/data/wild/aborted.ptn",
+    ] {
+        let o = bredon(&["replay", "--json", file]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["result"], serde_json::Value::Null, "{file}");
+        assert!(
+            stderr(&o).contains("0-0, a game abandoned without result"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
 fn a_reader_that_goes_away_ends_the_command_quietly() {
     // Many games of JSON: far more than a pipe holds, so the writer meets the closed pipe.
     let game = std::fs::read_to_string("tests/data/road-win.ptn").unwrap();

@@ -328,7 +328,29 @@ async fn finished_games_by_number_and_a_pasted_record() {
         "{}",
         r.content()
     );
-    for options in [game, json!([{ "name": "ptn", "type": 3, "value": pasted }])] {
+    let branch = json!({ "name": "branch", "type": 3, "value": "2b1" });
+    let r = run(&fake, &carol(), "analyze", json!([game[0], branch])).await;
+    assert!(
+        r.is_ephemeral()
+            && r.content()
+                .contains("names a branch of a pasted PTN: paste it in"),
+        "`branch:` is a pasted PTN's: {}",
+        r.content()
+    );
+    // A PTN Ninja file pasted: Discord's options lose its line breaks, and the branch after
+    // the result is found by its move number and named by the comment before it.
+    let branched = format!("{pasted} {{2b1}} 2. -- b1 3. b2 c2");
+    for (options, wanted) in [
+        (game, "1. a1 e5"),
+        (
+            json!([{ "name": "ptn", "type": 3, "value": pasted }]),
+            "3. b1",
+        ),
+        (
+            json!([{ "name": "ptn", "type": 3, "value": branched }, branch]),
+            "3. b1\nR-0\n\n{2b1}\n2. -- b1",
+        ),
+    ] {
         let from = fake.requests().len();
         let token = fake.command(&carol(), CHANNEL, "analyze", options);
         // The analysis, or a refusal after the deferral (a follow-up), of this very command.
@@ -347,10 +369,14 @@ async fn finished_games_by_number_and_a_pasted_record() {
             .unwrap_or_else(|| panic!("{}", done.text()))
             .1;
         let ptn = String::from_utf8_lossy(ptn);
-        assert!(
-            ptn.contains("1. a1 e5") || ptn.contains("3. b1"),
-            "the game asked for: {ptn}"
-        );
+        assert!(ptn.contains(wanted), "the game asked for: {ptn}");
+        if wanted.contains("{2b1}") {
+            assert!(
+                done.content().contains("Branch 2b1: 6 plies"),
+                "{}",
+                done.content()
+            );
+        }
     }
 }
 

@@ -99,8 +99,9 @@ fn a_written_result_that_contradicts_the_moves_gives_way_to_them_with_a_warning(
             winner: Color::Black
         })
     );
-    let err = Game::from_ptn("[Size \"3\"] 1. a1 c3 1-0 2. b2").unwrap_err();
-    assert!(err.reason.contains("after the result"));
+    // Plies after a result are read, as PTN Ninja reads them, and the result passed over.
+    let g = Game::from_ptn("[Size \"3\"] 1. a1 c3 1-0 2. b2").unwrap();
+    assert_eq!((g.plies().len(), g.result()), (3, None));
 }
 
 #[test]
@@ -300,16 +301,301 @@ fn a_byte_order_mark_is_skipped() {
     assert_eq!(Game::from_ptn(&text).unwrap().plies().len(), 4);
 }
 
+/// The plies of a game as text.
+fn texts(game: &Game) -> Vec<String> {
+    game.plies().iter().map(|p| p.ptn.clone()).collect()
+}
+
 #[test]
-fn variations_are_skipped_and_the_main_line_is_read() {
-    for name in ["branches.ptn", "branches-old.ptn"] {
+fn older_variations_keep_the_main_line_and_become_branches() {
+    // `{2b1}` after a blank line names the branch at move 2; `2.2. --` is the older form of a
+    // branch at Black's ply of move 2.
+    for (name, branch, black_first) in [
+        ("branches.ptn", "2b1", false),
+        ("branches-old.ptn", "2", true),
+    ] {
         let file = PtnFile::parse(&wild(name)).unwrap();
-        assert!(file.variations, "{name}");
         let (game, warnings) = file.replay_with_warnings().unwrap();
-        let main: Vec<&str> = game.plies().iter().map(|p| p.ptn.as_str()).collect();
-        assert_eq!(main[..6], ["a1", "e5", "c3", "c4", "d3", "b3"], "{name}");
-        assert!(warnings[0].contains("variations"), "{warnings:?}");
+        assert_eq!(
+            texts(&game)[..6],
+            ["a1", "e5", "c3", "c4", "d3", "b3"],
+            "{name}"
+        );
+        assert!(
+            warnings[0].contains("the main line is read"),
+            "{warnings:?}"
+        );
+        assert_eq!(file.branches[0].name, branch);
+        assert_eq!(
+            (file.branches[0].move_number, file.branches[0].black_first),
+            (2, black_first)
+        );
     }
+}
+
+#[test]
+fn ptn_ninjas_branches_after_the_result_are_kept_and_the_main_line_played() {
+    let text = wild("ninja-branches.ptn");
+    assert!(
+        text.contains("5. e1 R-0\r\n\r\n{2w1}"),
+        "written as PTN Ninja writes it"
+    );
+    let file = PtnFile::parse(&text).unwrap();
+    let (game, warnings) = file.replay_with_warnings().unwrap();
+    assert_eq!(
+        texts(&game),
+        ["a5", "a1", "b1", "b5", "c1", "c5", "d1", "d5", "e1"]
+    );
+    assert_eq!(game.result().unwrap().ptn(), "R-0");
+    assert_eq!(
+        warnings,
+        ["the file has 4 branches (2w1, 4b1, 4b1/6w1, 5w1): the main line is read"]
+    );
+    let comment = |after: usize, text: &str| PtnComment {
+        after,
+        text: text.into(),
+    };
+    assert_eq!(
+        file.comments,
+        [comment(2, "corners first"), comment(5, "building the road")]
+    );
+    // Each branch: its name, the line it departs from, where, its plies and its result.
+    let shape: Vec<String> = file
+        .branches
+        .iter()
+        .map(|b| {
+            let side = if b.black_first { "..." } else { "." };
+            let result = b.result.as_deref().unwrap_or("*");
+            let (name, parent, n, plies) = (&b.name, b.parent(), b.move_number, b.plies.len());
+            format!("{name} from '{parent}' at {n}{side} {plies} plies {result}")
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            "2w1 from '' at 2. 4 plies *",
+            "4b1 from '' at 4... 4 plies R-0",
+            "4b1/6w1 from '4b1' at 6. 2 plies 0-R",
+            "5w1 from '' at 5. 2 plies *",
+        ]
+    );
+    assert_eq!(file.branches[0].comments, [comment(1, "the centre")]);
+}
+
+#[test]
+fn a_branch_is_the_line_it_departs_from_up_to_its_start_then_its_own_plies() {
+    let file = PtnFile::parse(&wild("ninja-branches.ptn")).unwrap();
+    let line = |name: &str| {
+        let (game, _) = file.replay_branch(name).unwrap();
+        (texts(&game).join(" "), game.result().map(|r| r.ptn()))
+    };
+    assert_eq!(line("2w1"), ("a5 a1 c3 b5 b1 c5".into(), None));
+    assert_eq!(
+        line("4b1"),
+        ("a5 a1 b1 b5 c1 c5 d1 e1 d2 d5 e2".into(), Some("R-0"))
+    );
+    assert_eq!(
+        line("4b1/6w1"),
+        ("a5 a1 b1 b5 c1 c5 d1 e1 d2 d5 a2 e5".into(), Some("0-R"))
+    );
+    assert_eq!(line("5w1"), ("a5 a1 b1 b5 c1 c5 d1 d5 d2 e1".into(), None));
+    let unknown = file.replay_branch("9w1").unwrap_err().to_string();
+    assert_eq!(
+        unknown,
+        "the file has no branch `9w1`; its branches: `2w1`, `4b1`, `4b1/6w1`, `5w1`"
+    );
+    // A branch's illegal ply is named with its branch and its number in the game.
+    let bad = PtnFile::parse("[Size \"5\"] 1. a5 a1 2. b1 b5 {2b1} 2. -- a1")
+        .unwrap()
+        .replay_branch("2b1")
+        .unwrap_err()
+        .to_string();
+    assert!(bad.starts_with("branch `2b1`, ply 4 (`a1`): "), "{bad}");
+    // The main line is read whatever its branches hold.
+    let main = PtnFile::parse("[Size \"5\"] 1. a5 a1 2. b1 b5 {2b1} 2. -- a1").unwrap();
+    assert_eq!(main.replay().unwrap().plies().len(), 4);
+    let orphan = PtnFile::parse("[Size \"5\"]\n\n1. a5 a1\n\n{3w1/4b1}\n4. -- c3")
+        .unwrap()
+        .replay_branch("3w1/4b1")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        orphan.contains("departs from branch `3w1`, which the file does not"),
+        "{orphan}"
+    );
+}
+
+#[test]
+fn older_branch_numbers_after_a_result_are_read() {
+    let file = PtnFile::parse(&wild("old-branches.ptn")).unwrap();
+    let (game, _) = file.replay_with_warnings().unwrap();
+    assert_eq!(game.plies().len(), 9);
+    assert_eq!(game.result().unwrap().ptn(), "R-0");
+    assert_eq!(file.branches.len(), 1);
+    assert_eq!(file.branches[0].name, "4-1");
+    let (branch, _) = file.replay_branch("4-1").unwrap();
+    assert_eq!(texts(&branch)[7..], ["e1", "d2", "d5", "e2"]);
+    assert_eq!(branch.result().unwrap().ptn(), "R-0");
+    // PTN Ninja's name rule: parts split at `.` and `/`, empty ones dropped.
+    assert_eq!(branches::branch_name("49-1."), "49-1");
+    assert_eq!(branches::branch_name("14b1/15b1"), "14b1/15b1");
+    assert_eq!(branches::branch_name("2.3."), "2/3");
+    let number = branches::line_number("49-1.49.2c5>11").unwrap();
+    assert_eq!(
+        (number.branch.as_deref(), number.number, number.rest),
+        (Some("49-1"), 49, "2c5>11")
+    );
+    assert_eq!(branches::line_number("12...").unwrap().branch, None);
+    assert!(branches::line_number("1-0").is_none() && branches::line_number("--").is_none());
+}
+
+#[test]
+fn branches_pasted_on_one_line_are_found_by_their_move_numbers() {
+    // Discord's text options lose line breaks: a move number going back starts a branch, named
+    // by the comment before it; a repeated move number with `--` starts one at Black's ply.
+    let pasted = "[Size \"5\"] 1. a5 a1 2. b1 b5 3. c1 c5 4. d1 {4b1} 4. -- e1 5. d2 d5 6. e2 \
+                  R-0 {2w1} 2. c3 b5 2. d3 e3";
+    let file = PtnFile::parse(pasted).unwrap();
+    assert_eq!(file.plies.len(), 7, "the main line ends at d1");
+    let names: Vec<(&str, u32, bool)> = file
+        .branches
+        .iter()
+        .map(|b| (b.name.as_str(), b.move_number, b.black_first))
+        .collect();
+    assert_eq!(
+        names,
+        [("4b1", 4, true), ("2w1", 2, false), ("2w2", 2, false)]
+    );
+    assert!(file.comments.is_empty(), "the names are no comments");
+    assert_eq!(file.branches[0].result.as_deref(), Some("R-0"));
+    let (game, _) = file.replay_branch("2w2").unwrap();
+    assert_eq!(texts(&game), ["a5", "a1", "d3", "e3"]);
+}
+
+#[test]
+fn a_comment_names_a_branch_after_a_blank_line_before_a_move_number() {
+    // PTN Ninja's rule: a blank line, the comment, then a line number.
+    let file = PtnFile::parse("[Size \"5\"]\n\n1. a5 a1\n{a note}\n2. b1 b5\n").unwrap();
+    assert_eq!((file.plies.len(), file.branches.len()), (4, 0));
+    assert_eq!(file.comments[0].text, "a note");
+    let file = PtnFile::parse("[Size \"5\"]\n\n1. a5 a1\n\n{a note}\n2. b1 b5\n").unwrap();
+    assert_eq!((file.plies.len(), file.branches.len()), (2, 1));
+    assert_eq!(file.branches[0].name, "a note");
+    // Before any ply there is nothing to branch from: a comment.
+    let file = PtnFile::parse("[Size \"5\"]\n\n{opening}\n\n1. a5 a1\n").unwrap();
+    assert_eq!(file.comments[0].text, "opening");
+    // A line with spaces on it is not blank to PTN Ninja.
+    let file = PtnFile::parse("[Size \"5\"]\n\n1. a5 a1\n \n{a note}\n2. b1\n").unwrap();
+    assert_eq!(file.plies.len(), 3);
+}
+
+#[test]
+fn plies_after_a_result_are_read_and_the_result_passed_over() {
+    let (game, warnings) = PtnFile::parse(&wild("result-then-plies.ptn"))
+        .unwrap()
+        .replay_with_warnings()
+        .unwrap();
+    assert_eq!(game.plies().len(), 6);
+    assert_eq!(game.result(), None);
+    assert!(
+        warnings[0].contains("the main line goes on after its result 1-0 (ply 5, c1)"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn zero_zero_is_no_result_as_ptn_ninja_reads_it_but_bredons_own_abort_stands() {
+    for name in ["abandoned.ptn", "aborted.ptn"] {
+        let text = wild(name);
+        let (game, warnings) = PtnFile::parse(&text)
+            .unwrap()
+            .replay_with_warnings()
+            .unwrap();
+        assert_eq!(game.result(), None, "{name}");
+        assert!(
+            warnings[0].contains("0-0, a game abandoned without result: it is read as unfinished"),
+            "{warnings:?}"
+        );
+        assert_eq!(
+            Game::from_record(&text).unwrap().result(),
+            Some(GameResult::Abandoned),
+            "{name}: a record Bredon wrote keeps its abort"
+        );
+    }
+    // Moves that make a road give their result, whatever the file says.
+    let road = PtnFile::parse("[Size \"3\"] 1. a3 a1 2. b1 c3 3. c1 0-0")
+        .unwrap()
+        .replay()
+        .unwrap();
+    assert_eq!(road.result().unwrap().ptn(), "R-0");
+}
+
+#[test]
+fn the_annotated_ptn_keeps_the_players_comments_and_branches_for_ptn_ninja() {
+    let file = PtnFile::parse(&wild("ninja-branches.ptn")).unwrap();
+    let (game, _) = file.replay_branch("4b1/6w1").unwrap();
+    let mut notes = vec![PtnNote::default(); game.plies().len()];
+    notes[10] = PtnNote {
+        mark: "??",
+        comment: Some("Leaves the road to Black".into()),
+    };
+    notes[1].comment = Some("the analysis".into());
+    let ptn = file.annotated(&game, "4b1/6w1", &[("Player1", "ann".into())], &notes);
+    assert!(
+        ptn.contains("1. a5 a1 {corners first} {the analysis}\n"),
+        "the player's comment beside the analysis's: {ptn}"
+    );
+    assert!(
+        ptn.contains("5. e1\nR-0\n\n{2w1}\n2. c3 {the centre} b5\n"),
+        "{ptn}"
+    );
+    assert!(
+        ptn.contains("{4b1}\n4. -- e1\n5. d2' d5'\n6. e2\nR-0\n"),
+        "{ptn}"
+    );
+    assert!(
+        ptn.contains("{4b1/6w1}\n6. a2'?? {Leaves the road to Black} e5\n0-R\n"),
+        "the note on the analysed branch's ply: {ptn}"
+    );
+    assert!(
+        ptn.contains("[Result \"R-0\"]"),
+        "the main line's result: {ptn}"
+    );
+    // Read back, it is the same file.
+    let back = PtnFile::parse(&ptn).unwrap();
+    assert_eq!(back.plies.len(), file.plies.len());
+    let texts: Vec<(usize, &str)> = back
+        .comments
+        .iter()
+        .map(|c| (c.after, c.text.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (2, "corners first"),
+            (2, "the analysis"),
+            (5, "building the road")
+        ]
+    );
+    for (a, b) in back.branches.iter().zip(&file.branches) {
+        assert_eq!(
+            (
+                &a.name,
+                a.move_number,
+                a.black_first,
+                a.plies.len(),
+                &a.result
+            ),
+            (
+                &b.name,
+                b.move_number,
+                b.black_first,
+                b.plies.len(),
+                &b.result
+            )
+        );
+    }
+    assert_eq!(back.branches.len(), 4);
 }
 
 #[test]
@@ -347,16 +633,6 @@ fn a_result_the_moves_do_not_reach_loads_with_a_warning() {
     assert_eq!(game.result(), None);
     assert!(
         warnings[0].contains("says the result is 1-0, but it has no moves"),
-        "{warnings:?}"
-    );
-    // PlayTak's 0-0 stays an abandoned game, and the warning says PTN Ninja differs.
-    let (game, warnings) = PtnFile::parse(&wild("abandoned.ptn"))
-        .unwrap()
-        .replay_with_warnings()
-        .unwrap();
-    assert_eq!(game.result(), Some(GameResult::Abandoned));
-    assert!(
-        warnings[0].contains("PlayTak's mark of an abandoned game"),
         "{warnings:?}"
     );
     // A resignation written 0-1 after moves is the common case: read without a warning.
@@ -441,7 +717,7 @@ fn names_are_written_so_ptn_ninja_can_read_them() {
         "{ptn}"
     );
     assert_eq!(
-        Game::from_ptn(&ptn).unwrap().result(),
+        Game::from_record(&ptn).unwrap().result(),
         Some(GameResult::Abandoned)
     );
 }

@@ -8,7 +8,7 @@ use crate::bot::post::{analysis_text, Post};
 use crate::bot::respond::{blocking, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::render::Theme;
-use crate::service::analysis::analyze_ptn;
+use crate::service::analysis::analyze_line;
 use crate::service::Refusal;
 use poise::serenity_prelude as serenity;
 use std::time::Duration;
@@ -33,6 +33,9 @@ pub(super) async fn analyze(
     #[description = "A finished PlayTak game to analyse instead, by its number on playtak.com"]
     #[min = 1]
     playtak: Option<u64>,
+    #[description = "A branch of the pasted PTN to analyse instead of its main line (PTN Ninja's name: 4b1)"]
+    #[max_length = 100]
+    branch: Option<String>,
 ) -> Result<(), Error> {
     if let Some(refusal) = may_post(ctx, false) {
         return refuse(ctx, refusal).await;
@@ -47,6 +50,9 @@ pub(super) async fn analyze(
         return refuse(ctx, Refusal(busy)).await;
     };
     let record = match (ptn, game, playtak) {
+        (None, _, _) if branch.is_some() => Err(Refusal(
+            "`branch:` names a branch of a pasted PTN: paste it in `ptn:` too".into(),
+        )),
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => Err(Refusal(
             "name one game, not several: `game:` for a game played here, `ptn:` for a pasted \
              record, `playtak:` for a PlayTak game by its number"
@@ -107,9 +113,16 @@ pub(super) async fn analyze(
             time: Some(per_position),
             ..Default::default()
         };
-        analyze_ptn(&record, &limits, &Theme::default(), |done, total| {
+        let progress = |done, total| {
             progress.send_replace((done, total));
-        })
+        };
+        analyze_line(
+            &record,
+            branch.as_deref(),
+            &limits,
+            &Theme::default(),
+            progress,
+        )
     });
     let report = loop {
         tokio::select! {
