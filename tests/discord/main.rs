@@ -14,6 +14,7 @@ mod channels;
 mod games;
 mod lifecycle;
 mod notifications;
+mod numbers;
 mod outage;
 mod puzzles;
 mod rules;

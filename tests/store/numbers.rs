@@ -7,7 +7,6 @@ use crate::support;
 use bredon::service::{parse_format, ChallengeOptions, Ctx, Service, TournamentOptions};
 use bredon::store::records::Seat;
 use bredon::store::Store;
-use std::path::Path;
 use std::sync::{Arc, Barrier};
 
 /// `ctx` of `name` in `channel` of `guild`.
@@ -226,46 +225,6 @@ fn two_processes_on_one_database_never_give_one_number_twice() {
     assert_eq!(numbers, (1..=30).collect::<Vec<_>>());
 }
 
-/// Copies `trees` of the sled folder `from` (closed a moment ago) into the new folder `to` as a
-/// build before numbers stored them: each record's `data` without `number` (nor its pairings').
-fn copy_before_numbers(from: &Path, to: &Path, trees: &[&str]) {
-    // sled lets go of its lock a moment after the last handle: waited out, five seconds at most.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    let source = loop {
-        match sled::open(from) {
-            Err(_) if std::time::Instant::now() < deadline => {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            opened => break opened.unwrap(),
-        }
-    };
-    let target = sled::open(to).unwrap();
-    for tree in trees {
-        let into = target.open_tree(tree).unwrap();
-        for row in source.open_tree(tree).unwrap().iter() {
-            let (k, v) = row.unwrap();
-            // Index trees hold plain bytes (an id, a server): copied as they are.
-            let Ok(mut record) = serde_json::from_slice::<serde_json::Value>(&v) else {
-                into.insert(k, v).unwrap();
-                continue;
-            };
-            let data = record["data"].as_object_mut().unwrap();
-            data.remove("number");
-            let rounds = data.get_mut("rounds").and_then(|r| r.as_array_mut());
-            for pairing in rounds
-                .into_iter()
-                .flatten()
-                .flat_map(|r| r.as_array_mut().unwrap())
-            {
-                pairing.as_object_mut().unwrap().remove("number");
-            }
-            into.insert(k, serde_json::to_vec(&record).unwrap())
-                .unwrap();
-        }
-    }
-    target.flush().unwrap();
-}
-
 #[test]
 fn games_stored_before_numbers_are_numbered_at_open_in_the_order_they_began() {
     // Games as a build before numbers left them: two finished and one live in one server (the
@@ -293,16 +252,8 @@ fn games_stored_before_numbers_are_numbered_at_open_in_the_order_they_began() {
         service.resign(&at(GUILD + 1, 200, "bob")).unwrap();
         tournament_game(&service, GUILD + 2, 300, 301);
     }
-    let old = support::folder();
-    let trees = [
-        "games",
-        "archive",
-        "tournaments",
-        "last",
-        "history",
-        "timers",
-    ];
-    copy_before_numbers(then.path(), old.path(), &trees);
+    support::before_numbers(then.path(), &["games", "archive", "tournaments"]);
+    let old = then;
 
     let service = Service::new(old.open());
     let store = service.store();
