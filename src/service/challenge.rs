@@ -126,6 +126,11 @@ impl Service {
                 ));
             }
         }
+        self.numbered(|| self.start_from(ctx, &c))
+    }
+
+    /// Starts the game of challenge `c`, numbered as its server's next.
+    fn start_from(&self, ctx: &Ctx, c: &Challenge) -> Result<Outcome, Refusal> {
         let challenger_white = match c.seat {
             Seat::White => true,
             Seat::Black => false,
@@ -146,6 +151,7 @@ impl Service {
         };
         let mut game = LiveGame {
             id: self.store.new_id()?,
+            number: Some(self.store.next_game_number(c.guild)?),
             seq: 0,
             guild: c.guild,
             channel: c.channel,
@@ -166,7 +172,7 @@ impl Service {
         };
         let g = Self::rebuild(&game)?;
         if game.settings.stakes.is_some() {
-            return self.accept_for_coins(ctx, &c, game);
+            return self.accept_for_coins(ctx, c, game);
         }
         let first = game.players[g.to_move().index()].id;
         game.paused_until_ms = self.vacation_end_of(&game, ctx.now_ms)?;
@@ -187,7 +193,7 @@ impl Service {
             board: Self::shown(&game, g, ctx.now_ms),
             ..Outcome::default()
         };
-        self.commit(ctx, game_from(&c, game, Vec::new()), outcome)
+        self.commit(ctx, game_from(c, game, Vec::new()), outcome)
     }
 
     /// A University game starts with the antes and waits for the bids; its clock starts when

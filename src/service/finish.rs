@@ -98,6 +98,7 @@ impl Service {
             .filter(|_| game.settings.rated && ratings::rated_size(kind, size));
         let archive = ArchivedGame {
             id: game.id,
+            number: game.number,
             guild: game.guild,
             channel: game.channel,
             players: game.players.clone(),
@@ -142,7 +143,7 @@ impl Service {
             results,
             ..Change::default()
         };
-        let reason = if counted {
+        let mut reason = if counted {
             let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
             let mut reason = format!(
                 "{} ({}).",
@@ -165,6 +166,8 @@ impl Service {
                 if paid.is_empty() { "" } else { " " }
             )
         };
+        // The number players type to see the game again (/board, /ptn, /analyze `game:`).
+        reason.push_str(&format!(" Game #{}.", game.shown_number()));
         let score = |i: usize| {
             let p = &game.players[i];
             let points = series

@@ -116,6 +116,10 @@ pub struct Service {
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
      came first); look at /board and try again";
 
+/// Another game of the server started at the same moment and took the number (the start is
+/// tried again with the next; this is said only if that keeps happening).
+const NUMBER_TAKEN: &str = "another game of this server started at the same moment; try again";
+
 impl Service {
     /// The service of a process that has its store to itself.
     pub fn new(store: Store) -> Service {
@@ -153,6 +157,7 @@ impl Service {
                 Ok(())
             }
             Err(CommitError::Conflict) => refuse(conflict),
+            Err(CommitError::NumberTaken) => refuse(NUMBER_TAKEN),
             Err(CommitError::Store(e)) => Err(e.into()),
             Err(CommitError::Broke(who, has)) => refuse(format!(
                 "{} has only {has} coins, not enough for this; nothing was changed",
@@ -191,6 +196,19 @@ impl Service {
         change.letters.push(letter);
         self.durable_or(&change, conflict)?;
         Ok(outcome)
+    }
+
+    /// Runs `start`, which starts a game numbered as its server's next, again (reading the
+    /// number afresh) while another game of the server took that number first: games starting
+    /// at once in two channels, or in two processes sharing a database, each get their own.
+    fn numbered<T>(&self, start: impl Fn() -> Result<T, Refusal>) -> Result<T, Refusal> {
+        let mut tries = 0;
+        loop {
+            match start() {
+                Err(Refusal(why)) if why == NUMBER_TAKEN && tries < 16 => tries += 1,
+                done => return done,
+            }
+        }
     }
 
     /// Stores `game` as the next version of its channel's game: its `seq` goes up by one, and

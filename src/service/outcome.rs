@@ -242,6 +242,8 @@ pub struct TimerEvent {
 /// A live game as `/games` and `/mygames` list it.
 #[derive(Clone, Debug)]
 pub struct Summary {
+    /// Its number in the server (`LiveGame::shown_number`).
+    pub number: u64,
     pub channel: u64,
     pub game: Kind,
     pub players: [PlayerRef; 2],

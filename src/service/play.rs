@@ -206,7 +206,8 @@ impl Service {
         let game = self.archived_here(ctx, id)?;
         let names = [game.players[0].name.as_str(), game.players[1].name.as_str()];
         let lead = format!(
-            "Game #{id}, {} vs {}, {} on {}",
+            "Game #{}, {} vs {}, {} on {}",
+            game.shown_number(),
             names[0],
             names[1],
             game.settings.game.name(),

@@ -109,12 +109,19 @@ impl Service {
         }
     }
 
-    /// Finished game `id`, if it was played in this server.
-    pub(super) fn archived_here(&self, ctx: &Ctx, id: u64) -> Result<ArchivedGame, Refusal> {
-        match self.store.archived(id)? {
+    /// The finished game of this server a player names by `typed`: the server's game of that
+    /// number, or else (the server has no game of that number) the game whose id it is, as
+    /// numbers were shown before servers numbered their games.
+    pub(super) fn archived_here(&self, ctx: &Ctx, typed: u64) -> Result<ArchivedGame, Refusal> {
+        let numbered = self.store.numbered_game(ctx.guild, typed)?;
+        match self.store.archived(numbered.unwrap_or(typed))? {
             Some(game) if game.guild == ctx.guild => Ok(game),
+            _ if numbered.is_some() => refuse(format!(
+                "game #{typed} of this server has not finished yet: `game:` names a finished \
+                 game (/history lists them; /games shows the games being played)"
+            )),
             _ => refuse(format!(
-                "there is no finished game #{id} in this server: /history lists the games \
+                "there is no finished game #{typed} in this server: /history lists the games \
                  played here with their numbers"
             )),
         }
@@ -216,6 +223,7 @@ impl Service {
             }
             let g = Self::rebuild(&game)?;
             out.push(Summary {
+                number: game.shown_number(),
                 channel: game.channel,
                 game: game.settings.game,
                 size: game.settings.size,

@@ -10,7 +10,9 @@ pub struct Change {
     pub channel: u64,
     /// The live game must have this seq (`None`: there must be no live game).
     pub expect_seq: Option<u64>,
-    /// The live game after the change (`None`: no live game).
+    /// The live game after the change (`None`: no live game). A game stored where there was
+    /// none starts: it must carry its server's next number (`LiveGame::number`; one another
+    /// game took meanwhile refuses the change as `NumberTaken`).
     pub game: Option<LiveGame>,
     /// The challenge in the channel must have this id, and is removed.
     pub take_challenge: Option<u64>,

@@ -50,6 +50,9 @@ pub enum CommitError {
     Store(StoreError),
     /// A wallet would go below zero: whose, and what it holds.
     Broke(PlayerRef, i64),
+    /// The game it starts carries a number another game of its server took meanwhile: nothing
+    /// was written, and the start may be tried again with the server's next number.
+    NumberTaken,
 }
 
 impl From<StoreError> for CommitError {
@@ -62,6 +65,7 @@ pub(super) enum TxAbort {
     Conflict,
     Store(StoreError),
     Broke(PlayerRef, i64),
+    NumberTaken,
 }
 
 impl TxAbort {
@@ -69,7 +73,7 @@ impl TxAbort {
     pub(super) fn into_store_error(self) -> StoreError {
         match self {
             TxAbort::Store(e) => e,
-            TxAbort::Conflict | TxAbort::Broke(..) => {
+            TxAbort::Conflict | TxAbort::Broke(..) | TxAbort::NumberTaken => {
                 StoreError::Io("a transaction that checks nothing was refused".into())
             }
         }

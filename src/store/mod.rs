@@ -10,7 +10,9 @@
 //! that pairing's result (so a tournament and its results sit together under its id); `outbox`
 //! letter id → a message an outcome owes, until it is delivered; `vacations` guild ++ user → the
 //! player's vacation days; `puzzles` kind ++ key → puzzle attempts, solvers' and puzzles' ratings
-//! and daily puzzles (`puzzles.rs`); `gateway` 0 → when the next IDENTIFY may be sent.
+//! and daily puzzles (`puzzles.rs`); `gateway` 0 → when the next IDENTIFY may be sent;
+//! `numbers` guild → the last game number the server gave, and guild ++ number → game id
+//! (`numbers.rs`).
 
 mod change;
 mod dump;
@@ -18,6 +20,7 @@ mod error;
 mod gateway;
 mod kv;
 pub mod layout;
+mod numbers;
 mod outbox;
 mod postgres;
 mod prefs;
@@ -188,7 +191,8 @@ impl Store {
             kv: Arc::new(kv),
             id_tag,
         }
-        .with_players_per_size()
+        .with_players_per_size()?
+        .with_games_numbered()
     }
 
     fn get<T: DeserializeOwned>(&self, tree: Tree, key: &[u8]) -> Result<Option<T>, StoreError> {
@@ -406,7 +410,7 @@ impl Store {
 
     /// Applies a change atomically, or nothing if its expectations do not hold.
     pub fn commit(&self, change: &Change) -> Result<(), CommitError> {
-        const TREES: [Tree; 13] = [
+        const TREES: [Tree; 14] = [
             Tree::Games,
             Tree::Challenges,
             Tree::Archive,
@@ -420,6 +424,7 @@ impl Store {
             Tree::Puzzles,
             Tree::Settings,
             Tree::Prefs,
+            Tree::Numbers,
         ];
         let result = self.kv.transaction(&TREES, |tx| {
             Self::apply(change, tx)?;
@@ -436,6 +441,7 @@ impl Store {
             TxAbort::Conflict => CommitError::Conflict,
             TxAbort::Broke(who, has) => CommitError::Broke(who, has),
             TxAbort::Store(e) => CommitError::Store(e),
+            TxAbort::NumberTaken => CommitError::NumberTaken,
         })
     }
 
@@ -471,6 +477,10 @@ impl Store {
         }
         match &change.game {
             Some(g) => {
+                // A game stored where none was starts: it takes its server's next number.
+                if old.is_none() {
+                    Self::take_number(g, tx)?;
+                }
                 tx.insert(Tree::Games, &channel, &encode(g))?;
                 for key in timers_of(g) {
                     tx.insert(Tree::Timers, &key, &g.seq.to_be_bytes())?;

@@ -153,6 +153,11 @@ pub struct Challenge {
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct LiveGame {
     pub id: u64,
+    /// Its number in its server (#1, #2, ... in the order the server's games began), given in
+    /// the transaction that starts it; `None` in records from before numbers, until the store
+    /// opens and numbers them.
+    #[serde(default)]
+    pub number: Option<u64>,
     /// Goes up by one with every change; a change is stored only if nobody changed it meanwhile.
     pub seq: u64,
     pub guild: u64,
@@ -210,6 +215,9 @@ pub struct Vacation {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct ArchivedGame {
     pub id: u64,
+    /// Its number in its server, as the live game had it.
+    #[serde(default)]
+    pub number: Option<u64>,
     pub guild: u64,
     pub channel: u64,
     pub players: [PlayerRef; 2],
@@ -227,6 +235,21 @@ pub struct ArchivedGame {
     pub ledger: Vec<CoinMove>,
     #[serde(default)]
     pub fixture: Option<Fixture>,
+}
+
+impl LiveGame {
+    /// The number players see and type: its server's number, or its id while no build has
+    /// numbered it (a game an older build started after this one opened the store).
+    pub fn shown_number(&self) -> u64 {
+        self.number.unwrap_or(self.id)
+    }
+}
+
+impl ArchivedGame {
+    /// The number players see and type (see `LiveGame::shown_number`).
+    pub fn shown_number(&self) -> u64 {
+        self.number.unwrap_or(self.id)
+    }
 }
 
 /// A player's standing in one server, in one game on one board size.
@@ -426,6 +449,10 @@ pub struct Pairing {
     pub channel: Option<u64>,
     /// Its game, once started.
     pub game: Option<u64>,
+    /// Its game's number in the server, once started (pairings from before numbers: `None`
+    /// until the store opens and numbers them).
+    #[serde(default)]
+    pub number: Option<u64>,
     /// Its result was announced in the tournament's channel.
     pub announced: bool,
     /// The process opening its thread, while no thread is known.

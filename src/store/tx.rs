@@ -22,10 +22,11 @@ pub(super) enum Tree {
     Vacations,
     Puzzles,
     Gateway,
+    Numbers,
 }
 
 impl Tree {
-    pub(super) const ALL: [Tree; 16] = [
+    pub(super) const ALL: [Tree; 17] = [
         Tree::Games,
         Tree::Challenges,
         Tree::Archive,
@@ -42,6 +43,7 @@ impl Tree {
         Tree::Vacations,
         Tree::Puzzles,
         Tree::Gateway,
+        Tree::Numbers,
     ];
 
     /// What one of its records is called in messages ("a game record ...").
@@ -75,6 +77,7 @@ impl Tree {
             Tree::Vacations => "vacations",
             Tree::Puzzles => "puzzles",
             Tree::Gateway => "gateway",
+            Tree::Numbers => "numbers",
         }
     }
 }

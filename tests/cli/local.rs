@@ -245,11 +245,11 @@ fn a_swiss_of_seven_through_bredon_local() {
     let out = local_as(&dir, &["--moderator", "mod"], &script);
     assert!(out.contains("gina withdrew from Cup"), "{out}");
     assert!(
-        out.contains("Round 3: frank 0-1 erin."),
+        out.contains("Round 3: frank 0-1 erin (game #8)."),
         "lost on time: {out}"
     );
     assert!(
-        out.contains("  bob 1-0 gina (#cup-r3-bob-vs-gina)"),
+        out.contains("  bob 1-0 gina (game #9) in #cup-r3-bob-vs-gina"),
         "{out}"
     );
     // Worked out by hand in tests/support.
@@ -312,6 +312,39 @@ fn local_refuses_extra_words_cuts_long_echoes_and_numbers_pictures_across_runs()
             ),
         "{away}"
     );
+}
+
+#[test]
+fn local_games_are_numbered_from_one_in_the_order_they_began() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = local_in(
+        &dir,
+        "alice challenge bob size=3 seat=white\nbob accept\nalice a1\nbob resign\n\
+         channel second\nalice challenge bob size=3 seat=white\nbob accept\nalice c3\nbob resign\n\
+         channel third\nalice challenge bob size=3 seat=white\nbob accept\n\
+         alice history\ncarol games\ncarol board 3\n",
+    );
+    assert!(
+        out.contains("bob resigns; alice wins (1-0). Game #1.")
+            && out.contains("bob resigns; alice wins (1-0). Game #2."),
+        "{out}"
+    );
+    assert!(
+        out.contains("> #2 alice vs bob, Tak on 3x3") && out.contains("\n#1 alice vs bob"),
+        "newest first: {out}"
+    );
+    assert!(out.contains("  game #3 in #third: alice vs bob"), "{out}");
+    assert!(
+        out.contains("game #3 of this server has not finished yet"),
+        "{out}"
+    );
+    // After a restart the numbers name the same games.
+    let again = local_in(&dir, "carol board 1\ncarol ptn #2\n");
+    assert!(
+        again.contains("Game #1, alice vs bob, Tak on 3x3: bob resigns; alice wins (1-0)."),
+        "{again}"
+    );
+    assert!(again.contains("1. c3\n1-0"), "game #2's record: {again}");
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod digest;
 mod games;
 mod lifecycle;
 mod notifications;
+mod numbers;
 mod outage;
 mod playtak;
 mod premoves;

@@ -155,10 +155,13 @@ fn migrate_moves_a_folder_into_postgres_whole() {
     };
     assert_eq!(trees("sled.json"), trees("pg.json"));
 
-    // The game goes on, the finished one reads, and new ids are new.
+    // The game goes on, the finished one reads, and new ids are new; numbers go on from #3.
     let service = Service::new(store);
     service.play(&ctx(10, &player("bob", 2)), "e5").unwrap();
-    assert!(service.store().archived(finished_id).unwrap().is_some());
+    let finished = service.store().archived(finished_id).unwrap().unwrap();
+    assert_eq!(finished.number, Some(2));
+    start_game(&service, 12);
+    assert_eq!(service.store().game(12).unwrap().unwrap().number, Some(3));
     let next = service.store().new_id().unwrap();
     assert!(next > live_id.max(finished_id), "new id {next}");
 

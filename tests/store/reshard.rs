@@ -1,7 +1,7 @@
 //! `bredon reshard`: two folders of four shards dealt out to eight folders of eight and back,
 //! with a game, a finished game, an open challenge and settings in a server of every shard. Every
-//! game goes on with its id (so its buttons still work), every reminder fires once, the records
-//! are all there; the folders refuse a process started for other shards.
+//! game goes on with its id (so its buttons still work) and its server's number, every reminder
+//! fires once, the records are all there; the folders refuse a process started for other shards.
 
 use crate::support;
 use bredon::service::{ChallengeOptions, Ctx, Service};
@@ -182,6 +182,12 @@ fn two_folders_of_four_shards_become_eight_and_back() {
         );
         assert_eq!(store.challenge(3000 + s).unwrap().unwrap().id, challenge);
         assert_eq!(store.last_finished(2000 + s).unwrap().unwrap().id, finished);
+        // The server's numbers moved with it: its games keep theirs, its next game is #3.
+        assert_eq!(games[0].number, Some(1));
+        let archived = store.last_finished(2000 + s).unwrap().unwrap();
+        assert_eq!(archived.number, Some(2));
+        assert_eq!(store.numbered_game(guild(s), 2).unwrap(), Some(finished));
+        assert_eq!(store.next_game_number(guild(s)).unwrap(), 3);
         assert_eq!(store.settings(guild(s)).unwrap().puzzle_hour, s as u32);
         assert_eq!(
             store.prefs(2).unwrap().dm,
@@ -261,7 +267,10 @@ fn two_folders_of_four_shards_become_eight_and_back() {
         let service = open(dir, 4, 2 * half as u32, 2 * half as u32 + 1);
         for s in (0..8).filter(|s| (s % 4) / 2 == half as u64) {
             let game = service.store().game(1000 + s).unwrap().unwrap();
-            assert_eq!((game.id, game.plies.len()), (ids[&s].0, 2));
+            assert_eq!(
+                (game.id, game.number, game.plies.len()),
+                (ids[&s].0, Some(1), 2)
+            );
             service
                 .play(&ctx(s, 1000 + s, "alice", 14 * HOUR), "c3")
                 .unwrap();

@@ -85,6 +85,42 @@ pub fn reopen(path: &std::path::Path) -> Store {
 }
 
 pub mod playtak;
+/// Rewrites the closed sled folder `dir` as a build before numbers left it: the records of
+/// `trees` without `number` (nor their pairings'), and no `numbers` tree.
+pub fn before_numbers(dir: &std::path::Path, trees: &[&str]) {
+    // sled lets go of its lock a moment after the last handle: waited out, five seconds at most.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let db = loop {
+        match sled::open(dir) {
+            Err(_) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            opened => break opened.unwrap(),
+        }
+    };
+    for tree in trees {
+        let tree = db.open_tree(tree).unwrap();
+        for row in tree.iter() {
+            let (k, v) = row.unwrap();
+            let mut record: serde_json::Value = serde_json::from_slice(&v).unwrap();
+            let data = record["data"].as_object_mut().unwrap();
+            data.remove("number");
+            let rounds = data.get_mut("rounds").and_then(|r| r.as_array_mut());
+            for pairing in rounds
+                .into_iter()
+                .flatten()
+                .flat_map(|r| r.as_array_mut().unwrap())
+            {
+                pairing.as_object_mut().unwrap().remove("number");
+            }
+            tree.insert(k, serde_json::to_vec(&record).unwrap())
+                .unwrap();
+        }
+    }
+    db.drop_tree("numbers").unwrap();
+    db.flush().unwrap();
+}
+
 pub mod postgres;
 
 /// Player `name` with id `id`.

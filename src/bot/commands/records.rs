@@ -72,7 +72,7 @@ pub(super) async fn history(
             .map(|g| {
                 format!(
                     "#{} {} vs {}, {} on {}: **{}** {} ({} plies)",
-                    g.id,
+                    g.shown_number(),
                     name(&g.players[0]),
                     name(&g.players[1]),
                     g.settings.game.name(),
@@ -92,8 +92,8 @@ pub(super) async fn history(
     .await
 }
 
-/// Games per page of `/games` and `/mygames`: a line is at most ~210 characters (two names cut
-/// to 24, a jump link), so 8 stay well below Discord's 2000.
+/// Games per page of `/games` and `/mygames`: a line is at most ~230 characters (its number,
+/// two names cut to 24, a jump link), so 8 stay below Discord's 2000.
 const GAMES_PER_PAGE: usize = 8;
 
 /// Games being played in this server, the longest waiting first.
@@ -156,7 +156,8 @@ async fn list_games(ctx: Context<'_>, page: Option<u32>, mine: bool) -> Result<(
     .await
 }
 
-/// One game in a list: channel, players, whose turn, the last ply, the deadline, the board.
+/// One game in a list: number, channel, players, whose turn, the last ply, the deadline, the
+/// board.
 fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
     let name = |p: &PlayerRef| escape(&short(&p.name));
     let who = if mine {
@@ -183,7 +184,8 @@ fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
     // A game with no ply yet counts from its start.
     let since = if g.plies == 0 { "started" } else { "last ply" };
     let mut line = format!(
-        "<#{}>: {who}, ply {} · {turn} · {since} <t:{}:R>",
+        "Game #{} in <#{}>: {who}, ply {} · {turn} · {since} <t:{}:R>",
+        g.number,
         g.channel,
         g.plies,
         g.last_ply_ms.div_euclid(1000)

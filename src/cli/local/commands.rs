@@ -90,7 +90,7 @@ impl Session {
                 for g in games {
                     println!(
                         "#{} {} vs {}, {} on {}: {} {} ({} plies)",
-                        g.id,
+                        g.shown_number(),
                         g.players[0].name,
                         g.players[1].name,
                         g.settings.game.name(),
@@ -164,7 +164,8 @@ impl Session {
                     let idle = (self.now() - g.last_ply_ms) / 60_000;
                     let since = if g.plies == 0 { "started" } else { "last ply" };
                     println!(
-                        "  #{}: {} vs {} ({} on {}, ply {}), {} to move, {since} {} h {:02} min ago",
+                        "  game #{} in #{}: {} vs {} ({} on {}, ply {}), {} to move, {since} {} h {:02} min ago",
+                        g.number,
                         channel_name(g.channel, &self.channels),
                         g.players[0].name,
                         g.players[1].name,

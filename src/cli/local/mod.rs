@@ -400,7 +400,7 @@ impl Session {
                     for line in view.round_lines(r) {
                         let place = line
                             .channel
-                            .map(|c| format!(" (#{})", channel_name(c, &self.channels)))
+                            .map(|c| format!(" in #{}", channel_name(c, &self.channels)))
                             .unwrap_or_default();
                         println!("  {}{place}", line.describe());
                     }

@@ -134,6 +134,7 @@ impl Service {
                 black: pair.black,
                 channel: None,
                 game: None,
+                number: None,
                 announced: decided.is_some(),
                 opening: None,
             });
@@ -261,7 +262,7 @@ impl Service {
         channel: u64,
         now_ms: i64,
     ) -> Result<Option<Outcome>, Refusal> {
-        self.retried(|| self.start_pairing_once(fixture, channel, now_ms))
+        self.retried(|| self.numbered(|| self.start_pairing_once(fixture, channel, now_ms)))
     }
 
     fn start_pairing_once(
@@ -280,6 +281,7 @@ impl Service {
         ];
         let mut game = LiveGame {
             id: self.store.new_id()?,
+            number: Some(self.store.next_game_number(t.guild)?),
             seq: 0,
             guild: t.guild,
             channel,
@@ -305,6 +307,7 @@ impl Service {
         let p = pairing_mut(&mut t, fixture);
         p.channel = Some(channel);
         p.game = Some(game.id);
+        p.number = game.number;
         t.threads_refused = false;
         let g = Self::rebuild(&game)?;
         let first = game.players[g.to_move().index()].clone();

@@ -129,6 +129,7 @@ impl TournamentView {
                 white: t.entrants[p.white].player.clone(),
                 black: p.black.map(|s| t.entrants[s].player.clone()),
                 channel: p.channel,
+                number: p.number,
                 result: self.results.get(&(round as u32, b as u32)).copied(),
             })
             .collect()
@@ -141,11 +142,14 @@ pub struct RoundLine {
     pub white: PlayerRef,
     pub black: Option<PlayerRef>,
     pub channel: Option<u64>,
+    /// Its game's number in the server, once started.
+    pub number: Option<u64>,
     pub result: Option<PairingResult>,
 }
 
 impl RoundLine {
-    /// "alice 1-0 bob", "carol ½-½ dave", "erin vs frank", "gina: bye".
+    /// "alice 1-0 bob (game #12)", "carol ½-½ dave", "erin vs frank", "gina: bye": the game's
+    /// number once it started.
     pub fn describe(&self) -> String {
         let Some(black) = &self.black else {
             return format!("{}: bye", self.white.name);
@@ -165,7 +169,11 @@ impl RoundLine {
                 }
             }
         };
-        format!("{} {score} {}", self.white.name, black.name)
+        let number = self
+            .number
+            .map(|n| format!(" (game #{n})"))
+            .unwrap_or_default();
+        format!("{} {score} {}{number}", self.white.name, black.name)
     }
 }
 
