@@ -45,7 +45,7 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     let mut letter = store.letter(id).unwrap().unwrap();
     assert_eq!(letter.body["v"], 1, "{}", letter.body);
     // Written by a newer Bredon sharing the store: neither read nor dropped.
-    letter.body["v"] = serde_json::json!(3);
+    letter.body["v"] = serde_json::json!(4);
     store.put_letter(&letter).unwrap();
     assert!(w.service.delivery(id).is_err());
     assert_eq!(

@@ -270,7 +270,9 @@ fn games_stored_before_numbers_are_numbered_at_open_in_the_order_they_began() {
         "the pairing learns its game's number"
     );
     assert_eq!(store.numbered_game(GUILD + 2, 1).unwrap(), Some(game));
-    let view = service.view_finished(&at(GUILD, 1, "carol"), 3, None).unwrap();
+    let view = service
+        .view_finished(&at(GUILD, 1, "carol"), 3, None)
+        .unwrap();
     assert!(view.text.starts_with("Game #3,"), "{}", view.text);
 
     // New games go on from there, and opening again changes nothing.
