@@ -59,15 +59,7 @@ impl Service {
     /// The game as it stands, refusing a player who may not set lines now.
     fn waiting_for_opponent(&self, game: &LiveGame, ctx: &Ctx) -> Result<Match, Refusal> {
         let seat = Self::player_seat(game, ctx)?;
-        if game.purse.is_some() {
-            return refuse(
-                "conditional plies are not kept in University games: a ply there can cost coins, \
-                 which only the player decides",
-            );
-        }
-        if game.settings.blind {
-            return refuse("a blind game is played from memory, one ply at a time");
-        }
+        keeps_lines(game)?;
         let g = Self::rebuild(game)?;
         if g.to_move() == seat {
             return refuse(
@@ -120,9 +112,7 @@ impl Service {
         owner: u64,
         text: &str,
     ) -> Result<(), Refusal> {
-        if game.purse.is_some() || game.settings.blind {
-            return refuse("conditional plies are not kept in University or blind games");
-        }
+        keeps_lines(game)?;
         keep_lines(&mut game.conditional, owner, g, text).map(|_| ())
     }
 }
@@ -168,6 +158,20 @@ fn keep_lines(
         return refuse("give a line: your opponent's reply then your answer, e.g. e3 d3");
     }
     Ok(added)
+}
+
+/// Refuses the games that keep no conditional plies.
+fn keeps_lines(game: &LiveGame) -> Result<(), Refusal> {
+    if game.purse.is_some() {
+        return refuse(
+            "conditional plies are not kept in University games: a ply there can cost coins, \
+             which only the player decides",
+        );
+    }
+    if game.settings.blind {
+        return refuse("a blind game is played from memory, one ply at a time");
+    }
+    Ok(())
 }
 
 /// "if e3: d3, then if f3: d4".

@@ -14,37 +14,35 @@ impl Service {
     pub(super) fn digests(&self, now_ms: i64) -> Result<Vec<TimerEvent>, Refusal> {
         let hour = now_ms.div_euclid(HOUR_MS).rem_euclid(24);
         let day = now_ms.div_euclid(DAY_MS);
-        let readers: Vec<u64> = self
-            .store
-            .digest_readers()?
-            .into_iter()
-            .filter(|(_, prefs)| prefs.digest_hour.map(i64::from) == Some(hour))
-            .map(|(user, _)| user)
-            .collect();
+        // Looked at every minute of the hour: those already sent today cost no game read.
+        let mut readers = Vec::new();
+        for (user, prefs) in self.store.digest_readers()? {
+            let sent = self
+                .store
+                .last_digest(user)?
+                .is_some_and(|last| last >= day);
+            if prefs.digest_hour.map(i64::from) == Some(hour) && !sent {
+                readers.push(user);
+            }
+        }
         if readers.is_empty() {
             return Ok(Vec::new());
         }
-        let games = self.store.all_live_games()?;
+        let waiting = self.waiting_games()?;
         let mut events = Vec::new();
         for user in readers {
-            if self
-                .store
-                .last_digest(user)?
-                .is_some_and(|last| last >= day)
-            {
-                continue;
-            }
-            let waiting = self.waiting_for(user, &games)?;
-            let Some((player, first)) = waiting.first().map(|(p, g)| (p.clone(), g.clone())) else {
+            let mine: Vec<&(PlayerRef, DigestGame)> =
+                waiting.iter().filter(|(p, _)| p.id == user).collect();
+            let Some((player, first)) = mine.first().map(|(p, g)| (p.clone(), g.clone())) else {
                 continue;
             };
             let outcome = Outcome {
                 text: format!(
                     "Daily digest: your move in {}.",
-                    crate::words::count(waiting.len() as u64, "game")
+                    crate::words::count(mine.len() as u64, "game")
                 ),
                 direct: vec![player],
-                digest: waiting.into_iter().map(|(_, g)| g).collect(),
+                digest: mine.into_iter().map(|(_, g)| g.clone()).collect(),
                 ..Outcome::default()
             };
             let change = Change {
@@ -66,25 +64,19 @@ impl Service {
         Ok(events)
     }
 
-    /// The games among `games` where it is `user`'s move, the longest waiting first, with the
-    /// player as those games name them.
-    fn waiting_for(
-        &self,
-        user: u64,
-        games: &[LiveGame],
-    ) -> Result<Vec<(PlayerRef, DigestGame)>, Refusal> {
+    /// Every live game with the player whose move it is, the longest waiting first.
+    fn waiting_games(&self) -> Result<Vec<(PlayerRef, DigestGame)>, Refusal> {
         let mut waiting = Vec::new();
-        for game in games {
-            let g = Self::rebuild(game)?;
-            let to_move = g.to_move();
-            if game.players[to_move.index()].id != user || g.result().is_some() {
+        for game in self.store.all_live_games()? {
+            let g = Self::rebuild(&game)?;
+            if g.result().is_some() {
                 continue;
             }
-            let opponent = &game.players[to_move.opponent().index()];
+            let to_move = g.to_move();
             let line = DigestGame {
                 guild: game.guild,
                 channel: game.channel,
-                opponent: opponent.name.clone(),
+                opponent: game.players[to_move.opponent().index()].name.clone(),
                 last_ply: game.plies.last().cloned(),
                 since_ms: game.last_ply_ms,
                 deadline_ms: game.timeout_due_ms,

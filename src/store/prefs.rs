@@ -3,7 +3,7 @@
 //! with its letter, so a second digest of one day is a conflict.
 
 use super::tx::{abort, Tree, Tx, TxResult};
-use super::{decode_all, encode, tx_decode, DigestSent, Store, StoreError, TxAbort};
+use super::{decode, encode, tx_decode, DigestSent, Store, StoreError, TxAbort};
 use crate::store::records::PlayerPrefs;
 
 const DIGEST: &[u8] = b"digest";
@@ -26,22 +26,18 @@ impl Store {
 
     /// Every player who asked for a daily digest, with their wishes.
     pub fn digest_readers(&self) -> Result<Vec<(u64, PlayerPrefs)>, StoreError> {
-        let rows = self.kv.scan(Tree::Prefs, &[])?;
-        let wishes = rows.into_iter().filter(|(k, _)| k.len() == 8);
-        let (users, rows): (Vec<u64>, Vec<_>) = wishes
-            .map(|(k, v)| {
-                (
-                    u64::from_be_bytes(k[..].try_into().expect("8 bytes")),
-                    (k, v),
-                )
-            })
-            .unzip();
-        let prefs: Vec<PlayerPrefs> = decode_all("prefs", rows)?;
-        Ok(users
-            .into_iter()
-            .zip(prefs)
-            .filter(|(_, p)| p.digest_hour.is_some())
-            .collect())
+        let mut readers = Vec::new();
+        // Wishes sit under the bare id; the digest days' longer keys are passed over.
+        for (key, value) in self.kv.scan(Tree::Prefs, &[])? {
+            let Ok(id) = <[u8; 8]>::try_from(&key[..]) else {
+                continue;
+            };
+            let prefs: PlayerPrefs = decode("prefs", &value)?;
+            if prefs.digest_hour.is_some() {
+                readers.push((u64::from_be_bytes(id), prefs));
+            }
+        }
+        Ok(readers)
     }
 
     /// The digest day of `user`'s last digest.
