@@ -19,7 +19,7 @@ fn records_of_another_schema_version_are_refused() {
             .unwrap();
         db.flush().unwrap();
     }
-    let service = Service::new(Store::open(dir.path()).unwrap());
+    let service = Service::new(crate::support::reopen(dir.path()));
     let r = refusal(service.play(&ctx("alice", 0), "a1"));
     assert!(
         r.contains("schema version 4, but this build reads versions 1 to 3"),
@@ -63,7 +63,7 @@ fn version_one_records_load_as_tak() {
             .unwrap();
         db.flush().unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = crate::support::reopen(dir.path());
     let old = store.archived(8).unwrap().expect("the archived game reads");
     assert_eq!(old.settings.game, Kind::Tak);
     assert_eq!(
