@@ -351,6 +351,15 @@ impl Match {
         }
     }
 
+    /// `record` with a player's own comments: `said[0]` before the first ply, `said[i]` after
+    /// ply `i`.
+    pub fn record_commented(&self, tags: &[(&str, String)], said: &[Vec<String>]) -> String {
+        match self {
+            Match::Tak(g) => g.to_ptn_commented(tags, said),
+            Match::Takat(g) => g.to_record_commented(tags, said),
+        }
+    }
+
     /// Reads a record written by [`Match::record`].
     pub fn from_record(text: &str) -> Result<Match, String> {
         if is_takat_record(text) {

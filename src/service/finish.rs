@@ -8,12 +8,25 @@ use crate::store::Change;
 
 /// The game as PTN with the tags of the archive.
 pub fn ptn_text(players: &[PlayerRef; 2], game: &Match, now_ms: i64) -> String {
-    game.record(&[
-        ("Site", "Bredon on Discord".to_string()),
-        ("Date", ptn_date(now_ms)),
-        ("Player1", players[0].name.clone()),
-        ("Player2", players[1].name.clone()),
-    ])
+    ptn_text_commented(players, game, now_ms, &[])
+}
+
+/// `ptn_text` with a player's own comments (`said[i]` after ply `i`, `said[0]` before the first).
+pub fn ptn_text_commented(
+    players: &[PlayerRef; 2],
+    game: &Match,
+    now_ms: i64,
+    said: &[Vec<String>],
+) -> String {
+    game.record_commented(
+        &[
+            ("Site", "Bredon on Discord".to_string()),
+            ("Date", ptn_date(now_ms)),
+            ("Player1", players[0].name.clone()),
+            ("Player2", players[1].name.clone()),
+        ],
+        said,
+    )
 }
 
 /// `YYYY.MM.DD` (UTC) for a time in milliseconds since 1970.

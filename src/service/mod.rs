@@ -8,6 +8,7 @@ mod conditional;
 mod digest;
 mod finish;
 mod letter;
+mod notes;
 mod opponent;
 mod options;
 mod outbox;

@@ -254,6 +254,10 @@ pub struct Summary {
     pub deadline_ms: Option<i64>,
     /// The newest message showing its board, if Bredon knows it.
     pub board_message: Option<u64>,
+    /// When listed for one of its players: how many private notes they keep on it, and the
+    /// newest.
+    pub notes: usize,
+    pub newest_note: Option<String>,
 }
 
 /// A game record to post: its text, file name and PTN Ninja link.

@@ -222,6 +222,10 @@ impl Service {
                 continue;
             }
             let g = Self::rebuild(&game)?;
+            let (notes, newest_note) = match player {
+                Some(p) => self.notes_on(&game, p)?,
+                None => (0, None),
+            };
             out.push(Summary {
                 number: game.shown_number(),
                 channel: game.channel,
@@ -233,6 +237,8 @@ impl Service {
                 deadline_ms: game.timeout_due_ms,
                 board_message: self.store.board_message(game.channel)?,
                 players: game.players,
+                notes,
+                newest_note,
             });
         }
         out.sort_by_key(|s| (s.last_ply_ms, s.channel));

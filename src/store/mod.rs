@@ -20,6 +20,7 @@ mod error;
 mod gateway;
 mod kv;
 pub mod layout;
+mod notes;
 mod numbers;
 mod outbox;
 mod postgres;

@@ -522,6 +522,15 @@ pub struct PairingResult {
     pub how: How,
 }
 
+/// A note a player keeps on one of their games, for themselves alone.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PrivateNote {
+    /// How many plies had been played when it was written: it belongs after that ply.
+    pub ply: usize,
+    pub written_ms: i64,
+    pub text: String,
+}
+
 /// A player's wishes about notifications, kept across servers.
 #[derive(Clone, Default, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct PlayerPrefs {

@@ -95,9 +95,12 @@ impl Owners {
             Tree::Last | Tree::Boards => self.channel.get(&be_u64(key)?).copied(),
             Tree::Timers => self.channel.get(&be_u64(key.get(8..)?)?).copied(),
             Tree::History => be_u64(value),
-            Tree::Players | Tree::Settings | Tree::Wallets | Tree::Vacations | Tree::Numbers => {
-                be_u64(key)
-            }
+            Tree::Players
+            | Tree::Settings
+            | Tree::Wallets
+            | Tree::Vacations
+            | Tree::Numbers
+            | Tree::Notes => be_u64(key),
             Tree::Tournaments => self.tournament.get(&be_u64(key)?).copied(),
             Tree::Prefs | Tree::Gateway => None,
             Tree::Puzzles => match key.first() {

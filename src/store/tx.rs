@@ -23,10 +23,11 @@ pub(super) enum Tree {
     Puzzles,
     Gateway,
     Numbers,
+    Notes,
 }
 
 impl Tree {
-    pub(super) const ALL: [Tree; 17] = [
+    pub(super) const ALL: [Tree; 18] = [
         Tree::Games,
         Tree::Challenges,
         Tree::Archive,
@@ -44,6 +45,7 @@ impl Tree {
         Tree::Puzzles,
         Tree::Gateway,
         Tree::Numbers,
+        Tree::Notes,
     ];
 
     /// What one of its records is called in messages ("a game record ...").
@@ -78,6 +80,7 @@ impl Tree {
             Tree::Puzzles => "puzzles",
             Tree::Gateway => "gateway",
             Tree::Numbers => "numbers",
+            Tree::Notes => "notes",
         }
     }
 }

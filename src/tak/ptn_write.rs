@@ -26,16 +26,46 @@ impl Game {
     /// `to_ptn` with `notes[i]` after ply `i` (plies past the end of `notes` have none). Comments
     /// lose their braces, the only characters a PTN comment cannot hold.
     pub fn to_ptn_annotated(&self, tags: &[(&str, String)], notes: &[PtnNote]) -> String {
+        self.write_ptn(tags, notes, &[])
+    }
+
+    /// `to_ptn` with a player's own comments: `said[0]` before the first ply, `said[i]` after
+    /// ply `i`. Comments lose their braces.
+    pub fn to_ptn_commented(&self, tags: &[(&str, String)], said: &[Vec<String>]) -> String {
+        self.write_ptn(tags, &[], said)
+    }
+
+    fn write_ptn(
+        &self,
+        tags: &[(&str, String)],
+        notes: &[PtnNote],
+        said: &[Vec<String>],
+    ) -> String {
+        let said: Vec<Vec<String>> = said
+            .iter()
+            .map(|c| c.iter().map(|t| t.replace(['{', '}'], "")).collect())
+            .collect();
+        let said_at = |i: usize| -> Vec<&str> {
+            said.get(i)
+                .map(|c| c.iter().map(String::as_str).collect())
+                .unwrap_or_default()
+        };
         let mut out = header(tags, self.start(), self.result());
         let words: Vec<String> = self
             .plies()
             .iter()
             .enumerate()
-            .map(|(i, played)| ply_text(played, notes.get(i), &[]))
+            .map(|(i, played)| ply_text(played, notes.get(i), &said_at(i + 1)))
             .collect();
         let start = self.start();
         let black_first = start.to_move() == Color::Black;
-        movetext(&mut out, start.move_number(), black_first, &[], &words);
+        movetext(
+            &mut out,
+            start.move_number(),
+            black_first,
+            &said_at(0),
+            &words,
+        );
         if let Some(r) = self.result() {
             out.push_str(r.ptn());
             out.push('\n');

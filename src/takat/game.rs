@@ -122,6 +122,19 @@ impl Game {
 
     /// The game record: PTN's shape with `[Game "Takat"]` and `[Size "7"]`.
     pub fn to_record(&self, tags: &[(&str, String)]) -> String {
+        self.to_record_commented(tags, &[])
+    }
+
+    /// `to_record` with a player's own comments: `said[0]` before the first ply, `said[i]`
+    /// after ply `i`. Comments lose their braces.
+    pub fn to_record_commented(&self, tags: &[(&str, String)], said: &[Vec<String>]) -> String {
+        let comments = |i: usize| -> String {
+            said.get(i)
+                .into_iter()
+                .flatten()
+                .map(|c| format!(" {{{}}}", c.replace(['{', '}'], "")))
+                .collect()
+        };
         let mut out = String::new();
         let start = self.start.to_text();
         let mut all: Vec<(&str, String)> = vec![
@@ -155,9 +168,13 @@ impl Game {
                 if pos.to_move() == Color::Black {
                     line.push_str(" --");
                 }
+                if i == 0 {
+                    line.push_str(&comments(0));
+                }
             }
             line.push(' ');
             line.push_str(&pos.name(ply));
+            line.push_str(&comments(i + 1));
             pos.apply(ply);
         }
         if let Some(r) = self.result {

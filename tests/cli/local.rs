@@ -497,3 +497,46 @@ fn local_refuses_a_level_with_a_person_and_on_off_words_it_cannot_read() {
     );
     assert!(!out.contains("offers a draw"), "{out}");
 }
+
+#[test]
+fn local_notes_are_checked_capped_listed_to_fit_and_written_into_takat_records_too() {
+    let long = "x".repeat(301);
+    let mut lines = format!(
+        "alice challenge bob size=5 seat=white\nbob accept\nalice note {long}\nalice a1\nbob e5\n"
+    );
+    // A note after a ply taken back stays after the last ply left.
+    lines.push_str("alice b1\nalice note after b1\nalice undo\n");
+    for i in 1..=60 {
+        lines.push_str(&format!("alice note plan number {i}: {}\n", "y".repeat(40)));
+    }
+    lines.push_str("alice note\nalice ptn notes\n");
+    lines.push_str(
+        "channel other\nalice challenge bob game=takat seat=white\nbob accept\nalice note takat plan\n\
+         alice a1\nbob resign\nalice ptn notes\nquit\n",
+    );
+    let out = local(&lines);
+    assert!(
+        out.contains("a note holds at most 300 characters, and this one has 301"),
+        "{out}"
+    );
+    assert!(
+        out.contains("you keep 60 notes on this game already"),
+        "{out}"
+    );
+    // The list holds the newest notes that fit one message, and says how many came before.
+    let list = out
+        .split("Your notes on game #1 (only you see them):\n")
+        .nth(1)
+        .expect("the list");
+    let list = &list[..list.find("\n[#").unwrap()];
+    assert!(list.starts_with("… and "), "{list}");
+    let newest = format!("after ply 2 (e5): plan number 59: {}", "y".repeat(40));
+    assert!(list.ends_with(&newest), "{list}");
+    assert!(list.chars().count() < 2000, "{}", list.chars().count());
+    assert!(
+        !list.contains("plan number 1:"),
+        "the oldest are left out: {list}"
+    );
+    assert!(out.contains("e5 {after b1} {plan number 1: y"), "{out}");
+    assert!(out.contains("1. {takat plan} a1"), "{out}");
+}

@@ -8,6 +8,7 @@ mod support;
 mod clocks;
 mod games;
 mod letters;
+mod notes;
 mod numbers;
 mod postgres;
 mod puzzles;

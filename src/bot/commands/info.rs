@@ -74,7 +74,7 @@ fn illustrated(
 #[poise::command(slash_command)]
 pub(super) async fn help(ctx: Context<'_>) -> Result<(), Error> {
     let text = "**Bredon** hosts correspondence Tak (and Takat: `/challenge game:Takat`), one game per channel or thread.\n\
-`/challenge [opponent]` start (game, size, komi, seat, time limit, rated, thread…), answered with its buttons or `/accept` `/decline` `/cancel` · `/move` play (autocompletes legal plies) · `/board` show the game · `/premove` answers left in advance (private)\n\
+`/challenge [opponent]` start (game, size, komi, seat, time limit, rated, thread…), answered with its buttons or `/accept` `/decline` `/cancel` · `/move` play (autocompletes legal plies) · `/board` show the game · `/premove` answers left in advance · `/note` your plans (both private)\n\
 `/undo` `/draw` ask your opponent · `/resign` · `/rematch` · `/ptn` export · `/analyze` the last game (or `game:` from `/history`) · `/history` `/stats` `/leaderboard` `/games`\n\
 `/vacation start days:` stops the clocks of all your games here · `/notify` DMs and reminders\n\
 `/challenge stakes:university` plays for coins (the rulebook's University rules): `/bid` for the first move, `/wallet` your coins\n\

@@ -42,6 +42,7 @@ fn listed() -> Vec<poise::Command<Data, Error>> {
         challenge::cancel(),
         play::play(),
         play::premove(),
+        play::note(),
         play::board(),
         play::undo(),
         play::draw(),

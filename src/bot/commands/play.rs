@@ -1,4 +1,4 @@
-//! Playing: `/move`, `/premove`, `/board`, `/undo`, `/draw`, `/resign`.
+//! Playing: `/move`, `/premove`, `/note`, `/board`, `/undo`, `/draw`, `/resign`.
 
 use crate::bot::choices::autocomplete_ply;
 use crate::bot::respond::{act, act_on, refuse};
@@ -32,6 +32,21 @@ pub(super) async fn premove(
         (_, Some(true)) => s.clear_conditional(c),
         (Some(line), _) => s.add_conditional(c, &line),
         (None, _) => s.conditional_list(c),
+    })
+    .await
+}
+
+/// Keep a private note on your game here (only you ever see your notes).
+#[poise::command(slash_command, guild_only)]
+pub(super) async fn note(
+    ctx: Context<'_>,
+    #[description = "Your plan, kept after the plies played so far; none: list your notes"]
+    #[max_length = 300]
+    text: Option<String>,
+) -> Result<(), Error> {
+    act(ctx, move |s, c| match text {
+        Some(text) => s.add_note(c, &text),
+        None => s.note_list(c),
     })
     .await
 }

@@ -16,10 +16,17 @@ pub(super) async fn ptn(
     #[description = "Which finished game of this server (its number in /history)"]
     #[min = 1]
     game: Option<u64>,
+    #[description = "Your private notes on the game as comments (only you see this answer)"]
+    notes: Option<bool>,
 ) -> Result<(), Error> {
     // Where Bredon may not attach files: the link alone, or the record as text if it fits.
     let sctx = service_ctx(ctx);
-    let record = match blocking(&ctx.data().service, move |s| s.ptn(&sctx, game)).await {
+    let private = notes.unwrap_or(false);
+    let record = blocking(&ctx.data().service, move |s| match private {
+        true => s.ptn_with_notes(&sctx, game),
+        false => s.ptn(&sctx, game),
+    });
+    let record = match record.await {
         Err(r) => return refuse(ctx, r).await,
         Ok(record) => record,
     };
@@ -44,7 +51,7 @@ pub(super) async fn ptn(
             record.file,
         ));
     }
-    ctx.send(post.reply()).await?;
+    ctx.send(post.reply().ephemeral(private)).await?;
     Ok(())
 }
 
@@ -200,13 +207,29 @@ fn game_line(g: &crate::service::Summary, c: &Ctx, mine: bool) -> String {
         let link = jump_link(c.guild, g.channel, g.board_message);
         line.push_str(&format!(" · [board]({link})"));
     }
+    // Only the asker's own list holds their notes: the newest, cut as names are.
+    if let (true, Some(newest)) = (mine, &g.newest_note) {
+        let more = match g.notes {
+            1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        line.push_str(&format!(
+            " · your note: “{}”{more}",
+            escape(&cut(newest, 40))
+        ));
+    }
     line
 }
 
 /// A name cut to 24 characters for lists.
 fn short(name: &str) -> String {
-    let mut s: String = name.chars().take(24).collect();
-    if name.chars().count() > 24 {
+    cut(name, 24)
+}
+
+/// `text` cut to `chars` characters, marked with `…` where it was cut.
+fn cut(text: &str, chars: usize) -> String {
+    let mut s: String = text.chars().take(chars).collect();
+    if text.chars().count() > chars {
         s.push('…');
     }
     s

@@ -68,8 +68,18 @@ impl Session {
                 Some(id) => sv.view_finished(&ctx, id, None)?,
                 None => sv.view(&ctx)?,
             },
+            "note" => match rest {
+                [] => sv.note_list(&ctx)?,
+                _ => sv.add_note(&ctx, &rest.join(" "))?,
+            },
             "ptn" => {
-                let record = sv.ptn(&ctx, game_number(rest)?)?;
+                // `ptn [GAME] notes`: the asker's private notes as comments.
+                let notes = rest.last().is_some_and(|w| w == "notes");
+                let rest = &rest[..rest.len() - usize::from(notes)];
+                let record = match notes {
+                    true => sv.ptn_with_notes(&ctx, game_number(rest)?)?,
+                    false => sv.ptn(&ctx, game_number(rest)?)?,
+                };
                 println!("{}", record.text);
                 if let Some(link) = record.link {
                     println!("{link}");
@@ -176,6 +186,9 @@ impl Session {
                         idle / 60,
                         idle % 60
                     );
+                    if let Some(newest) = g.newest_note {
+                        println!("    your notes: {}, the newest: {newest}", g.notes);
+                    }
                 }
                 return Ok(None);
             }

@@ -38,6 +38,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   accept | decline | cancel | rematch
   move PLY [then LINE] (also: PLY alone, e.g. `alice c3`; `then e3 d3; d4 c4` keeps conditional plies)
   premove [LINE | clear] (your answers left in advance: `premove e3 d3 f3 d4; d4 c4`, shown to you alone)
+  note [TEXT] (a private note on your game here; alone: list yours) | ptn [GAME] notes (with your notes)
   undo | undo yes | undo no | draw | draw yes | draw no | resign | abort
   board [GAME] | ptn [GAME] | history [NAME] | stats [NAME] [game=takat] | leaderboard [game=takat] [size=N] | games | mygames | moves
   bid COINS (University games: sealed bid for the first move) | wallet [NAME] | wallet top
