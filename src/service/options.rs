@@ -4,7 +4,7 @@ use super::Refusal;
 use crate::game::Kind;
 use crate::render::Theme;
 use crate::store::records::{GameSettings, GuildSettings, PlayerRef, ReminderPref, Seat, Stakes};
-use crate::tak::{tps::tps_size, Komi, Opening, Position, Reserve, Setup};
+use crate::tak::{tps::tps_size, Komi, Opening, Position, PtnFile, Reserve, Setup};
 
 /// What a challenge may set; `None` takes the server's default.
 #[derive(Clone, Debug)]
@@ -182,9 +182,53 @@ pub fn parse_reserves(text: &str) -> Result<[Reserve; 2], Refusal> {
     Ok(out)
 }
 
+/// A Tak game's start given as PTN rather than TPS (a PTN Ninja file, or plies alone on a
+/// board of `size`): the position its main line reaches as TPS, and the komi and pieces the
+/// file names. `None` for a TPS, which never holds `[` or `.`.
+struct PtnStart {
+    tps: String,
+    komi: Option<Komi>,
+    reserves: Option<[Reserve; 2]>,
+}
+
+fn ptn_start(text: &str, size: usize) -> Result<Option<PtnStart>, Refusal> {
+    if !text.contains(['[', '.']) {
+        return Ok(None);
+    }
+    let unreadable = |e: String| Refusal(format!("the PTN in `tps:` cannot be read: {e}"));
+    let mut file = PtnFile::parse(text).map_err(|e| unreadable(e.to_string()))?;
+    if file.tag("Size").is_none() && file.tag("TPS").is_none() {
+        // Plies alone: on the board the challenge names, or the server's.
+        file = PtnFile::parse(&format!("[Size \"{size}\"]\n{text}"))
+            .map_err(|e| unreadable(e.to_string()))?;
+    }
+    let game = file.replay().map_err(|e| unreadable(e.to_string()))?;
+    let setup = game.start().setup();
+    Ok(Some(PtnStart {
+        tps: game.position().to_tps(),
+        komi: file.tag("Komi").is_some().then_some(setup.komi),
+        reserves: (!setup.is_standard_reserve()).then_some(setup.reserves),
+    }))
+}
+
 impl ChallengeOptions {
     /// The game settings, with the server's defaults where nothing was chosen.
     pub fn settings(&self, defaults: &GuildSettings) -> Result<GameSettings, Refusal> {
+        let size = self.size.unwrap_or(defaults.size);
+        let from_ptn = match (&self.tps, self.game) {
+            (Some(text), Kind::Tak) => ptn_start(text, size)?,
+            _ => None,
+        };
+        if let Some(start) = from_ptn {
+            // The position the PTN reaches, with what the file says where the challenge is silent.
+            return ChallengeOptions {
+                tps: Some(start.tps),
+                komi: self.komi.clone().or(start.komi.map(|k| k.to_string())),
+                reserves: self.reserves.or(start.reserves),
+                ..self.clone()
+            }
+            .settings(defaults);
+        }
         let reminder_secs = match self.reminder.as_deref() {
             Some("off" | "none") => None,
             Some(text) => Some(reminder(text)?),

@@ -540,3 +540,56 @@ fn local_notes_are_checked_capped_listed_to_fit_and_written_into_takat_records_t
     assert!(out.contains("e5 {after b1} {plan number 1: y"), "{out}");
     assert!(out.contains("1. {takat plan} a1"), "{out}");
 }
+
+#[test]
+fn local_challenges_start_where_a_ptns_main_line_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("g.ptn"),
+        "[Size \"5\"]\n[Komi \"1.5\"]\n\n1. a1 e5\n2. c3 {a comment} d3\n\n{4b1}\n2. -- c2\n",
+    )
+    .unwrap();
+    let out = local_in(
+        &dir,
+        "alice challenge bob ptn=g.ptn seat=white\nbob accept\nalice moves\n\
+         channel plies\nalice challenge bob size=6 tps=\"1. a1 f6 2. c3\" seat=white\nbob accept\nbob moves\n\
+         channel road\nalice challenge bob size=5 tps=\"1. e5 a1 2. b1 e4 3. c1 e3 4. d1 e2 5. e1\"\n\
+         alice challenge bob size=5 tps=\"1. a1 e5 2. z9\"\n\
+         alice challenge bob tps=\"1. a1 e5\" rated\nquit\n",
+    );
+    // The file's main line (its branch left out), with the komi it names.
+    assert!(
+        out.contains("alice (White) vs bob (Black), Tak on 5x5, komi 1.5. alice to move."),
+        "{out}"
+    );
+    let legal = |n: usize| {
+        out.lines()
+            .filter(|l| l.contains("legal plies:"))
+            .nth(n)
+            .unwrap()
+    };
+    // d3 is taken by the main line; c2, the branch's, is still empty.
+    assert!(
+        !legal(0).contains(" d3 ") && legal(0).contains(" c2 "),
+        "{out}"
+    );
+    assert!(
+        legal(0).contains(" c3+") && legal(0).contains(" e5<"),
+        "{out}"
+    );
+    // Plies alone play on the challenge's board; Black moves next, its stone on a1.
+    assert!(out.contains("Tak on 6x6, komi 0. bob to move."), "{out}");
+    assert!(
+        !legal(1).contains(" c3 ") && legal(1).contains(" a1+"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the starting position is already decided"),
+        "{out}"
+    );
+    assert!(out.contains("ply 3 (`z9`): `z9` is not a ply"), "{out}");
+    assert!(
+        out.contains("games from a position cannot be rated"),
+        "{out}"
+    );
+}

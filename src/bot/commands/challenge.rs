@@ -37,9 +37,8 @@ pub(super) async fn challenge(
     #[autocomplete = "autocomplete_reminder"]
     reminder: Option<String>,
     #[description = "Rated game"] rated: Option<bool>,
-    #[description = "Start from this position (TPS, or a Takat position string)"] tps: Option<
-        String,
-    >,
+    #[description = "Start from this position: TPS, a PTN (where its main line ends), or Takat's"]
+    tps: Option<String>,
     #[description = "Board theme"] theme: Option<ThemeChoice>,
     #[description = "Open a thread for the game"] thread: Option<bool>,
     #[description = "Blind game: no picture until the end, only the plies"] blind: Option<bool>,

@@ -33,7 +33,7 @@ const HELP: &str = "\
 Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   challenge [OPPONENT|bredon] [game=tak|takat] [level=beginner|easy|medium|hard|strongest] [size=6] [komi=2] [seat=white|black|random] [opening=swap|no-swap]
             [rated] [blind] [time=1d] [reminder=12h|off] [theme=dark|light|colorblind|...]
-            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\"] [stakes=university] [hide=heights,labels]
+            [reserves=21/1,21/1] [tps=\"x5/x5/x5/x5/x5 1 1\" | tps=\"1. a1 e5 2. c3\" | ptn=FILE] [stakes=university] [hide=heights,labels]
             [tray=on|off]
   accept | decline | cancel | rematch
   move PLY [then LINE] (also: PLY alone, e.g. `alice c3`; `then e3 d3; d4 c4` keeps conditional plies)

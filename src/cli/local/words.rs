@@ -170,6 +170,12 @@ pub(super) fn challenge_options(words: &[String]) -> Result<ChallengeOptions, Re
             "reminder" => o.reminder = Some(value.into()),
             "theme" => o.theme = Some(value.into()),
             "tps" => o.tps = Some(value.into()),
+            // A PTN file's main line, as `/challenge tps:` takes a pasted PTN.
+            "ptn" => {
+                let text = std::fs::read_to_string(value)
+                    .map_err(|e| Refusal(format!("cannot read {value}: {e}")))?;
+                o.tps = Some(text);
+            }
             "reserves" => o.reserves = Some(crate::service::parse_reserves(value)?),
             "hide" => o.hide = Some(value.into()),
             "tray" => o.tray = Some(on_off("tray", value)?),
