@@ -15,8 +15,8 @@ const MAX_NOTES: usize = 60;
 /// Characters of a note list: the newest notes that fit, below Discord's 2000.
 const LIST_CHARS: usize = 1800;
 
-/// The game a player's notes hang on: its server's number, its plies, and (when it has ended)
-/// the record to write them into.
+/// The game a player's notes hang on: where they are kept (its server and id), the number
+/// players know it by, and its plies.
 struct NotedGame {
     guild: u64,
     id: u64,
@@ -68,7 +68,7 @@ impl Service {
     /// `/note` alone: the player's notes on this channel's game (or on the one that ended here
     /// last), privately, the newest that fit.
     pub fn note_list(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
-        let game = self.noted_game_here(ctx)?;
+        let game = self.noted_record_here(ctx)?.game();
         let notes = self.store.notes(game.guild, game.id, ctx.user.id)?;
         if notes.is_empty() {
             return Ok(private(format!(
@@ -104,20 +104,11 @@ impl Service {
     /// `/ptn notes:True`: the record of game `id` (or this channel's) with the asker's notes as
     /// comments at the plies they were written; refused to anyone who kept none on it.
     pub fn ptn_with_notes(&self, ctx: &Ctx, id: Option<u64>) -> Result<Record, Refusal> {
-        let (game, record) = match id {
-            Some(id) => {
-                let archived = self.archived_here(ctx, id)?;
-                let game = NotedGame::archived(&archived);
-                (game, NotedRecord::Ended(archived))
-            }
-            None => match self.store.game(ctx.channel)? {
-                Some(live) => (NotedGame::live(&live), NotedRecord::Playing(live)),
-                None => match self.store.last_finished(ctx.channel)? {
-                    Some(last) => (NotedGame::archived(&last), NotedRecord::Ended(last)),
-                    None => return refuse("there is no game in this channel yet: `game:` names a finished one (/history lists them)"),
-                },
-            },
+        let record = match id {
+            Some(id) => NotedRecord::Ended(self.archived_here(ctx, id)?),
+            None => self.noted_record_here(ctx)?,
         };
+        let game = record.game();
         let notes = self.store.notes(game.guild, game.id, ctx.user.id)?;
         if notes.is_empty() {
             return refuse(format!(
@@ -158,12 +149,12 @@ impl Service {
     }
 
     /// The game in this channel, or the one that ended here last.
-    fn noted_game_here(&self, ctx: &Ctx) -> Result<NotedGame, Refusal> {
+    fn noted_record_here(&self, ctx: &Ctx) -> Result<NotedRecord, Refusal> {
         if let Some(live) = self.store.game(ctx.channel)? {
-            return Ok(NotedGame::live(&live));
+            return Ok(NotedRecord::Playing(live));
         }
         match self.store.last_finished(ctx.channel)? {
-            Some(last) => Ok(NotedGame::archived(&last)),
+            Some(last) => Ok(NotedRecord::Ended(last)),
             None => {
                 refuse("there is no game in this channel: notes are kept on a game you are playing")
             }
@@ -177,22 +168,21 @@ enum NotedRecord {
     Ended(ArchivedGame),
 }
 
-impl NotedGame {
-    fn live(g: &LiveGame) -> NotedGame {
-        NotedGame {
-            guild: g.guild,
-            id: g.id,
-            number: g.shown_number(),
-            plies: g.plies.clone(),
-        }
-    }
-
-    fn archived(g: &ArchivedGame) -> NotedGame {
-        NotedGame {
-            guild: g.guild,
-            id: g.id,
-            number: g.shown_number(),
-            plies: g.plies.clone(),
+impl NotedRecord {
+    fn game(&self) -> NotedGame {
+        match self {
+            NotedRecord::Playing(g) => NotedGame {
+                guild: g.guild,
+                id: g.id,
+                number: g.shown_number(),
+                plies: g.plies.clone(),
+            },
+            NotedRecord::Ended(g) => NotedGame {
+                guild: g.guild,
+                id: g.id,
+                number: g.shown_number(),
+                plies: g.plies.clone(),
+            },
         }
     }
 }
