@@ -169,6 +169,7 @@ impl Service {
             fixture: None,
             paused_until_ms: None,
             conditional: Vec::new(),
+            asked_at: Default::default(),
         };
         let g = Self::rebuild(&game)?;
         if game.settings.stakes.is_some() {

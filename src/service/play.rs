@@ -352,6 +352,8 @@ impl Service {
             return self.take_back(ctx, game, seat, lead);
         }
         game.undo_request = Some(ctx.user.id);
+        // The version this change stores: its buttons carry it.
+        game.asked_at.undo = Some(game.seq + 1);
         self.update_announcing(ctx, &mut game, Vec::new(), |game| {
             let other = game.players[seat.opponent().index()].clone();
             let plies = game.plies[game.plies.len() - count..].join(" ");
@@ -466,6 +468,7 @@ impl Service {
             None => {}
         }
         game.draw_offer = Some(ctx.user.id);
+        game.asked_at.draw = Some(game.seq + 1);
         self.update_announcing(ctx, &mut game, Vec::new(), |game| {
             let other = game.players[seat.opponent().index()].clone();
             let text = format!(

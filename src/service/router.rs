@@ -24,19 +24,22 @@ impl Service {
                 Prompt::Undo { game, seq } | Prompt::Draw { game, seq },
                 Answer::Agree | Answer::Refuse,
             ) => {
-                let Some(live) = self
-                    .store
-                    .game(ctx.channel)?
-                    .filter(|g| g.id == game && g.seq == seq)
-                else {
-                    return stale();
-                };
-                let agree = answer == Answer::Agree;
                 let request = match prompt {
                     Prompt::Undo { .. } => Request::Undo,
                     _ => Request::Draw,
                 };
-                self.answer_request(ctx, live, request, agree)
+                let asked_then = |g: &LiveGame| match request {
+                    Request::Undo => g.undo_request.is_some() && g.asked_at.undo == Some(seq),
+                    Request::Draw => g.draw_offer.is_some() && g.asked_at.draw == Some(seq),
+                };
+                let Some(live) = self
+                    .store
+                    .game(ctx.channel)?
+                    .filter(|g| g.id == game && (g.seq == seq || asked_then(g)))
+                else {
+                    return stale();
+                };
+                self.answer_request(ctx, live, request, answer == Answer::Agree)
             }
             (Prompt::Rematch { game }, Answer::Rematch) => {
                 match self.store.last_finished(ctx.channel)? {

@@ -189,6 +189,24 @@ pub struct LiveGame {
     /// while that opponent is to move, so every line belongs to the player waiting.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditional: Vec<ConditionalLine>,
+    /// The version (`seq`) each open question was asked at, which its buttons carry: a press
+    /// answers the question while it is open, whatever else changed meanwhile (a reminder, a
+    /// conditional line). Records before: none, so only the current version answers.
+    #[serde(default, skip_serializing_if = "AskedAt::is_empty")]
+    pub asked_at: AskedAt,
+}
+
+/// See [`LiveGame::asked_at`].
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct AskedAt {
+    pub undo: Option<u64>,
+    pub draw: Option<u64>,
+}
+
+impl AskedAt {
+    fn is_empty(&self) -> bool {
+        *self == AskedAt::default()
+    }
 }
 
 /// A line of conditional plies: the opponent's expected reply, the owner's answer, and so on.

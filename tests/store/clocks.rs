@@ -107,6 +107,34 @@ fn a_late_tick_posts_the_time_out_without_the_reminder_it_missed() {
     assert!(texts[0].contains("ran out of time"), "{texts:?}");
 }
 
+/// A reminder, or a conditional line set meanwhile, changes the game but not the question:
+/// the draw offer's buttons still answer it.
+#[test]
+fn a_reminder_or_a_line_set_meanwhile_leaves_the_open_question_answerable() {
+    let w = world();
+    started(
+        &w,
+        ChallengeOptions {
+            reminder: Some("12h".into()),
+            ..opts(Some("bob"), Seat::White)
+        },
+    );
+    play(&w, "alice", "a1");
+    let offer = w.service.offer_draw(&ctx("alice", 1000)).unwrap();
+    let asked = offer.prompt.expect("a draw offer asks bob");
+    w.service
+        .add_conditional(&ctx("alice", 2000), "e5 b1")
+        .expect("alice keeps a line while bob thinks");
+    let events = w.service.tick(13 * HOUR).unwrap();
+    assert_eq!(events.len(), 1, "bob is reminded");
+    let drawn = w
+        .service
+        .answer(&ctx("bob", 13 * HOUR), asked, Answer::Agree)
+        .expect("the offer is still the open question");
+    assert!(drawn.text.contains("Drawn by agreement"), "{}", drawn.text);
+    assert!(w.service.store().game(CHANNEL).unwrap().is_none());
+}
+
 #[test]
 fn answers_to_an_older_question_are_refused() {
     let w = world();

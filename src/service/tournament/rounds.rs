@@ -303,6 +303,7 @@ impl Service {
             fixture: Some(fixture),
             paused_until_ms: None,
             conditional: Vec::new(),
+            asked_at: Default::default(),
         };
         let p = pairing_mut(&mut t, fixture);
         p.channel = Some(channel);
