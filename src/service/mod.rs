@@ -17,6 +17,7 @@ mod play;
 mod puzzle;
 mod records;
 mod refusals;
+mod requests;
 mod router;
 mod settings;
 mod timers;

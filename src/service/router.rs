@@ -1,7 +1,7 @@
 //! The button router, on top of the features: a press names a question and its answer, and the
 //! question must still be the open one.
 
-use super::play::Request;
+use super::requests::Request;
 use super::*;
 
 impl Service {
