@@ -1,7 +1,7 @@
 use super::ground::Failure;
 use crate::engine::Limits;
 use crate::render::Theme;
-use crate::service::analysis::analyze_line;
+use crate::service::analysis::{analyze_line, Judge};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -32,6 +32,10 @@ pub struct Args {
     /// main line.
     #[arg(long)]
     branch: Option<String>,
+    /// Who judges: `bredon` (the built-in searcher) or `tei:PROGRAM [ARGS]`, an external TEI
+    /// engine given `--movetime` per position (marks from its winning chances).
+    #[arg(long, default_value = "bredon")]
+    engine: String,
 }
 
 /// Analyses a game: prints the summary and each marked ply, writes the annotated PTN and the
@@ -46,16 +50,35 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
     };
     let theme = Theme::named(&args.theme).map_err(|e| Failure::new(2, e))?;
-    let limits = Limits {
-        time: Some(Duration::from_millis(args.movetime.max(1))),
-        nodes: args.nodes,
-        ..Limits::default()
+    let movetime = Duration::from_millis(args.movetime.max(1));
+    let command: Vec<String> = match args.engine.strip_prefix("tei:") {
+        Some(program) if !program.trim().is_empty() => {
+            program.split_whitespace().map(String::from).collect()
+        }
+        None if args.engine == "bredon" => Vec::new(),
+        _ => {
+            return Err(Failure::new(
+                2,
+                format!("--engine {}: write bredon or tei:PROGRAM", args.engine),
+            ))
+        }
+    };
+    let judge = match command.is_empty() {
+        true => Judge::Own(Limits {
+            time: Some(movetime),
+            nodes: args.nodes,
+            ..Limits::default()
+        }),
+        false => Judge::Tei {
+            command: &command,
+            movetime,
+        },
     };
     let started = Instant::now();
     let report = analyze_line(
         &text,
         args.branch.as_deref(),
-        &limits,
+        judge,
         &theme,
         |done, total| {
             eprint!("\ranalysing: search {done} of {total}");

@@ -12,6 +12,7 @@ mod limits;
 pub mod puzzles;
 mod search;
 pub mod tei;
+pub mod tei_analysis;
 pub mod tinue;
 pub mod tune;
 

@@ -394,6 +394,33 @@ impl Client {
         })
     }
 
+    /// The engine's ply and the side to move's chance (0 to 1) after `plies` from the start,
+    /// searched for `movetime`: its last `wdl`, else its last score through a logistic (a
+    /// `mate` is a certain result).
+    pub fn judge(
+        &mut self,
+        start_tps: Option<&str>,
+        setup: &Setup,
+        plies: &[String],
+        movetime: Duration,
+    ) -> Result<(String, f32), String> {
+        self.set_position(start_tps, setup, plies)?;
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let lines = self.until("bestmove", movetime + Duration::from_secs(10))?;
+        let last = lines.last().expect("until returns the bestmove line");
+        let ply = last
+            .split_whitespace()
+            .nth(1)
+            .map(str::to_string)
+            .ok_or_else(|| format!("the engine {} sent `{last}` without a ply", self.name))?;
+        let chance = lines
+            .iter()
+            .rev()
+            .find_map(|l| wdl(l).or_else(|| score_chance(l)))
+            .ok_or_else(|| format!("the engine {} reported no score before `{last}`", self.name))?;
+        Ok((ply, chance))
+    }
+
     fn set_position(
         &mut self,
         start_tps: Option<&str>,
@@ -453,6 +480,24 @@ fn wdl(line: &str) -> Option<f32> {
     (w + d + l > 0.0).then(|| (w + d / 2.0) / (w + d + l))
 }
 
+/// Hundredths of a flat that make the side to move's chance 10 to 1 in `score_chance`: about
+/// what four flats ahead are worth in Bredon's games (an assumption for engines without `wdl`).
+const LOGISTIC_CP: f32 = 400.0;
+
+/// The chance an `info` line's `score cp N` or `score mate N` gives the side to move.
+fn score_chance(line: &str) -> Option<f32> {
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|&w| w != "score")
+        .skip(1);
+    let (kind, value) = (words.next()?, words.next()?.parse::<f32>().ok()?);
+    match kind {
+        "cp" => Some(1.0 / (1.0 + 10f32.powf(-value / LOGISTIC_CP))),
+        "mate" => Some(if value > 0.0 { 1.0 } else { 0.0 }),
+        _ => None,
+    }
+}
+
 impl Drop for Client {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
@@ -470,5 +515,16 @@ mod tests {
         assert_eq!(super::wdl("info depth 6 score cp 16 pv e3"), None);
         assert_eq!(super::wdl("info wdl 0 0 0"), None);
         assert_eq!(super::wdl("info wdl 5 x 1"), None);
+    }
+
+    #[test]
+    fn a_chance_is_read_from_a_score_where_there_is_no_wdl() {
+        let chance = |l: &str| super::score_chance(l).unwrap();
+        assert_eq!(chance("info depth 3 score cp 0 pv a1"), 0.5);
+        assert!((chance("info score cp 400 pv a1") - 10.0 / 11.0).abs() < 1e-6);
+        assert!((chance("info score cp -400 pv a1") - 1.0 / 11.0).abs() < 1e-6);
+        assert_eq!(chance("info depth 9 score mate 2 pv a1"), 1.0);
+        assert_eq!(chance("info depth 9 score mate -1 pv a1"), 0.0);
+        assert_eq!(super::score_chance("info string hello"), None);
     }
 }

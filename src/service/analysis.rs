@@ -3,10 +3,13 @@
 
 use super::finish::ninja_link;
 use crate::engine::analysis::{analyze, Analysis};
+use crate::engine::tei::Client;
+use crate::engine::tei_analysis::analyze_tei;
 use crate::engine::Limits;
 use crate::render::chart::{render_chart, Chart};
 use crate::render::{encode_png, Theme};
 use crate::tak::{Color, PtnFile};
+use std::time::Duration;
 
 /// The analysis of one game, ready to post or write.
 #[derive(Clone, Debug)]
@@ -21,6 +24,27 @@ pub struct Report {
     /// Each marked ply: "12. c3?? Missed the road in one: ..." in game order.
     pub marked: Vec<String>,
     pub analysis: Analysis,
+}
+
+/// Who judges a game: Bredon's own searcher with these limits per position, or an external
+/// TEI engine (a command line) given this long per position.
+pub enum Judge<'a> {
+    Own(Limits),
+    Tei {
+        command: &'a [String],
+        movetime: Duration,
+    },
+}
+
+/// The server's TEI engine, if the operator named one (`BREDON_TEI_ENGINE`, a command line):
+/// it plays the `strongest` level and judges `/analyze`.
+pub fn server_engine() -> Option<Vec<String>> {
+    let command: Vec<String> = std::env::var("BREDON_TEI_ENGINE")
+        .ok()?
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    (!command.is_empty()).then_some(command)
 }
 
 /// Tags `Game::to_ptn` writes itself from the game: not copied from the analysed file.
@@ -45,7 +69,7 @@ pub fn analyze_ptn(
     theme: &Theme,
     progress: impl FnMut(usize, usize),
 ) -> Result<Report, String> {
-    analyze_line(text, None, limits, theme, progress)
+    analyze_line(text, None, Judge::Own(limits.clone()), theme, progress)
 }
 
 /// `analyze_ptn` of one branch of the file (PTN Ninja's variations) when `branch` names one:
@@ -54,7 +78,7 @@ pub fn analyze_ptn(
 pub fn analyze_line(
     text: &str,
     branch: Option<&str>,
-    limits: &Limits,
+    judge: Judge,
     theme: &Theme,
     progress: impl FnMut(usize, usize),
 ) -> Result<Report, String> {
@@ -73,14 +97,30 @@ pub fn analyze_line(
     if game.plies().is_empty() {
         return Err("the game has no plies to analyse".into());
     }
-    let analysis = analyze(&game, limits, progress);
+    let (analysis, annotator) = match judge {
+        Judge::Own(limits) => (
+            analyze(&game, &limits, progress),
+            format!("Bredon {}", env!("CARGO_PKG_VERSION")),
+        ),
+        Judge::Tei { command, movetime } => {
+            let (program, args) = command.split_first().ok_or("no engine named")?;
+            let mut client = Client::spawn(program, args)?;
+            let analysis = analyze_tei(&game, &mut client, movetime, progress)?;
+            let by = format!(
+                "{} (through Bredon {})",
+                client.name,
+                env!("CARGO_PKG_VERSION")
+            );
+            (analysis, by)
+        }
+    };
     let mut tags: Vec<(&str, String)> = file
         .tags
         .iter()
         .filter(|(name, _)| !GAME_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)))
         .map(|(name, value)| (name.as_str(), value.clone()))
         .collect();
-    tags.push(("Annotator", format!("Bredon {}", env!("CARGO_PKG_VERSION"))));
+    tags.push(("Annotator", annotator));
     let ptn = file.annotated(&game, branch.unwrap_or(""), &tags, &analysis.notes());
     let names = [
         file.tag("Player1").unwrap_or("White").to_string(),

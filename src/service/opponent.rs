@@ -48,9 +48,7 @@ impl EngineOpponent {
 
     /// From the environment: `BREDON_TEI_ENGINE` (a command line) and `BREDON_ENGINE_SECS`.
     pub fn from_env(me: PlayerRef) -> EngineOpponent {
-        let command = std::env::var("BREDON_TEI_ENGINE")
-            .ok()
-            .map(|c| c.split_whitespace().map(String::from).collect());
+        let command = super::analysis::server_engine();
         let secs = std::env::var("BREDON_ENGINE_SECS")
             .ok()
             .and_then(|s| s.parse::<f64>().ok())

@@ -351,3 +351,65 @@ fn analyze_keeps_the_players_comments_and_branches_and_analyses_a_branch_by_name
         stderr(&o)
     );
 }
+
+/// A game where White builds a road on row 1 while Black plays elsewhere, then looks away from
+/// it: Black's 4... d5 leaves e1 open (a wall there was the last defence), and White's 5. a2
+/// misses the road in one.
+const MISSED_ROAD: &str = "[Size \"5\"]\n[Player1 \"alice\"]\n[Player2 \"bob\"]\n\n\
+                           1. a5 a1\n2. b1 b5\n3. c1 c5\n4. d1 d5\n5. a2 e5\n";
+
+#[test]
+fn analyze_by_an_external_tei_engine_marks_plies_by_the_chances_they_give_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("missed.ptn");
+    std::fs::write(&file, MISSED_ROAD).unwrap();
+    // Bredon's own `tei` stands in for the server's engine (Tiltak in practice).
+    let engine = format!("tei:{} tei", env!("CARGO_BIN_EXE_bredon"));
+    let o = bredon(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--engine",
+        &engine,
+        "--movetime",
+        "50",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("alice: 1 blunder (??)"), "{out}");
+    let blunder = out
+        .lines()
+        .find(|l| l.starts_with("5. a2'??"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // The engine named, the road it saw and the chances on both sides of the ply.
+    assert!(
+        blunder.contains("Bredon gives White 100% with "),
+        "{blunder}"
+    );
+    assert!(
+        blunder.contains("e1") && blunder.ends_with("0% after this ply"),
+        "{blunder}"
+    );
+    let annotated = std::fs::read_to_string(dir.path().join("missed.analysed.ptn")).unwrap();
+    assert!(
+        annotated.contains("[Annotator \"Bredon (through Bredon "),
+        "{annotated}"
+    );
+    let refused = bredon(&["analyze", file.to_str().unwrap(), "--engine", "tiltak"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("--engine tiltak: write bredon or tei:PROGRAM"),
+        "{}",
+        stderr(&refused)
+    );
+    let missing = bredon(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--engine",
+        "tei:/no/such/engine",
+    ]);
+    assert!(
+        stderr(&missing).contains("cannot start the engine /no/such/engine"),
+        "{}",
+        stderr(&missing)
+    );
+}

@@ -160,3 +160,48 @@ async fn the_series_line_says_its_points_are_the_rulebooks_and_the_leaderboard_s
         "nobody has finished a rated game of Tak on 6x6 here yet",
     );
 }
+
+/// With `BREDON_TEI_ENGINE` set, `/analyze` is judged by that engine and says so: the PTN's
+/// `Annotator` names it, and the marks come from its winning chances.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyze_is_judged_by_the_servers_engine_when_there_is_one() {
+    let engine = format!("{} tei", env!("CARGO_BIN_EXE_bredon"));
+    let env = [
+        ("BREDON_TEI_ENGINE", engine.as_str()),
+        ("BREDON_ANALYSIS_MS", "50"),
+    ];
+    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    let pasted = r#"[Size "5"] [Player1 "ann"] [Player2 "ben"] 1. a5 a1 2. b1 b5 3. c1 c5 4. d1 d5 5. a2 e5"#;
+    let from = fake.requests().len();
+    let token = fake.command(
+        &carol(),
+        CHANNEL,
+        "analyze",
+        json!([{ "name": "ptn", "type": 3, "value": pasted }]),
+    );
+    let done = fake
+        .wait_request(from, "the analysis", |r| {
+            r.path.contains(&token) && r.method == "PATCH" && r.text().contains("analysis.ptn")
+        })
+        .await;
+    assert_eq!(done.status, 200, "{}", done.text());
+    let files = done.files();
+    let ptn = files
+        .iter()
+        .find(|(n, _)| n == "analysis.ptn")
+        .map(|(_, f)| String::from_utf8_lossy(f).into_owned())
+        .unwrap_or_else(|| panic!("{}", done.text()));
+    assert!(
+        ptn.contains("[Annotator \"Bredon (through Bredon "),
+        "{ptn}"
+    );
+    assert!(
+        ptn.contains("5. a2'?? {Bredon gives White 100% with "),
+        "{ptn}"
+    );
+    assert!(
+        done.content().contains("ann: 1 blunder (??)"),
+        "{}",
+        done.content()
+    );
+}

@@ -8,7 +8,7 @@ use crate::bot::post::{analysis_text, Post};
 use crate::bot::respond::{blocking, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::render::Theme;
-use crate::service::analysis::analyze_line;
+use crate::service::analysis::{analyze_line, server_engine, Judge};
 use crate::service::Refusal;
 use poise::serenity_prelude as serenity;
 use std::time::Duration;
@@ -109,9 +109,16 @@ pub(super) async fn analyze(
     let mut work = tokio::task::spawn_blocking(move || {
         // Held while the analysis runs, even past a handler that stopped waiting for it.
         let _slot = slot;
-        let limits = crate::engine::Limits {
-            time: Some(per_position),
-            ..Default::default()
+        let engine = server_engine();
+        let judge = match &engine {
+            Some(command) => Judge::Tei {
+                command,
+                movetime: per_position,
+            },
+            None => Judge::Own(crate::engine::Limits {
+                time: Some(per_position),
+                ..Default::default()
+            }),
         };
         let progress = |done, total| {
             progress.send_replace((done, total));
@@ -119,7 +126,7 @@ pub(super) async fn analyze(
         analyze_line(
             &record,
             branch.as_deref(),
-            &limits,
+            judge,
             &Theme::default(),
             progress,
         )
