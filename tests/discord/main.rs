@@ -24,3 +24,4 @@ mod records;
 mod rules;
 mod tournaments;
 mod variants;
+mod web;
