@@ -153,7 +153,7 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
             @if game.rated { ", rated" } @else { ", unrated" }
             ". Started " (time(game.started_ms)) "."
         }
-        p.status {
+        p.status #status {
             @if let Some((sentence, code)) = &game.result {
                 strong { (code) } " " (sentence)
             } @else if let Some(to_move) = &game.to_move {
@@ -166,7 +166,8 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
         div.play {
             @if game.pictures {
                 figure.board {
-                    img #board src={ (here) "board/" (ply) } data-base={ (here) "board/" } width="800"
+                    img #board src={ (here) "board/" (ply) } data-base={ (here) "board/" }
+                        data-events=[game.result.is_none().then(|| format!("{here}events"))] width="800"
                         alt={ "The board after ply " (ply) " of " (total) };
                 }
                 div.controls {

@@ -4,8 +4,8 @@
 //! page of a server with its pages on is the same 404.
 
 use super::pages;
-use super::site::Web;
-use crate::service::{fingerprint, WebGame};
+use super::site::{now_ms, Web};
+use crate::service::fingerprint;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -29,14 +29,8 @@ pub(super) fn routes() -> Router<Web> {
 }
 
 /// The one answer for anything that is not a page: unknown, or of a server without pages.
-async fn not_found() -> Response {
+pub(super) async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, Html(pages::not_found())).into_response()
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 async fn home() -> Response {
@@ -77,25 +71,12 @@ async fn server(State(web): State<Web>, Path(slug): Path<String>) -> Response {
     }
 }
 
-/// Game `number` of the server whose slug is `slug`, if both are there.
-async fn find_game(web: &Web, slug: String, number: &str) -> Result<Option<WebGame>, Response> {
-    let Ok(number) = number.parse::<u64>() else {
-        return Ok(None);
-    };
-    let now = now_ms();
-    web.ask(move |s| match s.web_server(&slug)? {
-        Some(guild) => s.web_game(guild, number, now),
-        None => Ok(None),
-    })
-    .await
-}
-
 async fn game(
     State(web): State<Web>,
     Path((slug, number)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    match find_game(&web, slug.clone(), &number).await {
+    match web.game(slug.clone(), &number).await {
         Ok(Some(game)) => {
             let ply =
                 asked_ply(query.as_deref()).map_or(game.plies.len(), |p| p.min(game.plies.len()));
@@ -115,7 +96,7 @@ fn asked_ply(query: Option<&str>) -> Option<usize> {
 }
 
 async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, String)>) -> Response {
-    match find_game(&web, slug, &number).await {
+    match web.game(slug, &number).await {
         Ok(Some(game)) => {
             let name = format!("bredon-{}-{}", game.number, game.file);
             (
@@ -145,7 +126,7 @@ async fn picture(
     Path((slug, number, ply)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match find_game(&web, slug, &number).await {
+    let game = match web.game(slug, &number).await {
         Ok(Some(game)) => game,
         Ok(None) => return not_found().await,
         Err(failed) => return failed,

@@ -1,6 +1,7 @@
 //! The router over the pages and the guard on every answer: 405 for any method but GET and
 //! HEAD, and the safety headers.
 
+use super::live;
 use super::routes::routes;
 use super::site::Web;
 use crate::service::Service;
@@ -18,6 +19,10 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 /// The whole site as a router over `web`.
 fn router(web: Web) -> axum::Router {
     routes()
+        .route(
+            "/s/{slug}/game/{number}/events",
+            axum::routing::get(live::events),
+        )
         .with_state(web)
         .layer(axum::middleware::from_fn(guard))
 }

@@ -1,11 +1,17 @@
 //! What every handler shares: the service, asked on a blocking thread, and the pictures
 //! already drawn, by their ETag.
 
-use crate::service::Service;
+use crate::service::{Service, WebGame};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+pub(super) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
 
 /// Pictures kept drawn, at most; the cache is emptied when it is full (a game page's pictures
 /// are asked for together, so the ones in use are drawn again at once).
@@ -41,6 +47,23 @@ impl Web {
             }
             Err(_) => Err(StatusCode::INTERNAL_SERVER_ERROR.into_response()),
         }
+    }
+
+    /// Game `number` of the server whose slug is `slug`, if both are there.
+    pub(super) async fn game(
+        &self,
+        slug: String,
+        number: &str,
+    ) -> Result<Option<WebGame>, Response> {
+        let Ok(number) = number.parse::<u64>() else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        self.ask(move |s| match s.web_server(&slug)? {
+            Some(guild) => s.web_game(guild, number, now),
+            None => Ok(None),
+        })
+        .await
     }
 
     pub(super) fn picture(&self, etag: &str) -> Option<Arc<Vec<u8>>> {

@@ -273,3 +273,71 @@ async fn a_hostile_name_reads_as_text_in_the_browser() {
     assert!(live.contains(HOSTILE), "{live}");
     assert!(c.get_alert_text().await.is_err());
 }
+
+/// Runs `script` every 50 ms until it returns true (10 s at most).
+async fn until(client: &Client, script: &str) {
+    for _ in 0..200 {
+        if client.execute(script, vec![]).await.unwrap() == serde_json::json!(true) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("never true: {script}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_ply_appears_on_the_open_page_without_a_reload() {
+    let site = Site::start().await;
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.goto(&site.page("game/1")).await.unwrap();
+    let (src, _) = board(c).await;
+    assert!(src.ends_with("/game/1/board/6"), "{src}");
+    c.execute("window.stillThisPage = true;", vec![])
+        .await
+        .unwrap();
+    let channel = 100 + OPEN;
+    site.service
+        .play(&ctx(OPEN, channel, &user("alice")), "d3")
+        .unwrap();
+    until(c, "return document.getElementById('ply').max === '7';").await;
+    let (src, _) = board(c).await;
+    assert!(
+        src.ends_with("/game/1/board/7"),
+        "the page was at the end: {src}"
+    );
+    let newest = c.find(Locator::Css("a[data-ply=\"7\"]")).await.unwrap();
+    assert_eq!(newest.text().await.unwrap(), "d3");
+    assert_eq!(
+        newest.attr("aria-current").await.unwrap().as_deref(),
+        Some("step")
+    );
+    let status = c.find(Locator::Id("status")).await.unwrap();
+    assert_eq!(status.text().await.unwrap(), "bob to move.");
+    // A reader looking back stays where they are when the next ply comes.
+    press(c, Key::Home).await;
+    site.service
+        .play(&ctx(OPEN, channel, &user("bob")), "d5")
+        .unwrap();
+    until(c, "return document.getElementById('ply').max === '8';").await;
+    let (src, _) = board(c).await;
+    assert!(src.ends_with("/game/1/board/0"), "{src}");
+    site.service
+        .resign(&ctx(OPEN, channel, &user("alice")))
+        .unwrap();
+    until(
+        c,
+        "return document.getElementById('status').textContent.startsWith('0-1 ');",
+    )
+    .await;
+    let reloaded = c
+        .execute("return window.stillThisPage === true;", vec![])
+        .await;
+    assert_eq!(
+        reloaded.unwrap(),
+        serde_json::json!(true),
+        "the page was reloaded"
+    );
+}

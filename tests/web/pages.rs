@@ -20,7 +20,14 @@ async fn a_server_without_its_pages_on_answers_as_a_page_that_does_not_exist() {
         CLOSED.to_string(),
         TURNED_OFF.to_string(),
     ] {
-        for page in ["", "/game/1", "/game/2", "/game/2/board/0", "/game/2/ptn"] {
+        for page in [
+            "",
+            "/game/1",
+            "/game/2",
+            "/game/2/board/0",
+            "/game/2/ptn",
+            "/game/1/events",
+        ] {
             closed.push(format!("/s/{slug}{page}"));
         }
     }
