@@ -67,7 +67,9 @@ pub async fn run(config: Config) -> Result<(), String> {
         tracing::info!(%addr, "serving the web pages");
         let web_service = Arc::clone(&service);
         tokio::spawn(async move {
-            if let Err(reason) = crate::web::serve_on(listener, web_service).await {
+            if let Err(reason) =
+                crate::web::serve_on(listener, web_service, crate::web::RateLimit::PAGES).await
+            {
                 tracing::error!(%reason, "the web pages stopped");
             }
         });

@@ -326,3 +326,29 @@ async fn a_fuzz_of_paths_answers_4xx_never_500_and_never_a_file() {
         assert!(answer.text().contains("<h1>Game #2"), "?{query}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_address_past_its_limit_is_answered_429_on_every_page() {
+    let limit = bredon::web::RateLimit {
+        burst: 5,
+        every: std::time::Duration::from_secs(3600),
+    };
+    let site = Site::start_limited(limit).await;
+    let game = format!("/s/{}/game/1", site.slug);
+    for _ in 0..5 {
+        assert_eq!(get(&site.base, &game).await.status, 200);
+    }
+    for target in [
+        game.clone(),
+        format!("/s/{}", site.slug),
+        "/static/style.css".into(),
+    ] {
+        let refused = get(&site.base, &target).await;
+        assert_eq!(refused.status, 429, "{target}");
+        assert!(refused.header("retry-after").is_some(), "{}", refused.head);
+        assert_eq!(
+            refused.header("content-security-policy").as_deref(),
+            Some(bredon::web::CONTENT_SECURITY_POLICY)
+        );
+    }
+}

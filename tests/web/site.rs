@@ -76,6 +76,11 @@ impl Site {
     /// The store and the pages: in each server, alice plays bob (#1, live) and alice's road on
     /// rank 3 (#2, finished); in OPEN, the hostile name plays carol too (#3, live).
     pub async fn start() -> Site {
+        Site::start_limited(bredon::web::RateLimit::PAGES).await
+    }
+
+    /// The site, with `limit` on each address's requests.
+    pub async fn start_limited(limit: bredon::web::RateLimit) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let service = Arc::new(Service::new(
             bredon::store::Store::open(dir.path()).unwrap(),
@@ -100,7 +105,7 @@ impl Site {
             .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(bredon::web::serve_on(listener, Arc::clone(&service)));
+        tokio::spawn(bredon::web::serve_on(listener, Arc::clone(&service), limit));
         Site {
             base,
             service,
