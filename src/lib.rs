@@ -14,4 +14,5 @@ pub mod store;
 pub mod tak;
 pub mod takat;
 pub mod tournament;
+pub mod web;
 pub mod words;

@@ -127,6 +127,10 @@ impl TypedPlies {
 
 pub struct Config {
     pub token: String,
+    /// Serve the web pages here beside the bot (`BREDON_WEB_ADDR`), over the same service.
+    pub web_addr: Option<std::net::SocketAddr>,
+    /// The web pages' public address (`BREDON_WEB_URL`), for the links Bredon gives.
+    pub web_url: Option<String>,
     /// Where REST calls go instead of Discord: a REST proxy that keeps the rate limits of every
     /// process (`DISCORD_PROXY_URL`), or the tests' fake Discord (`DISCORD_API_BASE`).
     pub api_base: Option<String>,

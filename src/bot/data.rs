@@ -189,6 +189,8 @@ pub struct Data {
     pub playtak: crate::playtak::Api,
     /// Which messages this process reads as plies.
     pub typed_plies: super::TypedPlies,
+    /// The web pages' public address (`BREDON_WEB_URL`), for the links Bredon gives.
+    pub web_url: Option<String>,
 }
 
 /// The analyses running in each server, at most [`AnalysisSlots::EACH`] at a time (the Tiltak

@@ -58,6 +58,22 @@ pub async fn run(config: Config) -> Result<(), String> {
     let analysis_per_position = config.analysis_per_position;
     let playtak = config.playtak.clone();
     let typed_plies = config.typed_plies;
+    let web_url = config.web_url.clone();
+    if let Some(addr) = config.web_addr {
+        // Bound before the bot connects: an address that cannot be served stops the start.
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot serve the web pages on {addr} (BREDON_WEB_ADDR): {e}"))?;
+        tracing::info!(%addr, "serving the web pages");
+        let web_service = Arc::clone(&service);
+        tokio::spawn(async move {
+            if let Err(reason) =
+                crate::web::serve_on(listener, web_service, crate::web::RateLimit::PAGES).await
+            {
+                tracing::error!(%reason, "the web pages stopped");
+            }
+        });
+    }
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
@@ -129,6 +145,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     analyses: Default::default(),
                     playtak: playtak.clone(),
                     typed_plies,
+                    web_url: web_url.clone(),
                 })
             })
         })

@@ -10,6 +10,7 @@ mod render;
 mod replay;
 mod reshard;
 mod tinue;
+mod web;
 
 use clap::{Parser, Subcommand};
 use ground::{analysis_per_position, data_dir, database_url, playtak_api, Failure};
@@ -69,6 +70,10 @@ enum Command {
     /// Whether the side to move forces a road by threats alone (Tinuë): `tinue PLY...`,
     /// `no tinue` or `unknown`.
     Tinue(tinue::Args),
+    /// Serve the read-only web pages alone (BREDON_WEB_ADDR, default 127.0.0.1:8080), from the
+    /// same store as the bot (with sled, only while the bot is stopped: `bredon run` serves
+    /// them itself when BREDON_WEB_ADDR is set).
+    Web,
     /// Puzzles: `mine` finds them in games.
     #[command(subcommand)]
     Puzzles(puzzles::Command),
@@ -97,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Migrate { from } => migrate(&from),
         Command::Reshard(args) => reshard::run(args),
         Command::Register => register(),
+        Command::Web => open_store().and_then(|(store, name)| web::run(store, name)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -271,6 +277,8 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .init();
     let config = crate::bot::Config {
         token,
+        web_addr: web::address()?,
+        web_url: web::public_url(),
         api_base: api_base(),
         gateway_url: std::env::var("BREDON_GATEWAY_URL")
             .ok()

@@ -24,7 +24,9 @@ mod timers;
 mod tournament;
 mod university;
 mod vacation;
+mod web;
 
+pub use finish::ptn_date;
 pub use opponent::EngineOpponent;
 pub use options::{
     describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
@@ -41,6 +43,7 @@ pub use tournament::{
     parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
 };
 pub use university::{Bid, ANTE, TAK_FEE};
+pub use web::{WebBoard, WebGame, WebLive, WebResult, WebServerPage};
 
 use crate::game::{Decision, Kind, Match};
 use crate::render::Theme;

@@ -278,7 +278,7 @@ fn most_played(everyone: &[PlayerRecord], user: u64) -> Option<usize> {
         .map(|p| p.size)
 }
 
-fn ranked(everyone: &[PlayerRecord], size: usize) -> Vec<PlayerRecord> {
+pub(super) fn ranked(everyone: &[PlayerRecord], size: usize) -> Vec<PlayerRecord> {
     let mut players: Vec<PlayerRecord> = everyone
         .iter()
         .filter(|p| p.size == size && p.rated_games > 0)

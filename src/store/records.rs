@@ -333,6 +333,10 @@ pub struct GuildSettings {
     /// channel leaves the list when a post there goes through again.
     #[serde(default)]
     pub refused: Vec<RefusedChannel>,
+    /// The server's web pages are served under this random address part (`None`: no pages,
+    /// the default); a moderator turns them on and may change it, so nothing can be guessed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_slug: Option<String>,
 }
 
 /// A channel where Discord refuses Bredon something, as the server was told.
@@ -415,6 +419,7 @@ impl Default for GuildSettings {
             puzzle_since_ms: 0,
             puzzle_mining: true,
             refused: Vec::new(),
+            web_slug: None,
         }
     }
 }

@@ -38,6 +38,20 @@ impl Store {
         Ok(out)
     }
 
+    /// The server whose web pages have the address part `slug`, if one has.
+    pub fn web_server(&self, slug: &str) -> Result<Option<u64>, StoreError> {
+        for (k, v) in self.kv.scan(Tree::Settings, &[])? {
+            let s: GuildSettings = decode("settings", &v)?;
+            if let (Some(true), Ok(key)) = (
+                s.web_slug.as_deref().map(|mine| mine == slug),
+                <[u8; 8]>::try_from(&k[..]),
+            ) {
+                return Ok(Some(u64::from_be_bytes(key)));
+            }
+        }
+        Ok(None)
+    }
+
     /// Writes a server's settings as a moderator set them, keeping its refusal notes as stored:
     /// those change only inside a change's transaction (`note_refusal`), and a moderator's
     /// settings read before one must not undo it.

@@ -593,3 +593,27 @@ fn local_challenges_start_where_a_ptns_main_line_ends() {
         "{out}"
     );
 }
+
+#[test]
+fn local_turns_the_web_pages_on_with_a_new_address_on_reset_and_off() {
+    let out = local_as(
+        &tempfile::tempdir().unwrap(),
+        &["--moderator", "mod"],
+        "alice settings web=on\nmod settings web=on\nmod settings web=on\n\
+         mod settings web_reset=on\nmod settings web=off\nmod settings web_reset=on\nquit\n",
+    );
+    assert!(
+        out.contains("✗ only a server moderator (Manage Server) can change Bredon's settings"),
+        "{out}"
+    );
+    let slugs: Vec<&str> = out
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("web pages at /s/"))
+        .map(|rest| rest.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(slugs.len(), 3, "{out}");
+    assert_eq!(slugs[0], slugs[1], "turned on again, the address stays");
+    assert_ne!(slugs[1], slugs[2], "reset, it changes");
+    assert!(slugs.iter().all(|s| s.len() == 24));
+    assert!(out.contains("✗ this server's web pages are off"), "{out}");
+}

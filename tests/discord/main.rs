@@ -25,3 +25,4 @@ mod records;
 mod rules;
 mod tournaments;
 mod variants;
+mod web;

@@ -55,10 +55,14 @@ pub(super) async fn settings(
     #[description = "false: no more daily puzzles"] daily_puzzle: Option<bool>,
     #[description = "Finished games here may be mined for puzzles (default true)"]
     puzzle_mining: Option<bool>,
+    #[description = "Read-only web pages of this server's games (default false)"] web: Option<bool>,
+    #[description = "true: the web pages get a new address (the old one stops working)"]
+    web_reset: Option<bool>,
 ) -> Result<(), Error> {
     let puzzle_channel = puzzle_channel.map(|c| c.id.get());
     let manager = is_server_manager(member_permissions(ctx));
     let reading = ctx.data().typed_plies;
+    let web_url = ctx.data().web_url.clone();
     say(ctx, true, move |s, c| {
         let c = &Ctx {
             moderator: manager,
@@ -82,6 +86,12 @@ pub(super) async fn settings(
         }
         if let Some(on) = puzzle_mining {
             s.set_puzzle_mining(c, on)?;
+        }
+        if let Some(on) = web {
+            s.set_web(c, on)?;
+        }
+        if web_reset == Some(true) {
+            s.reset_web(c)?;
         }
         let puzzles_off = daily_puzzle == Some(false);
         if puzzle_channel.is_some() || puzzle_hour.is_some() || puzzles_off {
@@ -132,9 +142,26 @@ pub(super) async fn settings(
             + match st.puzzle_mining {
                 true => " Finished games may be mined for puzzles.",
                 false => " Finished games are not mined for puzzles.",
-            })
+            }
+            + &describe_web(st.web_slug.as_deref(), web_url.as_deref()))
     })
     .await
+}
+
+/// " Web pages: …", off, or where anyone with the address reads them.
+fn describe_web(slug: Option<&str>, url: Option<&str>) -> String {
+    match (slug, url) {
+        (None, _) => " Web pages: off.".into(),
+        (Some(slug), Some(url)) => format!(
+            " Web pages: on, at <{}/s/{slug}> for anyone with the address (`web_reset:true` \
+             gives a new one).",
+            url.trim_end_matches('/')
+        ),
+        (Some(slug), None) => format!(
+            " Web pages: on (address /s/{slug}), but this Bredon serves none: its operator sets \
+             BREDON_WEB_ADDR and BREDON_WEB_URL."
+        ),
+    }
 }
 
 /// " Daily puzzle: …", where and when.

@@ -276,6 +276,14 @@ impl Session {
                     sv.set_vacation_days(&ctx, n)?;
                 }
                 super::puzzles::settings(sv, &ctx, rest, |name| user(name).id)?;
+                if let Some(web) = get("web") {
+                    sv.set_web(&ctx, on_off("web", web)?)?;
+                }
+                if let Some(reset) = get("web_reset") {
+                    if on_off("web_reset", reset)? {
+                        sv.reset_web(&ctx)?;
+                    }
+                }
                 let size = number_option(rest, "size", "a number 3..8")?;
                 let s = sv.set_settings(&ctx, get("theme"), size, get("reminder"))?;
                 println!(
@@ -296,6 +304,11 @@ impl Session {
                 if let Some(c) = s.puzzle_channel {
                     let name = channel_name(c, &self.channels);
                     println!("  daily puzzle in #{name} at {:02}:00 UTC", s.puzzle_hour);
+                }
+                if let Some(slug) = &s.web_slug {
+                    println!(
+                        "  web pages at /s/{slug} (under BREDON_WEB_URL, served by `bredon web`)"
+                    );
                 }
                 return Ok(None);
             }

@@ -45,6 +45,7 @@ Each line: NAME COMMAND [ARGS]. Commands (as on Discord):
   notify [dm=on|off] [reminder=12h|off|game] [digest=18|off] | vacation start DAYS | vacation end
   settings [theme=..] [size=..] [reminder=..] [coins=..] [tournaments=anyone|moderators] [vacation_days=14]
            [komi=2 komi_size=6] [hide=heights,labels|none] [tray=on|off]
+  settings web=on|off [web_reset=on]   (this server's read-only web pages, a new address with web_reset)
   tournament create name=\"Spring Cup\" [format=round-robin|double-round-robin|swiss] [rounds=3]
                     [limit=8] [start=\"when full\"|2h|manual] [size=..] [komi=..] [time=1d] [rated]
                     [vacations=no]

@@ -1,0 +1,77 @@
+// A game page: the slider, the buttons, the arrow keys and the move list step the board; while
+// the game is being played, new plies arrive as server-sent events and join the list.
+"use strict";
+(function () {
+  const board = document.getElementById("board");
+  const slider = document.getElementById("ply");
+  if (!board || !slider) return;
+  const label = document.getElementById("plyno");
+  const list = document.querySelector("ol.moves");
+  let last = Number(slider.max);
+  function links() { return list.querySelectorAll("a[data-ply]"); }
+  function show(ply) {
+    ply = Math.max(0, Math.min(last, ply));
+    slider.value = String(ply);
+    board.src = board.dataset.base + ply;
+    board.alt = "The board after ply " + ply + " of " + last;
+    label.textContent = "ply " + ply + " of " + last;
+    links().forEach(function (a) {
+      if (Number(a.dataset.ply) === ply) a.setAttribute("aria-current", "step");
+      else a.removeAttribute("aria-current");
+    });
+    history.replaceState(null, "", "?ply=" + ply);
+  }
+  function link(ply, text) {
+    const a = document.createElement("a");
+    a.href = "?ply=" + ply;
+    a.dataset.ply = String(ply);
+    a.textContent = text;
+    return a;
+  }
+  // The list again from the plies, two to a move (text only: names and plies are never markup).
+  function relist(plies) {
+    const start = document.createElement("li");
+    start.appendChild(link(0, "start"));
+    const items = [start];
+    for (let i = 0; i < plies.length; i += 2) {
+      const li = document.createElement("li");
+      const n = document.createElement("span");
+      n.className = "n";
+      n.textContent = (i / 2 + 1) + ".";
+      li.appendChild(n);
+      for (let j = i; j < Math.min(i + 2, plies.length); j++) {
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(link(j + 1, plies[j]));
+      }
+      items.push(li);
+    }
+    list.replaceChildren.apply(list, items);
+  }
+  list.addEventListener("click", function (e) {
+    const a = e.target.closest("a[data-ply]");
+    if (a) { e.preventDefault(); show(Number(a.dataset.ply)); }
+  });
+  slider.addEventListener("input", function () { show(Number(slider.value)); });
+  document.getElementById("prev").addEventListener("click", function () { show(Number(slider.value) - 1); });
+  document.getElementById("next").addEventListener("click", function () { show(Number(slider.value) + 1); });
+  document.addEventListener("keydown", function (e) {
+    if (e.target === slider) return; // the slider steps itself, and fires "input"
+    const keys = { ArrowLeft: -1, ArrowRight: 1 };
+    if (e.key in keys) { e.preventDefault(); show(Number(slider.value) + keys[e.key]); }
+    else if (e.key === "Home") { e.preventDefault(); show(0); }
+    else if (e.key === "End") { e.preventDefault(); show(last); }
+  });
+  if (board.dataset.events && window.EventSource) {
+    const events = new EventSource(board.dataset.events + "?plies=" + last);
+    events.addEventListener("plies", function (e) {
+      const news = JSON.parse(e.data);
+      const atEnd = Number(slider.value) === last;
+      last = news.plies.length;
+      slider.max = String(last);
+      relist(news.plies);
+      document.getElementById("status").textContent = news.status;
+      show(atEnd ? last : Number(slider.value));
+      if (news.finished) events.close();
+    });
+  }
+})();

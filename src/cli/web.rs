@@ -1,0 +1,70 @@
+//! `bredon web`: the read-only web pages alone, over the store the bot uses; and the web's
+//! environment (`BREDON_WEB_ADDR`, `BREDON_WEB_URL`), which `bredon run` reads too.
+
+use super::ground::Failure;
+use crate::service::Service;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Where `bredon web` serves when `BREDON_WEB_ADDR` is not set.
+const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// `BREDON_WEB_ADDR`, if set: where the pages are served.
+pub fn address() -> Result<Option<SocketAddr>, Failure> {
+    match std::env::var("BREDON_WEB_ADDR") {
+        Ok(text) if !text.trim().is_empty() => parse_address(&text).map(Some),
+        _ => Ok(None),
+    }
+}
+
+fn parse_address(text: &str) -> Result<SocketAddr, Failure> {
+    text.trim().parse().map_err(|_| {
+        Failure::new(
+            2,
+            format!(
+                "BREDON_WEB_ADDR {}: write an address and a port, such as 127.0.0.1:8080",
+                crate::tak::quote(text)
+            ),
+        )
+    })
+}
+
+/// `BREDON_WEB_URL`, if set: the pages' public address, for the links Bredon gives.
+pub fn public_url() -> Option<String> {
+    std::env::var("BREDON_WEB_URL")
+        .ok()
+        .map(|u| u.trim().trim_end_matches('/').to_string())
+        .filter(|u| !u.is_empty())
+}
+
+/// Serves the pages of `store` (named `name` in messages) until the process is stopped.
+pub fn run(store: crate::store::Store, name: String) -> Result<(), Failure> {
+    let addr = match address()? {
+        Some(addr) => addr,
+        None => parse_address(DEFAULT_ADDR)?,
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
+                .unwrap_or_else(|_| "bredon=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(1, format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| Failure::new(1, format!("cannot serve the web pages on {addr}: {e}")))?;
+        println!("serving the web pages of {name} on http://{addr}");
+        crate::web::serve_on(
+            listener,
+            Arc::new(Service::new(store)),
+            crate::web::RateLimit::PAGES,
+        )
+        .await
+        .map_err(|e| Failure::new(1, e))
+    })
+}

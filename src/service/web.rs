@@ -1,0 +1,273 @@
+//! What the web pages may show of a server that turned them on (`/settings web:true`): its
+//! games being played, its results, its leaderboards and any of its games, as plain data. Only
+//! what the server's channels show anyone: never conditional plies, private puzzles or user ids.
+
+use super::*;
+use crate::ratings;
+
+/// The most recent results a server's page lists.
+const RECENT_RESULTS: usize = 20;
+
+/// A game being played, as the server's page lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebLive {
+    pub number: u64,
+    pub board: String,
+    pub players: [String; 2],
+    pub plies: usize,
+    pub to_move: String,
+    pub last_ply_ms: i64,
+    pub deadline_ms: Option<i64>,
+}
+
+/// A finished game, as the server's page lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebResult {
+    pub number: u64,
+    pub board: String,
+    pub players: [String; 2],
+    pub code: String,
+    pub how: String,
+    pub finished_ms: i64,
+}
+
+/// One size's rated players, best first: (name, rating, wins, losses, draws).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebBoard {
+    pub board: String,
+    pub players: Vec<(String, f64, u32, u32, u32)>,
+}
+
+/// A server's page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebServerPage {
+    pub live: Vec<WebLive>,
+    pub results: Vec<WebResult>,
+    pub leaderboards: Vec<WebBoard>,
+}
+
+/// One game's page: the players, every ply, and how it stands or ended.
+#[derive(Clone, Debug)]
+pub struct WebGame {
+    /// Its id, which the pictures' cache keys carry (never shown).
+    pub id: u64,
+    pub number: u64,
+    pub kind: Kind,
+    pub board: String,
+    pub komi: String,
+    pub players: [String; 2],
+    pub rated: bool,
+    pub plies: Vec<String>,
+    pub started_ms: i64,
+    pub last_ply_ms: i64,
+    /// Live games: whose move it is and when they lose on time.
+    pub to_move: Option<String>,
+    pub deadline_ms: Option<i64>,
+    /// Finished games: the sentence and the code (`R-0`).
+    pub result: Option<(String, String)>,
+    /// The record (PTN for Tak) and its file name, and the PTN Ninja link (Tak only).
+    pub record: String,
+    pub file: &'static str,
+    pub link: Option<String>,
+    /// A blind game being played shows no pictures (its players play from the plies alone).
+    pub pictures: bool,
+    pub theme: String,
+    pub display: crate::render::Display,
+}
+
+impl WebGame {
+    /// The game as it stood after `ply` plies (0: the start), if the game has that many.
+    pub fn at(&self, ply: usize) -> Option<Match> {
+        Match::from_record(&self.record).ok()?.after(ply).ok()
+    }
+}
+
+impl Service {
+    /// Turns the server's web pages on (a new random address if they had none) or off.
+    pub fn set_web(&self, ctx: &Ctx, on: bool) -> Result<GuildSettings, Refusal> {
+        self.change_settings(ctx, |s| {
+            s.web_slug = match (on, s.web_slug.take()) {
+                (false, _) => None,
+                (true, Some(slug)) => Some(slug),
+                (true, None) => Some(new_slug()?),
+            };
+            Ok(())
+        })
+    }
+
+    /// Gives the server's web pages a new address: the old one answers nothing from now on.
+    pub fn reset_web(&self, ctx: &Ctx) -> Result<GuildSettings, Refusal> {
+        self.change_settings(ctx, |s| {
+            if s.web_slug.is_none() {
+                return refuse(
+                    "this server's web pages are off: turn them on with /settings web:true \
+                     (they get a new address then)",
+                );
+            }
+            s.web_slug = Some(new_slug()?);
+            Ok(())
+        })
+    }
+
+    /// The server whose web pages have the address part `slug`, if one has.
+    pub fn web_server(&self, slug: &str) -> Result<Option<u64>, Refusal> {
+        if slug.is_empty() || slug.len() > 64 {
+            return Ok(None);
+        }
+        Ok(self.store.web_server(slug)?)
+    }
+
+    /// The server's page: the games being played (the longest waiting first), the newest
+    /// results, and the rated players of every Tak size.
+    pub fn web_server_page(&self, guild: u64) -> Result<WebServerPage, Refusal> {
+        let mut live = Vec::new();
+        for game in self.store.live_games(guild)? {
+            let g = Self::rebuild(&game)?;
+            live.push(WebLive {
+                number: game.shown_number(),
+                board: game.settings.game.board(game.settings.size),
+                to_move: game.players[g.to_move().index()].name.clone(),
+                players: names(&game.players),
+                plies: game.plies.len(),
+                last_ply_ms: game.last_ply_ms,
+                deadline_ms: game.timeout_due_ms,
+            });
+        }
+        live.sort_by_key(|g| (g.last_ply_ms, g.number));
+        Ok(WebServerPage {
+            live,
+            results: self.recent_results(guild)?,
+            leaderboards: self.web_leaderboards(guild)?,
+        })
+    }
+
+    /// The newest finished games, by walking the server's numbers down from the last given.
+    fn recent_results(&self, guild: u64) -> Result<Vec<WebResult>, Refusal> {
+        let mut out = Vec::new();
+        let mut number = self.store.next_game_number(guild)?;
+        while number > 1 && out.len() < RECENT_RESULTS {
+            number -= 1;
+            let Some(id) = self.store.numbered_game(guild, number)? else {
+                continue;
+            };
+            if let Some(game) = self.store.archived(id)? {
+                out.push(WebResult {
+                    number: game.shown_number(),
+                    board: game.settings.game.board(game.settings.size),
+                    players: names(&game.players),
+                    code: game.result.code().to_string(),
+                    how: game.result.how().to_string(),
+                    finished_ms: game.finished_ms,
+                });
+            }
+        }
+        out.sort_by_key(|r| std::cmp::Reverse((r.finished_ms, r.number)));
+        Ok(out)
+    }
+
+    fn web_leaderboards(&self, guild: u64) -> Result<Vec<WebBoard>, Refusal> {
+        let everyone = self.store.players(guild, Kind::Tak)?;
+        let mut sizes: Vec<usize> = everyone
+            .iter()
+            .filter(|p| p.rated_games > 0 && ratings::rated_size(Kind::Tak, p.size))
+            .map(|p| p.size)
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        Ok(sizes
+            .into_iter()
+            .map(|size| WebBoard {
+                board: Kind::Tak.board(size),
+                players: super::records::ranked(&everyone, size)
+                    .into_iter()
+                    .map(|p| (p.user.name, p.rating, p.wins, p.losses, p.draws))
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// Game `number` of the server, finished or being played, if it has one.
+    pub fn web_game(
+        &self,
+        guild: u64,
+        number: u64,
+        now_ms: i64,
+    ) -> Result<Option<WebGame>, Refusal> {
+        let Some(id) = self.store.numbered_game(guild, number)? else {
+            return Ok(None);
+        };
+        if let Some(game) = self.store.archived(id)? {
+            let names = names(&game.players);
+            let result = game
+                .result
+                .describe_with(game.settings.komi, [&names[0], &names[1]]);
+            return Ok(Some(WebGame {
+                id,
+                number,
+                kind: game.settings.game,
+                board: game.settings.game.board(game.settings.size),
+                komi: game.settings.komi.to_string(),
+                rated: game.settings.rated,
+                plies: game.plies,
+                started_ms: game.started_ms,
+                last_ply_ms: game.finished_ms,
+                to_move: None,
+                deadline_ms: None,
+                result: Some((result, game.result.code().to_string())),
+                link: (game.settings.game == Kind::Tak).then(|| finish::ninja_link(&game.ptn)),
+                file: game.settings.game.record_file(),
+                record: game.ptn,
+                pictures: true,
+                theme: game.settings.theme,
+                display: game.settings.display,
+                players: names,
+            }));
+        }
+        let Some(game) = self
+            .store
+            .live_games(guild)?
+            .into_iter()
+            .find(|g| g.id == id)
+        else {
+            return Ok(None);
+        };
+        let g = Self::rebuild(&game)?;
+        let record = finish::ptn_text(&game.players, &g, now_ms);
+        Ok(Some(WebGame {
+            id,
+            number,
+            kind: game.settings.game,
+            board: game.settings.game.board(game.settings.size),
+            komi: game.settings.komi.to_string(),
+            rated: game.settings.rated,
+            to_move: Some(game.players[g.to_move().index()].name.clone()),
+            players: names(&game.players),
+            plies: game.plies,
+            started_ms: game.started_ms,
+            last_ply_ms: game.last_ply_ms,
+            deadline_ms: game.timeout_due_ms,
+            result: None,
+            link: (game.settings.game == Kind::Tak).then(|| finish::ninja_link(&record)),
+            file: game.settings.game.record_file(),
+            record,
+            pictures: !game.settings.blind,
+            theme: game.settings.theme,
+            display: game.settings.display,
+        }))
+    }
+}
+
+fn names(players: &[PlayerRef; 2]) -> [String; 2] {
+    [players[0].name.clone(), players[1].name.clone()]
+}
+
+/// 96 random bits in hex: an address part nobody guesses.
+fn new_slug() -> Result<String, Refusal> {
+    let mut bytes = [0u8; 12];
+    getrandom::getrandom(&mut bytes).map_err(|e| {
+        Refusal(format!(
+            "Bredon found no randomness for the address ({e}); try again"
+        ))
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}

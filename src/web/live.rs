@@ -1,0 +1,99 @@
+//! New plies on an open game page, as server-sent events: the game is read again every
+//! second while the page is open (the store may be another process's, so there is nothing to
+//! wait on), and its plies are sent whenever they differ from what the page shows. A finished
+//! game sends its last plies and ends the stream; a page of a finished game gets 204, which
+//! tells the browser not to ask again.
+
+use super::site::Web;
+use crate::service::{fingerprint, WebGame};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use std::convert::Infallible;
+use std::time::Duration;
+
+/// How often an open page's game is read again.
+const EVERY: Duration = Duration::from_secs(1);
+
+/// What a page is told: every ply, the status line, and whether the game has ended.
+#[derive(serde::Serialize)]
+struct Plies<'a> {
+    plies: &'a [String],
+    status: String,
+    finished: bool,
+}
+
+/// The status line as text: whose move it is, or how the game ended.
+fn status(game: &WebGame) -> String {
+    match (&game.result, &game.to_move) {
+        (Some((sentence, code)), _) => format!("{code} {sentence}"),
+        (None, Some(to_move)) => format!("{to_move} to move."),
+        (None, None) => String::new(),
+    }
+}
+
+/// Where a page stands: how many plies, and which.
+fn position(plies: &[String]) -> (usize, u64) {
+    (plies.len(), fingerprint(plies))
+}
+
+/// `plies=N` in the query: the plies the page shows (else its whole game is sent at once).
+fn shown(query: Option<&str>) -> Option<usize> {
+    query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("plies="))
+        .and_then(|n| n.parse().ok())
+}
+
+pub(super) async fn events(
+    State(web): State<Web>,
+    Path((slug, number)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let game = match web.game(slug.clone(), &number).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return super::routes::not_found().await,
+        Err(failed) => return failed,
+    };
+    if game.result.is_some() || !game.pictures {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    // The page was drawn with the first `shown` plies of this game (as far as it knows).
+    let seen = shown(query.as_deref())
+        .filter(|&n| n <= game.plies.len())
+        .map(|n| position(&game.plies[..n]));
+    let stream = futures_util::stream::unfold(
+        (web, slug, number, seen, false),
+        |(web, slug, number, seen, ended)| async move {
+            if ended {
+                return None;
+            }
+            loop {
+                let game = match web.game(slug.clone(), &number).await {
+                    Ok(Some(game)) => game,
+                    _ => return None,
+                };
+                let now = position(&game.plies);
+                if Some(now) != seen || game.result.is_some() {
+                    let finished = game.result.is_some();
+                    let plies = Plies {
+                        plies: &game.plies,
+                        status: status(&game),
+                        finished,
+                    };
+                    let data = serde_json::to_string(&plies).unwrap_or_default();
+                    let event = Event::default().event("plies").data(data);
+                    return Some((
+                        Ok::<Event, Infallible>(event),
+                        (web, slug, number, Some(now), finished),
+                    ));
+                }
+                tokio::time::sleep(EVERY).await;
+            }
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}

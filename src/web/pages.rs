@@ -1,0 +1,215 @@
+//! The pages as maud templates, checked when Bredon is compiled: every value is escaped by
+//! maud, names are shown as text (never as markup or a mention), and no page holds a script
+//! or a style of its own (both are files, which the Content-Security-Policy allows).
+
+use crate::service::{ptn_date, WebBoard, WebGame, WebServerPage};
+use maud::{html, Markup, DOCTYPE};
+
+/// A page: `script` says whether it steps a board (the script is a file, deferred).
+fn layout(title: &str, script: bool, body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="referrer" content="no-referrer";
+                title { (title) " · Bredon" }
+                link rel="stylesheet" href="/static/style.css";
+                @if script { script src="/static/game.js" defer {} }
+            }
+            body {
+                main { (body) }
+                footer { "Bredon: correspondence Tak on Discord. This page is read-only." }
+            }
+        }
+    }
+    .into_string()
+}
+
+pub(super) fn not_found() -> String {
+    layout(
+        "Not found",
+        false,
+        html! {
+            h1 { "Not found" }
+            p { "There is no page here. A server's pages have the address its moderators share." }
+        },
+    )
+}
+
+pub(super) fn home() -> String {
+    layout(
+        "Bredon",
+        false,
+        html! {
+            h1 { "Bredon" }
+            p { "Correspondence Tak on Discord. Each server that turns its pages on \
+                 (/settings web:true) has an address of its own, which its moderators share." }
+        },
+    )
+}
+
+/// `ms` as a UTC date and time: `2026.11.26 15:58 UTC`.
+fn when(ms: i64) -> String {
+    let minute = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    format!("{} {:02}:{:02} UTC", ptn_date(ms), minute / 60, minute % 60)
+}
+
+/// How long from `then` to `now`, roughly: `5 min`, `3 h`, `2 d`.
+fn span(then: i64, now: i64) -> String {
+    let minutes = (now - then).max(0) / 60_000;
+    match minutes {
+        0..=59 => format!("{minutes} min"),
+        60..=2879 => format!("{} h", minutes / 60),
+        _ => format!("{} d", minutes / 1440),
+    }
+}
+
+fn time(ms: i64) -> Markup {
+    html! { time datetime=(ms) { (when(ms)) } }
+}
+
+pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
+    let games = format!("/s/{slug}/game/");
+    layout(
+        "Games",
+        false,
+        html! {
+            h1 { "Tak on this server" }
+            section {
+                h2 { "Being played" }
+                @if page.live.is_empty() {
+                    p { "No game is being played." }
+                } @else {
+                    div.scroll { table {
+                        thead { tr { th { "#" } th { "Players" } th { "Board" } th { "Plies" }
+                            th { "To move" } th { "Since" } th { "Deadline" } } }
+                        tbody { @for g in &page.live { tr {
+                            td { a href={ (games) (g.number) } { "#" (g.number) } }
+                            td { bdi { (g.players[0]) } " vs " bdi { (g.players[1]) } }
+                            td { (g.board) }
+                            td { (g.plies) }
+                            td { bdi { (g.to_move) } }
+                            td { (time(g.last_ply_ms)) " (" (span(g.last_ply_ms, now)) ")" }
+                            td { @match g.deadline_ms { Some(d) => (time(d)), None => "none" } }
+                        } } }
+                    } }
+                }
+            }
+            section {
+                h2 { "Results" }
+                @if page.results.is_empty() {
+                    p { "No game has finished yet." }
+                } @else {
+                    div.scroll { table {
+                        thead { tr { th { "#" } th { "Players" } th { "Board" } th { "Result" }
+                            th { "Finished" } } }
+                        tbody { @for r in &page.results { tr {
+                            td { a href={ (games) (r.number) } { "#" (r.number) } }
+                            td { bdi { (r.players[0]) } " vs " bdi { (r.players[1]) } }
+                            td { (r.board) }
+                            td { (r.code) " " (r.how) }
+                            td { (time(r.finished_ms)) }
+                        } } }
+                    } }
+                }
+            }
+            section {
+                h2 { "Leaderboards" }
+                @if page.leaderboards.is_empty() {
+                    p { "No rated game has finished yet." }
+                }
+                @for board in &page.leaderboards { (leaderboard(board)) }
+            }
+        },
+    )
+}
+
+fn leaderboard(board: &WebBoard) -> Markup {
+    html! {
+        h3 { (board.board) }
+        div.scroll { table {
+            thead { tr { th { "Rank" } th { "Player" } th { "Rating" } th { "W–L–D" } } }
+            tbody { @for (i, (name, rating, w, l, d)) in board.players.iter().enumerate() { tr {
+                td { (i + 1) }
+                td { bdi { (name) } }
+                td { (format!("{rating:.0}")) }
+                td { (w) "–" (l) "–" (d) }
+            } } }
+        } }
+    }
+}
+
+pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
+    let here = format!("/s/{slug}/game/{}/", game.number);
+    let total = game.plies.len();
+    let title = format!("Game #{}", game.number);
+    let body = html! {
+        nav { a href={ "/s/" (slug) } { "← All games of this server" } }
+        h1 { (title) ": " bdi { (game.players[0]) } " vs " bdi { (game.players[1]) } }
+        p.meta {
+            (game.kind.name()) " on " (game.board) ", komi " (game.komi)
+            @if game.rated { ", rated" } @else { ", unrated" }
+            ". Started " (time(game.started_ms)) "."
+        }
+        p.status #status {
+            @if let Some((sentence, code)) = &game.result {
+                strong { (code) } " " (sentence)
+            } @else if let Some(to_move) = &game.to_move {
+                bdi { (to_move) } " to move, since " (time(game.last_ply_ms))
+                " (" (span(game.last_ply_ms, now)) ")"
+                @if let Some(d) = game.deadline_ms { "; loses on time at " (time(d)) }
+                "."
+            }
+        }
+        div.play {
+            @if game.pictures {
+                figure.board {
+                    img #board src={ (here) "board/" (ply) } data-base={ (here) "board/" }
+                        data-events=[game.result.is_none().then(|| format!("{here}events"))] width="800"
+                        alt={ "The board after ply " (ply) " of " (total) };
+                }
+                div.controls {
+                    button #prev type="button" aria-label="Previous ply" { "◀" }
+                    input #ply type="range" min="0" max=(total) value=(ply) aria-label="Ply";
+                    button #next type="button" aria-label="Next ply" { "▶" }
+                    output #plyno for="ply" { "ply " (ply) " of " (total) }
+                }
+            } @else {
+                p { "A blind game: no pictures while it is being played, only the plies." }
+            }
+            section.moves {
+                h2 { "Moves" }
+                (moves(&game.plies, ply))
+                p.links {
+                    a href={ (here) "ptn" } download { "Download the record" }
+                    @if let Some(link) = &game.link {
+                        " · " a href=(link) rel="noopener noreferrer" { "Open in PTN Ninja" }
+                    }
+                }
+            }
+        }
+    };
+    layout(&title, game.pictures, body)
+}
+
+/// The plies two to a move, each a link to the board after it.
+fn moves(plies: &[String], current: usize) -> Markup {
+    html! {
+        ol.moves {
+            li { a href="?ply=0" data-ply="0" aria-current=[(current == 0).then_some("step")] { "start" } }
+            @for (i, pair) in plies.chunks(2).enumerate() {
+                li {
+                    span.n { (i + 1) "." }
+                    @for (j, ply) in pair.iter().enumerate() {
+                        @let n = 2 * i + j + 1;
+                        " "
+                        a href={ "?ply=" (n) } data-ply=(n)
+                            aria-current=[(current == n).then_some("step")] { (ply) }
+                    }
+                }
+            }
+        }
+    }
+}

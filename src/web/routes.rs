@@ -1,0 +1,185 @@
+//! The addresses and their handlers: a server's page, a game's page, a ply's picture (PNG,
+//! cached by ETag), a game's record, and the style sheet and script as files of their own.
+//! Addresses go by a server's random slug and its game numbers; anything that does not name a
+//! page of a server with its pages on is the same 404.
+
+use super::pages;
+use super::site::{now_ms, Web};
+use crate::service::fingerprint;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::sync::Arc;
+
+const STYLE: &str = include_str!("../../assets/web/style.css");
+const SCRIPT: &str = include_str!("../../assets/web/game.js");
+
+pub(super) fn routes() -> Router<Web> {
+    Router::new()
+        .route("/", get(home))
+        .route("/static/style.css", get(style))
+        .route("/static/game.js", get(script))
+        .route("/s/{slug}", get(server))
+        .route("/s/{slug}/game/{number}", get(game))
+        .route("/s/{slug}/game/{number}/ptn", get(record))
+        .route("/s/{slug}/game/{number}/board/{ply}", get(picture))
+        .fallback(not_found)
+}
+
+/// The one answer for anything that is not a page: unknown, or of a server without pages.
+pub(super) async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, Html(pages::not_found())).into_response()
+}
+
+async fn home() -> Response {
+    Html(pages::home()).into_response()
+}
+
+async fn style() -> Response {
+    static_file("text/css; charset=utf-8", STYLE)
+}
+
+async fn script() -> Response {
+    static_file("text/javascript; charset=utf-8", SCRIPT)
+}
+
+fn static_file(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn server(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+    let asked = slug.clone();
+    let page = web
+        .ask(move |s| match s.web_server(&asked)? {
+            Some(guild) => s.web_server_page(guild).map(Some),
+            None => Ok(None),
+        })
+        .await;
+    match page {
+        Ok(Some(page)) => Html(pages::server(&page, &slug, now_ms())).into_response(),
+        Ok(None) => not_found().await,
+        Err(failed) => failed,
+    }
+}
+
+async fn game(
+    State(web): State<Web>,
+    Path((slug, number)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    match web.game(slug.clone(), &number).await {
+        Ok(Some(game)) => {
+            let ply =
+                asked_ply(query.as_deref()).map_or(game.plies.len(), |p| p.min(game.plies.len()));
+            Html(pages::game(&game, &slug, ply, now_ms())).into_response()
+        }
+        Ok(None) => not_found().await,
+        Err(failed) => failed,
+    }
+}
+
+/// `ply=N` in a query string, if it is there and a number; anything else is ignored.
+fn asked_ply(query: Option<&str>) -> Option<usize> {
+    query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("ply="))
+        .and_then(|n| n.parse().ok())
+}
+
+async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, String)>) -> Response {
+    match web.game(slug, &number).await {
+        Ok(Some(game)) => {
+            let name = format!("bredon-{}-{}", game.number, game.file);
+            (
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "text/plain; charset=utf-8".to_string(),
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"{name}\""),
+                    ),
+                ],
+                game.record,
+            )
+                .into_response()
+        }
+        Ok(None) => not_found().await,
+        Err(failed) => failed,
+    }
+}
+
+/// The board after `ply` plies, drawn by the same renderer as Discord's. Its ETag names the
+/// game and the plies up to it, so a ply taken back and played otherwise is a new picture.
+async fn picture(
+    State(web): State<Web>,
+    Path((slug, number, ply)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match web.game(slug, &number).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found().await,
+        Err(failed) => return failed,
+    };
+    let Some(ply) = ply.parse::<usize>().ok().filter(|&p| p <= game.plies.len()) else {
+        return not_found().await;
+    };
+    if !game.pictures {
+        return not_found().await;
+    }
+    let etag = format!(
+        "\"{:x}-{ply}-{:x}\"",
+        game.id,
+        fingerprint(&game.plies[..ply])
+    );
+    let caching = match game.result {
+        Some(_) => "public, max-age=86400",
+        None => "no-cache",
+    };
+    let answer = |status: StatusCode, body: Option<Arc<Vec<u8>>>| {
+        let headers = [
+            (header::ETAG, etag.clone()),
+            (header::CACHE_CONTROL, caching.to_string()),
+            (header::CONTENT_TYPE, "image/png".to_string()),
+        ];
+        match body {
+            Some(png) => (status, headers, png.as_ref().clone()).into_response(),
+            None => (status, headers).into_response(),
+        }
+    };
+    let seen = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
+    if seen {
+        return answer(StatusCode::NOT_MODIFIED, None);
+    }
+    if let Some(png) = web.picture(&etag) {
+        return answer(StatusCode::OK, Some(png));
+    }
+    let drawn = tokio::task::spawn_blocking(move || {
+        let shown = game.at(ply)?;
+        let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
+        let names = [game.players[0].as_str(), game.players[1].as_str()];
+        Some(shown.png(names, &theme, None, game.display))
+    })
+    .await;
+    match drawn {
+        Ok(Some(png)) => {
+            let png = Arc::new(png);
+            web.keep_picture(etag.clone(), Arc::clone(&png));
+            answer(StatusCode::OK, Some(png))
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}

@@ -1,0 +1,109 @@
+//! The router over the pages, the guard on every answer (405 for any method but GET and
+//! HEAD, and the safety headers), and a rate limit per connecting address (429 past it).
+
+use super::live;
+use super::routes::routes;
+use super::site::Web;
+use crate::service::Service;
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::GovernorLayer;
+
+/// How many requests one address may make: `burst` at once, then one more every `every`.
+#[derive(Clone, Copy, Debug)]
+pub struct RateLimit {
+    pub burst: u32,
+    pub every: Duration,
+}
+
+impl RateLimit {
+    /// Enough for a reader stepping through a game as fast as a key repeats (each ply a
+    /// picture), and for a page's style, script and news, from one address.
+    pub const PAGES: RateLimit = RateLimit {
+        burst: 120,
+        every: Duration::from_millis(50),
+    };
+}
+
+/// How often the limiter forgets the addresses that are within their limit again.
+const FORGET_EVERY: Duration = Duration::from_secs(60);
+
+/// The policy every answer carries: nothing inline, nothing from elsewhere.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+
+/// The whole site as a router over `web`, limited per address by `limit`.
+fn router(web: Web, limit: RateLimit) -> Result<axum::Router, String> {
+    let config = GovernorConfigBuilder::default()
+        .period(limit.every)
+        .burst_size(limit.burst)
+        .finish()
+        .ok_or_else(|| format!("a rate limit needs a burst and a period above zero: {limit:?}"))?;
+    let limiter = config.limiter().clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(FORGET_EVERY).await;
+            limiter.retain_recent();
+        }
+    });
+    Ok(routes()
+        .route(
+            "/s/{slug}/game/{number}/events",
+            axum::routing::get(live::events),
+        )
+        .with_state(web)
+        .layer(GovernorLayer::new(config))
+        .layer(axum::middleware::from_fn(guard)))
+}
+
+/// Serves the pages on a listener already bound (so a bad address stops a start at once,
+/// and tests bind port 0) until the process ends.
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    service: Arc<Service>,
+    limit: RateLimit,
+) -> Result<(), String> {
+    let router = router(Web::new(service), limit)?;
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+    .map_err(|e| format!("the web pages stopped: {e}"))
+}
+
+/// Refuses every method but GET and HEAD, and puts the safety headers on every answer.
+async fn guard(request: Request, next: Next) -> Response {
+    let mut response = if matches!(*request.method(), Method::GET | Method::HEAD) {
+        next.run(request).await
+    } else {
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+            "Bredon's pages are read-only: GET and HEAD only.\n",
+        )
+            .into_response()
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}

@@ -1,0 +1,81 @@
+//! What every handler shares: the service, asked on a blocking thread, and the pictures
+//! already drawn, by their ETag.
+
+use crate::service::{Service, WebGame};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+pub(super) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Pictures kept drawn, at most; the cache is emptied when it is full (a game page's pictures
+/// are asked for together, so the ones in use are drawn again at once).
+const PICTURES_KEPT: usize = 512;
+
+/// What every handler shares: the service, and the pictures already drawn by their ETag.
+#[derive(Clone)]
+pub struct Web {
+    service: Arc<Service>,
+    pictures: Arc<Mutex<HashMap<String, Arc<Vec<u8>>>>>,
+}
+
+impl Web {
+    pub fn new(service: Arc<Service>) -> Web {
+        Web {
+            service,
+            pictures: Arc::default(),
+        }
+    }
+
+    /// Runs `work` with the service on a blocking thread (the service and the store are
+    /// synchronous); a panic or a refusal becomes a 500 with no detail.
+    pub(super) async fn ask<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Service) -> Result<T, crate::service::Refusal> + Send + 'static,
+    ) -> Result<T, Response> {
+        let service = Arc::clone(&self.service);
+        match tokio::task::spawn_blocking(move || work(&service)).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(refusal)) => {
+                tracing::warn!(%refusal, "a web page could not be read");
+                Err(StatusCode::INTERNAL_SERVER_ERROR.into_response())
+            }
+            Err(_) => Err(StatusCode::INTERNAL_SERVER_ERROR.into_response()),
+        }
+    }
+
+    /// Game `number` of the server whose slug is `slug`, if both are there.
+    pub(super) async fn game(
+        &self,
+        slug: String,
+        number: &str,
+    ) -> Result<Option<WebGame>, Response> {
+        let Ok(number) = number.parse::<u64>() else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        self.ask(move |s| match s.web_server(&slug)? {
+            Some(guild) => s.web_game(guild, number, now),
+            None => Ok(None),
+        })
+        .await
+    }
+
+    pub(super) fn picture(&self, etag: &str) -> Option<Arc<Vec<u8>>> {
+        self.pictures.lock().ok()?.get(etag).cloned()
+    }
+
+    pub(super) fn keep_picture(&self, etag: String, png: Arc<Vec<u8>>) {
+        if let Ok(mut kept) = self.pictures.lock() {
+            if kept.len() >= PICTURES_KEPT {
+                kept.clear();
+            }
+            kept.insert(etag, png);
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The game page in headless Chromium, driven through chromedriver (started by the test on a
+//! free port of 127.0.0.1): the board stepped by the keys, the slider, the buttons and the
+//! move list, pictures that change with it, a hostile name read as text, and pages that fit
+//! 400 px and 1280 px (screenshots written for a person to look at).
+
+use crate::site::*;
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Chromium under chromedriver, ended with the test.
+struct Browser {
+    client: Client,
+    driver: std::process::Child,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// `program` on the PATH.
+fn find(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}
+
+/// A headless Chromium, or `None` (said on the terminal; a failure under CI) without one.
+async fn browser() -> Option<Browser> {
+    let (Some(chromium), Some(chromedriver)) = (find("chromium"), find("chromedriver")) else {
+        let tool = match find("chromium") {
+            None => "chromium (Debian's `chromium`)",
+            Some(_) => "chromedriver (Debian's `chromium-driver`)",
+        };
+        crate::support::postgres::skip(tool, "the web pages are tested in a real browser");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let driver = std::process::Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": chromium,
+            "args": ["--headless", "--no-sandbox", "--disable-gpu",
+                     "--disable-background-networking", "--no-first-run",
+                     "--hide-scrollbars", "--force-device-scale-factor=1"],
+        }),
+    );
+    let url = format!("http://127.0.0.1:{port}");
+    // chromedriver listens a moment after it starts: ask until it answers (10 s at most).
+    for _ in 0..200 {
+        let connected =
+            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&url)
+                .await;
+        match connected {
+            Ok(client) => return Some(Browser { client, driver }),
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+    panic!("chromedriver did not answer on {url}");
+}
+
+/// The board's picture once it has loaded: its address and how it looks on the page.
+async fn board(client: &Client) -> (String, Vec<u8>) {
+    let loaded = "const i = document.getElementById('board'); \
+                  return i.complete && i.naturalWidth > 0 ? i.getAttribute('src') : null;";
+    // Until it has loaded: asked every 20 ms, 10 s at most.
+    let mut src = serde_json::Value::Null;
+    for _ in 0..500 {
+        src = client.execute(loaded, vec![]).await.unwrap();
+        if !src.is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let shot = client
+        .find(Locator::Id("board"))
+        .await
+        .unwrap()
+        .screenshot()
+        .await
+        .unwrap();
+    (src.as_str().expect("the board loads").to_string(), shot)
+}
+
+async fn press(client: &Client, key: Key) {
+    client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(&key.to_string())
+        .await
+        .unwrap();
+}
+
+/// Asserts the board now shows ply `ply` (its picture, the slider, the words), and that it
+/// looks other than `before`.
+async fn shows(client: &Client, site: &Site, ply: usize, before: &[u8]) -> Vec<u8> {
+    let (src, shot) = board(client).await;
+    assert_eq!(src, format!("/s/{}/game/2/board/{ply}", site.slug));
+    let slider = client.find(Locator::Id("ply")).await.unwrap();
+    assert_eq!(slider.prop("value").await.unwrap(), Some(ply.to_string()));
+    let words = client
+        .find(Locator::Id("plyno"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(words, format!("ply {ply} of 11"));
+    assert_ne!(shot, before, "the board looks the same at ply {ply}");
+    shot
+}
+
+fn screenshot_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// The page fits the window's width (nothing to scroll sideways).
+async fn fits(client: &Client) -> bool {
+    let script = "return document.documentElement.scrollWidth <= window.innerWidth;";
+    client
+        .execute(script, vec![])
+        .await
+        .unwrap()
+        .as_bool()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
+    let site = Site::start().await;
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.set_window_size(1280, 900).await.unwrap();
+    c.goto(&site.page("game/2")).await.unwrap();
+    let (src, end) = board(c).await;
+    assert!(src.ends_with("/board/11"), "{src}");
+    press(c, Key::Left).await;
+    let ten = shows(c, &site, 10, &end).await;
+    press(c, Key::Home).await;
+    let start = shows(c, &site, 0, &ten).await;
+    press(c, Key::Right).await;
+    let one = shows(c, &site, 1, &start).await;
+    press(c, Key::End).await;
+    let end = shows(c, &site, 11, &one).await;
+    // The slider: a click at its middle, then its own arrow keys.
+    let slider = c.find(Locator::Id("ply")).await.unwrap();
+    slider.click().await.unwrap();
+    let middle: usize = slider
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((4..=7).contains(&middle), "the middle of 0..11: {middle}");
+    let at_middle = shows(c, &site, middle, &end).await;
+    slider.send_keys(&Key::Left.to_string()).await.unwrap();
+    let before_middle = shows(c, &site, middle - 1, &at_middle).await;
+    // The buttons and the move list.
+    c.find(Locator::Id("next"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let again = shows(c, &site, middle, &before_middle).await;
+    assert_eq!(again, at_middle, "one ply has one picture");
+    c.find(Locator::Css("a[data-ply=\"3\"]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    shows(c, &site, 3, &again).await;
+    let current = c.find(Locator::Css("a[aria-current]")).await.unwrap();
+    assert_eq!(
+        current.attr("data-ply").await.unwrap().as_deref(),
+        Some("3")
+    );
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("/game/2?ply=3"));
+    assert!(fits(c).await, "the game page scrolls sideways at 1280 px");
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    std::fs::write(
+        screenshot_path("web-game-1280.png"),
+        c.screenshot().await.unwrap(),
+    )
+    .unwrap();
+    c.set_window_size(400, 900).await.unwrap();
+    assert!(fits(c).await, "the game page scrolls sideways at 400 px");
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    std::fs::write(
+        screenshot_path("web-game-400.png"),
+        c.screenshot().await.unwrap(),
+    )
+    .unwrap();
+    c.goto(&site.page("")).await.unwrap();
+    assert!(fits(c).await, "the server page scrolls sideways at 400 px");
+    std::fs::write(
+        screenshot_path("web-server-400.png"),
+        c.screenshot().await.unwrap(),
+    )
+    .unwrap();
+    c.set_window_size(1280, 900).await.unwrap();
+    std::fs::write(
+        screenshot_path("web-server-1280.png"),
+        c.screenshot().await.unwrap(),
+    )
+    .unwrap();
+    eprintln!("screenshots in {}", screenshot_path("").display());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hostile_name_reads_as_text_in_the_browser() {
+    let site = Site::start().await;
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.goto(&site.page("game/3")).await.unwrap();
+    let heading = c
+        .find(Locator::Css("h1"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(heading, format!("Game #3: {HOSTILE} vs carol"));
+    assert!(
+        c.get_alert_text().await.is_err(),
+        "a script of the name ran"
+    );
+    let bold = c
+        .find_all(Locator::Css("main strong, main b, main em, main script"))
+        .await
+        .unwrap();
+    assert!(
+        bold.is_empty(),
+        "markup or markdown from a name became elements"
+    );
+    c.goto(&site.page("")).await.unwrap();
+    let live = c
+        .find(Locator::Css("tbody"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(live.contains(HOSTILE), "{live}");
+    assert!(c.get_alert_text().await.is_err());
+}
+
+/// Runs `script` every 50 ms until it returns true (10 s at most).
+async fn until(client: &Client, script: &str) {
+    for _ in 0..200 {
+        if client.execute(script, vec![]).await.unwrap() == serde_json::json!(true) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("never true: {script}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_ply_appears_on_the_open_page_without_a_reload() {
+    let site = Site::start().await;
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.goto(&site.page("game/1")).await.unwrap();
+    let (src, _) = board(c).await;
+    assert!(src.ends_with("/game/1/board/6"), "{src}");
+    c.execute("window.stillThisPage = true;", vec![])
+        .await
+        .unwrap();
+    let channel = 100 + OPEN;
+    site.service
+        .play(&ctx(OPEN, channel, &user("alice")), "d3")
+        .unwrap();
+    until(c, "return document.getElementById('ply').max === '7';").await;
+    let (src, _) = board(c).await;
+    assert!(
+        src.ends_with("/game/1/board/7"),
+        "the page was at the end: {src}"
+    );
+    let newest = c.find(Locator::Css("a[data-ply=\"7\"]")).await.unwrap();
+    assert_eq!(newest.text().await.unwrap(), "d3");
+    assert_eq!(
+        newest.attr("aria-current").await.unwrap().as_deref(),
+        Some("step")
+    );
+    let status = c.find(Locator::Id("status")).await.unwrap();
+    assert_eq!(status.text().await.unwrap(), "bob to move.");
+    // A reader looking back stays where they are when the next ply comes.
+    press(c, Key::Home).await;
+    site.service
+        .play(&ctx(OPEN, channel, &user("bob")), "d5")
+        .unwrap();
+    until(c, "return document.getElementById('ply').max === '8';").await;
+    let (src, _) = board(c).await;
+    assert!(src.ends_with("/game/1/board/0"), "{src}");
+    site.service
+        .resign(&ctx(OPEN, channel, &user("alice")))
+        .unwrap();
+    until(
+        c,
+        "return document.getElementById('status').textContent.startsWith('0-1 ');",
+    )
+    .await;
+    let reloaded = c
+        .execute("return window.stillThisPage === true;", vec![])
+        .await;
+    assert_eq!(
+        reloaded.unwrap(),
+        serde_json::json!(true),
+        "the page was reloaded"
+    );
+}

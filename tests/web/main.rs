@@ -1,0 +1,11 @@
+//! Bredon's web pages: served in this process over a store the service fills, asked with
+//! plain HTTP (methods, 404s, a fuzz of paths) and read in headless Chromium through
+//! chromedriver (the board stepped by the slider and the keys, hostile names as text).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod browser;
+mod http;
+mod pages;
+mod site;
