@@ -82,7 +82,7 @@ pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
                 @if page.live.is_empty() {
                     p { "No game is being played." }
                 } @else {
-                    div.scroll { table {
+                    div.scroll { table.live {
                         thead { tr { th { "#" } th { "Players" } th { "Board" } th { "Plies" }
                             th { "To move" } th { "Since" } th { "Deadline" } } }
                         tbody { @for g in &page.live { tr {
