@@ -89,7 +89,7 @@ impl Service {
         let hidden = notes.len() - lines.len();
         if hidden > 0 {
             lines.push(format!(
-                "… and {} before them (`/ptn notes:True` has them all)",
+                "… {} not shown (`/ptn notes:True` has them all)",
                 crate::words::count(hidden as u64, "earlier note")
             ));
         }

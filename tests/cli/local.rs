@@ -529,7 +529,7 @@ fn local_notes_are_checked_capped_listed_to_fit_and_written_into_takat_records_t
         .nth(1)
         .expect("the list");
     let list = &list[..list.find("\n[#").unwrap()];
-    assert!(list.starts_with("… and "), "{list}");
+    assert!(list.starts_with("… 37 earlier notes not shown"), "{list}");
     let newest = format!("after ply 2 (e5): plan number 59: {}", "y".repeat(40));
     assert!(list.ends_with(&newest), "{list}");
     assert!(list.chars().count() < 2000, "{}", list.chars().count());
