@@ -429,15 +429,22 @@ fn judge(
 }
 
 /// The plies of `them` that complete a road at once: the one the game went on with if it is one
-/// of them, else all of them ("e2 or Ce2").
+/// of them, else one for each square a road is completed on ("e2 or c5").
 fn their_roads(after: &Position, them: Color, next: Option<Ply>) -> String {
     let mut wins = Vec::new();
     after.road_wins(them, &mut wins);
     if let Some(next) = next.filter(|n| wins.contains(n)) {
         return after.ptn(next);
     }
-    let mut names: Vec<String> = wins.iter().map(|&w| after.ptn(w)).collect();
-    names.dedup();
+    let mut squares = Vec::new();
+    let mut names = Vec::new();
+    for &w in &wins {
+        let square = after.destination(w);
+        if !squares.contains(&square) {
+            squares.push(square);
+            names.push(after.ptn(w));
+        }
+    }
     names.join(" or ")
 }
 
