@@ -712,6 +712,50 @@ fn analysis_marks_a_tinue_found_and_a_tinue_missed() {
     );
 }
 
+/// Every starter puzzle given (not retired) has a solution that plays, ends in the solver's win,
+/// never stands on one position twice (side to move included) and is at most
+/// `LONGEST_SOLUTION` plies; at least 300 are given.
+#[test]
+fn no_starter_solution_comes_to_a_position_twice_or_runs_too_long() {
+    use bredon::engine::puzzles::{starter_set, LONGEST_SOLUTION};
+    use bredon::tak::Ply;
+    let (mut circling, mut too_long, mut given) = (Vec::new(), Vec::new(), 0);
+    for (i, p) in starter_set().iter().enumerate() {
+        if p.retired.is_some() {
+            continue;
+        }
+        given += 1;
+        let mut pos = p.position().unwrap();
+        let solver = pos.to_move();
+        let mut seen = std::collections::HashSet::from([pos.hash64()]);
+        let mut twice = false;
+        for text in &p.solution {
+            pos.play(Ply::parse(text).unwrap().ply).unwrap();
+            twice |= !seen.insert(pos.hash64());
+        }
+        assert_eq!(
+            pos.end().and_then(|e| e.winner()),
+            Some(solver),
+            "#{}",
+            i + 1
+        );
+        assert_eq!(p.plies, p.solution.len(), "#{}", i + 1);
+        if twice {
+            circling.push(i + 1);
+        }
+        if p.solution.len() > LONGEST_SOLUTION {
+            too_long.push((i + 1, p.solution.len()));
+        }
+    }
+    assert!(
+        circling.is_empty() && too_long.is_empty(),
+        "{} circle: {circling:?}; {} too long: {too_long:?}",
+        circling.len(),
+        too_long.len()
+    );
+    assert!(given >= 300, "{given} puzzles given");
+}
+
 /// Bredon's starter puzzles (`assets/puzzles.jsonl`, made by `assets/regenerate-puzzles.sh`):
 /// each is a Tinuë, and its first plies are exactly those that win.
 fn check_starter_puzzles(every: usize) -> usize {
