@@ -4,7 +4,8 @@
 
 use crate::support;
 
-use bredon::engine::tinue::{solve, Verdict};
+use bredon::engine::forced::{shortest_tinue, Shortest};
+use bredon::engine::tinue::{solve, solve_defence, Verdict};
 use bredon::game::Match;
 use bredon::service::{Ctx, Outcome, PuzzleChoice, Service};
 use bredon::store::records::PlayerRef;
@@ -51,6 +52,10 @@ fn winning_ply(outcome: &Outcome) -> String {
         panic!("no Tak board in {outcome:?}");
     };
     let pos = game.position();
+    // The quickest line's first ply (the proof-number solver's may go round in circles).
+    if let Shortest::Line(line) = shortest_tinue(pos, 41, 1_000_000).shortest {
+        return pos.ptn(line[0]);
+    }
     match solve(pos, 1_000_000).verdict {
         Verdict::Tinue(line) => pos.ptn(line[0]),
         other => panic!("no Tinuë on the board: {other:?}"),
@@ -315,8 +320,9 @@ fn a_retired_puzzle_is_not_given_and_says_why() {
     );
 }
 
-/// A ply of the puzzle's first position that does not win: the first that makes Tak without
-/// forcing the road, else the first that neither wins nor ends the game.
+/// A ply of the puzzle's first position that does not force the road (the solver proves an
+/// escape): the first that makes Tak, else the first that does not end the game (a quiet ply may
+/// force the road too, so each is checked).
 fn wrong_first_ply(puzzle: &bredon::engine::puzzles::Puzzle) -> String {
     let pos = puzzle.position().unwrap();
     let me = pos.to_move();
@@ -332,8 +338,15 @@ fn wrong_first_ply(puzzle: &bredon::engine::puzzles::Puzzle) -> String {
             fits.then(|| (text, after.is_tak(me)))
         })
         .collect();
-    let tak = candidates.iter().find(|(_, tak)| *tak);
-    tak.or(candidates.first())
+    let escapes = |text: &String| {
+        let mut after = pos.clone();
+        after
+            .play(bredon::tak::Ply::parse(text).unwrap().ply)
+            .unwrap();
+        solve_defence(&after, 400_000).verdict == Verdict::NoTinue
+    };
+    let tak = candidates.iter().find(|(t, tak)| *tak && escapes(t));
+    tak.or_else(|| candidates.iter().find(|(t, _)| escapes(t)))
         .map(|(text, _)| text.clone())
         .expect("a ply that does not win")
 }
