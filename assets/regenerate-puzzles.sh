@@ -53,3 +53,10 @@ seven --a hard --b medium --movetime 50 --komi 0 --openings 20
 seven --a medium --b beginner --komi 2 --openings 20
 seven --a beginner --b hard --movetime 25 --komi 0 --openings 20
 "$bredon" puzzles mine games-7x7.ptn --nodes 30000 >>"$OLDPWD/assets/puzzles.jsonl"
+# Issue 40: every puzzle's shortest forced line (no position twice; the solver's line with its
+# circles cut out where the search runs out of nodes), those longer than 21 plies retired in
+# place so numbers keep their puzzles; then more puzzles appended from games of node-limited
+# engines (the same games, so the same puzzles, on every machine).
+"$bredon" puzzles refine "$OLDPWD/assets/puzzles.jsonl" --out "$OLDPWD/assets/puzzles.jsonl"
+play games-5x5-nodes.ptn --a medium --b easy --size 5 --games 80 --openings 40
+"$bredon" puzzles mine games-5x5-nodes.ptn --out "$OLDPWD/assets/puzzles.jsonl" --append

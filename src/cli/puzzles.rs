@@ -1,5 +1,5 @@
 use super::ground::Failure;
-use crate::engine::puzzles::mine;
+use crate::engine::puzzles::{mine, refine, Puzzle};
 use crate::game::Kind;
 use crate::store::Store;
 use crate::tak::PtnFile;
@@ -12,6 +12,21 @@ pub enum Command {
     /// Find "play and win" puzzles (a Tinuë with one or two winning first plies) in PTN games,
     /// one JSON object a line.
     Mine(MineArgs),
+    /// Give each puzzle of a file its shortest forced line (no position twice), retiring those
+    /// with none within 21 plies; the same file always gives the same result.
+    Refine(RefineArgs),
+}
+
+#[derive(clap::Args)]
+pub struct RefineArgs {
+    /// A puzzle file, one JSON object a line (`assets/puzzles.jsonl`).
+    file: PathBuf,
+    /// The search's budget per puzzle, in positions.
+    #[arg(long, default_value_t = 200_000)]
+    nodes: usize,
+    /// Write the puzzles here instead of to standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -29,12 +44,75 @@ pub struct MineArgs {
     /// Write the puzzles here instead of to standard output.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Add the new puzzles to the end of `--out` (those it has already are left out), so the
+    /// puzzles there keep their numbers.
+    #[arg(long, requires = "out")]
+    append: bool,
 }
 
 pub fn run(command: Command) -> Result<(), Failure> {
-    let Command::Mine(args) = command;
+    match command {
+        Command::Mine(args) => run_mine(args),
+        Command::Refine(args) => run_refine(args),
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", path.display())))
+}
+
+fn write(out: Option<&std::path::Path>, text: &str) -> Result<(), Failure> {
+    match out {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display()))),
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| Failure::new(1, e.to_string())),
+    }
+}
+
+/// The puzzles of a file, one JSON object a line.
+fn puzzles_of(path: &std::path::Path) -> Result<Vec<Puzzle>, Failure> {
+    read(path)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .map_err(|e| Failure::new(1, format!("{} line {}: {e}", path.display(), i + 1)))
+        })
+        .collect()
+}
+
+fn run_refine(args: RefineArgs) -> Result<(), Failure> {
+    let mut text = String::new();
+    let mut retired = 0;
+    for (i, puzzle) in puzzles_of(&args.file)?.iter().enumerate() {
+        let refined = refine(puzzle, args.nodes)
+            .map_err(|e| Failure::new(1, format!("puzzle {}: {e}", i + 1)))?;
+        if let Some(why) = &refined.retired {
+            retired += 1;
+            eprintln!("puzzle {} retired: {why}", i + 1);
+        }
+        text.push_str(&serde_json::to_string(&refined).expect("puzzles serialize"));
+        text.push('\n');
+    }
+    write(args.out.as_deref(), &text)?;
+    eprintln!("{retired} retired");
+    Ok(())
+}
+
+fn run_mine(args: MineArgs) -> Result<(), Failure> {
     let mut seen = HashSet::new();
     let mut lines = Vec::new();
+    let mut text = String::new();
+    if let (true, Some(out)) = (args.append, &args.out) {
+        if out.exists() {
+            text = read(out)?;
+            seen.extend(puzzles_of(out)?.into_iter().map(|p| p.tps));
+        }
+    }
     let mut games = 0;
     let mut mine_game = |game: &crate::tak::Game, origin: &str| {
         games += 1;
@@ -50,9 +128,7 @@ pub fn run(command: Command) -> Result<(), Failure> {
         }
     }
     for file in &args.files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| Failure::new(1, format!("cannot read {}: {e}", file.display())))?;
-        let parsed = PtnFile::parse_all(&text)
+        let parsed = PtnFile::parse_all(&read(file)?)
             .map_err(|e| Failure::new(1, format!("{}: {e}", file.display())))?;
         for (n, ptn) in parsed.iter().enumerate() {
             let origin = format!("{} game {}", file.display(), n + 1);
@@ -66,14 +142,8 @@ pub fn run(command: Command) -> Result<(), Failure> {
             mine_game(&game, &origin);
         }
     }
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    match &args.out {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display())))?,
-        None => std::io::stdout()
-            .write_all(text.as_bytes())
-            .map_err(|e| Failure::new(1, e.to_string()))?,
-    }
+    text.extend(lines.iter().map(|l| format!("{l}\n")));
+    write(args.out.as_deref(), &text)?;
     eprintln!(
         "{} from {}",
         crate::words::count(lines.len() as u32, "puzzle"),

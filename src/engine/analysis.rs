@@ -118,6 +118,12 @@ pub fn describe_score(score: i32) -> String {
     }
 }
 
+/// A score from `side`'s view in words that name the side, as every analysis comment writes
+/// scores: "+1.5 for White", "a win in 3 plies for Black".
+pub fn describe_score_for(score: i32, side: Color) -> String {
+    format!("{} for {}", describe_score(score), side.name())
+}
+
 /// Scores past a forced result count as this many hundredths of a flat when measuring a loss.
 const DECIDED: i32 = 2000;
 
@@ -170,7 +176,9 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
         let going_on = in_tinue[played.color.index()];
         let tinue = tinue_around(&pos, played.undo.ply, &after, going_on);
         in_tinue[played.color.index()] = tinue.as_ref().is_some_and(|t| t.kept);
-        let (mark, comment) = judge(&pos, &after, played, &tinue, v.best, v.score, played_score);
+        let next = plies.get(i + 1).map(|p| p.undo.ply);
+        let scores = (v.best, v.score, played_score);
+        let (mark, comment) = judge(&pos, &after, played, &tinue, scores, next);
         judgements.push(Judgement {
             color: played.color,
             best: v.best,
@@ -288,15 +296,17 @@ fn tinue_around(
     })
 }
 
+/// Judges a ply: `scores` are the best ply, its score and the played ply's (the mover's view);
+/// `next` is the ply the game went on with.
 fn judge(
     before: &Position,
     after: &Position,
     played: &crate::tak::Played,
     tinue: &Option<TinueSeen>,
-    best: Option<Ply>,
-    best_score: i32,
-    played_score: i32,
+    scores: (Option<Ply>, i32, i32),
+    next: Option<Ply>,
 ) -> (Option<Mark>, Option<String>) {
+    let (best, best_score, played_score) = scores;
     let me = played.color;
     let them = me.opponent();
     let won = after
@@ -316,18 +326,32 @@ fn judge(
     }
     let lost_already = best_score < -WIN_SOON;
     if !over && !lost_already && after.is_tak(them) {
-        let mut theirs = Vec::new();
-        after.road_wins(them, &mut theirs);
-        let answer = theirs.first().map(|&w| after.ptn(w)).unwrap_or_default();
-        let text = if before.is_tak(them) {
-            format!(
+        let answer = their_roads(after, them, next);
+        let held = saving_ply(before, me, best)
+            .map(|p| {
+                format!(
+                    " {} would have held (no road in one, no Tinuë for {}).",
+                    before.ptn(p),
+                    them.name()
+                )
+            })
+            .unwrap_or_default();
+        let (threats, left) = (threat_squares(before, them), threat_squares(after, them));
+        let answered = threats.iter().filter(|s| !left.contains(s)).count();
+        let text = match (before.is_tak(them), answered) {
+            (true, 0) => format!(
                 "Leaves the Tak unanswered: {} wins with {answer}.",
                 them.name()
-            )
-        } else {
-            format!("Opens a road in one for {}: {answer}.", them.name())
+            ),
+            (true, n) => format!(
+                "Answers {} Tak of {}: {} still wins with {answer}.",
+                number_word(n),
+                number_word(threats.len()),
+                them.name()
+            ),
+            (false, _) => format!("Opens a road in one for {}: {answer}.", them.name()),
         };
-        return blunder(text);
+        return blunder(format!("{text}{held}"));
     }
     match tinue {
         Some(t) if !t.kept => {
@@ -352,7 +376,7 @@ fn judge(
             format!(
                 " Best was {} ({}).",
                 before.ptn(b),
-                describe_score(best_score)
+                describe_score_for(best_score, me)
             )
         })
         .unwrap_or_default()
@@ -364,7 +388,7 @@ fn judge(
         return blunder(format!(
             "Walks into a forced win for {}: {} after it.{}",
             them.name(),
-            describe_score(played_score),
+            describe_score_for(played_score, me),
             best_text(best)
         ));
     }
@@ -380,7 +404,7 @@ fn judge(
             Some(Mark::Good),
             Some(format!(
                 "Finds {} that the search had not seen a ply earlier.",
-                describe_score(played_score)
+                describe_score_for(played_score, me)
             )),
         );
     }
@@ -392,7 +416,7 @@ fn judge(
     let detail = format!(
         "Costs {:.1} flats: {} after it.{}",
         loss as f64 / 100.0,
-        describe_score(played_score),
+        describe_score_for(played_score, me),
         best_text(best)
     );
     if loss >= BLUNDER {
@@ -401,6 +425,80 @@ fn judge(
         (Some(Mark::Mistake), Some(detail))
     } else {
         (None, None)
+    }
+}
+
+/// The plies of `them` that complete a road at once: the one the game went on with if it is one
+/// of them, else one for each square a road is completed on ("e2 or c5").
+fn their_roads(after: &Position, them: Color, next: Option<Ply>) -> String {
+    let mut wins = Vec::new();
+    after.road_wins(them, &mut wins);
+    if let Some(next) = next.filter(|n| wins.contains(n)) {
+        return after.ptn(next);
+    }
+    let mut squares = Vec::new();
+    let mut names = Vec::new();
+    for &w in &wins {
+        let square = after.destination(w);
+        if !squares.contains(&square) {
+            squares.push(square);
+            names.push(after.ptn(w));
+        }
+    }
+    names.join(" or ")
+}
+
+/// The squares where `them` completes a road at once: one square, one threat.
+fn threat_squares(pos: &Position, them: Color) -> Vec<crate::tak::Square> {
+    let mut wins = Vec::new();
+    pos.road_wins(them, &mut wins);
+    let mut squares: Vec<_> = wins.iter().map(|&w| pos.destination(w)).collect();
+    squares.sort_by_key(|s| s.index());
+    squares.dedup();
+    squares
+}
+
+/// The solver's budget for each ply tried as the one that would have held.
+const HOLD_NODES: usize = 10_000;
+/// Most plies tried for it (each a Tinuë search): a blunder's comment stays cheap.
+const HOLD_TRIES: usize = 40;
+
+/// A ply of `me` in `before` after which the opponent has no road in one and no Tinuë the
+/// solver finds (the search's best first), if one is found among the first `HOLD_TRIES`.
+fn saving_ply(before: &Position, me: Color, best: Option<Ply>) -> Option<Ply> {
+    let them = me.opponent();
+    let mut plies = Vec::new();
+    before.generate_plies(&mut plies);
+    let mut scratch = before.clone();
+    let mut tries = 0;
+    best.into_iter()
+        .chain(plies.into_iter().filter(|&p| Some(p) != best))
+        .find(|&ply| {
+            if tries >= HOLD_TRIES {
+                return false;
+            }
+            let undo = scratch.play_unchecked(ply);
+            let holds = match scratch.end() {
+                Some(end) => end.winner() != Some(them),
+                None if scratch.is_tak(them) => false,
+                None => {
+                    tries += 1;
+                    tinue::solve(&scratch, HOLD_NODES).verdict == Verdict::NoTinue
+                }
+            };
+            scratch.undo(undo);
+            holds
+        })
+}
+
+/// "one", "two", ... for the few threats a position has.
+fn number_word(n: usize) -> String {
+    match n {
+        1 => "one".into(),
+        2 => "two".into(),
+        3 => "three".into(),
+        4 => "four".into(),
+        n => n.to_string(),
     }
 }
 

@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod eval;
+pub mod forced;
 mod limits;
 pub mod puzzles;
 mod search;

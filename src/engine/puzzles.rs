@@ -2,6 +2,7 @@
 //! first ply (or a short list of them) does it. The solver proves each; its effort and the line's
 //! length say how hard the puzzle is.
 
+use super::forced::{shortest_tinue, without_circles, Shortest};
 use super::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use serde::{Deserialize, Serialize};
@@ -15,16 +16,21 @@ pub struct Puzzle {
     pub size: usize,
     /// `white` or `black`: who is to move and wins.
     pub to_move: String,
-    /// The solver's line: the first ply, the longest defence, ..., the road.
+    /// The shortest forced line: the quickest first ply, Bredon's longest defence, ..., the
+    /// road (no position twice).
     pub solution: Vec<String>,
     /// Every first ply that forces the road (the solution's first among them).
     pub first_plies: Vec<String>,
-    /// Plies to the road against the best defence.
+    /// Plies to the road against the longest defence, the attacker playing its quickest.
     pub plies: usize,
     /// Proof-tree nodes the solver needed: with `plies`, the puzzle's difficulty.
     pub nodes: usize,
     /// Where it comes from: a file and the game and ply in it.
     pub origin: String,
+    /// Why a puzzle is no longer given (its line too long): kept in the file so that the
+    /// puzzles after it keep their numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retired: Option<String>,
 }
 
 impl Puzzle {
@@ -41,6 +47,48 @@ impl Puzzle {
         let effort = (self.nodes.max(1) as f64).log2();
         (700.0 + 35.0 * self.plies.saturating_sub(3) as f64 + 60.0 * effort).clamp(800.0, 2400.0)
     }
+}
+
+/// The longest solution a puzzle may have, in plies: past it a line is a marathon of threats
+/// rather than a puzzle.
+pub const LONGEST_SOLUTION: usize = 21;
+
+/// A puzzle with its shortest forced line as its solution and that line's length as `plies`;
+/// where the search runs out of its `budget` first, the solver's line with its circles cut out
+/// (the same position again, the line goes on from its last coming); retired if no road is
+/// forced within `LONGEST_SOLUTION` plies, or the line left is longer. The same puzzle and budget
+/// always give the same answer (`bredon puzzles refine`).
+pub fn refine(puzzle: &Puzzle, budget: usize) -> Result<Puzzle, String> {
+    let pos = puzzle.position()?;
+    let mut out = puzzle.clone();
+    out.retired = None;
+    let line = match shortest_tinue(&pos, LONGEST_SOLUTION, budget).shortest {
+        Shortest::Line(line) => line,
+        Shortest::NoneWithin => {
+            out.retired = Some(format!("no road is forced within {LONGEST_SOLUTION} plies"));
+            return Ok(out);
+        }
+        Shortest::Unknown => {
+            let mut scratch = pos.clone();
+            let mut stored = Vec::new();
+            for text in &puzzle.solution {
+                let ply = Ply::parse(text)?.ply;
+                scratch.play(ply).map_err(|e| format!("{text}: {e}"))?;
+                stored.push(ply);
+            }
+            without_circles(&pos, &stored)
+        }
+    };
+    if line.len() > LONGEST_SOLUTION {
+        out.retired = Some(format!(
+            "its line is {} plies, longer than {LONGEST_SOLUTION}",
+            line.len()
+        ));
+        return Ok(out);
+    }
+    out.solution = ptn_line(&pos, &line);
+    out.plies = line.len();
+    Ok(out)
 }
 
 /// How hard a puzzle is, in words, from its rating.
@@ -70,7 +118,8 @@ impl Difficulty {
 }
 
 /// The starter set shipped in `assets/puzzles.jsonl`, numbered from 1 in the file's order (new
-/// puzzles are only ever appended, so a number always means the same puzzle).
+/// puzzles are only ever appended and old ones retired in place, so a number always means the
+/// same puzzle).
 pub fn starter_set() -> &'static [Puzzle] {
     static SET: OnceLock<Vec<Puzzle>> = OnceLock::new();
     SET.get_or_init(|| {
@@ -144,7 +193,12 @@ pub fn mine(game: &Game, origin: &str, budget: usize) -> Vec<Puzzle> {
             if line.len() >= 3 {
                 if let Some(first_plies) = winning_first_plies(&pos, budget, MOST_FIRST_PLIES) {
                     if first_plies.len() <= MOST_FIRST_PLIES {
-                        out.push(puzzle(&pos, &line, &first_plies, solved.nodes, origin, i));
+                        let found = puzzle(&pos, &line, &first_plies, solved.nodes, origin, i);
+                        // Only puzzles whose shortest line is short enough.
+                        if let Some(p) = refine(&found, budget).ok().filter(|p| p.retired.is_none())
+                        {
+                            out.push(p);
+                        }
                     }
                 }
             }
@@ -176,6 +230,7 @@ fn puzzle(
         plies: line.len(),
         nodes,
         origin: format!("{origin} ply {}", index + 1),
+        retired: None,
     }
 }
 

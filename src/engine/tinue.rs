@@ -359,7 +359,7 @@ pub fn ptn_line(position: &Position, plies: &[Ply]) -> Vec<String> {
 }
 
 /// Whether a game's end is the attacker's win.
-fn wins(end: GameResult, attacker: Color) -> bool {
+pub(super) fn wins(end: GameResult, attacker: Color) -> bool {
     match end {
         GameResult::Road { winner, .. } => winner == attacker,
         GameResult::Flats { winner, .. } => winner == Some(attacker),

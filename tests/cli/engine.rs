@@ -84,6 +84,55 @@ fn puzzles_mine_writes_one_json_puzzle_a_line() {
         .ends_with("games.ptn game 1 ply 1"));
 }
 
+/// Puzzle #67 as first mined: the proof-number solver's line of 46 plies (2c2+ eight times).
+const CIRCLING_PUZZLE: &str = r#"{"tps":"1,12,x2,12S/2,2,2112S,1,x/2,2S,12,1,1/1,212121C,x,1112C,1/x3,1,x 1 26","komi":"0","size":5,"to_move":"white","solution":["e1","2e5-11","4b2>","b3-","3c2+21*","4d2+22","3d3<111","a4-","4c3-22","3b2>","2c4-11*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","Sb2","2c2+","b2>","c3-*","2e3-11","b2","a1"],"first_plies":["e1"],"plies":46,"nodes":184362,"origin":"games-5x5.ptn game 15 ply 51"}"#;
+
+#[test]
+fn puzzles_refine_gives_the_shortest_line_and_retires_past_21_plies_and_mine_appends() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("puzzles.jsonl");
+    std::fs::write(&file, format!("{CIRCLING_PUZZLE}\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let o = bredon(&["puzzles", "refine", path, "--out", path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0 retired"), "{}", stderr(&o));
+    let refined: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&file).unwrap().trim()).unwrap();
+    assert_eq!(refined["plies"], 13);
+    assert_eq!(refined["solution"].as_array().unwrap().len(), 13);
+    assert!(refined.get("retired").is_none(), "{refined}");
+    // With too few positions to find it, the stored line stands, and 46 plies is too long.
+    std::fs::write(&file, format!("{CIRCLING_PUZZLE}\n")).unwrap();
+    let o = bredon(&["puzzles", "refine", path, "--nodes", "10", "--out", path]);
+    assert!(
+        stderr(&o).contains("puzzle 1 retired: its line is 46 plies, longer than 21"),
+        "{}",
+        stderr(&o)
+    );
+    let retired = std::fs::read_to_string(&file).unwrap();
+    // Mining appends after it, and a position the file holds is not mined twice.
+    let games = dir.path().join("games.ptn");
+    let tps = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let game = format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n11. 2b2+ a1 12. 2b1>\n");
+    std::fs::write(&games, &game).unwrap();
+    let mine = || {
+        bredon(&[
+            "puzzles",
+            "mine",
+            games.to_str().unwrap(),
+            "--out",
+            path,
+            "--append",
+        ])
+    };
+    assert!(mine().status.success());
+    assert!(mine().status.success());
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after.starts_with(&retired), "{after}");
+    assert_eq!(after.lines().count(), 2, "{after}");
+    assert!(after.lines().nth(1).unwrap().contains(tps));
+}
+
 #[test]
 fn finished_games_are_mined_for_puzzles_unless_their_server_opts_out() {
     let dir = tempfile::tempdir().unwrap();

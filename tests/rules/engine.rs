@@ -615,6 +615,74 @@ fn analysis_marks_a_missed_road_in_one_and_an_unanswered_tak() {
     assert_eq!(a.white_view, b.white_view);
 }
 
+/// A 5x5 game from `tps` (Black to move at move 7) going on with `moves`, analysed.
+fn analysed_from(tps: &str, moves: &str) -> bredon::engine::analysis::Analysis {
+    let game = Game::from_ptn(&format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n{moves}\n")).unwrap();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    bredon::engine::analysis::analyze(&game, &limits, |_, _| {})
+}
+
+/// White threatens roads on rows 2 and 4 (3e5-111 would block both); Black's e2 blocks one of
+/// them, and White wins with the capstone on e4: the comment says one Tak of two was answered
+/// and names the ply played.
+#[test]
+fn a_ply_that_answers_one_tak_of_two_says_so_and_names_the_road_played() {
+    let a = analysed_from(
+        "x4,222/1,1,1,1,x/x5/1,1,1,1,x/2,2,x3 2 7",
+        "7. -- e2 8. Ce4",
+    );
+    let comment = a.plies[0].comment.clone().unwrap_or_default();
+    assert!(
+        comment.starts_with("Answers one Tak of two: White still wins with Ce4."),
+        "{comment}"
+    );
+}
+
+/// White threatens a road on row 2 alone; Black plays a5 and White wins with Ce2: the blunder
+/// names the road played and a ply that would have held (it does: no road in one, no Tinuë).
+#[test]
+fn an_unanswered_tak_names_the_road_played_and_a_ply_that_would_have_held() {
+    use bredon::engine::tinue::{solve, Verdict};
+    let tps = "x5/x5/x5/1,1,1,1,x/2,2,x3 2 3";
+    let a = analysed_from(tps, "3. -- a5 4. Ce2");
+    let comment = a.plies[0].comment.clone().unwrap();
+    let (told, held) = comment.split_once(" would have held").expect(&comment);
+    let saving = told
+        .strip_prefix("Leaves the Tak unanswered: White wins with Ce2. ")
+        .unwrap_or_else(|| panic!("{comment}"));
+    assert_eq!(held, " (no road in one, no Tinuë for White).");
+    let mut pos = Position::from_tps(tps).unwrap();
+    pos.play(bredon::tak::Ply::parse(saving).unwrap().ply)
+        .unwrap();
+    assert!(!pos.is_tak(Color::White), "{saving} leaves no road in one");
+    assert_eq!(solve(&pos, 100_000).verdict, Verdict::NoTinue);
+}
+
+/// Comments name the side their scores are for (the mover's); the chart is White's view.
+#[test]
+fn comment_scores_name_the_side_they_are_for() {
+    // Black's d4 lets White in: 2b2+ a1 2b1> is Tinuë after it.
+    let a = analysed_from(
+        "x,1,x3/x,1,1,x2/x,12,x,2,2/x,121,x3/x,121S,x3 2 10",
+        "10. -- d4",
+    );
+    let comment = a.plies[0].comment.clone().unwrap_or_default();
+    assert!(
+        comment.starts_with("Walks into a forced win for White: a loss in "),
+        "{comment}"
+    );
+    // The score after the ply and the best ply's are Black's, and say so.
+    let (after, best) = comment.split_once(" after it.").expect(&comment);
+    assert!(after.ends_with(" plies for Black"), "{comment}");
+    assert!(
+        best.is_empty() || best.ends_with(" for Black)."),
+        "{comment}"
+    );
+}
+
 /// The Tinuë solver in the analysis: a Tinuë played is marked `!` with its line, one missed
 /// `??` with the line that was there (White to move has 2b2+ a1 2b1> from this position of a
 /// `bredon match` game).
@@ -642,6 +710,50 @@ fn analysis_marks_a_tinue_found_and_a_tinue_missed() {
         missed.plies[0].comment.as_deref(),
         Some("Missed Tinuë: 2b2+ a1 2b1> forces a road in 3 plies.")
     );
+}
+
+/// Every starter puzzle given (not retired) has a solution that plays, ends in the solver's win,
+/// never stands on one position twice (side to move included) and is at most
+/// `LONGEST_SOLUTION` plies; at least 300 are given.
+#[test]
+fn no_starter_solution_comes_to_a_position_twice_or_runs_too_long() {
+    use bredon::engine::puzzles::{starter_set, LONGEST_SOLUTION};
+    use bredon::tak::Ply;
+    let (mut circling, mut too_long, mut given) = (Vec::new(), Vec::new(), 0);
+    for (i, p) in starter_set().iter().enumerate() {
+        if p.retired.is_some() {
+            continue;
+        }
+        given += 1;
+        let mut pos = p.position().unwrap();
+        let solver = pos.to_move();
+        let mut seen = std::collections::HashSet::from([pos.hash64()]);
+        let mut twice = false;
+        for text in &p.solution {
+            pos.play(Ply::parse(text).unwrap().ply).unwrap();
+            twice |= !seen.insert(pos.hash64());
+        }
+        assert_eq!(
+            pos.end().and_then(|e| e.winner()),
+            Some(solver),
+            "#{}",
+            i + 1
+        );
+        assert_eq!(p.plies, p.solution.len(), "#{}", i + 1);
+        if twice {
+            circling.push(i + 1);
+        }
+        if p.solution.len() > LONGEST_SOLUTION {
+            too_long.push((i + 1, p.solution.len()));
+        }
+    }
+    assert!(
+        circling.is_empty() && too_long.is_empty(),
+        "{} circle: {circling:?}; {} too long: {too_long:?}",
+        circling.len(),
+        too_long.len()
+    );
+    assert!(given >= 300, "{given} puzzles given");
 }
 
 /// Bredon's starter puzzles (`assets/puzzles.jsonl`, made by `assets/regenerate-puzzles.sh`):

@@ -155,12 +155,13 @@ impl Service {
     }
 }
 
-/// The puzzle of day `day`, the same in every server: one on 5x5 or larger, spread over the set.
+/// The puzzle of day `day`, the same in every server: one on 5x5 or larger and not retired,
+/// spread over the set.
 fn daily_choice(day: i64) -> u32 {
     let pool: Vec<u32> = starter_set()
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.size >= 5)
+        .filter(|(_, p)| p.size >= 5 && p.retired.is_none())
         .map(|(i, _)| i as u32 + 1)
         .collect();
     let pick = fnv1a(day.to_le_bytes()) % pool.len() as u64;

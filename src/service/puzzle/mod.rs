@@ -7,6 +7,7 @@ mod daily;
 mod ratings;
 
 use super::*;
+use crate::engine::forced::{longest_defence, shortest_tinue, without_circles, Shortest};
 use crate::engine::puzzles::{starter_set, Difficulty, Puzzle};
 use crate::engine::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::store::PuzzleChange;
@@ -15,6 +16,13 @@ use crate::tak::GameResult;
 /// The solver's budget for judging a ply (and for each reply when a refutation is sought):
 /// enough for every starter puzzle's line in well under a second.
 const CHECK_NODES: usize = 400_000;
+
+/// The budget for the shortest line (hints, giving up; past it the solver's line stands in, its
+/// circles cut out), as `bredon puzzles refine` gives it, so the line given up is the stored one.
+const LINE_NODES: usize = 200_000;
+
+/// The budget for Bredon's longest defence after each ply (past it, the solver's defence).
+const DEFENCE_NODES: usize = 50_000;
 
 const PUZZLE_CHANGED: &str = "the puzzle changed while this was being done (another answer \
      came first); look at the newest board and try again";
@@ -53,7 +61,7 @@ impl Service {
             );
         }
         let id = match choice.id {
-            Some(id) => puzzle_by_number(id).map(|_| id)?,
+            Some(id) => puzzle_given(id).map(|_| id)?,
             None => self.choose_puzzle(ctx, choice)?,
         };
         self.begin_puzzle(ctx, seat, id, None)
@@ -62,7 +70,7 @@ impl Service {
     /// Whether `start_puzzle` could find a puzzle for this choice (before a thread opens for it).
     pub fn check_puzzle_choice(&self, ctx: &Ctx, choice: PuzzleChoice) -> Result<(), Refusal> {
         match choice.id {
-            Some(id) => puzzle_by_number(id).map(|_| ()),
+            Some(id) => puzzle_given(id).map(|_| ()),
             None => self.choose_puzzle(ctx, choice).map(|_| ()),
         }
     }
@@ -237,8 +245,12 @@ impl Service {
         let judged = solve_defence(&after, CHECK_NODES);
         match judged.verdict {
             Verdict::Tinue(line) => {
-                let answer = after.ptn(line[0]);
-                s.game.play(line[0]).map_err(|e| Refusal(e.to_string()))?;
+                let defence = match longest_defence(&after, line.len(), DEFENCE_NODES).shortest {
+                    Shortest::Line(longest) => longest[0],
+                    _ => line[0],
+                };
+                let answer = after.ptn(defence);
+                s.game.play(defence).map_err(|e| Refusal(e.to_string()))?;
                 if let Some(end) = s.game.position().end() {
                     // Every reply loses, and the one left ends the game itself.
                     let played = format!(
@@ -367,7 +379,7 @@ impl Service {
     pub fn puzzle_hint(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let s = self.current(ctx)?;
         let pos = s.game.position();
-        let Verdict::Tinue(line) = solve(pos, CHECK_NODES).verdict else {
+        let Some(line) = winning_line(pos) else {
             return refuse("Bredon could not find the road within its budget; nothing was changed");
         };
         let ply = pos.ptn(line[0]);
@@ -390,9 +402,9 @@ impl Service {
     pub fn give_up_puzzle(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
         let s = self.current(ctx)?;
         let pos = s.game.position();
-        let line = match solve(pos, CHECK_NODES).verdict {
-            Verdict::Tinue(line) => ptn_line(pos, &line).join(" "),
-            _ => s.puzzle.solution.join(" "),
+        let line = match winning_line(pos) {
+            Some(line) => ptn_line(pos, &line).join(" "),
+            None => s.puzzle.solution.join(" "),
         };
         let a = &s.attempt;
         let mut text = format!("Puzzle #{}: the winning line was {line}.", a.puzzle);
@@ -496,6 +508,18 @@ impl Service {
     }
 }
 
+/// The quickest forced road from `pos` against Bredon's longest defence, or, past its budget,
+/// the solver's line with its circles cut out: never a line that comes to a position twice.
+fn winning_line(pos: &crate::tak::Position) -> Option<Vec<crate::tak::Ply>> {
+    let Verdict::Tinue(line) = solve(pos, CHECK_NODES).verdict else {
+        return None;
+    };
+    match shortest_tinue(pos, line.len(), LINE_NODES).shortest {
+        Shortest::Line(shortest) => Some(shortest),
+        _ => Some(without_circles(pos, &line)),
+    }
+}
+
 /// The starter puzzle numbered `id` (from 1).
 pub(super) fn puzzle_by_number(id: u32) -> Result<&'static Puzzle, Refusal> {
     let set = starter_set();
@@ -505,6 +529,18 @@ pub(super) fn puzzle_by_number(id: u32) -> Result<&'static Puzzle, Refusal> {
             "there is no puzzle #{id}: they are numbered 1 to {}",
             set.len()
         )),
+    }
+}
+
+/// The starter puzzle numbered `id`, if it is still given (an attempt under way on a retired one
+/// goes on through `puzzle_by_number`).
+fn puzzle_given(id: u32) -> Result<&'static Puzzle, Refusal> {
+    let puzzle = puzzle_by_number(id)?;
+    match &puzzle.retired {
+        Some(why) => refuse(format!(
+            "puzzle #{id} is retired ({why}); /puzzle start without a number gives another"
+        )),
+        None => Ok(puzzle),
     }
 }
 

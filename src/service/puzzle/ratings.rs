@@ -86,6 +86,9 @@ impl Service {
         let mut fits = Vec::new();
         for (i, p) in starter_set().iter().enumerate() {
             let id = i as u32 + 1;
+            if p.retired.is_some() {
+                continue;
+            }
             let rating = self.puzzle_glicko(id)?.rating;
             if choice.size.is_some_and(|s| s != p.size)
                 || choice
