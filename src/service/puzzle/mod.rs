@@ -224,6 +224,7 @@ impl Service {
     ) -> Result<Outcome, Refusal> {
         let mut s = self.standing(attempt)?;
         let attacker = s.game.position().to_move();
+        let before = s.game.position().clone();
         let parsed = crate::tak::Ply::parse(text).map_err(Refusal)?;
         let played = s
             .game
@@ -243,7 +244,18 @@ impl Service {
             return self.wrong(ctx, s, &why);
         }
         let judged = solve_defence(&after, CHECK_NODES);
-        match judged.verdict {
+        // A ply the solver cannot decide within its budget is still proven when it starts the
+        // quickest forced line, the one hints and giving up show.
+        let verdict = match judged.verdict {
+            Verdict::Unknown => match winning_line(&before) {
+                Some(line) if line.first() == Some(&parsed.ply) => {
+                    Verdict::Tinue(line[1..].to_vec())
+                }
+                _ => Verdict::Unknown,
+            },
+            known => known,
+        };
+        match verdict {
             Verdict::Tinue(line) => {
                 let defence = match longest_defence(&after, line.len(), DEFENCE_NODES).shortest {
                     Shortest::Line(longest) => longest[0],
