@@ -239,15 +239,7 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
     let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     ply(&fake, &alice(), "a1").await;
-    drop(bot); // SIGKILL
-    fake.wait_until(
-        "the old connection to close",
-        Duration::from_secs(10),
-        |f| !f.connected(),
-    )
-    .await;
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 2).await;
+    let _bot = restarted(&fake, bot, data.path(), 2).await; // SIGKILL
     let r = ply(&fake, &bob(), "e5").await;
     says(&r, "bob played e5. alice to move");
     // The commands were already there: the restart looked, and wrote nothing.

@@ -5,7 +5,6 @@
 use crate::fake_discord::{FakeDiscord, Request, TestUser};
 use crate::harness::*;
 use serde_json::json;
-use std::time::Duration;
 
 async fn note(fake: &FakeDiscord, user: &TestUser, text: Option<&str>) -> Request {
     let options = match text {
@@ -80,15 +79,7 @@ async fn notes_are_their_writers_alone_and_come_back_as_comments_in_their_record
     );
 
     // In the writer's /mygames (private), and kept over a restart.
-    drop(bot);
-    fake.wait_until(
-        "the old connection to close",
-        Duration::from_secs(10),
-        |f| !f.connected(),
-    )
-    .await;
-    let _bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 2).await;
+    let _bot = restarted(&fake, bot, data.path(), 2).await;
     let mine = run(&fake, &alice(), "mygames", json!([])).await;
     assert!(mine.is_ephemeral());
     says(&mine, "your note: “SECRET-PLAN: wall at c3” (+1 more)");

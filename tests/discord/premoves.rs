@@ -5,7 +5,6 @@
 use crate::fake_discord::{self, FakeDiscord, Request, TestUser};
 use crate::harness::*;
 use serde_json::json;
-use std::time::Duration;
 
 async fn premove(fake: &FakeDiscord, user: &TestUser, options: serde_json::Value) -> Request {
     let r = run(fake, user, "premove", options).await;
@@ -65,15 +64,7 @@ async fn a_line_answers_the_foreseen_replies_at_once_and_is_dropped_when_they_de
         r.content()
     );
     // The rest of the line survives a restart.
-    drop(bot);
-    fake.wait_until(
-        "the old connection to close",
-        Duration::from_secs(10),
-        |f| !f.connected(),
-    )
-    .await;
-    let bot = start_bot(&fake, data.path(), 30.0);
-    connected(&fake, 2).await;
+    let bot = restarted(&fake, bot, data.path(), 2).await;
     let r = premove(&fake, &alice(), json!([])).await;
     says(&r, "1. if d5: c1");
     assert!(

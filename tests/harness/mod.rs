@@ -249,6 +249,20 @@ pub async fn boot_with(
     (fake, data, bot)
 }
 
+/// Kills `bot` (as SIGKILL would) and starts it again on `data`, ready as its `n`th start.
+pub async fn restarted(fake: &FakeDiscord, bot: Bot, data: &Path, n: u64) -> Bot {
+    drop(bot);
+    fake.wait_until(
+        "the old connection to close",
+        Duration::from_secs(10),
+        |f| !f.connected(),
+    )
+    .await;
+    let bot = start_bot(fake, data, 30.0);
+    connected(fake, n).await;
+    bot
+}
+
 /// Waits for the `n`th start of the bot to be ready: its IDENTIFY, then its look at the
 /// registered commands, and the commands in place (a restart finds them there and writes
 /// nothing).
