@@ -119,6 +119,41 @@ pub fn buttons(prompt: Prompt, disabled: bool) -> Vec<serenity::CreateActionRow>
         .collect()
 }
 
+/// "On the web": a link to a page of Bredon's web pages. A link button sends Bredon no
+/// interaction, so it works as long as the page does.
+fn web_button(url: &str) -> serenity::CreateButton {
+    serenity::CreateButton::new_link(url).label("On the web")
+}
+
+/// `rows` with an "On the web" button to `url`: beside the last row's buttons while it has
+/// room, else in a row of its own.
+pub fn with_web_link(
+    mut rows: Vec<serenity::CreateActionRow>,
+    url: &str,
+) -> Vec<serenity::CreateActionRow> {
+    match rows.last_mut() {
+        Some(serenity::CreateActionRow::Buttons(row)) if row.len() < 5 => row.push(web_button(url)),
+        _ => rows.push(serenity::CreateActionRow::Buttons(vec![web_button(url)])),
+    }
+    rows
+}
+
+/// The address of the link button on `message`, if it has one: kept when its other buttons
+/// are spent.
+pub fn web_link_of(message: &serenity::Message) -> Option<String> {
+    message
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .find_map(|c| match c {
+            serenity::ActionRowComponent::Button(serenity::Button {
+                data: serenity::ButtonKind::Link { url },
+                ..
+            }) => Some(url.clone()),
+            _ => None,
+        })
+}
+
 /// The custom id of a board's Move button, which is also its modal's.
 pub fn move_id(prompt: Prompt) -> String {
     match prompt {

@@ -23,6 +23,8 @@ pub struct Publisher {
     pub cache: Arc<serenity::Cache>,
     /// Channels where Discord refuses Bredon something, as this process knows (`refused.rs`).
     pub refused: std::sync::Mutex<std::collections::HashMap<u64, crate::store::records::Lacking>>,
+    /// The web pages' public address (`BREDON_WEB_URL`): outcomes with a page link to it.
+    pub web_url: Option<String>,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -106,6 +106,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     cache: Arc::clone(&ctx.cache),
                     // Read by the outbox's first sweep, and every minute after.
                     refused: Default::default(),
+                    web_url: web_url.clone(),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

@@ -4,7 +4,7 @@
 //! game takes two messages: the result with the final board (pinging both players), then its
 //! record (GIF, PTN file, link, ratings), which may take a while to draw.
 
-use super::buttons::buttons;
+use super::buttons::{buttons, with_web_link};
 use crate::game::explain::{record_gif, record_picture};
 use crate::service::{DigestGame, Outcome};
 use poise::serenity_prelude as serenity;
@@ -152,7 +152,7 @@ pub fn mention_line(ids: &[u64]) -> String {
 /// The announcement of an outcome: its text, the deadline, the pings, the board picture (drawn on
 /// a blocking thread) and the buttons of its question. A finished game's rematch button goes on
 /// its record instead.
-pub async fn announce(outcome: &Outcome) -> Post {
+pub async fn announce(outcome: &Outcome, web: Option<&str>) -> Post {
     let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
     let mut tail = String::new();
     if let Some(table) = &outcome.table {
@@ -172,10 +172,14 @@ pub async fn announce(outcome: &Outcome) -> Post {
         None => escape(&outcome.text),
     };
     let content = fit_before(text, &tail);
-    let components = match outcome.prompt {
+    let mut components = match outcome.prompt {
         Some(p) if outcome.finished.is_none() => buttons(p, false),
         _ => Vec::new(),
     };
+    // A finished game's link goes on its record, beside the rematch button.
+    if let Some(url) = page_url(outcome, web).filter(|_| outcome.finished.is_none()) {
+        components = with_web_link(components, &url);
+    }
     let board = outcome.board.clone();
     let mut files: Vec<serenity::CreateAttachment> = tokio::task::spawn_blocking(move || {
         let b = board?;
@@ -207,6 +211,12 @@ pub async fn announce(outcome: &Outcome) -> Post {
         components,
         mentions,
     }
+}
+
+/// The address of the outcome's web page, when it has one and the pages have a public address
+/// (`BREDON_WEB_URL`).
+fn page_url(outcome: &Outcome, web: Option<&str>) -> Option<String> {
+    Some(format!("{}{}", web?, outcome.page.as_deref()?))
 }
 
 /// The line with a game's PTN Ninja link, if it fits in a message that already holds `used`
@@ -271,7 +281,7 @@ fn rated_on(board: &str) -> String {
 
 /// The record of a finished game: the GIF of the whole game, the PTN file, the PTN Ninja link if
 /// it fits, ratings and series, and the rematch button. Pings no one.
-pub async fn record(outcome: &Outcome) -> Option<Post> {
+pub async fn record(outcome: &Outcome, web: Option<&str>) -> Option<Post> {
     let f = outcome.finished.clone()?;
     let mut lines = Vec::new();
     for (player, rating, change) in &f.ratings {
@@ -306,10 +316,14 @@ pub async fn record(outcome: &Outcome) -> Option<Post> {
     if gif_left_out {
         content.push_str("\nThe animation is too large for Discord; replay the game in PTN Ninja.");
     }
+    let rows = outcome.prompt.map_or(Vec::new(), |p| buttons(p, false));
     Some(Post {
         content: fit(content),
         files,
-        components: outcome.prompt.map_or(Vec::new(), |p| buttons(p, false)),
+        components: match page_url(outcome, web) {
+            Some(url) => with_web_link(rows, &url),
+            None => rows,
+        },
         mentions: Vec::new(),
     })
 }

@@ -1,7 +1,7 @@
 //! Buttons and the Move form: answered at once (Discord's 3 seconds), checked by the service,
 //! and their outcomes handed to the publisher.
 
-use super::buttons::{buttons, label, move_id, parse_custom_id};
+use super::buttons::{buttons, label, move_id, parse_custom_id, web_link_of, with_web_link};
 use super::checks::{is_thread, missing_permissions};
 use super::post::{escape, fit, MAX_CONTENT};
 use super::publish::Via;
@@ -80,7 +80,10 @@ pub async fn on_press(
                 ctx,
                 serenity::EditInteractionResponse::new()
                     .content(fit(pressed))
-                    .components(buttons(prompt, true))
+                    .components(match web_link_of(&press.message) {
+                        Some(url) => with_web_link(buttons(prompt, true), &url),
+                        None => buttons(prompt, true),
+                    })
                     .allowed_mentions(serenity::CreateAllowedMentions::new()),
             )
             .await?;

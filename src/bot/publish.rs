@@ -68,7 +68,7 @@ impl Publisher {
         let claim = outcome.letter.and_then(|id| self.claims.claim(id));
         let follow_ups = outcome.follow_ups(self.engine.me.id);
         let outcome = self.for_players(outcome);
-        let post = announce(&outcome).await;
+        let post = announce(&outcome, self.web_url.as_deref()).await;
         Ready {
             outcome,
             post,
@@ -229,7 +229,7 @@ impl Publisher {
         let message = match d.has_sent(Part::Announcement) || !d.outcome.digest.is_empty() {
             true => d.letter.message,
             false => {
-                let post = announce(&d.outcome).await;
+                let post = announce(&d.outcome, self.web_url.as_deref()).await;
                 let mut message = None;
                 if let Some(token) = token {
                     message = self.answered(token, &post.content).await?;
@@ -403,7 +403,7 @@ impl Publisher {
             self.note(owed.letter, Part::Direct(player.id), None).await;
         }
         if !sent.contains(&Part::Record.key()) {
-            if let Some(record) = record(outcome).await {
+            if let Some(record) = record(outcome, self.web_url.as_deref()).await {
                 self.post(channel, owed, Part::Record, record).await?;
             }
         }

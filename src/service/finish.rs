@@ -1,5 +1,6 @@
 //! Ending a game: archive with PTN, series points, ratings and stats, all in one change.
 
+use super::settings::WebPage;
 use super::{Ctx, Finished, Outcome, Refusal, Service};
 use crate::game::{Decision, Ending, Match};
 use crate::ratings;
@@ -229,6 +230,7 @@ impl Service {
             prompt: Self::rematch_prompt(&game),
             board: Some(Self::board(&game, g, ctx.now_ms)),
             finished: Some(finished),
+            page: self.web_path(game.guild, WebPage::Game(game.shown_number()))?,
             ..Outcome::default()
         };
         self.commit(ctx, change, outcome)

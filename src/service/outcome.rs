@@ -181,6 +181,11 @@ pub struct Outcome {
     /// as the direct message itself, with no post in a channel.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub digest: Vec<DigestGame>,
+    /// Where this outcome's game or tournament has its web page (a path below
+    /// `BREDON_WEB_URL`), when its server shows its pages: given with a finished game's result,
+    /// `/board` and `/tournament standings`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
 }
 
 /// One game of a daily digest.

@@ -1,6 +1,7 @@
 //! Playing: plies, the legal plies and their labels, the board, resignation and abort (the
 //! questions a player puts to the other, undo and draw, are `requests.rs`).
 
+use super::settings::WebPage;
 use super::*;
 use crate::game::Played;
 
@@ -96,6 +97,7 @@ impl Service {
             outcome.prompt = Self::rematch_prompt(&game);
             outcome.text = text;
             outcome.board = Some(Self::board(&game, g, ctx.now_ms));
+            outcome.page = self.web_path(game.guild, WebPage::Game(game.shown_number()))?;
             return self.commit(ctx, change, outcome);
         }
         self.update_announcing(ctx, &mut game, coins.changes, |game| {
@@ -208,11 +210,12 @@ impl Service {
             game.settings.game.name(),
             game.settings.game.board(game.settings.size)
         );
-        Self::finished_view(&game, &lead, ply)
+        self.finished_view(&game, &lead, ply)
     }
 
     /// `lead`, how `game` ended, and its final board; or, with `ply`, its position then.
     fn finished_view(
+        &self,
         game: &ArchivedGame,
         lead: &str,
         ply: Option<usize>,
@@ -237,6 +240,12 @@ impl Service {
                 None,
                 game.settings.display,
             )),
+            page: self
+                .web_path(game.guild, WebPage::Game(game.shown_number()))?
+                .map(|path| match ply {
+                    Some(ply) => format!("{path}?ply={ply}"),
+                    None => path,
+                }),
             ..Outcome::default()
         })
     }
@@ -281,11 +290,12 @@ impl Service {
                 deadline_ms: game.timeout_due_ms,
                 prompt: Self::board_prompt(&game),
                 board: Self::shown(&game, g, ctx.now_ms),
+                page: self.web_path(game.guild, WebPage::Game(game.shown_number()))?,
                 ..Outcome::default()
             });
         }
         if let Some(last) = self.store.last_finished(ctx.channel)? {
-            return Self::finished_view(&last, "No game is running here. The last one", None);
+            return self.finished_view(&last, "No game is running here. The last one", None);
         }
         refuse("there is no game in this channel: start one with /challenge")
     }

@@ -1,4 +1,4 @@
-//! Server defaults and each player's notification wishes.
+//! Server defaults, each player's notification wishes, and where a server's web pages have a page.
 
 use super::*;
 
@@ -188,4 +188,26 @@ pub fn describe_prefs(prefs: &PlayerPrefs) -> String {
         if prefs.dm { "on" } else { "off" },
         describe_reminder(prefs.reminder)
     )
+}
+
+/// A page of a server's web pages, by what it shows.
+pub(super) enum WebPage {
+    /// A game, by the number its server gave it.
+    Game(u64),
+    /// A tournament, by its id.
+    Tournament(u64),
+}
+
+impl Service {
+    /// Where `page` is among `guild`'s web pages (a path below `BREDON_WEB_URL`), if the server
+    /// has its pages on.
+    pub(super) fn web_path(&self, guild: u64, page: WebPage) -> Result<Option<String>, Refusal> {
+        let Some(slug) = self.store.settings(guild)?.web_slug else {
+            return Ok(None);
+        };
+        Ok(Some(match page {
+            WebPage::Game(number) => format!("/s/{slug}/game/{number}"),
+            WebPage::Tournament(id) => format!("/s/{slug}/tournament/{id}"),
+        }))
+    }
 }

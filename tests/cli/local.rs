@@ -18,6 +18,7 @@ pub(crate) fn local_in(dir: &tempfile::TempDir, lines: &str) -> String {
 pub(crate) fn local_as(dir: &tempfile::TempDir, args: &[&str], lines: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bredon"))
         .arg("local")
+        .env_remove("BREDON_WEB_URL")
         .args(args)
         .current_dir(dir.path())
         .stdin(Stdio::piped())
@@ -600,7 +601,9 @@ fn local_turns_the_web_pages_on_with_a_new_address_on_reset_and_off() {
         &tempfile::tempdir().unwrap(),
         &["--moderator", "mod"],
         "alice settings web=on\nmod settings web=on\nmod settings web=on\n\
-         mod settings web_reset=on\nmod settings web=off\nmod settings web_reset=on\nquit\n",
+         mod settings web_reset=on\n\
+         alice challenge bob size=3 seat=white\nbob accept\nalice a1\nbob board\nbob resign\n\
+         mod settings web=off\nmod settings web_reset=on\nalice board\nquit\n",
     );
     assert!(
         out.contains("✗ only a server moderator (Manage Server) can change Bredon's settings"),
@@ -616,4 +619,12 @@ fn local_turns_the_web_pages_on_with_a_new_address_on_reset_and_off() {
     assert_ne!(slugs[1], slugs[2], "reset, it changes");
     assert!(slugs.iter().all(|s| s.len() == 24));
     assert!(out.contains("✗ this server's web pages are off"), "{out}");
+    // `/board` and a result give the game's page (its path, as BREDON_WEB_URL is not set),
+    // once each here: the board after the pages are off gives none.
+    let page = format!(
+        "  on the web: /s/{}/game/1 (below BREDON_WEB_URL)",
+        slugs[2]
+    );
+    assert_eq!(out.matches(&page).count(), 2, "{out}");
+    assert_eq!(out.matches("on the web:").count(), 2, "{out}");
 }

@@ -298,6 +298,28 @@ async fn the_fake_refuses_what_discord_refuses() {
         code(channel.send_message(&http, described).await.unwrap_err()),
         (400, 50035)
     );
+    // A link button has a url (at most 512 characters) and no custom id; any other button has a
+    // custom id and no url.
+    let with_button = |button: serde_json::Value| {
+        let http = &http;
+        async move {
+            let body = json!({ "content": "Game over", "components": [
+                { "type": 1, "components": [button] }
+            ] });
+            http.send_message(channel, Vec::new(), &body).await
+        }
+    };
+    let link =
+        json!({ "type": 2, "style": 5, "label": "On the web", "url": "https://tak.example/s/1" });
+    with_button(link.clone()).await.unwrap();
+    let mut long = link.clone();
+    long["url"] = json!(format!("https://tak.example/{}", "a".repeat(500)));
+    assert_eq!(code(with_button(long).await.unwrap_err()), (400, 50035));
+    let mut both = link.clone();
+    both["custom_id"] = json!("bredon:web");
+    assert_eq!(code(with_button(both).await.unwrap_err()), (400, 50035));
+    let no_id = json!({ "type": 2, "style": 1, "label": "Rematch", "url": "https://tak.example" });
+    assert_eq!(code(with_button(no_id).await.unwrap_err()), (400, 50035));
     fake.set_bot_permissions(CHANNEL, perms::VIEW_CHANNEL | perms::SEND_MESSAGES);
     let file = serenity::CreateMessage::new()
         .add_file(serenity::CreateAttachment::bytes(vec![1], "a.png"));

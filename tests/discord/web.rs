@@ -1,9 +1,12 @@
 //! The web pages through Discord: `/settings web:` turned on by a server manager only, the
 //! address given from `BREDON_WEB_URL`, the pages served by `bredon run` itself
-//! (`BREDON_WEB_ADDR`), a new address with `web_reset:`, and nothing once turned off.
+//! (`BREDON_WEB_ADDR`), a new address with `web_reset:`, and nothing once turned off; the
+//! "On the web" link buttons of `/board` and of a finished game's record.
 
+use crate::fake_discord::{self, FakeDiscord, Request};
 use crate::harness::*;
 use serde_json::json;
+use std::time::Duration;
 
 async fn status(url: &str) -> u16 {
     reqwest::get(url).await.unwrap().status().as_u16()
@@ -18,14 +21,19 @@ fn slug_in(answer: &str) -> String {
         .to_string()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_manager_turns_the_web_pages_on_and_the_bot_serves_them() {
+/// A free address on 127.0.0.1 for `bredon run`'s pages.
+fn free_address() -> String {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let addr = format!("127.0.0.1:{port}");
+    format!("127.0.0.1:{port}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_manager_turns_the_web_pages_on_and_the_bot_serves_them() {
+    let addr = free_address();
     let env = [
         ("BREDON_WEB_ADDR", addr.as_str()),
         ("BREDON_WEB_URL", "https://tak.example/"),
@@ -61,4 +69,83 @@ async fn a_manager_turns_the_web_pages_on_and_the_bot_serves_them() {
     let r = run(&fake, &server_manager(), "settings", off).await;
     assert!(r.content().contains("Web pages: off."), "{}", r.content());
     assert_eq!(status(&new_page).await, 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_and_results_link_their_page_once_the_pages_are_on() {
+    let addr = free_address();
+    let env = [
+        ("BREDON_WEB_ADDR", addr.as_str()),
+        ("BREDON_WEB_URL", "https://tak.example"),
+    ];
+    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    ply(&fake, &bob(), "e5").await;
+    let r = run(&fake, &alice(), "board", json!([])).await;
+    assert_eq!(r.link_urls(), Vec::<String>::new(), "no link while off");
+    let on = json!([{ "name": "web", "type": 5, "value": true }]);
+    let slug = slug_in(
+        &run(&fake, &server_manager(), "settings", on)
+            .await
+            .content(),
+    );
+    let page = format!("https://tak.example/s/{slug}/game/1");
+    let r = run(&fake, &alice(), "board", json!([])).await;
+    assert_eq!(r.link_urls(), vec![page.clone()]);
+    assert!(
+        r.text().contains("bredon:board-move:"),
+        "the board keeps its buttons"
+    );
+    let served = page.replace("https://tak.example", &format!("http://{addr}"));
+    assert_eq!(status(&served).await, 200, "the link opens the game's page");
+    // A finished game: its record links the page beside the rematch button, and the link
+    // stays when the rematch button is spent.
+    run(&fake, &bob(), "resign", json!([])).await;
+    fake.wait_until("the record", Duration::from_secs(20), |f| {
+        f.button(CHANNEL, "bredon:rematch:").is_some()
+    })
+    .await;
+    let record = |f: &FakeDiscord| {
+        f.messages()
+            .into_iter()
+            .rev()
+            .find(|m| m.channel == CHANNEL && m.components.to_string().contains("bredon:rematch:"))
+            .expect("the record")
+    };
+    assert_eq!(
+        fake_discord::link_urls(&record(&fake).components),
+        vec![page.clone()]
+    );
+    let r = run(
+        &fake,
+        &alice(),
+        "board",
+        json!([{ "name": "game", "type": 4, "value": 1 }]),
+    )
+    .await;
+    assert_eq!(r.link_urls(), vec![page.clone()]);
+    let r = run_with_ply_of_game_1(&fake, 1).await;
+    assert_eq!(r.link_urls(), vec![format!("{page}?ply=1")]);
+    press(&fake, &alice(), "bredon:rematch").await;
+    fake.wait_until("the rematch button spent", Duration::from_secs(10), |f| {
+        record(f)
+            .components
+            .to_string()
+            .contains("\"disabled\":true")
+    })
+    .await;
+    assert_eq!(
+        fake_discord::link_urls(&record(&fake).components),
+        vec![page]
+    );
+}
+
+/// `/board game:1 ply:N`.
+async fn run_with_ply_of_game_1(fake: &FakeDiscord, ply: u64) -> Request {
+    let options = json!([
+        { "name": "game", "type": 4, "value": 1 },
+        { "name": "ply", "type": 4, "value": ply }
+    ]);
+    run(fake, &alice(), "board", options).await
 }

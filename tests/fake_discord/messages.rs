@@ -49,7 +49,7 @@ pub(super) fn check_message(
             "Must be 5 or fewer in length.",
         ));
     }
-    for row in &rows {
+    for (r, row) in rows.iter().enumerate() {
         let buttons = row["components"].as_array().cloned().unwrap_or_default();
         if buttons.len() > 5 {
             return Some(form_error(
@@ -58,7 +58,10 @@ pub(super) fn check_message(
                 "Must be 5 or fewer in length.",
             ));
         }
-        for b in buttons {
+        for (i, b) in buttons.iter().enumerate() {
+            if let Some(refused) = check_button_kind(b, &format!("components.{r}.components.{i}")) {
+                return Some(refused);
+            }
             if b["custom_id"].as_str().is_some_and(|c| c.len() > 100)
                 || b["label"].as_str().is_some_and(|l| l.chars().count() > 80)
             {
@@ -71,6 +74,39 @@ pub(super) fn check_message(
         }
     }
     None
+}
+
+/// A button's kind (components/reference, "Button"): a link button (style 5) must have a `url`
+/// of at most 512 characters and cannot have a `custom_id`; every other (non-premium) button
+/// must have a `custom_id` and cannot have a `url`.
+fn check_button_kind(button: &Value, at: &str) -> Option<Answer> {
+    if button["type"].as_u64() != Some(2) {
+        return None;
+    }
+    let link = button["style"].as_u64() == Some(5);
+    let url = button["url"].as_str();
+    let custom_id = button["custom_id"].as_str();
+    let wrong = match (link, url, custom_id) {
+        (true, None, _) => Some(("url", "BASE_TYPE_REQUIRED", "This field is required")),
+        (true, Some(u), _) if u.chars().count() > 512 => Some((
+            "url",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 512 or fewer in length.",
+        )),
+        (true, _, Some(_)) => Some((
+            "custom_id",
+            "COMPONENT_LINK_BUTTON_CUSTOM_ID",
+            "A link button cannot have a custom id.",
+        )),
+        (false, _, None) => Some(("custom_id", "BASE_TYPE_REQUIRED", "This field is required")),
+        (false, Some(_), _) => Some((
+            "url",
+            "COMPONENT_NON_LINK_BUTTON_URL",
+            "Only link buttons can have a url.",
+        )),
+        _ => None,
+    };
+    wrong.map(|(field, code, message)| form_error(&format!("{at}.{field}"), code, message))
 }
 
 /// Mentions in content that Discord would render: `<@id>`, `<@!id>`, `<@&id>`, @everyone and

@@ -25,7 +25,9 @@
 //!   only "used for validating a message was sent", in the answer and MESSAGE_CREATE). Message
 //!   ids are snowflakes of the virtual clock.
 //! - interactions/message-components: at most 5 rows of 5 buttons, custom ids up to 100
-//!   characters, labels up to 80.
+//!   characters, labels up to 80. components/reference ("Button"): a link button (style 5) has
+//!   a `url` of at most 512 characters and no `custom_id`; any other button has a `custom_id`
+//!   and no `url` (50035 otherwise).
 //! - topics/permissions: posting needs View Channel (50001 Missing Access) and Send Messages, or
 //!   Send Messages in Threads in a thread; files need Attach Files, also on follow-ups and edits
 //!   (change log, 2023); starting a thread needs Create Public Threads (403, 50013 otherwise).
@@ -193,6 +195,11 @@ impl Request {
 
     pub fn is_ephemeral(&self) -> bool {
         flags(&message_payload(&self.json())) & 64 != 0
+    }
+
+    /// The addresses of the message's link buttons.
+    pub fn link_urls(&self) -> Vec<String> {
+        link_urls(&message_payload(&self.json())["components"])
     }
 
     /// The message text, for callbacks (`data.content`) and messages (`content`).

@@ -14,6 +14,18 @@ pub fn custom_ids(components: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The addresses of the link buttons (style 5) in a message's components.
+pub fn link_urls(components: &Value) -> Vec<String> {
+    components
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|b| b["style"].as_u64() == Some(5))
+        .filter_map(|b| b["url"].as_str().map(String::from))
+        .collect()
+}
+
 /// The names of the tests' users, by id.
 pub fn test_name(id: u64) -> String {
     match id {

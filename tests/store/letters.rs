@@ -45,7 +45,7 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     let mut letter = store.letter(id).unwrap().unwrap();
     assert_eq!(letter.body["v"], 1, "{}", letter.body);
     // Written by a newer Bredon sharing the store: neither read nor dropped.
-    letter.body["v"] = serde_json::json!(4);
+    letter.body["v"] = serde_json::json!(5);
     store.put_letter(&letter).unwrap();
     assert!(w.service.delivery(id).is_err());
     assert_eq!(
@@ -73,6 +73,22 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     let notice = store.letter(notice.unwrap()).unwrap().unwrap();
     assert_eq!(notice.body["v"], 2, "{}", notice.body);
     assert_eq!(notice.body["about"], CHANNEL, "{}", notice.body);
+    // A result linking its web page is version 4, which a build reading only 3 leaves alone.
+    let manager = bredon::service::Ctx {
+        moderator: true,
+        ..ctx("carol", 3)
+    };
+    w.service.set_web(&manager, true).unwrap();
+    let resigned = w.service.resign(&ctx("bob", 4)).unwrap();
+    let page = resigned.page.clone().expect("a result links its page");
+    assert!(
+        page.starts_with("/s/") && page.ends_with("/game/1"),
+        "{page}"
+    );
+    let result = store.letter(resigned.letter.unwrap()).unwrap().unwrap();
+    assert_eq!(result.body["v"], 4, "{}", result.body);
+    let read = w.service.delivery(result.id).unwrap().unwrap();
+    assert_eq!(read.outcome.page, Some(page));
 }
 
 #[test]

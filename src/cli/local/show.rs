@@ -83,5 +83,12 @@ impl Session {
                 println!("  PTN Ninja: {link}");
             }
         }
+        // Discord's "On the web" button; without BREDON_WEB_URL, the page's path alone.
+        if let Some(page) = &o.page {
+            match crate::cli::web::public_url() {
+                Some(url) => println!("  on the web: {url}{page}"),
+                None => println!("  on the web: {page} (below BREDON_WEB_URL)"),
+            }
+        }
     }
 }

@@ -15,6 +15,7 @@ use super::{
 use crate::game::Decision;
 use crate::render::crosstable::{render_crosstable, Crosstable};
 use crate::render::Theme;
+use crate::service::settings::WebPage;
 use crate::store::records::*;
 use crate::store::Change;
 use crate::tournament::{self as pairing, Format, Pair, Played, Points, Standing};

@@ -214,6 +214,7 @@ impl Service {
             text: format!("{} ({}, {state}).", t.name, t.format.describe()),
             table: Some(view.table_text(25)),
             image: Some(view.crosstable()),
+            page: self.web_path(t.guild, WebPage::Tournament(t.id))?,
             ..Outcome::default()
         })
     }
