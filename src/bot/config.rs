@@ -129,6 +129,8 @@ pub struct Config {
     pub token: String,
     /// Serve the web pages here beside the bot (`BREDON_WEB_ADDR`), over the same service.
     pub web_addr: Option<std::net::SocketAddr>,
+    /// The pages' limit per address (`BREDON_WEB_RATE_LIMIT`; `None`: off).
+    pub web_rate_limit: Option<crate::web::RateLimit>,
     /// The web pages' public address (`BREDON_WEB_URL`), for the links Bredon gives.
     pub web_url: Option<String>,
     /// Where REST calls go instead of Discord: a REST proxy that keeps the rate limits of every

@@ -65,14 +65,7 @@ pub async fn run(config: Config) -> Result<(), String> {
             .await
             .map_err(|e| format!("cannot serve the web pages on {addr} (BREDON_WEB_ADDR): {e}"))?;
         tracing::info!(%addr, "serving the web pages");
-        let web_service = Arc::clone(&service);
-        tokio::spawn(async move {
-            if let Err(reason) =
-                crate::web::serve_on(listener, web_service, crate::web::RateLimit::PAGES).await
-            {
-                tracing::error!(%reason, "the web pages stopped");
-            }
-        });
+        crate::web::serve_beside(listener, Arc::clone(&service), config.web_rate_limit)?;
     }
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {

@@ -2,6 +2,7 @@
 //! standard input, and the environment's places and times.
 
 /// A command's failure: what to tell the user and the exit code.
+#[derive(Debug)]
 pub struct Failure {
     pub message: String,
     pub code: u8,

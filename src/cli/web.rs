@@ -1,5 +1,6 @@
 //! `bredon web`: the read-only web pages alone, over the store the bot uses; and the web's
-//! environment (`BREDON_WEB_ADDR`, `BREDON_WEB_URL`), which `bredon run` reads too.
+//! environment (`BREDON_WEB_ADDR`, `BREDON_WEB_URL`, `BREDON_WEB_RATE_LIMIT`), which `bredon run`
+//! reads too.
 
 use super::ground::Failure;
 use crate::service::Service;
@@ -37,12 +38,47 @@ pub fn public_url() -> Option<String> {
         .filter(|u| !u.is_empty())
 }
 
+/// `BREDON_WEB_RATE_LIMIT`: `off`, or `BURST/MS` (that many requests from one address at once,
+/// then one more every MS milliseconds); unset, `RateLimit::PAGES`. Behind a reverse proxy
+/// every request comes from the proxy's address, so the proxy limits and this is `off`.
+pub fn rate_limit() -> Result<Option<crate::web::RateLimit>, Failure> {
+    match std::env::var("BREDON_WEB_RATE_LIMIT") {
+        Ok(text) if !text.trim().is_empty() => parse_rate_limit(&text),
+        _ => Ok(Some(crate::web::RateLimit::PAGES)),
+    }
+}
+
+fn parse_rate_limit(text: &str) -> Result<Option<crate::web::RateLimit>, Failure> {
+    if text.trim() == "off" {
+        return Ok(None);
+    }
+    let parsed = text.trim().split_once('/').and_then(|(burst, ms)| {
+        let (burst, ms) = (burst.trim().parse().ok()?, ms.trim().parse().ok()?);
+        (burst > 0 && ms > 0).then(|| crate::web::RateLimit {
+            burst,
+            every: std::time::Duration::from_millis(ms),
+        })
+    });
+    match parsed {
+        Some(limit) => Ok(Some(limit)),
+        None => Err(Failure::new(
+            2,
+            format!(
+                "BREDON_WEB_RATE_LIMIT {}: write `off`, or a burst and milliseconds above zero \
+                 such as 120/50 (120 requests at once, then one every 50 ms)",
+                crate::tak::quote(text)
+            ),
+        )),
+    }
+}
+
 /// Serves the pages of `store` (named `name` in messages) until the process is stopped.
 pub fn run(store: crate::store::Store, name: String) -> Result<(), Failure> {
     let addr = match address()? {
         Some(addr) => addr,
         None => parse_address(DEFAULT_ADDR)?,
     };
+    let limit = rate_limit()?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("RUST_LOG")
@@ -59,12 +95,29 @@ pub fn run(store: crate::store::Store, name: String) -> Result<(), Failure> {
             .await
             .map_err(|e| Failure::new(1, format!("cannot serve the web pages on {addr}: {e}")))?;
         println!("serving the web pages of {name} on http://{addr}");
-        crate::web::serve_on(
-            listener,
-            Arc::new(Service::new(store)),
-            crate::web::RateLimit::PAGES,
-        )
-        .await
-        .map_err(|e| Failure::new(1, e))
+        crate::web::serve_on(listener, Arc::new(Service::new(store)), limit)
+            .await
+            .map_err(|e| Failure::new(1, e))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_limit_is_off_or_a_burst_and_a_period() {
+        assert!(parse_rate_limit("off").unwrap().is_none());
+        let limit = parse_rate_limit(" 300 / 10 ").unwrap().unwrap();
+        assert_eq!((limit.burst, limit.every.as_millis()), (300, 10));
+        for wrong in ["0/50", "120/0", "120", "many/50", "-1/50"] {
+            let failure = parse_rate_limit(wrong).unwrap_err();
+            assert!(
+                failure.message.contains("such as 120/50"),
+                "{wrong}: {}",
+                failure.message
+            );
+            assert_eq!(failure.code, 2);
+        }
+    }
 }

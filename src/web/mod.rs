@@ -11,4 +11,4 @@ mod routes;
 mod serve;
 mod site;
 
-pub use serve::{serve_on, RateLimit, CONTENT_SECURITY_POLICY};
+pub use serve::{serve_beside, serve_on, RateLimit, CONTENT_SECURITY_POLICY};

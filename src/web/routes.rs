@@ -167,13 +167,14 @@ async fn picture(
     if let Some(png) = web.picture(&etag) {
         return answer(StatusCode::OK, Some(png));
     }
-    let drawn = tokio::task::spawn_blocking(move || {
-        let shown = game.at(ply)?;
-        let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
-        let names = [game.players[0].as_str(), game.players[1].as_str()];
-        Some(shown.png(names, &theme, None, game.display))
-    })
-    .await;
+    let drawn = web
+        .blocking(move || {
+            let shown = game.at(ply)?;
+            let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
+            let names = [game.players[0].as_str(), game.players[1].as_str()];
+            Some(shown.png(names, &theme, None, game.display))
+        })
+        .await;
     match drawn {
         Ok(Some(png)) => {
             let png = Arc::new(png);

@@ -39,28 +39,35 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
      style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; \
      frame-ancestors 'none'";
 
-/// The whole site as a router over `web`, limited per address by `limit`.
-fn router(web: Web, limit: RateLimit) -> Result<axum::Router, String> {
-    let config = GovernorConfigBuilder::default()
-        .period(limit.every)
-        .burst_size(limit.burst)
-        .finish()
-        .ok_or_else(|| format!("a rate limit needs a burst and a period above zero: {limit:?}"))?;
-    let limiter = config.limiter().clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(FORGET_EVERY).await;
-            limiter.retain_recent();
-        }
-    });
-    Ok(routes()
+/// The whole site as a router over `web`, limited per address by `limit` (if any).
+fn router(web: Web, limit: Option<RateLimit>) -> Result<axum::Router, String> {
+    let pages = routes()
         .route(
             "/s/{slug}/game/{number}/events",
             axum::routing::get(live::events),
         )
-        .with_state(web)
-        .layer(GovernorLayer::new(config))
-        .layer(axum::middleware::from_fn(guard)))
+        .with_state(web);
+    let pages = match limit {
+        Some(limit) => {
+            let config = GovernorConfigBuilder::default()
+                .period(limit.every)
+                .burst_size(limit.burst)
+                .finish()
+                .ok_or_else(|| {
+                    format!("a rate limit needs a burst and a period above zero: {limit:?}")
+                })?;
+            let limiter = config.limiter().clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(FORGET_EVERY).await;
+                    limiter.retain_recent();
+                }
+            });
+            pages.layer(GovernorLayer::new(config))
+        }
+        None => pages,
+    };
+    Ok(pages.layer(axum::middleware::from_fn(guard)))
 }
 
 /// Serves the pages on a listener already bound (so a bad address stops a start at once,
@@ -68,7 +75,7 @@ fn router(web: Web, limit: RateLimit) -> Result<axum::Router, String> {
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     service: Arc<Service>,
-    limit: RateLimit,
+    limit: Option<RateLimit>,
 ) -> Result<(), String> {
     let router = router(Web::new(service), limit)?;
     axum::serve(
@@ -77,6 +84,54 @@ pub async fn serve_on(
     )
     .await
     .map_err(|e| format!("the web pages stopped: {e}"))
+}
+
+/// Serves the pages beside the bot: on a runtime of their own, whose threads (half the cores,
+/// one at least, and as many for blocking work) run at a lower priority than the bot's, so
+/// readers of the pages, however many, never slow the plies the bot answers. Returns at once;
+/// a failure to serve is logged.
+pub fn serve_beside(
+    listener: tokio::net::TcpListener,
+    service: Arc<Service>,
+    limit: Option<RateLimit>,
+) -> Result<(), String> {
+    let listener = listener
+        .into_std()
+        .map_err(|e| format!("cannot hand the web pages their address: {e}"))?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .max_blocking_threads(threads)
+        .thread_name("bredon-web")
+        .on_thread_start(yield_to_the_bot)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the web pages' runtime: {e}"))?;
+    std::thread::Builder::new()
+        .name("bredon-web".into())
+        .spawn(move || {
+            let served = runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener)
+                    .map_err(|e| format!("cannot serve the web pages: {e}"))?;
+                serve_on(listener, service, limit).await
+            });
+            if let Err(reason) = served {
+                tracing::error!(%reason, "the web pages stopped");
+            }
+        })
+        .map_err(|e| format!("cannot start the web pages' thread: {e}"))?;
+    Ok(())
+}
+
+/// Lowers this thread's priority (nice 10): the scheduler gives the bot's threads the cores
+/// first whenever both have work.
+fn yield_to_the_bot() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only changes the scheduling priority of the calling thread (on Linux,
+    // `who` 0 of PRIO_PROCESS names the calling thread); it touches no memory of ours.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
 }
 
 /// Refuses every method but GET and HEAD, and puts the safety headers on every answer.

@@ -32,6 +32,17 @@ impl Web {
         }
     }
 
+    /// Runs `work` on a blocking thread (as many at once as the pages' runtime has: beside the
+    /// bot, half the cores); a panic becomes a 500.
+    pub(super) async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Response> {
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+    }
+
     /// Runs `work` with the service on a blocking thread (the service and the store are
     /// synchronous); a panic or a refusal becomes a 500 with no detail.
     pub(super) async fn ask<T: Send + 'static>(
@@ -39,13 +50,12 @@ impl Web {
         work: impl FnOnce(&Service) -> Result<T, crate::service::Refusal> + Send + 'static,
     ) -> Result<T, Response> {
         let service = Arc::clone(&self.service);
-        match tokio::task::spawn_blocking(move || work(&service)).await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(refusal)) => {
+        match self.blocking(move || work(&service)).await? {
+            Ok(value) => Ok(value),
+            Err(refusal) => {
                 tracing::warn!(%refusal, "a web page could not be read");
                 Err(StatusCode::INTERNAL_SERVER_ERROR.into_response())
             }
-            Err(_) => Err(StatusCode::INTERNAL_SERVER_ERROR.into_response()),
         }
     }
 

@@ -105,7 +105,11 @@ impl Site {
             .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(bredon::web::serve_on(listener, Arc::clone(&service), limit));
+        tokio::spawn(bredon::web::serve_on(
+            listener,
+            Arc::clone(&service),
+            Some(limit),
+        ));
         Site {
             base,
             service,
