@@ -153,8 +153,7 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
     }
     let mut judgements = Vec::with_capacity(plies.len());
     let mut pos = game.start().clone();
-    // Whether each side's last ply kept a Tinuë it had (its next ply goes on with it).
-    let mut in_tinue = [false; 2];
+    let mut tinues = Tinues::default();
     for (i, played) in plies.iter().enumerate() {
         let v = values[i];
         let mut after = pos.clone();
@@ -173,9 +172,7 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
             search(&after, same_depth, 0xA11B ^ i as u64).map_or(-values[i + 1].score, |f| -f.score)
         };
         progress(plies.len() + 2 + i, total);
-        let going_on = in_tinue[played.color.index()];
-        let tinue = tinue_around(&pos, played.undo.ply, &after, going_on);
-        in_tinue[played.color.index()] = tinue.as_ref().is_some_and(|t| t.kept);
+        let tinue = tinues.around(&pos, played, &after);
         let next = plies.get(i + 1).map(|p| p.undo.ply);
         let scores = (v.best, v.score, played_score);
         let (mark, comment) = judge(&pos, &after, played, &tinue, scores, next);
@@ -247,9 +244,29 @@ fn ended(pos: &Position, result: GameResult) -> i32 {
     }
 }
 
+/// Whether each side's last ply kept a Tinuë it had (its next ply goes on with it, and is no
+/// new find).
+#[derive(Default)]
+pub(super) struct Tinues([bool; 2]);
+
+impl Tinues {
+    /// The Tinuë the mover of `played` had before it, if any, and what the ply made of it.
+    pub(super) fn around(
+        &mut self,
+        before: &Position,
+        played: &crate::tak::Played,
+        after: &Position,
+    ) -> Option<TinueSeen> {
+        let side = played.color.index();
+        let seen = tinue_around(before, played.undo.ply, after, self.0[side]);
+        self.0[side] = seen.as_ref().is_some_and(|t| t.kept);
+        seen
+    }
+}
+
 /// A Tinuë the mover had before a ply (a forced road longer than one ply), and what the ply
 /// made of it.
-struct TinueSeen {
+pub(super) struct TinueSeen {
     /// The line the solver proved, in PTN.
     line: String,
     plies: usize,
@@ -307,6 +324,10 @@ fn judge(
     next: Option<Ply>,
 ) -> (Option<Mark>, Option<String>) {
     let (best, best_score, played_score) = scores;
+    let lost_already = best_score < -WIN_SOON;
+    if let Some((mark, text)) = tactics(before, after, played, tinue, best, next, lost_already) {
+        return (Some(mark), Some(text));
+    }
     let me = played.color;
     let them = me.opponent();
     let won = after
@@ -314,63 +335,6 @@ fn judge(
         .and_then(|r| r.winner())
         .is_some_and(|w| w == me);
     let over = after.end().is_some();
-    let mut wins = Vec::new();
-    before.road_wins(me, &mut wins);
-    if !won {
-        if let Some(&win) = wins.first() {
-            return blunder(format!(
-                "Missed the road in one: {} wins at once.",
-                before.ptn(win)
-            ));
-        }
-    }
-    let lost_already = best_score < -WIN_SOON;
-    if !over && !lost_already && after.is_tak(them) {
-        let answer = their_roads(after, them, next);
-        let held = saving_ply(before, me, best)
-            .map(|p| {
-                format!(
-                    " {} would have held (no road in one, no Tinuë for {}).",
-                    before.ptn(p),
-                    them.name()
-                )
-            })
-            .unwrap_or_default();
-        let (threats, left) = (threat_squares(before, them), threat_squares(after, them));
-        let answered = threats.iter().filter(|s| !left.contains(s)).count();
-        let text = match (before.is_tak(them), answered) {
-            (true, 0) => format!(
-                "Leaves the Tak unanswered: {} wins with {answer}.",
-                them.name()
-            ),
-            (true, n) => format!(
-                "Answers {} Tak of {}: {} still wins with {answer}.",
-                number_word(n),
-                number_word(threats.len()),
-                them.name()
-            ),
-            (false, _) => format!("Opens a road in one for {}: {answer}.", them.name()),
-        };
-        return blunder(format!("{text}{held}"));
-    }
-    match tinue {
-        Some(t) if !t.kept => {
-            return blunder(format!(
-                "Missed Tinuë: {} forces a road in {} plies.",
-                t.line, t.plies
-            ))
-        }
-        Some(t) if !over && !t.going_on => {
-            return (
-                Some(Mark::Good),
-                Some(format!(
-                    "Tinuë: a road in {} plies whatever the defence ({}).",
-                    t.plies, t.line
-                )),
-            )
-        }
-        _ => {}
-    }
     let best_text = |best: Option<Ply>| {
         best.map(|b| {
             format!(
@@ -428,6 +392,82 @@ fn judge(
     }
 }
 
+/// What a ply did that needs no search's judgement, found exactly (by the rules and the Tinuë
+/// solver), so every judge says it alike: a road in one missed, a Tak left unanswered (or one of
+/// two answered) or a road in one opened (unless the mover was `lost_already` whatever it
+/// played), a Tinuë missed, or one made. `best` is the judge's ply, tried first for one that
+/// would have held.
+pub(super) fn tactics(
+    before: &Position,
+    after: &Position,
+    played: &crate::tak::Played,
+    tinue: &Option<TinueSeen>,
+    best: Option<Ply>,
+    next: Option<Ply>,
+    lost_already: bool,
+) -> Option<(Mark, String)> {
+    let me = played.color;
+    let them = me.opponent();
+    let won = after
+        .end()
+        .and_then(|r| r.winner())
+        .is_some_and(|w| w == me);
+    let over = after.end().is_some();
+    let mut wins = Vec::new();
+    before.road_wins(me, &mut wins);
+    if !won {
+        if let Some(&win) = wins.first() {
+            let text = format!("Missed the road in one: {} wins at once.", before.ptn(win));
+            return Some((Mark::Blunder, text));
+        }
+    }
+    if !over && !lost_already && after.is_tak(them) {
+        let answer = their_roads(after, them, next);
+        let held = saving_ply(before, me, best)
+            .map(|p| {
+                format!(
+                    " {} would have held (no road in one, no Tinuë for {}).",
+                    before.ptn(p),
+                    them.name()
+                )
+            })
+            .unwrap_or_default();
+        let (threats, left) = (threat_squares(before, them), threat_squares(after, them));
+        let answered = threats.iter().filter(|s| !left.contains(s)).count();
+        let text = match (before.is_tak(them), answered) {
+            (true, 0) => format!(
+                "Leaves the Tak unanswered: {} wins with {answer}.",
+                them.name()
+            ),
+            (true, n) => format!(
+                "Answers {} Tak of {}: {} still wins with {answer}.",
+                number_word(n),
+                number_word(threats.len()),
+                them.name()
+            ),
+            (false, _) => format!("Opens a road in one for {}: {answer}.", them.name()),
+        };
+        return Some((Mark::Blunder, format!("{text}{held}")));
+    }
+    match tinue {
+        Some(t) if !t.kept => Some((
+            Mark::Blunder,
+            format!(
+                "Missed Tinuë: {} forces a road in {} plies.",
+                t.line, t.plies
+            ),
+        )),
+        Some(t) if !over && !t.going_on => Some((
+            Mark::Good,
+            format!(
+                "Tinuë: a road in {} plies whatever the defence ({}).",
+                t.plies, t.line
+            ),
+        )),
+        _ => None,
+    }
+}
+
 /// The plies of `them` that complete a road at once: the one the game went on with if it is one
 /// of them, else one for each square a road is completed on ("e2 or c5").
 fn their_roads(after: &Position, them: Color, next: Option<Ply>) -> String {
@@ -462,6 +502,23 @@ fn threat_squares(pos: &Position, them: Color) -> Vec<crate::tak::Square> {
 const HOLD_NODES: usize = 10_000;
 /// Most plies tried for it (each a Tinuë search): a blunder's comment stays cheap.
 const HOLD_TRIES: usize = 40;
+
+/// Whether `me` has a ply in `before` that leaves the opponent no road in one: a Tak that no
+/// ply answers is no blunder.
+pub(super) fn can_stop_roads(before: &Position, me: Color) -> bool {
+    let mut plies = Vec::new();
+    before.generate_plies(&mut plies);
+    let mut scratch = before.clone();
+    plies.into_iter().any(|ply| {
+        let undo = scratch.play_unchecked(ply);
+        let stops = match scratch.end() {
+            Some(end) => end.winner() != Some(me.opponent()),
+            None => !scratch.is_tak(me.opponent()),
+        };
+        scratch.undo(undo);
+        stops
+    })
+}
 
 /// A ply of `me` in `before` after which the opponent has no road in one and no Tinuë the
 /// solver finds (the search's best first), if one is found among the first `HOLD_TRIES`.

@@ -2,9 +2,10 @@
 //! `bredon analyze --engine tei:...`). Each position gets the side to move's winning chance: the
 //! engine's `wdl` where it reports one, else its score through a logistic. Each ply is marked by
 //! the chance it gave away compared with the engine's own choice, so `?` and `??` mean the same
-//! whichever engine judges.
+//! whichever engine judges. What needs no engine's judgement (a road in one missed, a Tak left
+//! unanswered, a Tinuë made or missed) is found exactly, as Bredon's own analysis finds it.
 
-use super::analysis::{Analysis, Judgement, Mark};
+use super::analysis::{can_stop_roads, tactics, Analysis, Judgement, Mark, Tinues};
 use super::tei::Client;
 use crate::tak::{Color, Game, Ply, Position};
 use std::time::Duration;
@@ -61,44 +62,62 @@ pub fn analyze_tei(
             pos.play_unchecked(played.undo.ply);
         }
     }
-    let plies = game
-        .plies()
-        .iter()
-        .enumerate()
-        .map(|(i, played)| {
-            let (best, before) = judged[i].clone();
-            let after = 1.0 - judged[i + 1].1;
-            let best = best.and_then(|b| Ply::parse(&b).ok()).map(|p| p.ply);
-            let lost = before - after;
-            let mark = match best {
-                Some(b) if b == played.undo.ply => None,
-                _ if lost >= BLUNDER_CHANCE => Some(Mark::Blunder),
-                _ if lost >= MISTAKE_CHANCE => Some(Mark::Mistake),
-                _ => None,
-            };
-            let comment = mark.map(|_| {
-                let side = match played.color {
-                    Color::White => "White",
-                    Color::Black => "Black",
+    let mut plies = Vec::with_capacity(texts.len());
+    let mut pos = start.clone();
+    let mut tinues = Tinues::default();
+    for (i, played) in game.plies().iter().enumerate() {
+        let mut after = pos.clone();
+        after.play_unchecked(played.undo.ply);
+        let (best, before) = judged[i].clone();
+        let chance_after = 1.0 - judged[i + 1].1;
+        let best = best.and_then(|b| Ply::parse(&b).ok()).map(|p| p.ply);
+        let lost = before - chance_after;
+        let side = match played.color {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        let chances = |instead: String| {
+            format!(
+                "{} gives {side} {:.0}%{instead}, {:.0}% after this ply",
+                client.name,
+                before * 100.0,
+                chance_after * 100.0
+            )
+        };
+        let tinue = tinues.around(&pos, played, &after);
+        let next = game.plies().get(i + 1).map(|p| p.undo.ply);
+        // Chances cannot tell a lost position from a forced loss: a Tak left is no blunder only
+        // when no ply would have stopped every road in one.
+        let lost_already =
+            after.is_tak(played.color.opponent()) && !can_stop_roads(&pos, played.color);
+        let exact = tactics(&pos, &after, played, &tinue, best, next, lost_already);
+        let (mark, comment) = match exact {
+            // The rules' and the solver's word first, the engine's chances after it.
+            Some((mark, text)) => (
+                Some(mark),
+                Some(format!("{text} ({})", chances(String::new()))),
+            ),
+            None => {
+                let mark = match best {
+                    Some(b) if b == played.undo.ply => None,
+                    _ if lost >= BLUNDER_CHANCE => Some(Mark::Blunder),
+                    _ if lost >= MISTAKE_CHANCE => Some(Mark::Mistake),
+                    _ => None,
                 };
-                let instead = best.map_or(String::new(), |b| format!(" with {b}"));
-                format!(
-                    "{} gives {side} {:.0}%{instead}, {:.0}% after this ply",
-                    client.name,
-                    before * 100.0,
-                    after * 100.0
-                )
-            });
-            Judgement {
-                color: played.color,
-                best,
-                best_score: chart_score(before),
-                played_score: chart_score(after),
-                mark,
-                comment,
+                let instead = best.map_or(String::new(), |b| format!(" with {}", pos.ptn(b)));
+                (mark, mark.map(|_| chances(instead)))
             }
-        })
-        .collect();
+        };
+        plies.push(Judgement {
+            color: played.color,
+            best,
+            best_score: chart_score(before),
+            played_score: chart_score(chance_after),
+            mark,
+            comment,
+        });
+        pos = after;
+    }
     let white_view = judged
         .iter()
         .enumerate()

@@ -712,6 +712,51 @@ fn analysis_marks_a_tinue_found_and_a_tinue_missed() {
     );
 }
 
+/// An analysis by a TEI engine (Bredon's own `tei` standing in for the server's) says what
+/// needs no engine's judgement as Bredon's own analysis does, followed by the engine's chances:
+/// a Tinuë made is `!` with its line, one missed `??`, a Tak half answered is named so.
+#[test]
+fn an_engine_analysis_names_tinue_and_taks_exactly() {
+    use bredon::engine::analysis::Mark;
+    use bredon::engine::tei_analysis::analyze_tei;
+    let analysed = |tps: &str, moves: &str| {
+        let ptn = format!("[TPS \"{tps}\"]\n[Size \"5\"]\n\n{moves}\n");
+        let game = Game::from_ptn(&ptn).unwrap();
+        let mut client =
+            tei::Client::spawn(env!("CARGO_BIN_EXE_bredon"), &["tei".to_string()]).unwrap();
+        analyze_tei(&game, &mut client, Duration::from_millis(30), |_, _| {}).unwrap()
+    };
+    let tinue = "x,1,x3/x,1,1,2,x/x,12,x,2,2/x,121,x3/x,121S,x3 1 11";
+    let found = analysed(tinue, "11. 2b2+ a1 12. 2b1>");
+    assert_eq!(found.plies[0].mark, Some(Mark::Good));
+    let comment = found.plies[0].comment.clone().unwrap();
+    assert!(
+        comment.starts_with(
+            "Tinuë: a road in 3 plies whatever the defence (2b2+ a1 2b1>). (Bredon gives White "
+        ),
+        "{comment}"
+    );
+    let missed = analysed(tinue, "11. e1 d5");
+    assert_eq!(missed.plies[0].mark, Some(Mark::Blunder));
+    let comment = missed.plies[0].comment.clone().unwrap();
+    assert!(
+        comment.starts_with("Missed Tinuë: 2b2+ a1 2b1> forces a road in 3 plies. (Bredon"),
+        "{comment}"
+    );
+    let half = analysed(
+        "x4,222/1,1,1,1,x/x5/1,1,1,1,x/2,2,x3 2 7",
+        "7. -- e2 8. Ce4",
+    );
+    let comment = half.plies[0]
+        .comment
+        .clone()
+        .unwrap_or_else(|| format!("{:?}", half.plies[0]));
+    assert!(
+        comment.starts_with("Answers one Tak of two: White still wins with Ce4."),
+        "{comment}"
+    );
+}
+
 /// Every starter puzzle given (not retired) has a solution that plays, ends in the solver's win,
 /// never stands on one position twice (side to move included) and is at most
 /// `LONGEST_SOLUTION` plies; at least 300 are given.
