@@ -4,10 +4,12 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod analysis;
 mod engine;
 mod notation;
 mod perft;
 mod pictures;
+mod puzzles;
 mod tak;
 mod takat;
 mod takat_pictures;
