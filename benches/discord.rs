@@ -3,6 +3,7 @@
 //! move), with 100 games played at once, in bursts and paced. Not a test: it prints numbers.
 //! Run: cargo bench --bench discord
 
+mod bot;
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
 
@@ -46,24 +47,9 @@ async fn run() {
         f.requests().iter().any(|r| r.method == "PUT")
     })
     .await;
+    bot::start_games(&fake, GAMES).await;
     let (alice, bob) = (TestUser::new(111, "alice"), TestUser::new(222, "bob"));
-    let channel = |i: u64| 777_000_000_000 + i;
-    for i in 0..GAMES {
-        let from = fake.requests().len();
-        let options = json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "size", "type": 4, "value": 6 }, { "name": "seat", "type": 4, "value": 0 }]);
-        let t = fake.command(&alice, channel(i), "challenge", options);
-        fake.wait_request(from, "challenge", |r| r.path.contains(&t))
-            .await;
-        let accept = fake.button(channel(i), "bredon:accept:").unwrap();
-        let from = fake.requests().len();
-        fake.press(&bob, channel(i), &accept);
-        // Acknowledged, then the game's first board as a new message in the channel.
-        let posts = format!("/channels/{}/messages", channel(i));
-        fake.wait_request(from, "accept", |r| {
-            r.method == "POST" && r.path.ends_with(&posts) && r.text().contains("board.png")
-        })
-        .await;
-    }
+    let channel = bot::channel;
     let mut latencies: Vec<Vec<Duration>> = vec![Vec::new(); LOADS.len()];
     for (n, ply) in PLIES.iter().enumerate() {
         let user = if n % 2 == 0 { &alice } else { &bob };

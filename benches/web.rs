@@ -5,6 +5,7 @@
 //! idle and under that load, side by side in one run. Not a test: it prints numbers.
 //! Run: cargo bench --bench web
 
+mod bot;
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
 
@@ -186,7 +187,7 @@ async fn bot_plies(fake: &FakeDiscord, plies: &[&str], first: usize) -> Vec<Dura
         for i in 0..BOT_GAMES {
             let options = json!([{ "name": "ply", "type": 3, "value": ply }]);
             sent.push((
-                fake.command(user, bot_channel(i), "move", options),
+                fake.command(user, bot::channel(i), "move", options),
                 Instant::now(),
             ));
             tokio::time::sleep(Duration::from_millis(40)).await;
@@ -202,29 +203,6 @@ async fn bot_plies(fake: &FakeDiscord, plies: &[&str], first: usize) -> Vec<Dura
         }
     }
     latencies
-}
-
-fn bot_channel(i: u64) -> u64 {
-    777_000_000_000 + i
-}
-
-async fn start_bot_games(fake: &FakeDiscord) {
-    let (alice, bob) = (TestUser::new(111, "alice"), TestUser::new(222, "bob"));
-    for i in 0..BOT_GAMES {
-        let from = fake.requests().len();
-        let options = json!([{ "name": "opponent", "type": 6, "value": "222" }, { "name": "size", "type": 4, "value": 6 }, { "name": "seat", "type": 4, "value": 0 }]);
-        let t = fake.command(&alice, bot_channel(i), "challenge", options);
-        fake.wait_request(from, "challenge", |r| r.path.contains(&t))
-            .await;
-        let accept = fake.button(bot_channel(i), "bredon:accept:").unwrap();
-        let from = fake.requests().len();
-        fake.press(&bob, bot_channel(i), &accept);
-        let posts = format!("/channels/{}/messages", bot_channel(i));
-        fake.wait_request(from, "accept", |r| {
-            r.method == "POST" && r.path.ends_with(&posts) && r.text().contains("board.png")
-        })
-        .await;
-    }
 }
 
 fn main() {
@@ -260,7 +238,7 @@ async fn run(data: &std::path::Path, slug: String) {
         f.requests().iter().any(|r| r.method == "PUT")
     })
     .await;
-    start_bot_games(&fake).await;
+    bot::start_games(&fake, BOT_GAMES).await;
     let base = format!("http://{addr}/s/{slug}");
     let client = reqwest::Client::new();
     let mut server = Vec::new();

@@ -313,6 +313,12 @@ fn tinue_around(
     })
 }
 
+/// Whether the game after a ply of `me` is won by `me`, and whether it is over.
+fn won_and_over(after: &Position, me: Color) -> (bool, bool) {
+    let end = after.end();
+    (end.and_then(|r| r.winner()) == Some(me), end.is_some())
+}
+
 /// Judges a ply: `scores` are the best ply, its score and the played ply's (the mover's view);
 /// `next` is the ply the game went on with.
 fn judge(
@@ -330,11 +336,7 @@ fn judge(
     }
     let me = played.color;
     let them = me.opponent();
-    let won = after
-        .end()
-        .and_then(|r| r.winner())
-        .is_some_and(|w| w == me);
-    let over = after.end().is_some();
+    let (won, over) = won_and_over(after, me);
     let best_text = |best: Option<Ply>| {
         best.map(|b| {
             format!(
@@ -408,11 +410,7 @@ pub(super) fn tactics(
 ) -> Option<(Mark, String)> {
     let me = played.color;
     let them = me.opponent();
-    let won = after
-        .end()
-        .and_then(|r| r.winner())
-        .is_some_and(|w| w == me);
-    let over = after.end().is_some();
+    let (won, over) = won_and_over(after, me);
     let mut wins = Vec::new();
     before.road_wins(me, &mut wins);
     if !won {
