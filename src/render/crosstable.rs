@@ -33,14 +33,16 @@ pub const WIN: Rgb<u8> = Rgb([0x3C, 0xB3, 0x71]);
 pub const LOSS: Rgb<u8> = Rgb([0xE5, 0x3B, 0x3B]);
 pub const DRAW: Rgb<u8> = Rgb([0x9A, 0x9A, 0x9A]);
 
-/// A cell: its text and the colour of its tint (none while a game runs or for the diagonal).
-struct Cell {
-    text: String,
-    tint: Option<Rgb<u8>>,
+/// A cell: its text and its outcome for the row's player in half points (2 won, 1 drawn, 0
+/// lost), which tints it; none while a game runs, for a later round, or on the diagonal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub outcome: Option<u32>,
 }
 
-fn tint(score: Option<u32>) -> Option<Rgb<u8>> {
-    score.map(|s| match s {
+fn tint(outcome: Option<u32>) -> Option<Rgb<u8>> {
+    outcome.map(|s| match s {
         2 => WIN,
         1 => DRAW,
         _ => LOSS,
@@ -54,7 +56,7 @@ fn rr_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
             if col.seed == row.seed {
                 return Cell {
                     text: "—".into(),
-                    tint: None,
+                    outcome: None,
                 };
             }
             let games: Vec<_> = row
@@ -72,15 +74,15 @@ fn rr_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
                 .collect::<Vec<_>>()
                 .join(" ");
             let total: Option<u32> = games.iter().map(|g| g.score).sum();
-            let tint = match (games.len(), total) {
+            let outcome = match (games.len(), total) {
                 (0, _) | (_, None) => None,
-                (n, Some(t)) => tint(Some(match (2 * t).cmp(&(2 * n as u32)) {
+                (n, Some(t)) => Some(match (2 * t).cmp(&(2 * n as u32)) {
                     std::cmp::Ordering::Greater => 2,
                     std::cmp::Ordering::Equal => 1,
                     std::cmp::Ordering::Less => 0,
-                })),
+                }),
             };
-            Cell { text, tint }
+            Cell { text, outcome }
         })
         .collect()
 }
@@ -91,12 +93,12 @@ fn swiss_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
         .map(|r| match row.games.get(r).copied().flatten() {
             None => Cell {
                 text: String::new(),
-                tint: None,
+                outcome: None,
             },
             Some(g) => match g.opponent {
                 None => Cell {
                     text: "bye".into(),
-                    tint: tint(g.score),
+                    outcome: g.score,
                 },
                 Some(o) => {
                     let sign = match g.score {
@@ -108,12 +110,49 @@ fn swiss_cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
                     let colour = if g.white { "w" } else { "b" };
                     Cell {
                         text: format!("{sign}{}{colour}", rank_of(o)),
-                        tint: tint(g.score),
+                        outcome: g.score,
                     }
                 }
             },
         })
         .collect()
+}
+
+/// The crosstable as text (for a page that sets it as a table of its own): the rounds' or
+/// opponents' column labels, each row's cells in standing order, and what the marks mean.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrosstableText {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+    pub legend: Vec<&'static str>,
+}
+
+impl CrosstableText {
+    pub fn of(c: &Crosstable) -> CrosstableText {
+        let swiss = matches!(c.format, Format::Swiss(_));
+        let count = if swiss { c.rounds } else { c.standings.len() };
+        CrosstableText {
+            columns: (1..=count)
+                .map(|i| {
+                    if swiss {
+                        format!("R{i}")
+                    } else {
+                        i.to_string()
+                    }
+                })
+                .collect(),
+            rows: c.standings.iter().map(|row| cells(c, row)).collect(),
+            legend: legend_items(c),
+        }
+    }
+}
+
+fn cells(c: &Crosstable, row: &Standing) -> Vec<Cell> {
+    if matches!(c.format, Format::Swiss(_)) {
+        swiss_cells(c, row)
+    } else {
+        rr_cells(c, row)
+    }
 }
 
 /// What the table's marks mean, as items to set side by side.
@@ -280,14 +319,9 @@ pub fn render_crosstable(c: &Crosstable, theme: &Theme) -> RgbImage {
             Align::Left,
             fg,
         );
-        let cells = if swiss {
-            swiss_cells(c, row)
-        } else {
-            rr_cells(c, row)
-        };
-        for (j, cell) in cells.iter().enumerate() {
+        for (j, cell) in cells(c, row).iter().enumerate() {
             let cx0 = (x_cells + j as u32 * cell_w) as i32;
-            if let Some(t) = cell.tint {
+            if let Some(t) = tint(cell.outcome) {
                 let colour = mix(theme.background.0, t, 0.45);
                 fill_rect(
                     &mut img,

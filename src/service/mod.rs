@@ -25,6 +25,7 @@ mod tournament;
 mod university;
 mod vacation;
 mod web;
+mod web_tournament;
 
 pub use finish::ptn_date;
 pub use opponent::EngineOpponent;
@@ -40,10 +41,12 @@ pub use outcome::{
 pub use puzzle::PuzzleChoice;
 pub use settings::{describe_prefs, digest_hour};
 pub use tournament::{
-    parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
+    parse_format, PendingPairing, RoundLine, StandingRow, TournamentOptions, TournamentView,
+    MOST_ENTRANTS,
 };
 pub use university::{Bid, ANTE, TAK_FEE};
 pub use web::{WebBoard, WebGame, WebLive, WebResult, WebServerPage};
+pub use web_tournament::{WebPairing, WebTournament, WebTournamentLine};
 
 use crate::game::{Decision, Kind, Match};
 use crate::render::Theme;

@@ -44,6 +44,8 @@ pub struct WebServerPage {
     pub live: Vec<WebLive>,
     pub results: Vec<WebResult>,
     pub leaderboards: Vec<WebBoard>,
+    /// Its tournaments, newest first.
+    pub tournaments: Vec<super::WebTournamentLine>,
 }
 
 /// One game's page: the players, every ply, and how it stands or ended.
@@ -138,6 +140,7 @@ impl Service {
             live,
             results: self.recent_results(guild)?,
             leaderboards: self.web_leaderboards(guild)?,
+            tournaments: self.web_tournaments(guild)?,
         })
     }
 

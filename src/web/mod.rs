@@ -10,5 +10,6 @@ mod pages;
 mod routes;
 mod serve;
 mod site;
+mod tournament_page;
 
 pub use serve::{serve_beside, serve_on, RateLimit, CONTENT_SECURITY_POLICY};

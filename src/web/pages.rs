@@ -6,7 +6,7 @@ use crate::service::{ptn_date, WebBoard, WebGame, WebServerPage};
 use maud::{html, Markup, DOCTYPE};
 
 /// A page: `script` says whether it steps a board (the script is a file, deferred).
-fn layout(title: &str, script: bool, body: Markup) -> String {
+pub(super) fn layout(title: &str, script: bool, body: Markup) -> String {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -66,7 +66,7 @@ fn span(then: i64, now: i64) -> String {
     }
 }
 
-fn time(ms: i64) -> Markup {
+pub(super) fn time(ms: i64) -> Markup {
     html! { time datetime=(ms) { (when(ms)) } }
 }
 
@@ -113,6 +113,17 @@ pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
                             td { (time(r.finished_ms)) }
                         } } }
                     } }
+                }
+            }
+            section {
+                h2 { "Tournaments" }
+                @if page.tournaments.is_empty() {
+                    p { "No tournament has been made here yet." }
+                } @else {
+                    ul.tournaments { @for t in &page.tournaments { li {
+                        a href={ "/s/" (slug) "/tournament/" (t.id) } { bdi { (t.name) } }
+                        " (" (t.state) ")"
+                    } } }
                 }
             }
             section {

@@ -5,6 +5,7 @@
 
 use super::pages;
 use super::site::{now_ms, Web};
+use super::tournament_page;
 use crate::service::fingerprint;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -25,6 +26,7 @@ pub(super) fn routes() -> Router<Web> {
         .route("/s/{slug}/game/{number}", get(game))
         .route("/s/{slug}/game/{number}/ptn", get(record))
         .route("/s/{slug}/game/{number}/board/{ply}", get(picture))
+        .route("/s/{slug}/tournament/{id}", get(tournament_page::page))
         .fallback(not_found)
 }
 

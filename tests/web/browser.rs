@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Chromium under chromedriver, ended with the test.
-struct Browser {
-    client: Client,
+pub struct Browser {
+    pub client: Client,
     driver: std::process::Child,
 }
 
@@ -30,7 +30,7 @@ fn find(program: &str) -> Option<PathBuf> {
 }
 
 /// A headless Chromium, or `None` (said on the terminal; a failure under CI) without one.
-async fn browser() -> Option<Browser> {
+pub async fn browser() -> Option<Browser> {
     let (Some(chromium), Some(chromedriver)) = (find("chromium"), find("chromedriver")) else {
         let tool = match find("chromium") {
             None => "chromium (Debian's `chromium`)",
@@ -128,12 +128,12 @@ async fn shows(client: &Client, site: &Site, ply: usize, before: &[u8]) -> Vec<u
     shot
 }
 
-fn screenshot_path(name: &str) -> PathBuf {
+pub fn screenshot_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
 }
 
 /// The page fits the window's width (nothing to scroll sideways).
-async fn fits(client: &Client) -> bool {
+pub async fn fits(client: &Client) -> bool {
     let script = "return document.documentElement.scrollWidth <= window.innerWidth;";
     client
         .execute(script, vec![])

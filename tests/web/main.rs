@@ -9,3 +9,4 @@ mod browser;
 mod http;
 mod pages;
 mod site;
+mod tournament_page;

@@ -13,7 +13,7 @@ use super::{
     describe_game, options, refuse, ChallengeOptions, Ctx, Outcome, Refusal, Service, TimerEvent,
 };
 use crate::game::Decision;
-use crate::render::crosstable::{render_crosstable, Crosstable};
+use crate::render::crosstable::{render_crosstable, Crosstable, CrosstableText};
 use crate::render::Theme;
 use crate::service::settings::WebPage;
 use crate::store::records::*;
@@ -25,7 +25,7 @@ mod entries;
 mod rounds;
 mod view;
 
-pub use view::{RoundLine, TournamentView};
+pub use view::{RoundLine, StandingRow, TournamentView};
 
 /// What `/tournament create` may set.
 #[derive(Clone, Debug)]

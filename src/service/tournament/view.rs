@@ -40,42 +40,66 @@ impl TournamentView {
         &self.tournament.entrants[seed].player.name
     }
 
-    /// The standings as a fixed-width table (for a code block), at most `width` rows.
-    pub fn table_text(&self, rows: usize) -> String {
+    /// The tie-breaks after the points, in the order both tables show them: Buchholz and
+    /// median-Buchholz in a Swiss tournament, Sonneborn-Berger in a round robin.
+    pub fn tiebreak_names(&self) -> &'static [&'static str] {
+        match self.tournament.format {
+            Format::Swiss(_) => &["Bu", "mBu"],
+            _ => &["SB"],
+        }
+    }
+
+    /// The standings as rows of text, best first: what `/tournament standings` sets in its
+    /// table and the web page in its own.
+    pub fn standing_rows(&self) -> Vec<StandingRow> {
         let t = &self.tournament;
         let swiss = matches!(t.format, Format::Swiss(_));
-        let mut out = if swiss {
-            format!(
-                "{:>2}  {:<16} {:>4} {:>5} {:>5}\n",
-                "#", "Player", "Pts", "Bu", "mBu"
-            )
-        } else {
-            format!("{:>2}  {:<16} {:>4} {:>6}\n", "#", "Player", "Pts", "SB")
+        self.standings()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| StandingRow {
+                rank: i + 1,
+                seed: s.seed,
+                name: self.name(s.seed).to_string(),
+                withdrawn: t.entrants[s.seed].withdrawn,
+                points: pairing::halves(s.score),
+                tiebreaks: if swiss {
+                    vec![
+                        pairing::halves(s.first_tiebreak),
+                        pairing::halves(s.second_tiebreak),
+                    ]
+                } else {
+                    vec![pairing::quarters(s.first_tiebreak)]
+                },
+            })
+            .collect()
+    }
+
+    /// The standings as a fixed-width table (for a code block), at most `rows` rows.
+    pub fn table_text(&self, rows: usize) -> String {
+        // Each tie-break's column width: the Buchholz pair, or Sonneborn-Berger's quarters.
+        let widths: &[usize] = match self.tiebreak_names() {
+            [_, _] => &[5, 5],
+            _ => &[6],
         };
-        let table = self.standings();
-        for (i, s) in table.iter().enumerate().take(rows) {
-            let mut name: String = self.name(s.seed).chars().take(16).collect();
-            if t.entrants[s.seed].withdrawn {
+        let mut out = format!("{:>2}  {:<16} {:>4}", "#", "Player", "Pts");
+        for (name, width) in self.tiebreak_names().iter().zip(widths) {
+            out.push_str(&format!(" {name:>width$}"));
+        }
+        out.push('\n');
+        let table = self.standing_rows();
+        for row in table.iter().take(rows) {
+            let mut name: String = row.name.chars().take(16).collect();
+            if row.withdrawn {
                 name = format!("{}(w)", name.chars().take(13).collect::<String>());
             }
             let pad = 16usize.saturating_sub(name.chars().count());
             let name = format!("{name}{}", " ".repeat(pad));
-            if swiss {
-                out.push_str(&format!(
-                    "{:>2}  {name} {:>4} {:>5} {:>5}\n",
-                    i + 1,
-                    pairing::halves(s.score),
-                    pairing::halves(s.first_tiebreak),
-                    pairing::halves(s.second_tiebreak)
-                ));
-            } else {
-                out.push_str(&format!(
-                    "{:>2}  {name} {:>4} {:>6}\n",
-                    i + 1,
-                    pairing::halves(s.score),
-                    pairing::quarters(s.first_tiebreak)
-                ));
+            out.push_str(&format!("{:>2}  {name} {:>4}", row.rank, row.points));
+            for (value, width) in row.tiebreaks.iter().zip(widths) {
+                out.push_str(&format!(" {value:>width$}"));
             }
+            out.push('\n');
         }
         if table.len() > rows {
             out.push_str(&format!(
@@ -84,6 +108,21 @@ impl TournamentView {
             ));
         }
         out
+    }
+
+    /// Where the tournament stands, in words: "round 2 of 3", "finished".
+    pub fn state(&self) -> String {
+        let t = &self.tournament;
+        match t.phase {
+            Phase::Open => format!("taking entries; {}", describe_start(t.start)),
+            Phase::Running => format!(
+                "round {} of {}",
+                t.rounds.len(),
+                t.format.rounds(t.entrants.len())
+            ),
+            Phase::Finished => "finished".into(),
+            Phase::Cancelled => "cancelled".into(),
+        }
     }
 
     /// The crosstable as posted: in the games' theme, with its description.
@@ -98,22 +137,27 @@ impl TournamentView {
 
     /// The crosstable picture in `theme`.
     pub fn crosstable_png(&self, theme: &Theme) -> Vec<u8> {
+        self.with_crosstable(|table| crate::render::encode_png(&render_crosstable(table, theme)))
+    }
+
+    /// The crosstable as text, cell by cell, as the picture draws it (for the web page).
+    pub fn crosstable_cells(&self) -> CrosstableText {
+        self.with_crosstable(CrosstableText::of)
+    }
+
+    fn with_crosstable<R>(&self, work: impl FnOnce(&Crosstable) -> R) -> R {
         let t = &self.tournament;
         let names: Vec<String> = t.entrants.iter().map(|e| e.player.name.clone()).collect();
         let withdrawn: Vec<bool> = t.entrants.iter().map(|e| e.withdrawn).collect();
         let table = self.standings();
-        let img = render_crosstable(
-            &Crosstable {
-                title: &format!("{} · {}", t.name, t.format.describe()),
-                names: &names,
-                withdrawn: &withdrawn,
-                standings: &table,
-                format: t.format,
-                rounds: t.format.rounds(t.entrants.len()),
-            },
-            theme,
-        );
-        crate::render::encode_png(&img)
+        work(&Crosstable {
+            title: &format!("{} · {}", t.name, t.format.describe()),
+            names: &names,
+            withdrawn: &withdrawn,
+            standings: &table,
+            format: t.format,
+            rounds: t.format.rounds(t.entrants.len()),
+        })
     }
 
     /// The round's pairings, one line each: (board, white, black or none, thread, result).
@@ -136,6 +180,18 @@ impl TournamentView {
     }
 }
 
+/// A line of the standings (see [`TournamentView::standing_rows`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandingRow {
+    pub rank: usize,
+    pub seed: usize,
+    pub name: String,
+    pub withdrawn: bool,
+    pub points: String,
+    /// In the order of [`TournamentView::tiebreak_names`].
+    pub tiebreaks: Vec<String>,
+}
+
 /// A pairing as `/tournament pairings` lists it.
 #[derive(Clone, Debug)]
 pub struct RoundLine {
@@ -148,13 +204,9 @@ pub struct RoundLine {
 }
 
 impl RoundLine {
-    /// "alice 1-0 bob (game #12)", "carol ½-½ dave", "erin vs frank", "gina: bye": the game's
-    /// number once it started.
-    pub fn describe(&self) -> String {
-        let Some(black) = &self.black else {
-            return format!("{}: bye", self.white.name);
-        };
-        let score = match self.result.map(|r| (r.points, r.how)) {
+    /// Between the names: "vs" while it is played, "1-0", "0-1", "½-½", "1-0 (forfeit)".
+    pub fn score(&self) -> String {
+        match self.result.map(|r| (r.points, r.how)) {
             None => "vs".to_string(),
             Some((p, how)) => {
                 let s = match p {
@@ -168,7 +220,16 @@ impl RoundLine {
                     s.to_string()
                 }
             }
+        }
+    }
+
+    /// "alice 1-0 bob (game #12)", "carol ½-½ dave", "erin vs frank", "gina: bye": the game's
+    /// number once it started.
+    pub fn describe(&self) -> String {
+        let Some(black) = &self.black else {
+            return format!("{}: bye", self.white.name);
         };
+        let score = self.score();
         let number = self
             .number
             .map(|n| format!(" (game #{n})"))
@@ -179,7 +240,10 @@ impl RoundLine {
 
 impl Service {
     /// A tournament with its pairings' results, as every view shows it.
-    pub(super) fn with_results(&self, t: Tournament) -> Result<TournamentView, Refusal> {
+    pub(in crate::service) fn with_results(
+        &self,
+        t: Tournament,
+    ) -> Result<TournamentView, Refusal> {
         let results = self.store.results(t.id)?;
         Ok(TournamentView {
             tournament: t,
@@ -200,16 +264,7 @@ impl Service {
         if t.entrants.is_empty() {
             return refuse(format!("nobody has joined {} yet", t.name));
         }
-        let state = match t.phase {
-            Phase::Open => format!("taking entries; {}", describe_start(t.start)),
-            Phase::Running => format!(
-                "round {} of {}",
-                t.rounds.len(),
-                t.format.rounds(t.entrants.len())
-            ),
-            Phase::Finished => "finished".into(),
-            Phase::Cancelled => "cancelled".into(),
-        };
+        let state = view.state();
         Ok(Outcome {
             text: format!("{} ({}, {state}).", t.name, t.format.describe()),
             table: Some(view.table_text(25)),
