@@ -25,6 +25,8 @@ mod tournament;
 mod university;
 mod vacation;
 mod web;
+mod web_player;
+mod web_puzzle;
 
 pub use finish::ptn_date;
 pub use opponent::EngineOpponent;
@@ -43,7 +45,9 @@ pub use tournament::{
     parse_format, PendingPairing, RoundLine, TournamentOptions, TournamentView, MOST_ENTRANTS,
 };
 pub use university::{Bid, ANTE, TAK_FEE};
-pub use web::{WebBoard, WebGame, WebLive, WebResult, WebServerPage};
+pub use web::{WebBoard, WebGame, WebLive, WebRanked, WebResult, WebServerPage};
+pub use web_player::{WebPlayerPage, WebPlayerResult, WebRating, WebRival};
+pub use web_puzzle::{WebDaily, WebPuzzlePage, WebPuzzlePicture, WebPuzzler};
 
 use crate::game::{Decision, Kind, Match};
 use crate::render::Theme;

@@ -8,4 +8,5 @@ mod support;
 mod browser;
 mod http;
 mod pages;
+mod players;
 mod site;
