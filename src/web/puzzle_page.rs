@@ -59,7 +59,7 @@ fn today_block(today: &WebDaily, slug: &str) -> Markup {
         }
         h2 { "Solved by" }
         (solvers(today))
-        p.meta { "The solution is shown here when the day is over." }
+        (solution(today))
     }
 }
 
@@ -68,10 +68,18 @@ fn past_block(past: &WebDaily) -> Markup {
         h2 { "The day before: puzzle #" (past.puzzle) }
         p.meta { (past.date) " · " (past.board) " · " (past.difficulty) " · "
             (past.to_move) " to play" }
-        @if let Some(line) = &past.solution {
-            p { "Solution: " code.solution { (line.join(" ")) } }
-        }
+        (solution(past))
         (solvers(past))
+    }
+}
+
+/// The winning line, which the service gives only for a puzzle whose day is over.
+fn solution(daily: &WebDaily) -> Markup {
+    html! {
+        @match &daily.solution {
+            Some(line) => p { "Solution: " code.solution { (line.join(" ")) } },
+            None => p.meta { "The solution is shown here when the day is over." },
+        }
     }
 }
 

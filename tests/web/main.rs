@@ -9,4 +9,5 @@ mod browser;
 mod http;
 mod pages;
 mod players;
+mod puzzle;
 mod site;
