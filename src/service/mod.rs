@@ -25,6 +25,8 @@ mod tournament;
 mod university;
 mod vacation;
 mod web;
+mod web_player;
+mod web_puzzle;
 mod web_tournament;
 
 pub use finish::ptn_date;
@@ -45,7 +47,9 @@ pub use tournament::{
     MOST_ENTRANTS,
 };
 pub use university::{Bid, ANTE, TAK_FEE};
-pub use web::{WebBoard, WebGame, WebLive, WebResult, WebServerPage};
+pub use web::{WebBoard, WebGame, WebLive, WebRanked, WebResult, WebServerPage};
+pub use web_player::{WebPlayerPage, WebPlayerResult, WebRating, WebRival};
+pub use web_puzzle::{WebDaily, WebPuzzlePage, WebPuzzlePicture, WebPuzzler};
 pub use web_tournament::{WebPairing, WebTournament, WebTournamentLine};
 
 use crate::game::{Decision, Kind, Match};

@@ -29,13 +29,26 @@ pub struct WebResult {
     pub code: String,
     pub how: String,
     pub finished_ms: i64,
+    /// The players' page keys (see `web_player`).
+    pub keys: [Option<String>; 2],
 }
 
-/// One size's rated players, best first: (name, rating, wins, losses, draws).
+/// One size's rated players, best first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WebBoard {
     pub board: String,
-    pub players: Vec<(String, f64, u32, u32, u32)>,
+    pub players: Vec<WebRanked>,
+}
+
+/// A rated player as a leaderboard shows them, with their page's key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebRanked {
+    pub name: String,
+    pub key: Option<String>,
+    pub rating: f64,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
 }
 
 /// A server's page.
@@ -46,6 +59,7 @@ pub struct WebServerPage {
     pub leaderboards: Vec<WebBoard>,
     /// Its tournaments, newest first.
     pub tournaments: Vec<super::WebTournamentLine>,
+    pub puzzlers: Vec<WebPuzzler>,
 }
 
 /// One game's page: the players, every ply, and how it stands or ended.
@@ -93,6 +107,11 @@ impl Service {
                 (true, Some(slug)) => Some(slug),
                 (true, None) => Some(new_slug()?),
             };
+            s.web_secret = match (on, s.web_secret.take()) {
+                (false, _) => None,
+                (true, Some(secret)) => Some(secret),
+                (true, None) => Some(new_secret()?),
+            };
             Ok(())
         })
     }
@@ -107,6 +126,7 @@ impl Service {
                 );
             }
             s.web_slug = Some(new_slug()?);
+            s.web_secret = Some(new_secret()?);
             Ok(())
         })
     }
@@ -136,16 +156,18 @@ impl Service {
             });
         }
         live.sort_by_key(|g| (g.last_ply_ms, g.number));
+        let secret = self.web_secret(guild)?;
         Ok(WebServerPage {
             live,
-            results: self.recent_results(guild)?,
-            leaderboards: self.web_leaderboards(guild)?,
+            results: self.recent_results(guild, secret.as_deref())?,
+            leaderboards: self.web_leaderboards(guild, secret.as_deref())?,
             tournaments: self.web_tournaments(guild)?,
+            puzzlers: self.web_puzzlers(guild)?,
         })
     }
 
     /// The newest finished games, by walking the server's numbers down from the last given.
-    fn recent_results(&self, guild: u64) -> Result<Vec<WebResult>, Refusal> {
+    fn recent_results(&self, guild: u64, secret: Option<&str>) -> Result<Vec<WebResult>, Refusal> {
         let mut out = Vec::new();
         let mut number = self.store.next_game_number(guild)?;
         while number > 1 && out.len() < RECENT_RESULTS {
@@ -161,6 +183,7 @@ impl Service {
                     code: game.result.code().to_string(),
                     how: game.result.how().to_string(),
                     finished_ms: game.finished_ms,
+                    keys: game.players.clone().map(|p| key(secret, p.id)),
                 });
             }
         }
@@ -168,7 +191,7 @@ impl Service {
         Ok(out)
     }
 
-    fn web_leaderboards(&self, guild: u64) -> Result<Vec<WebBoard>, Refusal> {
+    fn web_leaderboards(&self, guild: u64, secret: Option<&str>) -> Result<Vec<WebBoard>, Refusal> {
         let everyone = self.store.players(guild, Kind::Tak)?;
         let mut sizes: Vec<usize> = everyone
             .iter()
@@ -183,7 +206,14 @@ impl Service {
                 board: Kind::Tak.board(size),
                 players: super::records::ranked(&everyone, size)
                     .into_iter()
-                    .map(|p| (p.user.name, p.rating, p.wins, p.losses, p.draws))
+                    .map(|p| WebRanked {
+                        key: key(secret, p.user.id),
+                        name: p.user.name,
+                        rating: p.rating,
+                        wins: p.wins,
+                        losses: p.losses,
+                        draws: p.draws,
+                    })
                     .collect(),
             })
             .collect())
@@ -260,13 +290,27 @@ impl Service {
     }
 }
 
+/// A player's page key, if the server's pages have a secret to make it with.
+fn key(secret: Option<&str>, user: u64) -> Option<String> {
+    secret.map(|s| super::web_player::player_key(s, user))
+}
+
 fn names(players: &[PlayerRef; 2]) -> [String; 2] {
     [players[0].name.clone(), players[1].name.clone()]
 }
 
 /// 96 random bits in hex: an address part nobody guesses.
 fn new_slug() -> Result<String, Refusal> {
-    let mut bytes = [0u8; 12];
+    random_hex::<12>()
+}
+
+/// 256 random bits in hex: the key players' page keys are made with.
+fn new_secret() -> Result<String, Refusal> {
+    random_hex::<32>()
+}
+
+fn random_hex<const N: usize>() -> Result<String, Refusal> {
+    let mut bytes = [0u8; N];
     getrandom::getrandom(&mut bytes).map_err(|e| {
         Refusal(format!(
             "Bredon found no randomness for the address ({e}); try again"

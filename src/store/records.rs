@@ -337,6 +337,10 @@ pub struct GuildSettings {
     /// the default); a moderator turns them on and may change it, so nothing can be guessed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub web_slug: Option<String>,
+    /// The random key (hex) the pages' player keys are made with, never shown: made when the
+    /// pages are turned on, renewed with their address, so a player's key reveals nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_secret: Option<String>,
 }
 
 /// A channel where Discord refuses Bredon something, as the server was told.
@@ -420,6 +424,7 @@ impl Default for GuildSettings {
             puzzle_mining: true,
             refused: Vec::new(),
             web_slug: None,
+            web_secret: None,
         }
     }
 }

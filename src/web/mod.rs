@@ -7,6 +7,8 @@
 
 mod live;
 mod pages;
+mod player_page;
+mod puzzle_page;
 mod routes;
 mod serve;
 mod site;

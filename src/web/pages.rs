@@ -2,7 +2,7 @@
 //! maud, names are shown as text (never as markup or a mention), and no page holds a script
 //! or a style of its own (both are files, which the Content-Security-Policy allows).
 
-use crate::service::{ptn_date, WebBoard, WebGame, WebServerPage};
+use crate::service::{ptn_date, WebBoard, WebGame, WebPuzzler, WebServerPage};
 use maud::{html, Markup, DOCTYPE};
 
 /// A page: `script` says whether it steps a board (the script is a file, deferred).
@@ -51,7 +51,7 @@ pub(super) fn home() -> String {
 }
 
 /// `ms` as a UTC date and time: `2026.11.26 15:58 UTC`.
-fn when(ms: i64) -> String {
+pub(super) fn when(ms: i64) -> String {
     let minute = ms.div_euclid(60_000).rem_euclid(24 * 60);
     format!("{} {:02}:{:02} UTC", ptn_date(ms), minute / 60, minute % 60)
 }
@@ -70,6 +70,16 @@ pub(super) fn time(ms: i64) -> Markup {
     html! { time datetime=(ms) { (when(ms)) } }
 }
 
+/// A player's name, linked to their page when they have one (`key`).
+pub(super) fn player(slug: &str, name: &str, key: Option<&str>) -> Markup {
+    html! {
+        @match key {
+            Some(key) => a href={ "/s/" (slug) "/player/" (key) } { bdi { (name) } },
+            None => bdi { (name) },
+        }
+    }
+}
+
 pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
     let games = format!("/s/{slug}/game/");
     layout(
@@ -77,6 +87,7 @@ pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
         false,
         html! {
             h1 { "Tak on this server" }
+            nav { a href={ "/s/" (slug) "/puzzle" } { "Today's puzzle →" } }
             section {
                 h2 { "Being played" }
                 @if page.live.is_empty() {
@@ -107,7 +118,8 @@ pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
                             th { "Finished" } } }
                         tbody { @for r in &page.results { tr {
                             td { a href={ (games) (r.number) } { "#" (r.number) } }
-                            td { bdi { (r.players[0]) } " vs " bdi { (r.players[1]) } }
+                            td { (player(slug, &r.players[0], r.keys[0].as_deref())) " vs "
+                                (player(slug, &r.players[1], r.keys[1].as_deref())) }
                             td { (r.board) }
                             td { (r.code) " " (r.how) }
                             td { (time(r.finished_ms)) }
@@ -131,24 +143,50 @@ pub(super) fn server(page: &WebServerPage, slug: &str, now: i64) -> String {
                 @if page.leaderboards.is_empty() {
                     p { "No rated game has finished yet." }
                 }
-                @for board in &page.leaderboards { (leaderboard(board)) }
+                @for board in &page.leaderboards { (leaderboard(board, slug)) }
             }
+            (puzzlers(&page.puzzlers, slug))
         },
     )
 }
 
-fn leaderboard(board: &WebBoard) -> Markup {
+fn leaderboard(board: &WebBoard, slug: &str) -> Markup {
     html! {
         h3 { (board.board) }
         div.scroll { table {
             thead { tr { th { "Rank" } th { "Player" } th { "Rating" } th { "W–L–D" } } }
-            tbody { @for (i, (name, rating, w, l, d)) in board.players.iter().enumerate() { tr {
+            tbody { @for (i, p) in board.players.iter().enumerate() { tr {
                 td { (i + 1) }
-                td { bdi { (name) } }
-                td { (format!("{rating:.0}")) }
-                td { (w) "–" (l) "–" (d) }
+                td { (player(slug, &p.name, p.key.as_deref())) }
+                td { (format!("{:.0}", p.rating)) }
+                td { (p.wins) "–" (p.losses) "–" (p.draws) }
             } } }
         } }
+    }
+}
+
+/// The puzzle solvers' ratings, as `/leaderboard` shows them, and the way to today's puzzle.
+fn puzzlers(players: &[WebPuzzler], slug: &str) -> Markup {
+    html! {
+        section {
+            h2 { "Puzzle solvers" }
+            p { a href={ "/s/" (slug) "/puzzle" } { "Today's daily puzzle" } }
+            @if players.is_empty() {
+                p { "Nobody has finished a puzzle yet." }
+            } @else {
+                div.scroll { table {
+                    thead { tr { th { "Rank" } th { "Player" } th { "Rating" } th { "Solved" }
+                        th { "Not" } } }
+                    tbody { @for (i, p) in players.iter().enumerate() { tr {
+                        td { (i + 1) }
+                        td { bdi { (p.name) } }
+                        td { (format!("{:.0}", p.rating)) }
+                        td { (p.solved) }
+                        td { (p.failed) }
+                    } } }
+                } }
+            }
+        }
     }
 }
 

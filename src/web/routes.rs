@@ -27,6 +27,9 @@ pub(super) fn routes() -> Router<Web> {
         .route("/s/{slug}/game/{number}/ptn", get(record))
         .route("/s/{slug}/game/{number}/board/{ply}", get(picture))
         .route("/s/{slug}/tournament/{id}", get(tournament_page::page))
+        .route("/s/{slug}/player/{key}", get(super::player_page::page))
+        .route("/s/{slug}/puzzle", get(super::puzzle_page::page))
+        .route("/s/{slug}/puzzle/board", get(super::puzzle_page::picture))
         .fallback(not_found)
 }
 

@@ -8,5 +8,7 @@ mod support;
 mod browser;
 mod http;
 mod pages;
+mod players;
+mod puzzle;
 mod site;
 mod tournament_page;

@@ -1,0 +1,155 @@
+//! The daily puzzle's page, `/s/{slug}/puzzle`: today's position (a picture of its own,
+//! `/s/{slug}/puzzle/board`, drawn by the same renderer and cached by ETag), whose move, what
+//! to find and who solved it; the solution only of the day before's puzzle, whose day is over.
+
+use super::pages::{layout, not_found};
+use super::site::{now_ms, Web};
+use crate::service::{fingerprint, WebDaily, WebPuzzlePage};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use maud::{html, Markup};
+use std::sync::Arc;
+
+fn missing() -> Response {
+    (StatusCode::NOT_FOUND, Html(not_found())).into_response()
+}
+
+pub(super) async fn page(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+    let asked = slug.clone();
+    let now = now_ms();
+    let page = web
+        .ask(move |s| match s.web_server(&asked)? {
+            Some(guild) => s.web_puzzle_page(guild, now).map(Some),
+            None => Ok(None),
+        })
+        .await;
+    match page {
+        Ok(Some(page)) => Html(render(&page, &slug)).into_response(),
+        Ok(None) => missing(),
+        Err(failed) => failed,
+    }
+}
+
+fn render(page: &WebPuzzlePage, slug: &str) -> String {
+    let body = html! {
+        nav { a href={ "/s/" (slug) } { "← All games of this server" } }
+        h1 { "The daily puzzle" }
+        @match (&page.today, page.posting_hour) {
+            (Some(today), _) => (today_block(today, slug)),
+            (None, Some(hour)) => p { "Today's puzzle is not posted yet: it comes at "
+                (format!("{hour:02}:00")) " UTC." },
+            (None, None) => p { "This server has no daily puzzle." },
+        }
+        @if let Some(yesterday) = &page.yesterday { (past_block(yesterday)) }
+    };
+    layout("Daily puzzle", false, body)
+}
+
+fn today_block(today: &WebDaily, slug: &str) -> Markup {
+    html! {
+        p.meta { (today.date) ": puzzle #" (today.puzzle) " · " (today.board) " · "
+            (today.difficulty) }
+        p.status { strong { (today.to_move) " to play and win by Tinuë" }
+            ": find the ply that forces a road whatever the defence. Solve it privately on \
+             Discord with /puzzle daily." }
+        figure.board.puzzle {
+            img src={ "/s/" (slug) "/puzzle/board" } width="800"
+                alt={ "Puzzle #" (today.puzzle) ": " (today.to_move) " to move" };
+        }
+        h2 { "Solved by" }
+        (solvers(today))
+        (solution(today))
+    }
+}
+
+fn past_block(past: &WebDaily) -> Markup {
+    html! {
+        h2 { "The day before: puzzle #" (past.puzzle) }
+        p.meta { (past.date) " · " (past.board) " · " (past.difficulty) " · "
+            (past.to_move) " to play" }
+        (solution(past))
+        (solvers(past))
+    }
+}
+
+/// The winning line, which the service gives only for a puzzle whose day is over.
+fn solution(daily: &WebDaily) -> Markup {
+    html! {
+        @match &daily.solution {
+            Some(line) => p { "Solution: " code.solution { (line.join(" ")) } },
+            None => p.meta { "The solution is shown here when the day is over." },
+        }
+    }
+}
+
+fn solvers(daily: &WebDaily) -> Markup {
+    html! {
+        @if daily.solvers.is_empty() {
+            p { "Nobody has solved it yet." }
+        } @else {
+            ol.solvers { @for (name, took) in &daily.solvers {
+                li { bdi { (name) } " (" (took) ")" }
+            } }
+        }
+    }
+}
+
+/// Today's puzzle's position as a PNG; its ETag names the puzzle, the theme and what the
+/// pictures show, so a new day's puzzle or a new theme is a new picture.
+pub(super) async fn picture(
+    State(web): State<Web>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let now = now_ms();
+    let asked = web
+        .ask(move |s| match s.web_server(&slug)? {
+            Some(guild) => s.web_puzzle_picture(guild, now),
+            None => Ok(None),
+        })
+        .await;
+    let shown = match asked {
+        Ok(Some(shown)) => shown,
+        Ok(None) => return missing(),
+        Err(failed) => return failed,
+    };
+    let look = fingerprint(&[shown.theme.clone(), format!("{:?}", shown.display)]);
+    let etag = format!("\"puzzle-{}-{look:x}\"", shown.puzzle);
+    let answer = |status: StatusCode, body: Option<Arc<Vec<u8>>>| {
+        let headers = [
+            (header::ETAG, etag.clone()),
+            (header::CACHE_CONTROL, "no-cache".to_string()),
+            (header::CONTENT_TYPE, "image/png".to_string()),
+        ];
+        match body {
+            Some(png) => (status, headers, png.as_ref().clone()).into_response(),
+            None => (status, headers).into_response(),
+        }
+    };
+    let seen = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
+    if seen {
+        return answer(StatusCode::NOT_MODIFIED, None);
+    }
+    if let Some(png) = web.picture(&etag) {
+        return answer(StatusCode::OK, Some(png));
+    }
+    let drawn = tokio::task::spawn_blocking(move || {
+        let theme = crate::render::Theme::named(&shown.theme).unwrap_or_default();
+        shown
+            .position
+            .png(["White", "Black"], &theme, None, shown.display)
+    })
+    .await;
+    match drawn {
+        Ok(png) => {
+            let png = Arc::new(png);
+            web.keep_picture(etag.clone(), Arc::clone(&png));
+            answer(StatusCode::OK, Some(png))
+        }
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}

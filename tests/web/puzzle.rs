@@ -1,0 +1,141 @@
+//! The daily puzzle's page over plain HTTP: today's puzzle with who solved it and never its
+//! solution while its day runs (not in the page, its picture or the server's page), the day
+//! before's with its solution, and no private puzzle.
+
+use crate::http::get;
+use crate::site::*;
+use bredon::engine::forced::{shortest_tinue, Shortest};
+use bredon::engine::puzzles::starter_set;
+use bredon::game::Match;
+use bredon::service::{Outcome, PuzzleChoice};
+
+const HOUR: i64 = 3_600_000;
+const DAY: i64 = 24 * HOUR;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// The quickest line's first ply on the board an outcome shows.
+fn winning_ply(outcome: &Outcome) -> String {
+    let board = outcome.board.as_ref().expect("a board");
+    let Ok(Match::Tak(game)) = Match::from_record(&board.record) else {
+        panic!("no Tak board in {outcome:?}");
+    };
+    let Shortest::Line(line) = shortest_tinue(game.position(), 41, 1_000_000).shortest else {
+        panic!("no forced line");
+    };
+    game.position().ptn(line[0])
+}
+
+/// A page's text as a person reads it: tags cut out, the escapes undone, spaces made one.
+fn text(html: &str) -> String {
+    let tags = regex::Regex::new("<[^>]*>").unwrap();
+    tags.replace_all(html, " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The number after `Puzzle #` or `puzzle #` in `text`.
+fn number_after(text: &str, marker: &str) -> u32 {
+    text.split(marker)
+        .nth(1)
+        .and_then(|t| {
+            t.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {marker} in {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
+    let site = Site::start().await;
+    let s = &site.service;
+    let page = format!("/s/{}/puzzle", site.slug);
+    let none = get(&site.base, &page).await;
+    assert_eq!(none.status, 200);
+    assert!(none.text().contains("This server has no daily puzzle."));
+    assert_eq!(get(&site.base, &format!("{page}/board")).await.status, 404);
+    // The day starts 12 hours from the hour now, so none ends while the test runs.
+    let now = now_ms();
+    let hour = ((now / HOUR + 12) % 24) as u32;
+    let mut moderator = ctx(OPEN, 1, &user("mod"));
+    moderator.now_ms = now - 3 * DAY;
+    s.set_puzzle_channel(&moderator, Some(900), Some(hour), false)
+        .unwrap();
+    let posted = |events: Vec<bredon::service::TimerEvent>| {
+        events.iter().filter(|e| e.channel == 900).count()
+    };
+    assert_eq!(posted(s.tick(now - DAY).unwrap()), 1, "yesterday's");
+    assert_eq!(posted(s.tick(now).unwrap()), 1, "today's");
+    // alice solves today's privately; bob starts a private puzzle of his own.
+    let mut alice = ctx(OPEN, 1, &user("alice"));
+    alice.now_ms = now;
+    let mut shown = s.start_daily_puzzle(&alice).unwrap();
+    let today = number_after(&shown.text, "Puzzle #");
+    for _ in 0..40 {
+        shown = s.play(&alice, &winning_ply(&shown)).unwrap();
+        if shown.text.contains(" solved in ") {
+            break;
+        }
+    }
+    assert!(shown.text.contains(" solved in "), "{}", shown.text);
+    let html = get(&site.base, &page).await.text();
+    let yesterday = number_after(&html, "The day before: puzzle #");
+    let private = (1..).find(|n| ![today, yesterday].contains(n)).unwrap();
+    let mut bob = ctx(OPEN, 2, &user("bob"));
+    bob.now_ms = now;
+    let choice = PuzzleChoice {
+        id: Some(private),
+        ..PuzzleChoice::default()
+    };
+    s.start_puzzle(&bob, choice, true).unwrap();
+
+    let html = text(&get(&site.base, &page).await.text());
+    let (today_part, past_part) = html.split_once("The day before").unwrap();
+    assert!(
+        today_part.contains(&format!("puzzle #{today} ")),
+        "{today_part}"
+    );
+    assert!(
+        today_part.contains("Solved by alice ("),
+        "the solver is named"
+    );
+    assert!(
+        !html.contains(&format!("#{private} ")),
+        "the private puzzle #{private} shows"
+    );
+    // Today's solution: not its line, nor any winning first ply as a word of the page.
+    let puzzle = &starter_set()[today as usize - 1];
+    let words: Vec<&str> = today_part.split_whitespace().collect();
+    for ply in puzzle.first_plies.iter().chain(&puzzle.solution) {
+        assert!(!words.contains(&ply.as_str()), "today's page shows {ply}");
+    }
+    let line = puzzle.solution.join(" ");
+    let server = get(&site.base, &format!("/s/{}", site.slug)).await.text();
+    let picture = get(&site.base, &format!("{page}/board")).await;
+    assert_eq!(picture.header("content-type").as_deref(), Some("image/png"));
+    for answer in [today_part, &text(&server), &picture.text()] {
+        assert!(!answer.contains(&line), "today's solution {line} shows");
+    }
+    // The day before's is over: its solution shows.
+    let past = &starter_set()[yesterday as usize - 1];
+    assert!(past_part.contains(&past.solution.join(" ")), "{past_part}");
+    // When today is over, its solution shows as the day before's.
+    let tomorrow = s.web_puzzle_page(OPEN, now + DAY).unwrap();
+    let over = tomorrow.yesterday.expect("today's, as the day before's");
+    assert_eq!(over.puzzle, today);
+    assert_eq!(over.solution.as_ref(), Some(&puzzle.solution));
+    assert!(tomorrow.today.is_none(), "not posted yet");
+}
