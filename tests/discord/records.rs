@@ -196,7 +196,10 @@ async fn analyze_is_judged_by_the_servers_engine_when_there_is_one() {
         "{ptn}"
     );
     assert!(
-        ptn.contains("5. a2'?? {Bredon gives White 100% with "),
+        ptn.contains(
+            "5. a2'?? {Missed the road in one: e1 wins at once. (Bredon gives White 100%, 0% after \
+             this ply)}"
+        ),
         "{ptn}"
     );
     assert!(
