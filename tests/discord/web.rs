@@ -149,3 +149,34 @@ async fn run_with_ply_of_game_1(fake: &FakeDiscord, ply: u64) -> Request {
     ]);
     run(fake, &alice(), "board", options).await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournament_standings_link_the_tournaments_page() {
+    let addr = free_address();
+    let env = [
+        ("BREDON_WEB_ADDR", addr.as_str()),
+        ("BREDON_WEB_URL", "https://tak.example"),
+    ];
+    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    let on = json!([{ "name": "web", "type": 5, "value": true }]);
+    let slug = slug_in(
+        &run(&fake, &server_manager(), "settings", on)
+            .await
+            .content(),
+    );
+    let create = json!([{ "name": "name", "type": 3, "value": "Spring" }, { "name": "format", "type": 4, "value": 0 }]);
+    tournament_cmd(&fake, &moderator(), "create", create).await;
+    tournament_cmd(&fake, &alice(), "join", json!([])).await;
+    let r = tournament_cmd(&fake, &alice(), "standings", json!([])).await;
+    let links = r.link_urls();
+    let prefix = format!("https://tak.example/s/{slug}/tournament/");
+    assert!(
+        links.len() == 1 && links[0].starts_with(&prefix),
+        "{links:?} {}",
+        r.content()
+    );
+    let served = links[0].replace("https://tak.example", &format!("http://{addr}"));
+    let page = reqwest::get(&served).await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("Spring"));
+}
