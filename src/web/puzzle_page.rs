@@ -6,10 +6,9 @@ use super::pages::{layout, not_found};
 use super::site::{now_ms, Web};
 use crate::service::{fingerprint, WebDaily, WebPuzzlePage};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
-use std::sync::Arc;
 
 fn missing() -> Response {
     (StatusCode::NOT_FOUND, Html(not_found())).into_response()
@@ -116,40 +115,13 @@ pub(super) async fn picture(
     };
     let look = fingerprint(&[shown.theme.clone(), format!("{:?}", shown.display)]);
     let etag = format!("\"puzzle-{}-{look:x}\"", shown.puzzle);
-    let answer = |status: StatusCode, body: Option<Arc<Vec<u8>>>| {
-        let headers = [
-            (header::ETAG, etag.clone()),
-            (header::CACHE_CONTROL, "no-cache".to_string()),
-            (header::CONTENT_TYPE, "image/png".to_string()),
-        ];
-        match body {
-            Some(png) => (status, headers, png.as_ref().clone()).into_response(),
-            None => (status, headers).into_response(),
-        }
-    };
-    let seen = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
-    if seen {
-        return answer(StatusCode::NOT_MODIFIED, None);
-    }
-    if let Some(png) = web.picture(&etag) {
-        return answer(StatusCode::OK, Some(png));
-    }
-    let drawn = tokio::task::spawn_blocking(move || {
+    web.png(etag, "no-cache", &headers, move || {
         let theme = crate::render::Theme::named(&shown.theme).unwrap_or_default();
-        shown
-            .position
-            .png(["White", "Black"], &theme, None, shown.display)
+        Some(
+            shown
+                .position
+                .png(["White", "Black"], &theme, None, shown.display),
+        )
     })
-    .await;
-    match drawn {
-        Ok(png) => {
-            let png = Arc::new(png);
-            web.keep_picture(etag.clone(), Arc::clone(&png));
-            answer(StatusCode::OK, Some(png))
-        }
-        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-    }
+    .await
 }

@@ -12,7 +12,6 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use std::sync::Arc;
 
 const STYLE: &str = include_str!("../../assets/web/style.css");
 const SCRIPT: &str = include_str!("../../assets/web/game.js");
@@ -151,41 +150,11 @@ async fn picture(
         Some(_) => "public, max-age=86400",
         None => "no-cache",
     };
-    let answer = |status: StatusCode, body: Option<Arc<Vec<u8>>>| {
-        let headers = [
-            (header::ETAG, etag.clone()),
-            (header::CACHE_CONTROL, caching.to_string()),
-            (header::CONTENT_TYPE, "image/png".to_string()),
-        ];
-        match body {
-            Some(png) => (status, headers, png.as_ref().clone()).into_response(),
-            None => (status, headers).into_response(),
-        }
-    };
-    let seen = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
-    if seen {
-        return answer(StatusCode::NOT_MODIFIED, None);
-    }
-    if let Some(png) = web.picture(&etag) {
-        return answer(StatusCode::OK, Some(png));
-    }
-    let drawn = web
-        .blocking(move || {
-            let shown = game.at(ply)?;
-            let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
-            let names = [game.players[0].as_str(), game.players[1].as_str()];
-            Some(shown.png(names, &theme, None, game.display))
-        })
-        .await;
-    match drawn {
-        Ok(Some(png)) => {
-            let png = Arc::new(png);
-            web.keep_picture(etag.clone(), Arc::clone(&png));
-            answer(StatusCode::OK, Some(png))
-        }
-        _ => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-    }
+    web.png(etag, caching, &headers, move || {
+        let shown = game.at(ply)?;
+        let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
+        let names = [game.players[0].as_str(), game.players[1].as_str()];
+        Some(shown.png(names, &theme, None, game.display))
+    })
+    .await
 }

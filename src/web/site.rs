@@ -2,7 +2,7 @@
 //! already drawn, by their ETag.
 
 use crate::service::{Service, WebGame};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -76,11 +76,52 @@ impl Web {
         .await
     }
 
-    pub(super) fn picture(&self, etag: &str) -> Option<Arc<Vec<u8>>> {
+    /// A picture named by `etag`, answered 304 when the reader has it, from the pictures kept
+    /// when it was drawn, else drawn by `draw` on a blocking thread and kept; `caching` is its
+    /// Cache-Control. A picture `draw` cannot make is a 500.
+    pub(super) async fn png(
+        &self,
+        etag: String,
+        caching: &'static str,
+        asked: &HeaderMap,
+        draw: impl FnOnce() -> Option<Vec<u8>> + Send + 'static,
+    ) -> Response {
+        let answer = |status: StatusCode, body: Option<Arc<Vec<u8>>>| {
+            let headers = [
+                (header::ETAG, etag.clone()),
+                (header::CACHE_CONTROL, caching.to_string()),
+                (header::CONTENT_TYPE, "image/png".to_string()),
+            ];
+            match body {
+                Some(png) => (status, headers, png.as_ref().clone()).into_response(),
+                None => (status, headers).into_response(),
+            }
+        };
+        let seen = asked
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
+        if seen {
+            return answer(StatusCode::NOT_MODIFIED, None);
+        }
+        if let Some(png) = self.picture(&etag) {
+            return answer(StatusCode::OK, Some(png));
+        }
+        match self.blocking(draw).await {
+            Ok(Some(png)) => {
+                let png = Arc::new(png);
+                self.keep_picture(etag.clone(), Arc::clone(&png));
+                answer(StatusCode::OK, Some(png))
+            }
+            _ => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        }
+    }
+
+    fn picture(&self, etag: &str) -> Option<Arc<Vec<u8>>> {
         self.pictures.lock().ok()?.get(etag).cloned()
     }
 
-    pub(super) fn keep_picture(&self, etag: String, png: Arc<Vec<u8>>) {
+    fn keep_picture(&self, etag: String, png: Arc<Vec<u8>>) {
         if let Ok(mut kept) = self.pictures.lock() {
             if kept.len() >= PICTURES_KEPT {
                 kept.clear();
