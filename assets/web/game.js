@@ -29,7 +29,7 @@
     return a;
   }
   // The list again from the plies, two to a move (text only: names and plies are never markup).
-  function relist(plies) {
+  function relist(plies, took) {
     const start = document.createElement("li");
     start.appendChild(link(0, "start"));
     const items = [start];
@@ -42,6 +42,14 @@
       for (let j = i; j < Math.min(i + 2, plies.length); j++) {
         li.appendChild(document.createTextNode(" "));
         li.appendChild(link(j + 1, plies[j]));
+        if (took[j]) {
+          const t = document.createElement("span");
+          t.className = "took";
+          t.title = "Time taken";
+          t.textContent = took[j];
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(t);
+        }
       }
       items.push(li);
     }
@@ -68,7 +76,7 @@
       const atEnd = Number(slider.value) === last;
       last = news.plies.length;
       slider.max = String(last);
-      relist(news.plies);
+      relist(news.plies, news.took);
       document.getElementById("status").textContent = news.status;
       show(atEnd ? last : Number(slider.value));
       if (news.finished) events.close();

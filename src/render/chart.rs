@@ -13,7 +13,7 @@ pub struct Chart<'a> {
     /// beyond ±`decided` a forced result (drawn at the edge).
     pub white_view: &'a [i32],
     /// `(position, mark)`: the mark (`??`, `?`, `!`) of the ply that led to `position`.
-    pub marks: &'a [(usize, &'static str)],
+    pub marks: &'a [(usize, &'a str)],
     /// Move number of position 0, and whether White is to move there.
     pub first_move: u32,
     pub white_first: bool,

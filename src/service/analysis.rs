@@ -2,13 +2,15 @@
 //! evaluation chart, a summary), for `/analyze` and `bredon analyze` alike.
 
 use super::finish::ninja_link;
+use super::{refuse, Ctx, Refusal, Service};
 use crate::engine::analysis::{analyze, Analysis};
 use crate::engine::tei::Client;
 use crate::engine::tei_analysis::analyze_tei;
 use crate::engine::Limits;
 use crate::render::chart::{render_chart, Chart};
 use crate::render::{encode_png, Theme};
-use crate::tak::{Color, PtnFile};
+use crate::store::records::{KeptAnalysis, KeptJudgement};
+use crate::tak::{Color, Game, PtnFile};
 use std::time::Duration;
 
 /// The analysis of one game, ready to post or write.
@@ -21,9 +23,74 @@ pub struct Report {
     pub chart: Vec<u8>,
     /// "White: 1 blunder (??), ..." per player, with the names of the record.
     pub summary: Vec<String>,
+    /// Who judged it, as the PTN's `Annotator` tag names them.
+    pub annotator: String,
     /// Each marked ply: "12. c3?? Missed the road in one: ..." in game order.
     pub marked: Vec<String>,
     pub analysis: Analysis,
+}
+
+/// A finished game of a server to analyse: its id (where the analysis is kept) and record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToAnalyse {
+    pub game: u64,
+    pub record: String,
+}
+
+impl Service {
+    /// Keeps `report`, the analysis of this server's finished game `game`, for the game's web
+    /// page (replacing an earlier one), durably: the analysis is posted after.
+    pub fn keep_analysis(&self, ctx: &Ctx, game: u64, report: &Report) -> Result<(), Refusal> {
+        match self.store.archived(game)? {
+            Some(archived) if archived.guild == ctx.guild => {}
+            _ => return refuse("that game is not a finished game of this server"),
+        }
+        let kept = KeptAnalysis {
+            annotator: report.annotator.clone(),
+            made_ms: ctx.now_ms,
+            white_view: report.analysis.white_view.clone(),
+            plies: report
+                .analysis
+                .plies
+                .iter()
+                .map(|j| KeptJudgement {
+                    mark: j.mark.map_or("", |m| m.ptn()).to_string(),
+                    comment: j.comment.clone(),
+                })
+                .collect(),
+        };
+        self.store.keep_analysis(ctx.guild, game, &kept)?;
+        self.store.flush()?;
+        Ok(())
+    }
+}
+
+/// The evaluation chart (PNG) of an analysis of `game`: `white_view` for the start and after
+/// every ply, `marks` each ply's mark (empty for none), `names` White's first.
+pub fn chart_png(
+    game: &Game,
+    white_view: &[i32],
+    marks: &[&str],
+    names: [&str; 2],
+    theme: &Theme,
+) -> Vec<u8> {
+    let start = game.start();
+    let marks: Vec<(usize, &str)> = marks
+        .iter()
+        .enumerate()
+        .filter(|(_, mark)| !mark.is_empty())
+        .map(|(i, &mark)| (i + 1, mark))
+        .collect();
+    encode_png(&render_chart(
+        &Chart {
+            white_view,
+            marks: &marks,
+            first_move: start.move_number(),
+            white_first: start.to_move() == Color::White,
+            players: names,
+        },
+        theme,
+    ))
 }
 
 /// Who judges a game: Bredon's own searcher with these limits per position, or an external
@@ -120,29 +187,20 @@ pub fn analyze_line(
         .filter(|(name, _)| !GAME_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)))
         .map(|(name, value)| (name.as_str(), value.clone()))
         .collect();
-    tags.push(("Annotator", annotator));
+    tags.push(("Annotator", annotator.clone()));
     let ptn = file.annotated(&game, branch.unwrap_or(""), &tags, &analysis.notes());
     let names = [
         file.tag("Player1").unwrap_or("White").to_string(),
         file.tag("Player2").unwrap_or("Black").to_string(),
     ];
-    let start = game.start();
-    let marks: Vec<(usize, &'static str)> = analysis
+    let marks: Vec<&str> = analysis
         .plies
         .iter()
-        .enumerate()
-        .filter_map(|(i, j)| j.mark.map(|m| (i + 1, m.ptn())))
+        .map(|j| j.mark.map_or("", |m| m.ptn()))
         .collect();
-    let chart = encode_png(&render_chart(
-        &Chart {
-            white_view: &analysis.white_view,
-            marks: &marks,
-            first_move: start.move_number(),
-            white_first: start.to_move() == Color::White,
-            players: [&names[0], &names[1]],
-        },
-        theme,
-    ));
+    let names_shown = [names[0].as_str(), names[1].as_str()];
+    let chart = chart_png(&game, &analysis.white_view, &marks, names_shown, theme);
+    let start = game.start();
     let mut marked = Vec::new();
     let mut move_number = start.move_number();
     for (played, judgement) in game.plies().iter().zip(&analysis.plies) {
@@ -168,6 +226,7 @@ pub fn analyze_line(
     }
     Ok(Report {
         link: ninja_link(&ptn),
+        annotator,
         summary,
         ptn,
         chart,

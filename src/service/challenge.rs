@@ -170,6 +170,7 @@ impl Service {
             paused_until_ms: None,
             conditional: Vec::new(),
             asked_at: Default::default(),
+            ply_ms: Vec::new(),
         };
         let g = Self::rebuild(&game)?;
         if game.settings.stakes.is_some() {

@@ -106,6 +106,7 @@ impl Service {
         }
         let mut records: [PlayerRecord; 2] = records.try_into().expect("a game has two players");
         let plies = game.plies.len();
+        let before = [records[0].rating, records[1].rating];
         let rating_changes = ratings::score(&mut records, result, game.settings.rated, plies);
         // A rated game decided too early says so, or players would wonder why nothing moved.
         let unrated_why = ratings::too_early_reason(plies)
@@ -126,6 +127,8 @@ impl Service {
             series: series.clone(),
             ledger,
             fixture: game.fixture,
+            ply_ms: game.ply_ms.clone(),
+            ratings_before: rating_changes.map(|_| before),
         };
         // A tournament game's result is stored with its end, so it is never lost or counted
         // twice; the tournament itself learns of it from `tournament_news`.

@@ -47,7 +47,7 @@ pub use tournament::{
     MOST_ENTRANTS,
 };
 pub use university::{Bid, ANTE, TAK_FEE};
-pub use web::{WebBoard, WebGame, WebLive, WebRanked, WebResult, WebServerPage};
+pub use web::{WebAnalysis, WebBoard, WebGame, WebLive, WebRanked, WebResult, WebServerPage};
 pub use web_player::{WebPlayerPage, WebPlayerResult, WebRating, WebRival};
 pub use web_puzzle::{WebDaily, WebPuzzlePage, WebPuzzlePicture, WebPuzzler};
 pub use web_tournament::{WebPairing, WebTournament, WebTournamentLine};

@@ -115,7 +115,10 @@ impl Service {
 
     /// Adds `played` to `game`'s record (open requests lapse with it): "alice played c3. Tak!".
     fn record_ply(game: &mut LiveGame, played: &Played, mover: &str, now_ms: i64) -> String {
+        // Plies from before times were kept count as unknown (0).
+        game.ply_ms.resize(game.plies.len(), 0);
         game.plies.push(played.text.clone());
+        game.ply_ms.push(now_ms);
         game.last_ply_ms = now_ms;
         game.undo_request = None;
         game.draw_offer = None;

@@ -1,5 +1,6 @@
 //! What was played: game records, history, stats, the leaderboard and the live games.
 
+use super::analysis::ToAnalyse;
 use super::*;
 use crate::ratings;
 use crate::tak::PtnFile;
@@ -22,23 +23,30 @@ impl Service {
         Ok(Record::new(text, kind))
     }
 
-    /// The record of finished game `id` of this server, or of the last finished game in this
-    /// channel, for analysis. Never a game still being played: an analysis would help one side.
-    pub fn finished_record(&self, ctx: &Ctx, id: Option<u64>) -> Result<String, Refusal> {
-        if let Some(id) = id {
-            return Ok(self.archived_here(ctx, id)?.ptn);
-        }
-        match self.store.last_finished(ctx.channel)? {
-            Some(last) => Ok(last.ptn),
-            None if self.store.game(ctx.channel)?.is_some() => refuse(
-                "the game in this channel is still being played; /analyze works once it has ended \
-                 (or name a finished one with `game:`, as /history numbers them)",
-            ),
-            None => refuse(
-                "no game has finished in this channel yet: /analyze looks at the last one, or at \
-                 the one `game:` names (/history numbers them)",
-            ),
-        }
+    /// Finished game `id` of this server, or the last finished game in this channel, for
+    /// analysis. Never a game still being played: an analysis would help one side.
+    pub fn finished_record(&self, ctx: &Ctx, id: Option<u64>) -> Result<ToAnalyse, Refusal> {
+        let game =
+            match id {
+                Some(id) => self.archived_here(ctx, id)?,
+                None => match self.store.last_finished(ctx.channel)? {
+                    Some(last) => last,
+                    None if self.store.game(ctx.channel)?.is_some() => return refuse(
+                        "the game in this channel is still being played; /analyze works once it \
+                         has ended (or name a finished one with `game:`, as /history numbers them)",
+                    ),
+                    None => {
+                        return refuse(
+                            "no game has finished in this channel yet: /analyze looks at the last \
+                         one, or at the one `game:` names (/history numbers them)",
+                        )
+                    }
+                },
+            };
+        Ok(ToAnalyse {
+            game: game.id,
+            record: game.ptn,
+        })
     }
 
     /// A Tak game's record from elsewhere (a PlayTak game's PTN) titled `title`: its final

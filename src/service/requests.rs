@@ -120,6 +120,7 @@ impl Service {
             g.undo();
         }
         let undone = game.plies.split_off(game.plies.len() - count).join(" ");
+        game.ply_ms.truncate(game.plies.len());
         game.conditional.clear();
         let next = game.players[g.to_move().index()].id;
         self.set_timers(&mut game, next, ctx.now_ms)?;

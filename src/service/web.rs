@@ -89,9 +89,44 @@ pub struct WebGame {
     pub pictures: bool,
     pub theme: String,
     pub display: crate::render::Display,
+    /// When each ply was played (0: not known, a ply from before times were kept).
+    pub ply_ms: Vec<i64>,
+    /// A finished rated game: each player's rating before it and its change (White first).
+    pub ratings: Option<[(f64, f64); 2]>,
+    /// A finished game's newest `/analyze`, if one was made.
+    pub analysis: Option<WebAnalysis>,
+}
+
+/// A finished game's analysis, as `/analyze` posted it.
+#[derive(Clone, Debug)]
+pub struct WebAnalysis {
+    /// Who judged it ("Bredon 0.1.0").
+    pub annotator: String,
+    pub made_ms: i64,
+    /// Each ply's mark (`??`, `?`, `!`, or empty) and comment, in game order.
+    pub plies: Vec<(String, Option<String>)>,
+    white_view: Vec<i32>,
 }
 
 impl WebGame {
+    /// The evaluation chart of its analysis (PNG), drawn as `/analyze` posts it.
+    pub fn analysis_chart(&self) -> Option<Vec<u8>> {
+        let analysis = self.analysis.as_ref()?;
+        let game = crate::tak::PtnFile::parse(&self.record)
+            .ok()?
+            .replay()
+            .ok()?;
+        let marks: Vec<&str> = analysis.plies.iter().map(|(m, _)| m.as_str()).collect();
+        let theme = crate::render::Theme::named(&self.theme).unwrap_or_default();
+        Some(super::analysis::chart_png(
+            &game,
+            &analysis.white_view,
+            &marks,
+            [&self.players[0], &self.players[1]],
+            &theme,
+        ))
+    }
+
     /// The game as it stood after `ply` plies (0: the start), if the game has that many.
     pub fn at(&self, ply: usize) -> Option<Match> {
         Match::from_record(&self.record).ok()?.after(ply).ok()
@@ -234,6 +269,20 @@ impl Service {
             let result = game
                 .result
                 .describe_with(game.settings.komi, [&names[0], &names[1]]);
+            let ratings = match (game.ratings_before, game.rating_changes) {
+                (Some([w, b]), Some([dw, db])) => Some([(w, dw), (b, db)]),
+                _ => None,
+            };
+            let analysis = self.store.analysis(guild, id)?.map(|kept| WebAnalysis {
+                annotator: kept.annotator,
+                made_ms: kept.made_ms,
+                plies: kept
+                    .plies
+                    .into_iter()
+                    .map(|j| (j.mark, j.comment))
+                    .collect(),
+                white_view: kept.white_view,
+            });
             return Ok(Some(WebGame {
                 id,
                 number,
@@ -254,6 +303,9 @@ impl Service {
                 theme: game.settings.theme,
                 display: game.settings.display,
                 players: names,
+                ply_ms: game.ply_ms,
+                ratings,
+                analysis,
             }));
         }
         let Some(game) = self
@@ -286,6 +338,9 @@ impl Service {
             pictures: !game.settings.blind,
             theme: game.settings.theme,
             display: game.settings.display,
+            ply_ms: game.ply_ms,
+            ratings: None,
+            analysis: None,
         }))
     }
 }

@@ -14,6 +14,7 @@
 //! `numbers` guild → the last game number the server gave, and guild ++ number → game id
 //! (`numbers.rs`).
 
+mod analyses;
 mod change;
 mod dump;
 mod error;

@@ -194,6 +194,10 @@ pub struct LiveGame {
     /// conditional line). Records before: none, so only the current version answers.
     #[serde(default, skip_serializing_if = "AskedAt::is_empty")]
     pub asked_at: AskedAt,
+    /// When each ply was played (ms since the epoch), one per ply; 0 for a ply played before
+    /// builds kept the time (records before: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ply_ms: Vec<i64>,
 }
 
 /// See [`LiveGame::asked_at`].
@@ -253,6 +257,13 @@ pub struct ArchivedGame {
     pub ledger: Vec<CoinMove>,
     #[serde(default)]
     pub fixture: Option<Fixture>,
+    /// When each ply was played (ms), as `LiveGame::ply_ms` kept them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ply_ms: Vec<i64>,
+    /// The players' ratings (White, Black) when a rated game began to count (records before:
+    /// none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings_before: Option<[f64; 2]>,
 }
 
 impl LiveGame {
@@ -557,6 +568,27 @@ pub struct PrivateNote {
     pub ply: usize,
     pub written_ms: i64,
     pub text: String,
+}
+
+/// A finished game's analysis as `/analyze` posted it, kept for the game's web page.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct KeptAnalysis {
+    /// Who judged it ("Bredon 0.1.0", or a TEI engine through Bredon).
+    pub annotator: String,
+    pub made_ms: i64,
+    /// The value of the start and after every ply, from White's view (hundredths of a flat).
+    pub white_view: Vec<i32>,
+    /// Each ply's mark and comment, in game order.
+    pub plies: Vec<KeptJudgement>,
+}
+
+/// One ply's judgement, as PTN writes it: a mark (`??`, `?`, `!` or none) and a comment.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct KeptJudgement {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mark: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 /// A player's wishes about notifications, kept across servers.

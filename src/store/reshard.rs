@@ -100,7 +100,8 @@ impl Owners {
             | Tree::Wallets
             | Tree::Vacations
             | Tree::Numbers
-            | Tree::Notes => be_u64(key),
+            | Tree::Notes
+            | Tree::Analyses => be_u64(key),
             Tree::Tournaments => self.tournament.get(&be_u64(key)?).copied(),
             Tree::Prefs | Tree::Gateway => None,
             Tree::Puzzles => match key.first() {

@@ -24,10 +24,11 @@ pub(super) enum Tree {
     Gateway,
     Numbers,
     Notes,
+    Analyses,
 }
 
 impl Tree {
-    pub(super) const ALL: [Tree; 18] = [
+    pub(super) const ALL: [Tree; 19] = [
         Tree::Games,
         Tree::Challenges,
         Tree::Archive,
@@ -46,6 +47,7 @@ impl Tree {
         Tree::Gateway,
         Tree::Numbers,
         Tree::Notes,
+        Tree::Analyses,
     ];
 
     /// What one of its records is called in messages ("a game record ...").
@@ -81,6 +83,7 @@ impl Tree {
             Tree::Gateway => "gateway",
             Tree::Numbers => "numbers",
             Tree::Notes => "notes",
+            Tree::Analyses => "analyses",
         }
     }
 }

@@ -20,6 +20,8 @@ const EVERY: Duration = Duration::from_secs(1);
 #[derive(serde::Serialize)]
 struct Plies<'a> {
     plies: &'a [String],
+    /// How long each ply took, where that is known (as the page's list says it).
+    took: Vec<Option<String>>,
     status: String,
     finished: bool,
 }
@@ -79,6 +81,9 @@ pub(super) async fn events(
                     let finished = game.result.is_some();
                     let plies = Plies {
                         plies: &game.plies,
+                        took: (0..game.plies.len())
+                            .map(|i| super::pages::took(&game, i))
+                            .collect(),
                         status: status(&game),
                         finished,
                     };

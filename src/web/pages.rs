@@ -2,7 +2,7 @@
 //! maud, names are shown as text (never as markup or a mention), and no page holds a script
 //! or a style of its own (both are files, which the Content-Security-Policy allows).
 
-use crate::service::{ptn_date, WebBoard, WebGame, WebPuzzler, WebServerPage};
+use crate::service::{ptn_date, WebAnalysis, WebBoard, WebGame, WebPuzzler, WebServerPage};
 use maud::{html, Markup, DOCTYPE};
 
 /// A page: `script` says whether it steps a board (the script is a file, deferred).
@@ -202,6 +202,7 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
             @if game.rated { ", rated" } @else { ", unrated" }
             ". Started " (time(game.started_ms)) "."
         }
+        @if let Some(ratings) = &game.ratings { (rating_line(&game.players, ratings)) }
         p.status #status {
             @if let Some((sentence, code)) = &game.result {
                 strong { (code) } " " (sentence)
@@ -230,7 +231,7 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
             }
             section.moves {
                 h2 { "Moves" }
-                (moves(&game.plies, ply))
+                (moves(game, ply))
                 p.links {
                     a href={ (here) "ptn" } download { "Download the record" }
                     @if let Some(link) = &game.link {
@@ -239,23 +240,91 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
                 }
             }
         }
+        @if let Some(analysis) = &game.analysis { (analysis_section(game, analysis, &here)) }
     };
     layout(&title, game.pictures, body)
 }
 
-/// The plies two to a move, each a link to the board after it.
-fn moves(plies: &[String], current: usize) -> Markup {
+/// The plies two to a move, each a link to the board after it with its `/analyze` mark, and
+/// how long its player took over it when that is known.
+fn moves(game: &WebGame, current: usize) -> Markup {
+    let mark = |i: usize| {
+        game.analysis
+            .as_ref()
+            .and_then(|a| a.plies.get(i))
+            .map_or("", |(mark, _)| mark.as_str())
+    };
     html! {
         ol.moves {
             li { a href="?ply=0" data-ply="0" aria-current=[(current == 0).then_some("step")] { "start" } }
-            @for (i, pair) in plies.chunks(2).enumerate() {
+            @for (i, pair) in game.plies.chunks(2).enumerate() {
                 li {
                     span.n { (i + 1) "." }
                     @for (j, ply) in pair.iter().enumerate() {
                         @let n = 2 * i + j + 1;
                         " "
                         a href={ "?ply=" (n) } data-ply=(n)
-                            aria-current=[(current == n).then_some("step")] { (ply) }
+                            aria-current=[(current == n).then_some("step")] { (ply) (mark(n - 1)) }
+                        @if let Some(took) = took(game, n - 1) {
+                            " " span.took title="Time taken" { (took) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How long ply `i` (from 0) waited for its player, if both its time and the one before it are
+/// known: `<1 min`, `12 min`, `5 h`, `2 d`.
+pub(super) fn took(game: &WebGame, i: usize) -> Option<String> {
+    let at = *game.ply_ms.get(i).filter(|&&ms| ms > 0)?;
+    let since = match i {
+        0 => game.started_ms,
+        _ => *game.ply_ms.get(i - 1).filter(|&&ms| ms > 0)?,
+    };
+    Some(match at - since {
+        ..=59_999 => "<1 min".to_string(),
+        _ => span(since, at),
+    })
+}
+
+/// The players' ratings before a rated game and what it changed: `alice 1500 → 1516 (+16)`.
+fn rating_line(players: &[String; 2], ratings: &[(f64, f64); 2]) -> Markup {
+    html! {
+        p.meta {
+            "Ratings: "
+            @for (i, (name, (before, change))) in players.iter().zip(ratings).enumerate() {
+                @if i == 1 { "; " }
+                bdi { (name) } " "
+                (format!("{before:.0} → {:.0} ({change:+.0})", before + change))
+            }
+            "."
+        }
+    }
+}
+
+/// The game's newest `/analyze`: its chart, and every marked or commented ply with its comment.
+fn analysis_section(game: &WebGame, analysis: &WebAnalysis, here: &str) -> Markup {
+    html! {
+        section.analysis {
+            h2 { "Analysis" }
+            p.meta {
+                "By " bdi { (analysis.annotator) } ", " (time(analysis.made_ms)) ". "
+                "The chart's values are from White's side (up: White is better); each comment's \
+                 scores are from the side of the player who made the ply."
+            }
+            img.chart src={ (here) "chart" } width="800"
+                alt="The evaluation after every ply, from White's side, with the marked plies";
+            ul.judged {
+                @for ((i, (mark, comment)), ply) in analysis.plies.iter().enumerate().zip(&game.plies) {
+                    @if !mark.is_empty() || comment.is_some() {
+                        li {
+                            a href={ "?ply=" (i + 1) } {
+                                (i / 2 + 1) @if i % 2 == 0 { "." } @else { "..." } " " (ply) (mark)
+                            }
+                            @if let Some(comment) = comment { " " (comment) }
+                        }
                     }
                 }
             }

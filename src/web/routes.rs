@@ -25,6 +25,7 @@ pub(super) fn routes() -> Router<Web> {
         .route("/s/{slug}/game/{number}", get(game))
         .route("/s/{slug}/game/{number}/ptn", get(record))
         .route("/s/{slug}/game/{number}/board/{ply}", get(picture))
+        .route("/s/{slug}/game/{number}/chart", get(chart))
         .route("/s/{slug}/tournament/{id}", get(tournament_page::page))
         .route("/s/{slug}/player/{key}", get(super::player_page::page))
         .route("/s/{slug}/puzzle", get(super::puzzle_page::page))
@@ -157,4 +158,24 @@ async fn picture(
         Some(shown.png(names, &theme, None, game.display))
     })
     .await
+}
+
+/// The evaluation chart of the game's newest analysis, as `/analyze` posted it. Its ETag names
+/// the analysis, so a game analysed again is a new picture.
+async fn chart(
+    State(web): State<Web>,
+    Path((slug, number)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match web.game(slug, &number).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found().await,
+        Err(failed) => return failed,
+    };
+    let Some(analysis) = &game.analysis else {
+        return not_found().await;
+    };
+    let etag = format!("\"{:x}-chart-{:x}\"", game.id, analysis.made_ms);
+    web.png(etag, "no-cache", &headers, move || game.analysis_chart())
+        .await
 }

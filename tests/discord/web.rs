@@ -180,3 +180,55 @@ async fn tournament_standings_link_the_tournaments_page() {
     assert_eq!(page.status(), 200);
     assert!(page.text().await.unwrap().contains("Spring"));
 }
+
+/// `/analyze` of a game of the server keeps the analysis for its page: the page lists it and
+/// draws the chart the analysis posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_made_on_discord_shows_on_the_games_page() {
+    let addr = free_address();
+    let env = [
+        ("BREDON_WEB_ADDR", addr.as_str()),
+        ("BREDON_WEB_URL", "https://tak.example"),
+        ("BREDON_ANALYSIS_MS", "50"),
+    ];
+    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    let on = json!([{ "name": "web", "type": 5, "value": true }]);
+    let slug = slug_in(
+        &run(&fake, &server_manager(), "settings", on)
+            .await
+            .content(),
+    );
+    start_game(&fake).await;
+    for (who, played) in [
+        (alice(), "a1"),
+        (bob(), "e5"),
+        (alice(), "b1"),
+        (bob(), "d5"),
+    ] {
+        ply(&fake, &who, played).await;
+    }
+    run(&fake, &bob(), "resign", json!([])).await;
+    let page = format!("http://{addr}/s/{slug}/game/1");
+    let text = reqwest::get(&page).await.unwrap().text().await.unwrap();
+    assert!(!text.contains("<h2>Analysis</h2>"), "none before /analyze");
+    let from = fake.requests().len();
+    let token = fake.command(&carol(), CHANNEL, "analyze", json!([]));
+    let done = fake
+        .wait_request(from, "the analysis", |r| {
+            r.path.contains(&token) && r.method == "PATCH" && r.text().contains("analysis.ptn")
+        })
+        .await;
+    assert_eq!(done.status, 200, "{}", done.text());
+    let posted = done
+        .files()
+        .into_iter()
+        .find(|(name, _)| name == "evaluation.png")
+        .expect("the chart")
+        .1;
+    let text = reqwest::get(&page).await.unwrap().text().await.unwrap();
+    assert!(text.contains("<h2>Analysis</h2>"), "{text}");
+    assert!(text.contains("By <bdi>Bredon "), "{text}");
+    let chart = reqwest::get(format!("{page}/chart")).await.unwrap();
+    assert_eq!(chart.status(), 200);
+    assert_eq!(chart.bytes().await.unwrap().to_vec(), posted);
+}

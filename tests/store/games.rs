@@ -550,3 +550,27 @@ fn a_rematch_asked_by_both_players_starts_the_game() {
         .unwrap();
     assert!(refusal(w.service.rematch(&ctx("bob", 0))).contains("carol already has a challenge"));
 }
+
+#[test]
+fn each_ply_keeps_its_time_through_undos_into_the_archive() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    let at = |who: &str, ms: i64, ply: &str| {
+        w.service.play(&ctx(who, ms), ply).unwrap();
+    };
+    let times = || w.service.store().game(CHANNEL).unwrap().unwrap().ply_ms;
+    at("alice", 10_000, "a1");
+    at("bob", 20_000, "e5");
+    assert_eq!(times(), vec![10_000, 20_000]);
+    w.service.request_undo(&ctx("alice", 100_000)).unwrap();
+    w.service.answer_undo(&ctx("bob", 100_000), true).unwrap();
+    assert_eq!(times(), Vec::<i64>::new(), "both plies taken back");
+    at("alice", 200_000, "b1");
+    at("bob", 300_000, "e4");
+    assert_eq!(times(), vec![200_000, 300_000]);
+    w.service.resign(&ctx("bob", 400_000)).unwrap();
+    let archived = w.service.store().archived_games().unwrap();
+    assert_eq!(archived.len(), 1);
+    assert_eq!(archived[0].plies, vec!["b1", "e4"]);
+    assert_eq!(archived[0].ply_ms, vec![200_000, 300_000]);
+}

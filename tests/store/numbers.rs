@@ -135,7 +135,10 @@ fn a_typed_number_is_the_servers_game_first_and_an_id_second() {
     let by_id = w.service.view_finished(&here, second.id, None).unwrap();
     assert_eq!(by_id.text, o.text);
     assert_eq!(
-        w.service.finished_record(&here, Some(second.id)).unwrap(),
+        w.service
+            .finished_record(&here, Some(second.id))
+            .unwrap()
+            .record,
         second.ptn
     );
 

@@ -332,7 +332,8 @@ fn any_finished_game_of_the_server_by_its_number() {
     assert_eq!(
         w.service
             .finished_record(&ctx("carol", 0), Some(1))
-            .unwrap(),
+            .unwrap()
+            .record,
         record.text
     );
     // Without a number: the channel's last game, the 3x3.

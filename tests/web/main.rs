@@ -6,6 +6,7 @@
 mod support;
 
 mod browser;
+mod game_extras;
 mod http;
 mod pages;
 mod players;

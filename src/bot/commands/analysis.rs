@@ -49,6 +49,7 @@ pub(super) async fn analyze(
         );
         return refuse(ctx, Refusal(busy)).await;
     };
+    // A game of this server is kept with its analysis (for its web page); other records not.
     let record = match (ptn, game, playtak) {
         (None, _, _) if branch.is_some() => Err(Refusal(
             "`branch:` names a branch of a pasted PTN: paste it in `ptn:` too".into(),
@@ -58,12 +59,12 @@ pub(super) async fn analyze(
              record, `playtak:` for a PlayTak game by its number"
                 .into(),
         )),
-        (Some(ptn), None, None) => Ok(ptn),
+        (Some(ptn), None, None) => Ok((None, ptn)),
         (None, None, Some(id)) => {
             // PlayTak is given up to its timeout: "thinking" first.
             ctx.defer().await?;
             match ctx.data().playtak.ptn(id).await {
-                Ok(ptn) => Ok(ptn),
+                Ok(ptn) => Ok((None, ptn)),
                 Err(failure) => {
                     // The slot is given back before the refusal is read.
                     drop(slot);
@@ -76,11 +77,13 @@ pub(super) async fn analyze(
         }
         (None, game, None) => {
             let sctx = service_ctx(ctx);
-            blocking(&ctx.data().service, move |s| s.finished_record(&sctx, game)).await
+            blocking(&ctx.data().service, move |s| s.finished_record(&sctx, game))
+                .await
+                .map(|found| (Some(found.game), found.record))
         }
     };
-    let record = match record {
-        Ok(record) if crate::game::is_takat_record(&record) => {
+    let (kept_as, record) = match record {
+        Ok((_, record)) if crate::game::is_takat_record(&record) => {
             drop(slot);
             return refuse(
                 ctx,
@@ -162,6 +165,17 @@ pub(super) async fn analyze(
             .await;
         }
     };
+    if let Some(game) = kept_as {
+        let sctx = service_ctx(ctx);
+        let kept = report.clone();
+        let keeping = blocking(&ctx.data().service, move |s| {
+            s.keep_analysis(&sctx, game, &kept)
+        });
+        // The analysis is posted all the same: only its web page goes without it.
+        if let Err(Refusal(why)) = keeping.await {
+            tracing::warn!(game, why, "an analysis was not kept for the game's page");
+        }
+    }
     let edit = serenity::EditInteractionResponse::new()
         .content(analysis_text(&report))
         .allowed_mentions(serenity::CreateAllowedMentions::new())

@@ -280,8 +280,8 @@ impl Session {
     /// The channel's last finished game analysed, as `/analyze` does it.
     fn analyze(&mut self, rest: &[String]) {
         let ctx = self.ctx("local");
-        let record = match game_number(rest).and_then(|id| self.service.finished_record(&ctx, id)) {
-            Ok(record) => record,
+        let found = match game_number(rest).and_then(|id| self.service.finished_record(&ctx, id)) {
+            Ok(found) => found,
             Err(Refusal(why)) => return println!("✗ {why}"),
         };
         let limits = crate::engine::Limits {
@@ -289,8 +289,11 @@ impl Session {
             ..Default::default()
         };
         let theme = crate::render::Theme::default();
-        match crate::service::analysis::analyze_ptn(&record, &limits, &theme, |_, _| {}) {
+        match crate::service::analysis::analyze_ptn(&found.record, &limits, &theme, |_, _| {}) {
             Ok(report) => {
+                if let Err(Refusal(why)) = self.service.keep_analysis(&ctx, found.game, &report) {
+                    println!("✗ the analysis was not kept for the game's page: {why}");
+                }
                 for line in report.summary.iter().chain(&report.marked) {
                     println!("{line}");
                 }

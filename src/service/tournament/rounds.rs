@@ -304,6 +304,7 @@ impl Service {
             paused_until_ms: None,
             conditional: Vec::new(),
             asked_at: Default::default(),
+            ply_ms: Vec::new(),
         };
         let p = pairing_mut(&mut t, fixture);
         p.channel = Some(channel);
