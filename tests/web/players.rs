@@ -8,7 +8,7 @@ use bredon::service::Service;
 
 /// After the site's games, in the open server: carol resigns to alice (#4), bob beats alice
 /// on a road (#5). alice: won #2 against bob, won #4, lost #5.
-fn more_games(service: &Service) {
+pub fn more_games(service: &Service) {
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     game(
         service,

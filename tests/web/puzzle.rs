@@ -58,16 +58,11 @@ fn number_after(text: &str, marker: &str) -> u32 {
         .unwrap_or_else(|| panic!("no {marker} in {text}"))
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
-    let site = Site::start().await;
+/// The open server's daily puzzles of yesterday and today posted, and today's solved by alice
+/// privately; the time it is now and today's puzzle. The day starts 12 hours from the hour
+/// now, so none ends while a test runs.
+pub fn posted_and_solved(site: &Site) -> (i64, u32) {
     let s = &site.service;
-    let page = format!("/s/{}/puzzle", site.slug);
-    let none = get(&site.base, &page).await;
-    assert_eq!(none.status, 200);
-    assert!(none.text().contains("This server has no daily puzzle."));
-    assert_eq!(get(&site.base, &format!("{page}/board")).await.status, 404);
-    // The day starts 12 hours from the hour now, so none ends while the test runs.
     let now = now_ms();
     let hour = ((now / HOUR + 12) % 24) as u32;
     let mut moderator = ctx(OPEN, 1, &user("mod"));
@@ -79,7 +74,6 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     };
     assert_eq!(posted(s.tick(now - DAY).unwrap()), 1, "yesterday's");
     assert_eq!(posted(s.tick(now).unwrap()), 1, "today's");
-    // alice solves today's privately; bob starts a private puzzle of his own.
     let mut alice = ctx(OPEN, 1, &user("alice"));
     alice.now_ms = now;
     let mut shown = s.start_daily_puzzle(&alice).unwrap();
@@ -91,6 +85,20 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
         }
     }
     assert!(shown.text.contains(" solved in "), "{}", shown.text);
+    (now, today)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
+    let site = Site::start().await;
+    let s = &site.service;
+    let page = format!("/s/{}/puzzle", site.slug);
+    let none = get(&site.base, &page).await;
+    assert_eq!(none.status, 200);
+    assert!(none.text().contains("This server has no daily puzzle."));
+    assert_eq!(get(&site.base, &format!("{page}/board")).await.status, 404);
+    let (now, today) = posted_and_solved(&site);
+    // bob starts a private puzzle of his own.
     let html = get(&site.base, &page).await.text();
     let yesterday = number_after(&html, "The day before: puzzle #");
     let private = (1..).find(|n| ![today, yesterday].contains(n)).unwrap();
