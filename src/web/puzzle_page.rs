@@ -35,30 +35,37 @@ fn render(page: &WebPuzzlePage, slug: &str) -> String {
         nav { a href={ "/s/" (slug) } { "← All games of this server" } }
         h1 { "The daily puzzle" }
         @match (&page.today, page.posting_hour) {
-            (Some(today), _) => (today_block(today, slug)),
+            (Some(today), _) => (today_block(today, page.yesterday.as_ref(), slug)),
             (None, Some(hour)) => p { "Today's puzzle is not posted yet: it comes at "
                 (format!("{hour:02}:00")) " UTC." },
             (None, None) => p { "This server has no daily puzzle." },
         }
-        @if let Some(yesterday) = &page.yesterday { (past_block(yesterday)) }
+        @if let (None, Some(yesterday)) = (&page.today, &page.yesterday) { (past_block(yesterday)) }
     };
     layout("Daily puzzle", false, body)
 }
 
-fn today_block(today: &WebDaily, slug: &str) -> Markup {
+/// Today's puzzle: its board, and beside it on a desktop (below it on a phone) who solved it
+/// and the day before's.
+fn today_block(today: &WebDaily, yesterday: Option<&WebDaily>, slug: &str) -> Markup {
     html! {
         p.meta { (today.date) ": puzzle #" (today.puzzle) " · " (today.board) " · "
             (today.difficulty) }
         p.status { strong { (today.to_move) " to play and win by Tinuë" }
             ": find the ply that forces a road whatever the defence. Solve it privately on \
              Discord with /puzzle daily." }
-        figure.board.puzzle {
-            img src={ "/s/" (slug) "/puzzle/board" } width="800"
-                alt={ "Puzzle #" (today.puzzle) ": " (today.to_move) " to move" };
+        div.play {
+            figure.board.puzzle {
+                img src={ "/s/" (slug) "/puzzle/board" } width="800"
+                    alt={ "Puzzle #" (today.puzzle) ": " (today.to_move) " to move" };
+            }
+            div {
+                h2.first { "Solved by" }
+                (solvers(today))
+                (solution(today))
+                @if let Some(yesterday) = yesterday { (past_block(yesterday)) }
+            }
         }
-        h2 { "Solved by" }
-        (solvers(today))
-        (solution(today))
     }
 }
 
@@ -68,6 +75,7 @@ fn past_block(past: &WebDaily) -> Markup {
         p.meta { (past.date) " · " (past.board) " · " (past.difficulty) " · "
             (past.to_move) " to play" }
         (solution(past))
+        h3 { "Solved by" }
         (solvers(past))
     }
 }
@@ -85,7 +93,8 @@ fn solution(daily: &WebDaily) -> Markup {
 fn solvers(daily: &WebDaily) -> Markup {
     html! {
         @if daily.solvers.is_empty() {
-            p { "Nobody has solved it yet." }
+            p { @if daily.solution.is_some() { "Nobody solved it on its day." }
+                @else { "Nobody has solved it yet." } }
         } @else {
             ol.solvers { @for (name, took) in &daily.solvers {
                 li { bdi { (name) } " (" (took) ")" }

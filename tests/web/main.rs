@@ -6,6 +6,7 @@
 mod support;
 
 mod browser;
+mod browser_pages;
 mod http;
 mod pages;
 mod players;
