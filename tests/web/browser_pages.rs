@@ -3,7 +3,7 @@
 //! a person can read it, and both pages fitting 1280 px and 400 px (screenshots written for a
 //! person to look at).
 
-use crate::browser::{browser, fits, screenshot_path};
+use crate::browser::{browser, shot};
 use crate::players::{key_of, more_games};
 use crate::puzzle::posted_and_solved;
 use crate::site::*;
@@ -75,32 +75,6 @@ async fn charts_read(c: &Client) {
             "a label {h} px high at {width} px"
         );
     }
-}
-
-/// Asserts the page fits `width` and writes its screenshot as `name`: the whole page, in a
-/// window as high as it (2000 px at most), then the window 900 px high again.
-async fn shot(c: &Client, width: u32, name: &str) {
-    c.set_window_size(width, 900).await.unwrap();
-    assert!(fits(c).await, "{name}: the page scrolls sideways");
-    let boxed = "return [...document.querySelectorAll('.scroll')] \
-                 .every(s => s.scrollWidth <= s.clientWidth);";
-    let boxed = c.execute(boxed, vec![]).await.unwrap();
-    assert_eq!(
-        boxed,
-        serde_json::json!(true),
-        "{name}: a table scrolls sideways"
-    );
-    let high = c
-        .execute("return document.documentElement.scrollHeight;", vec![])
-        .await
-        .unwrap();
-    let high = high.as_u64().unwrap().clamp(900, 2000) as u32;
-    // The window's height holds its frame too: what the page lacks of it is that frame.
-    let inner = c.execute("return window.innerHeight;", vec![]).await;
-    let frame = 900 - inner.unwrap().as_u64().unwrap() as u32;
-    c.set_window_size(width, high + frame).await.unwrap();
-    std::fs::write(screenshot_path(name), c.screenshot().await.unwrap()).unwrap();
-    c.set_window_size(width, 900).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -2,7 +2,7 @@
 //! solution while its day runs (not in the page, its picture or the server's page), the day
 //! before's with its solution, and no private puzzle.
 
-use crate::http::get;
+use crate::http::{get, words};
 use crate::site::*;
 use bredon::engine::forced::{shortest_tinue, Shortest};
 use bredon::engine::puzzles::starter_set;
@@ -29,19 +29,6 @@ fn winning_ply(outcome: &Outcome) -> String {
         panic!("no forced line");
     };
     game.position().ptn(line[0])
-}
-
-/// A page's text as a person reads it: tags cut out, the escapes undone, spaces made one.
-fn text(html: &str) -> String {
-    let tags = regex::Regex::new("<[^>]*>").unwrap();
-    tags.replace_all(html, " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The number after `Puzzle #` or `puzzle #` in `text`.
@@ -110,7 +97,7 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     };
     s.start_puzzle(&bob, choice, true).unwrap();
 
-    let html = text(&get(&site.base, &page).await.text());
+    let html = words(&get(&site.base, &page).await.text());
     let (today_part, past_part) = html.split_once("The day before").unwrap();
     assert!(
         today_part.contains(&format!("puzzle #{today} ")),
@@ -126,15 +113,18 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     );
     // Today's solution: not its line, nor any winning first ply as a word of the page.
     let puzzle = &starter_set()[today as usize - 1];
-    let words: Vec<&str> = today_part.split_whitespace().collect();
+    let today_words: Vec<&str> = today_part.split_whitespace().collect();
     for ply in puzzle.first_plies.iter().chain(&puzzle.solution) {
-        assert!(!words.contains(&ply.as_str()), "today's page shows {ply}");
+        assert!(
+            !today_words.contains(&ply.as_str()),
+            "today's page shows {ply}"
+        );
     }
     let line = puzzle.solution.join(" ");
     let server = get(&site.base, &format!("/s/{}", site.slug)).await.text();
     let picture = get(&site.base, &format!("{page}/board")).await;
     assert_eq!(picture.header("content-type").as_deref(), Some("image/png"));
-    for answer in [today_part, &text(&server), &picture.text()] {
+    for answer in [today_part, &words(&server), &picture.text()] {
         assert!(!answer.contains(&line), "today's solution {line} shows");
     }
     // The day before's is over: its solution shows.
