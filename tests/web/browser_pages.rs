@@ -1,5 +1,5 @@
 //! A player's page and the daily puzzle's page in headless Chromium: the rating chart drawn at
-//! a size to read and inside the window, the puzzle's picture loaded, today's solution nowhere
+//! a size to read and inside the window, the puzzles' pictures loaded, today's solution nowhere
 //! a person can read it, and both pages fitting 1280 px and 400 px (screenshots written for a
 //! person to look at).
 
@@ -110,17 +110,23 @@ async fn the_puzzle_page_shows_its_picture_and_hides_todays_solution_in_the_brow
     let c = &browser.client;
     c.set_window_size(1280, 900).await.unwrap();
     c.goto(&site.page("puzzle")).await.unwrap();
-    let loaded = "const i = document.querySelector('figure.puzzle img'); \
-                  return i.complete ? i.naturalWidth : -1;";
-    let mut width = serde_json::json!(-1);
+    // Today's board and the day before's, once both have loaded (or failed to).
+    let loaded = "const i = [...document.querySelectorAll('figure img')]; \
+                  return i.every(i => i.complete) ? i.map(i => i.naturalWidth) : null;";
+    let mut widths = serde_json::Value::Null;
     for _ in 0..500 {
-        width = c.execute(loaded, vec![]).await.unwrap();
-        if width != serde_json::json!(-1) {
+        widths = c.execute(loaded, vec![]).await.unwrap();
+        if !widths.is_null() {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    assert!(width.as_i64().unwrap() > 0, "the puzzle's picture: {width}");
+    let widths: Vec<u64> = serde_json::from_value(widths).expect("the pictures load");
+    assert_eq!(widths.len(), 2, "today's board and the day before's");
+    assert!(
+        widths.iter().all(|&w| w > 0),
+        "a picture is broken: {widths:?}"
+    );
     let seen = c
         .find(Locator::Css("main"))
         .await

@@ -1,6 +1,6 @@
 //! The daily puzzle's page over plain HTTP: today's puzzle with who solved it and never its
 //! solution while its day runs (not in the page, its picture or the server's page), the day
-//! before's with its solution, and no private puzzle.
+//! before's with its solution and its board, and no private puzzle.
 
 use crate::http::{get, words};
 use crate::site::*;
@@ -83,7 +83,10 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     let none = get(&site.base, &page).await;
     assert_eq!(none.status, 200);
     assert!(none.text().contains("This server has no daily puzzle."));
-    assert_eq!(get(&site.base, &format!("{page}/board")).await.status, 404);
+    for picture in ["board", "yesterday/board"] {
+        let none = get(&site.base, &format!("{page}/{picture}")).await;
+        assert_eq!(none.status, 404, "{picture}");
+    }
     let (now, today) = posted_and_solved(&site);
     // bob starts a private puzzle of his own.
     let html = get(&site.base, &page).await.text();
@@ -127,9 +130,23 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     for answer in [today_part, &words(&server), &picture.text()] {
         assert!(!answer.contains(&line), "today's solution {line} shows");
     }
-    // The day before's is over: its solution shows.
+    // The day before's is over: its solution shows, beside its own board.
     let past = &starter_set()[yesterday as usize - 1];
     assert!(past_part.contains(&past.solution.join(" ")), "{past_part}");
+    let past_picture = get(&site.base, &format!("{page}/yesterday/board")).await;
+    assert_eq!(past_picture.status, 200);
+    assert_eq!(
+        past_picture.header("content-type").as_deref(),
+        Some("image/png")
+    );
+    assert_ne!(
+        past_picture.body, picture.body,
+        "the day before's is another board"
+    );
+    assert!(past_picture
+        .header("etag")
+        .unwrap()
+        .contains(&format!("puzzle-{yesterday}-")));
     // When today is over, its solution shows as the day before's.
     let tomorrow = s.web_puzzle_page(OPEN, now + DAY).unwrap();
     let over = tomorrow.yesterday.expect("today's, as the day before's");
