@@ -96,14 +96,16 @@ impl Service {
         })
     }
 
-    /// Today's daily puzzle's position, if the server has one today.
+    /// Today's daily puzzle's position (the day before's if `day_before`), if the server has
+    /// one that day.
     pub fn web_puzzle_picture(
         &self,
         guild: u64,
         now_ms: i64,
+        day_before: bool,
     ) -> Result<Option<WebPuzzlePicture>, Refusal> {
         let settings = self.store.settings(guild)?;
-        let day = puzzle_day(now_ms, settings.puzzle_hour);
+        let day = puzzle_day(now_ms, settings.puzzle_hour) - i64::from(day_before);
         let Some(daily) = self.store.daily_puzzle(guild, day)? else {
             return Ok(None);
         };

@@ -5,7 +5,7 @@
 
 use super::pages::{layout, not_found, player, time};
 use super::site::Web;
-use crate::service::{WebPlayerPage, WebRating};
+use crate::service::{ptn_date, WebPlayerPage, WebRating};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
@@ -46,7 +46,7 @@ fn render(page: &WebPlayerPage, slug: &str) -> String {
             @if page.results.is_empty() {
                 p { "No game has finished yet." }
             } @else {
-                div.scroll { table.results {
+                div.scroll { table.results.compact {
                     thead { tr { th { "#" } th { "Against" } th { "Board" } th { "Result" }
                         th { "Rating" } th { "Finished" } } }
                     tbody { @for r in &page.results { tr {
@@ -68,7 +68,7 @@ fn render(page: &WebPlayerPage, slug: &str) -> String {
             @if page.rivals.is_empty() {
                 p { "No opponent yet." }
             } @else {
-                div.scroll { table {
+                div.scroll { table.compact {
                     thead { tr { th { "Opponent" } th { "Won" } th { "Lost" } th { "Drawn" } } }
                     tbody { @for r in &page.rivals { tr {
                         td { (player(slug, &r.name, Some(&r.key))) }
@@ -89,14 +89,19 @@ fn rating_block(rating: &WebRating) -> Markup {
     }
 }
 
-/// Chart size in the SVG's own units; the style sheet scales it to the page's width.
-const WIDE: f64 = 600.0;
-const HIGH: f64 = 180.0;
-const LEFT: f64 = 44.0;
+/// Chart size in the SVG's own units; the style sheet scales it to the column's width, up to a
+/// little more than this, so its 15-unit labels read at 12 px on a phone and 16 px on a desktop.
+const WIDE: f64 = 480.0;
+const HIGH: f64 = 170.0;
+const LEFT: f64 = 50.0;
 const MARGIN: f64 = 12.0;
+/// Below the line: the first and last games' dates.
+const BOTTOM: f64 = 26.0;
+const FONT: &str = "15";
 
 /// The rating after each rated game, one step per game, as a line with a dot per game (each
-/// dot's title says when and what), between the lowest and highest ratings, labelled.
+/// dot's title says when and what), between the lowest and highest ratings, labelled, with the
+/// first and last games' dates below; a caption says what the line is.
 fn chart(history: &[(i64, f64)], board: &str) -> Markup {
     if history.len() < 2 {
         return html! {};
@@ -110,7 +115,7 @@ fn chart(history: &[(i64, f64)], board: &str) -> Markup {
     let middle = (lowest + highest) / 2.0;
     let (low, high) = (lowest.min(middle - 10.0), highest.max(middle + 10.0));
     let x = |i: usize| LEFT + i as f64 * (WIDE - LEFT - MARGIN) / (history.len() - 1) as f64;
-    let y = |r: f64| MARGIN + (high - r) * (HIGH - 2.0 * MARGIN) / (high - low);
+    let y = |r: f64| MARGIN + (high - r) * (HIGH - MARGIN - BOTTOM) / (high - low);
     let line: Vec<String> = history
         .iter()
         .enumerate()
@@ -127,15 +132,20 @@ fn chart(history: &[(i64, f64)], board: &str) -> Markup {
             title { (label) }
             line.axis x1=(LEFT) y1=(y(low)) x2=(WIDE - MARGIN) y2=(y(low)) stroke="gray" {}
             line.axis x1=(LEFT) y1=(y(high)) x2=(WIDE - MARGIN) y2=(y(high)) stroke="gray" {}
-            text x="2" y=(y(high) + 4.0) font-size="12" fill="gray" { (format!("{high:.0}")) }
-            text x="2" y=(y(low) + 4.0) font-size="12" fill="gray" { (format!("{low:.0}")) }
-            polyline.rating points=(line.join(" ")) fill="none" stroke="steelblue" stroke-width="2" {}
+            text x="0" y=(y(high) + 5.0) font-size=(FONT) fill="gray" { (format!("{high:.0}")) }
+            text x="0" y=(y(low) + 5.0) font-size=(FONT) fill="gray" { (format!("{low:.0}")) }
+            text x=(LEFT) y=(HIGH - 4.0) font-size=(FONT) fill="gray" { (ptn_date(history[0].0)) }
+            text x=(WIDE - MARGIN) y=(HIGH - 4.0) font-size=(FONT) fill="gray" text-anchor="end" {
+                (ptn_date(history[history.len() - 1].0)) }
+            polyline.rating points=(line.join(" ")) fill="none" stroke="steelblue" stroke-width="2.5" {}
             @for (i, (ms, r)) in history.iter().enumerate() {
-                circle.rating cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(*r))) r="3"
+                circle.rating cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(*r))) r="4"
                     fill="steelblue" {
                     title { (super::pages::when(*ms)) ": " (format!("{r:.0}")) }
                 }
             }
         }
+        p.legend { "Rating after each of the " (history.len() - 1)
+            " rated games, oldest on the left; the lines mark the lowest and highest." }
     }
 }

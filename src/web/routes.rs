@@ -30,6 +30,10 @@ pub(super) fn routes() -> Router<Web> {
         .route("/s/{slug}/player/{key}", get(super::player_page::page))
         .route("/s/{slug}/puzzle", get(super::puzzle_page::page))
         .route("/s/{slug}/puzzle/board", get(super::puzzle_page::picture))
+        .route(
+            "/s/{slug}/puzzle/yesterday/board",
+            get(super::puzzle_page::yesterday_picture),
+        )
         .fallback(not_found)
 }
 

@@ -143,6 +143,32 @@ pub async fn fits(client: &Client) -> bool {
         .unwrap()
 }
 
+/// Asserts the page fits `width` and writes its screenshot as `name`: the whole page, in a
+/// window as high as it (2000 px at most), then the window 900 px high again.
+pub async fn shot(c: &Client, width: u32, name: &str) {
+    c.set_window_size(width, 900).await.unwrap();
+    assert!(fits(c).await, "{name}: the page scrolls sideways");
+    let boxed = "return [...document.querySelectorAll('.scroll')] \
+                 .every(s => s.scrollWidth <= s.clientWidth);";
+    let boxed = c.execute(boxed, vec![]).await.unwrap();
+    assert_eq!(
+        boxed,
+        serde_json::json!(true),
+        "{name}: a table scrolls sideways"
+    );
+    let high = c
+        .execute("return document.documentElement.scrollHeight;", vec![])
+        .await
+        .unwrap();
+    let high = high.as_u64().unwrap().clamp(900, 2000) as u32;
+    // The window's height holds its frame too: what the page lacks of it is that frame.
+    let inner = c.execute("return window.innerHeight;", vec![]).await;
+    let frame = 900 - inner.unwrap().as_u64().unwrap() as u32;
+    c.set_window_size(width, high + frame).await.unwrap();
+    std::fs::write(screenshot_path(name), c.screenshot().await.unwrap()).unwrap();
+    c.set_window_size(width, 900).await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
     let site = Site::start().await;
@@ -203,34 +229,11 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .unwrap()
         .as_str()
         .ends_with("/game/2?ply=3"));
-    assert!(fits(c).await, "the game page scrolls sideways at 1280 px");
-    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
-    std::fs::write(
-        screenshot_path("web-game-1280.png"),
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
-    c.set_window_size(400, 900).await.unwrap();
-    assert!(fits(c).await, "the game page scrolls sideways at 400 px");
-    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
-    std::fs::write(
-        screenshot_path("web-game-400.png"),
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
+    shot(c, 1280, "web-game-1280.png").await;
+    shot(c, 400, "web-game-400.png").await;
     c.goto(&site.page("")).await.unwrap();
-    assert!(fits(c).await, "the server page scrolls sideways at 400 px");
-    std::fs::write(
-        screenshot_path("web-server-400.png"),
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
-    c.set_window_size(1280, 900).await.unwrap();
-    std::fs::write(
-        screenshot_path("web-server-1280.png"),
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
+    shot(c, 400, "web-server-400.png").await;
+    shot(c, 1280, "web-server-1280.png").await;
     eprintln!("screenshots in {}", screenshot_path("").display());
 }
 

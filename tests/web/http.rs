@@ -24,6 +24,19 @@ impl Answer {
     }
 }
 
+/// A page's text as a person reads it: tags cut out, the escapes undone, spaces made one.
+pub fn words(html: &str) -> String {
+    let tags = regex::Regex::new("<[^>]*>").unwrap();
+    tags.replace_all(html, " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `method target` sent to `base` (`http://127.0.0.1:PORT`) with `headers`, the whole answer
 /// read (the connection closes after it).
 pub async fn request(base: &str, method: &str, target: &str, headers: &[(&str, &str)]) -> Answer {

@@ -2,13 +2,13 @@
 //! games; a key opens its player only on its own server's address and dies with a reset; an
 //! unknown key is the same 404 as any other address; no user id in any page or address.
 
-use crate::http::get;
+use crate::http::{get, words};
 use crate::site::*;
 use bredon::service::Service;
 
 /// After the site's games, in the open server: carol resigns to alice (#4), bob beats alice
 /// on a road (#5). alice: won #2 against bob, won #4, lost #5.
-fn more_games(service: &Service) {
+pub fn more_games(service: &Service) {
     let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
     game(
         service,
@@ -34,15 +34,6 @@ pub async fn key_of(base: &str, page: &str, slug: &str, name: &str) -> String {
         .to_string()
 }
 
-/// The page's text: tags cut out, spaces made one.
-fn text(html: &str) -> String {
-    let tags = regex::Regex::new("<[^>]*>").unwrap();
-    tags.replace_all(html, " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_players_page_shows_ratings_results_and_head_to_head() {
     let site = Site::start().await;
@@ -57,7 +48,7 @@ async fn a_players_page_shows_ratings_results_and_head_to_head() {
     let page = get(&site.base, &format!("/s/{}/player/{key}", site.slug)).await;
     assert_eq!(page.status, 200);
     let body = page.text();
-    let words = text(&body);
+    let words = words(&body);
     // The rating the leaderboard shows, and its record.
     let ours = site
         .service

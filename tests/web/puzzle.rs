@@ -1,8 +1,8 @@
 //! The daily puzzle's page over plain HTTP: today's puzzle with who solved it and never its
 //! solution while its day runs (not in the page, its picture or the server's page), the day
-//! before's with its solution, and no private puzzle.
+//! before's with its solution and its board, and no private puzzle.
 
-use crate::http::get;
+use crate::http::{get, words};
 use crate::site::*;
 use bredon::engine::forced::{shortest_tinue, Shortest};
 use bredon::engine::puzzles::starter_set;
@@ -31,19 +31,6 @@ fn winning_ply(outcome: &Outcome) -> String {
     game.position().ptn(line[0])
 }
 
-/// A page's text as a person reads it: tags cut out, the escapes undone, spaces made one.
-fn text(html: &str) -> String {
-    let tags = regex::Regex::new("<[^>]*>").unwrap();
-    tags.replace_all(html, " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The number after `Puzzle #` or `puzzle #` in `text`.
 fn number_after(text: &str, marker: &str) -> u32 {
     text.split(marker)
@@ -58,16 +45,11 @@ fn number_after(text: &str, marker: &str) -> u32 {
         .unwrap_or_else(|| panic!("no {marker} in {text}"))
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
-    let site = Site::start().await;
+/// The open server's daily puzzles of yesterday and today posted, and today's solved by alice
+/// privately; the time it is now and today's puzzle. The day starts 12 hours from the hour
+/// now, so none ends while a test runs.
+pub fn posted_and_solved(site: &Site) -> (i64, u32) {
     let s = &site.service;
-    let page = format!("/s/{}/puzzle", site.slug);
-    let none = get(&site.base, &page).await;
-    assert_eq!(none.status, 200);
-    assert!(none.text().contains("This server has no daily puzzle."));
-    assert_eq!(get(&site.base, &format!("{page}/board")).await.status, 404);
-    // The day starts 12 hours from the hour now, so none ends while the test runs.
     let now = now_ms();
     let hour = ((now / HOUR + 12) % 24) as u32;
     let mut moderator = ctx(OPEN, 1, &user("mod"));
@@ -79,7 +61,6 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     };
     assert_eq!(posted(s.tick(now - DAY).unwrap()), 1, "yesterday's");
     assert_eq!(posted(s.tick(now).unwrap()), 1, "today's");
-    // alice solves today's privately; bob starts a private puzzle of his own.
     let mut alice = ctx(OPEN, 1, &user("alice"));
     alice.now_ms = now;
     let mut shown = s.start_daily_puzzle(&alice).unwrap();
@@ -91,6 +72,23 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
         }
     }
     assert!(shown.text.contains(" solved in "), "{}", shown.text);
+    (now, today)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
+    let site = Site::start().await;
+    let s = &site.service;
+    let page = format!("/s/{}/puzzle", site.slug);
+    let none = get(&site.base, &page).await;
+    assert_eq!(none.status, 200);
+    assert!(none.text().contains("This server has no daily puzzle."));
+    for picture in ["board", "yesterday/board"] {
+        let none = get(&site.base, &format!("{page}/{picture}")).await;
+        assert_eq!(none.status, 404, "{picture}");
+    }
+    let (now, today) = posted_and_solved(&site);
+    // bob starts a private puzzle of his own.
     let html = get(&site.base, &page).await.text();
     let yesterday = number_after(&html, "The day before: puzzle #");
     let private = (1..).find(|n| ![today, yesterday].contains(n)).unwrap();
@@ -102,7 +100,7 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     };
     s.start_puzzle(&bob, choice, true).unwrap();
 
-    let html = text(&get(&site.base, &page).await.text());
+    let html = words(&get(&site.base, &page).await.text());
     let (today_part, past_part) = html.split_once("The day before").unwrap();
     assert!(
         today_part.contains(&format!("puzzle #{today} ")),
@@ -118,20 +116,37 @@ async fn the_daily_puzzle_page_never_shows_the_solution_while_its_day_runs() {
     );
     // Today's solution: not its line, nor any winning first ply as a word of the page.
     let puzzle = &starter_set()[today as usize - 1];
-    let words: Vec<&str> = today_part.split_whitespace().collect();
+    let today_words: Vec<&str> = today_part.split_whitespace().collect();
     for ply in puzzle.first_plies.iter().chain(&puzzle.solution) {
-        assert!(!words.contains(&ply.as_str()), "today's page shows {ply}");
+        assert!(
+            !today_words.contains(&ply.as_str()),
+            "today's page shows {ply}"
+        );
     }
     let line = puzzle.solution.join(" ");
     let server = get(&site.base, &format!("/s/{}", site.slug)).await.text();
     let picture = get(&site.base, &format!("{page}/board")).await;
     assert_eq!(picture.header("content-type").as_deref(), Some("image/png"));
-    for answer in [today_part, &text(&server), &picture.text()] {
+    for answer in [today_part, &words(&server), &picture.text()] {
         assert!(!answer.contains(&line), "today's solution {line} shows");
     }
-    // The day before's is over: its solution shows.
+    // The day before's is over: its solution shows, beside its own board.
     let past = &starter_set()[yesterday as usize - 1];
     assert!(past_part.contains(&past.solution.join(" ")), "{past_part}");
+    let past_picture = get(&site.base, &format!("{page}/yesterday/board")).await;
+    assert_eq!(past_picture.status, 200);
+    assert_eq!(
+        past_picture.header("content-type").as_deref(),
+        Some("image/png")
+    );
+    assert_ne!(
+        past_picture.body, picture.body,
+        "the day before's is another board"
+    );
+    assert!(past_picture
+        .header("etag")
+        .unwrap()
+        .contains(&format!("puzzle-{yesterday}-")));
     // When today is over, its solution shows as the day before's.
     let tomorrow = s.web_puzzle_page(OPEN, now + DAY).unwrap();
     let over = tomorrow.yesterday.expect("today's, as the day before's");

@@ -48,10 +48,22 @@ pub fn ctx(guild: u64, channel: u64, who: &PlayerRef) -> Ctx {
 /// `players[0]` (White) against `players[1]` on 5x5, rated, in `channel`, with `plies`
 /// played in turn.
 pub fn game(service: &Service, guild: u64, channel: u64, players: [&PlayerRef; 2], plies: &[&str]) {
+    sized_game(service, guild, channel, players, 5, plies);
+}
+
+/// `game` on a board of `size`.
+pub fn sized_game(
+    service: &Service,
+    guild: u64,
+    channel: u64,
+    players: [&PlayerRef; 2],
+    size: usize,
+    plies: &[&str],
+) {
     let options = ChallengeOptions {
         opponent: Some(players[1].clone()),
         seat: Seat::White,
-        size: Some(5),
+        size: Some(size),
         rated: true,
         ..ChallengeOptions::default()
     };

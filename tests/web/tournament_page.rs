@@ -3,7 +3,7 @@
 //! tournament of another server and ids that name none answer the one 404; a hostile name is
 //! text; the server's page lists its tournaments.
 
-use crate::browser::{browser, fits, screenshot_path};
+use crate::browser::{browser, shot};
 use crate::http::get;
 use crate::site::*;
 use bredon::service::{parse_format, ChallengeOptions, TournamentOptions};
@@ -171,25 +171,8 @@ async fn the_page_shows_the_standings_of_discord_after_every_round() {
         c.get_alert_text().await.is_err(),
         "a script of the name ran"
     );
-    assert!(
-        fits(c).await,
-        "the tournament page scrolls sideways at 1280 px"
-    );
-    std::fs::write(
-        screenshot_path("web-tournament-1280.png"),
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
-    c.set_window_size(400, 900).await.unwrap();
-    assert!(
-        fits(c).await,
-        "the tournament page scrolls sideways at 400 px"
-    );
-    std::fs::write(
-        screenshot_path("web-tournament-400.png"),
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
+    shot(c, 1280, "web-tournament-1280.png").await;
+    shot(c, 400, "web-tournament-400.png").await;
     // The server's page links it.
     c.goto(&site.page("")).await.unwrap();
     let listed = c.find(Locator::Css("ul.tournaments a")).await.unwrap();

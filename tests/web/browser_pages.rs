@@ -1,0 +1,171 @@
+//! A player's page and the daily puzzle's page in headless Chromium: the rating chart drawn at
+//! a size to read and inside the window, the puzzles' pictures loaded, today's solution nowhere
+//! a person can read it, and both pages fitting 1280 px and 400 px (screenshots written for a
+//! person to look at).
+
+use crate::browser::{browser, shot};
+use crate::players::{key_of, more_games};
+use crate::puzzle::posted_and_solved;
+use crate::site::*;
+use bredon::engine::puzzles::starter_set;
+use fantoccini::{Client, Locator};
+
+/// Six plies on 6x6 that end nothing.
+const SIX: [&str; 6] = ["a1", "f6", "b2", "e5", "c3", "d4"];
+
+/// alice's games beyond the site's and `more_games`: three rated 6x6 games against carol
+/// (won, lost, won: each resigned after six plies, enough to be rated) and one more 5x5 win
+/// against bob.
+fn alice_plays_on(site: &Site) {
+    let (alice, bob, carol) = (user("alice"), user("bob"), user("carol"));
+    let s = &site.service;
+    for (channel, loser) in [(600, &carol), (601, &alice), (602, &carol)] {
+        sized_game(s, OPEN, channel, [&alice, &carol], 6, &SIX);
+        s.resign(&ctx(OPEN, channel, loser)).unwrap();
+    }
+    game(s, OPEN, 603, [&alice, &bob], &LIVE);
+    s.resign(&ctx(OPEN, 603, &bob)).unwrap();
+}
+
+/// Every rating chart's box on the page, `[left, top, width, height]` in CSS pixels.
+async fn charts(c: &Client) -> Vec<[f64; 4]> {
+    let boxes = c
+        .execute(
+            "return [...document.querySelectorAll('svg.chart')].map(s => { \
+               const r = s.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(boxes).unwrap()
+}
+
+/// The rendered heights of the charts' labels, in CSS pixels.
+async fn label_heights(c: &Client) -> Vec<f64> {
+    let script = "return [...document.querySelectorAll('svg.chart text')] \
+                  .map(t => t.getBoundingClientRect().height);";
+    serde_json::from_value(c.execute(script, vec![]).await.unwrap()).unwrap()
+}
+
+/// Asserts every chart is drawn at a size to read and lies inside the window's width.
+async fn charts_read(c: &Client) {
+    let inner = c.execute("return window.innerWidth;", vec![]).await;
+    let width = inner.unwrap().as_f64().unwrap();
+    let boxes = charts(c).await;
+    assert_eq!(boxes.len(), 2, "a chart for 5x5 and one for 6x6");
+    for [left, _, w, h] in boxes {
+        assert!(
+            left >= 0.0 && left + w <= width,
+            "a chart leaves {width} px: {left} + {w}"
+        );
+        assert!(
+            w >= 0.6 * width.min(800.0),
+            "a chart {w} px wide at {width} px"
+        );
+        assert!(
+            (100.0..=320.0).contains(&h),
+            "a chart {h} px high at {width} px"
+        );
+    }
+    let labels = label_heights(c).await;
+    assert_eq!(labels.len(), 8, "two ratings and two dates a chart");
+    for h in labels {
+        assert!(
+            (11.0..=24.0).contains(&h),
+            "a label {h} px high at {width} px"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_players_chart_reads_at_a_desktops_width_and_a_phones() {
+    let site = Site::start().await;
+    more_games(&site.service);
+    alice_plays_on(&site);
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    let key = key_of(&site.base, &site.page(""), &site.slug, "alice").await;
+    c.set_window_size(1280, 900).await.unwrap();
+    c.goto(&site.page(&format!("player/{key}"))).await.unwrap();
+    // 5x5: #2, #4, #5 and #9 (five points); 6x6: #6, #7, #8 (four points).
+    let dots = c.find_all(Locator::Css("svg.chart circle")).await.unwrap();
+    assert_eq!(dots.len(), 9);
+    charts_read(c).await;
+    let results = c.find_all(Locator::Css("table.results tbody tr")).await;
+    assert_eq!(results.unwrap().len(), 7);
+    shot(c, 1280, "web-player-1280.png").await;
+    shot(c, 400, "web-player-400.png").await;
+    charts_read(c).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_puzzle_page_shows_its_picture_and_hides_todays_solution_in_the_browser() {
+    let site = Site::start().await;
+    let (_, today) = posted_and_solved(&site);
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.set_window_size(1280, 900).await.unwrap();
+    c.goto(&site.page("puzzle")).await.unwrap();
+    // Today's board and the day before's, once both have loaded (or failed to).
+    let loaded = "const i = [...document.querySelectorAll('figure img')]; \
+                  return i.every(i => i.complete) ? i.map(i => i.naturalWidth) : null;";
+    let mut widths = serde_json::Value::Null;
+    for _ in 0..500 {
+        widths = c.execute(loaded, vec![]).await.unwrap();
+        if !widths.is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let widths: Vec<u64> = serde_json::from_value(widths).expect("the pictures load");
+    assert_eq!(widths.len(), 2, "today's board and the day before's");
+    assert!(
+        widths.iter().all(|&w| w > 0),
+        "a picture is broken: {widths:?}"
+    );
+    let seen = c
+        .find(Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let line = starter_set()[today as usize - 1].solution.join(" ");
+    assert!(!seen.contains(&line), "today's solution {line} shows");
+    let past = c.find(Locator::Css("code.solution")).await.unwrap();
+    assert!(!past.text().await.unwrap().is_empty(), "the day before's");
+    assert!(seen.contains("alice ("), "today's solver: {seen}");
+    assert!(
+        seen.contains("Nobody solved it on its day."),
+        "the day before's is over: {seen}"
+    );
+    // On a desktop who solved it stands beside the board, on a phone below it.
+    let beside = "const b = document.querySelector('figure.puzzle img').getBoundingClientRect(); \
+                  const s = document.querySelector('h2.first').getBoundingClientRect(); \
+                  return s.left >= b.right && s.top < b.bottom;";
+    assert_eq!(
+        c.execute(beside, vec![]).await.unwrap(),
+        serde_json::json!(true)
+    );
+    shot(c, 1280, "web-puzzle-1280.png").await;
+    shot(c, 400, "web-puzzle-400.png").await;
+    let picture = c
+        .execute(
+            "return document.querySelector('figure.puzzle img').getBoundingClientRect().right;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        picture.as_f64().unwrap() <= 400.0,
+        "the picture leaves 400 px"
+    );
+    assert_eq!(
+        c.execute(beside, vec![]).await.unwrap(),
+        serde_json::json!(false)
+    );
+}
