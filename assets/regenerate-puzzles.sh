@@ -60,3 +60,11 @@ seven --a beginner --b hard --movetime 25 --komi 0 --openings 20
 "$bredon" puzzles refine "$OLDPWD/assets/puzzles.jsonl" --out "$OLDPWD/assets/puzzles.jsonl"
 play games-5x5-nodes.ptn --a medium --b easy --size 5 --games 80 --openings 40
 "$bredon" puzzles mine games-5x5-nodes.ptn --out "$OLDPWD/assets/puzzles.jsonl" --append
+# "Play and survive" puzzles (a threatened Tinuë to escape), appended after the others, from
+# games of their own on 4x4 and 5x5 (the 5x5 mining takes about twenty minutes).
+play games-4x4-survive.ptn --a hard --b easy --size 4 --games 40 --movetime 10 --openings 20
+"$bredon" puzzles mine --survive --nodes 30000 games-4x4-survive.ptn \
+    --out "$OLDPWD/assets/puzzles.jsonl" --append
+play games-5x5-survive.ptn --a hard --b easy --size 5 --games 40 --movetime 10 --openings 20
+"$bredon" puzzles mine --survive --nodes 30000 games-5x5-survive.ptn \
+    --out "$OLDPWD/assets/puzzles.jsonl" --append

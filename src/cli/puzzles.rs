@@ -1,5 +1,6 @@
 use super::ground::Failure;
 use crate::engine::puzzles::{mine, refine, Puzzle};
+use crate::engine::survival::mine_survival;
 use crate::game::Kind;
 use crate::store::Store;
 use crate::tak::PtnFile;
@@ -44,6 +45,9 @@ pub struct MineArgs {
     /// Write the puzzles here instead of to standard output.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Mine "play and survive" puzzles (a threatened Tinuë to escape) instead of "play and win".
+    #[arg(long)]
+    survive: bool,
     /// Add the new puzzles to the end of `--out` (those it has already are left out), so the
     /// puzzles there keep their numbers.
     #[arg(long, requires = "out")]
@@ -116,7 +120,11 @@ fn run_mine(args: MineArgs) -> Result<(), Failure> {
     let mut games = 0;
     let mut mine_game = |game: &crate::tak::Game, origin: &str| {
         games += 1;
-        for puzzle in mine(game, origin, args.nodes) {
+        let found = match args.survive {
+            true => mine_survival(game, origin, args.nodes),
+            false => mine(game, origin, args.nodes),
+        };
+        for puzzle in found {
             if seen.insert(puzzle.tps.clone()) {
                 lines.push(serde_json::to_string(&puzzle).expect("puzzles serialize"));
             }

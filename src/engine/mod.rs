@@ -12,6 +12,7 @@ pub mod forced;
 mod limits;
 pub mod puzzles;
 mod search;
+pub mod survival;
 pub mod tei;
 pub mod tei_analysis;
 pub mod tinue;

@@ -8,9 +8,29 @@ use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-/// A "play and win" puzzle: the side to move forces a road.
+/// What a puzzle asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PuzzleKind {
+    /// "Play and win": force a road by threats alone.
+    #[default]
+    Win,
+    /// "Play and survive": find the ply that takes away the opponent's threatened Tinuë.
+    Survive,
+}
+
+impl PuzzleKind {
+    fn is_win(&self) -> bool {
+        *self == PuzzleKind::Win
+    }
+}
+
+/// A puzzle: the side to move forces a road ("play and win"), or escapes a threatened one
+/// ("play and survive").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Puzzle {
+    #[serde(default, skip_serializing_if = "PuzzleKind::is_win")]
+    pub kind: PuzzleKind,
     pub tps: String,
     pub komi: String,
     pub size: usize,
@@ -25,6 +45,10 @@ pub struct Puzzle {
     pub plies: usize,
     /// Proof-tree nodes the solver needed: with `plies`, the puzzle's difficulty.
     pub nodes: usize,
+    /// "Play and survive": the road the opponent would force given a free ply (PTN, from the
+    /// opponent's first ply), shown once the puzzle is over.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub threat: Vec<String>,
     /// Where it comes from: a file and the game and ply in it.
     pub origin: String,
     /// Why a puzzle is no longer given (its line too long): kept in the file so that the
@@ -231,6 +255,8 @@ fn puzzle(
         nodes,
         origin: format!("{origin} ply {}", index + 1),
         retired: None,
+        kind: PuzzleKind::Win,
+        threat: Vec::new(),
     }
 }
 

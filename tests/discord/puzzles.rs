@@ -257,3 +257,32 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
         "solved privately: nothing posted"
     );
 }
+
+/// `/puzzle start kind:` "play and survive" (choice 1): a survival puzzle, privately, whose
+/// escape solves it at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_survival_puzzle_is_started_by_its_kind_and_solved_by_its_escape() {
+    let (fake, _data, _bot) = boot().await;
+    let options = json!([
+        { "name": "kind", "type": 4, "value": 1 },
+        { "name": "private", "type": 5, "value": true }
+    ]);
+    let started = puzzle_cmd(&fake, TEXT, &carol(), "start", options).await;
+    let text = started.content();
+    assert!(started.is_ephemeral(), "{text}");
+    assert!(text.contains("to play and survive"), "{text}");
+    let n: usize = text["Puzzle #".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    let escape = &bredon::engine::puzzles::starter_set()[n - 1].first_plies[0];
+    let solved = play_in(&fake, TEXT, &carol(), escape).await;
+    assert!(
+        solved
+            .content()
+            .contains(&format!("Puzzle #{n} solved in ")),
+        "{}",
+        solved.content()
+    );
+}

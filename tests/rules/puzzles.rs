@@ -1,5 +1,7 @@
-//! Bredon's starter puzzles: each a Tinuë whose solution is the shortest forced line.
+//! Bredon's starter puzzles: each "play and win" a Tinuë whose solution is the shortest forced
+//! line, each "play and survive" a threatened Tinuë with exactly its escapes.
 
+use bredon::engine::puzzles::PuzzleKind;
 use bredon::tak::Position;
 
 /// Every starter puzzle given (not retired) has a solution that plays, ends in the solver's win,
@@ -11,7 +13,7 @@ fn no_starter_solution_comes_to_a_position_twice_or_runs_too_long() {
     use bredon::tak::Ply;
     let (mut circling, mut too_long, mut given) = (Vec::new(), Vec::new(), 0);
     for (i, p) in starter_set().iter().enumerate() {
-        if p.retired.is_some() {
+        if p.retired.is_some() || p.kind != PuzzleKind::Win {
             continue;
         }
         given += 1;
@@ -59,6 +61,11 @@ fn check_starter_puzzles(every: usize) -> usize {
         .collect();
     let mut checked = 0;
     for p in puzzles.iter().step_by(every) {
+        if p.kind == PuzzleKind::Survive {
+            check_survival_puzzle(p);
+            checked += 1;
+            continue;
+        }
         let setup = Setup::new(p.size)
             .unwrap()
             .with_komi(Komi::parse(&p.komi).unwrap());
@@ -77,6 +84,59 @@ fn check_starter_puzzles(every: usize) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// A "play and survive" puzzle: the opponent, given a free ply, forces a road by the stored
+/// threat; the escapes are exactly the plies after which no road is forced; every other ply
+/// loses (each proven by the solver).
+fn check_survival_puzzle(p: &bredon::engine::puzzles::Puzzle) {
+    use bredon::engine::survival::{passed, survival};
+    use bredon::engine::tinue::{solve, Verdict};
+    let pos = p.position().unwrap();
+    let found = survival(&pos, 1_000_000).unwrap_or_else(|| panic!("{}: no survival", p.tps));
+    let mut escapes: Vec<String> = found.escapes.iter().map(|&e| pos.ptn(e)).collect();
+    let mut stored = p.first_plies.clone();
+    escapes.sort();
+    stored.sort();
+    assert_eq!(escapes, stored, "{}", p.tps);
+    assert_eq!(p.solution, p.first_plies[..1], "{}", p.tps);
+    // The threat plays out to the opponent's win from the passed position.
+    let mut threatened = passed(&pos).unwrap();
+    let them = threatened.to_move();
+    for ply in &p.threat {
+        threatened
+            .play(bredon::tak::Ply::parse(ply).unwrap().ply)
+            .unwrap();
+    }
+    assert_eq!(
+        threatened.end().and_then(|e| e.winner()),
+        Some(them),
+        "{}: the threat {:?}",
+        p.tps,
+        p.threat
+    );
+    // And the escape leaves no road forced.
+    let mut after = pos.clone();
+    after.play(found.escapes[0]).unwrap();
+    assert_eq!(
+        solve(&after, 1_000_000).verdict,
+        Verdict::NoTinue,
+        "{}",
+        p.tps
+    );
+}
+
+#[test]
+fn the_starter_set_has_survival_puzzles_that_hold() {
+    use bredon::engine::puzzles::starter_set;
+    let survive: Vec<_> = starter_set()
+        .iter()
+        .filter(|p| p.kind == PuzzleKind::Survive && p.retired.is_none())
+        .collect();
+    assert!(survive.len() >= 10, "{} survival puzzles", survive.len());
+    for p in survive.iter().step_by(5) {
+        check_survival_puzzle(p);
+    }
 }
 
 #[test]

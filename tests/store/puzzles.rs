@@ -5,6 +5,7 @@
 use crate::support;
 
 use bredon::engine::forced::{shortest_tinue, Shortest};
+use bredon::engine::puzzles::{starter_set, PuzzleKind};
 use bredon::engine::tinue::{solve, solve_defence, Verdict};
 use bredon::game::Match;
 use bredon::service::{Ctx, Outcome, PuzzleChoice, Service};
@@ -408,6 +409,13 @@ fn every_starter_puzzle_is_solved_by_playing_it_to_its_end() {
             continue;
         }
         let n = i as u32 + 1;
+        if puzzle.kind == PuzzleKind::Survive {
+            if let Err(e) = play_survival(&s, n) {
+                unsolved.push(n);
+                eprintln!("#{n}: {e}");
+            }
+            continue;
+        }
         let solver = |t: i64| ctx(&format!("solver{n}"), CHANNEL, t);
         s.start_puzzle(&solver(0), number(n), true).unwrap();
         let wrong = wrong_first_ply(puzzle);
@@ -444,4 +452,90 @@ fn every_starter_puzzle_is_solved_by_playing_it_to_its_end() {
         "not solved by playing them: {unsolved:?}; wrong first plies not refuted: \
          {not_refuted:?}; lines given up: {bad_lines:?}"
     );
+}
+
+/// A ply of a "play and survive" puzzle that loses: not an escape, not the end of the game, and
+/// the opponent forces a road after it with no road in one yet (else one that leaves a road in
+/// one).
+fn losing_ply(puzzle: &bredon::engine::puzzles::Puzzle) -> String {
+    let pos = puzzle.position().unwrap();
+    let them = pos.to_move().opponent();
+    let mut plies = Vec::new();
+    pos.generate_plies(&mut plies);
+    let mut road_in_one = None;
+    for ply in plies {
+        let text = pos.ptn(ply);
+        let mut after = pos.clone();
+        after.play(ply).unwrap();
+        if after.end().is_some() || puzzle.first_plies.contains(&text) {
+            continue;
+        }
+        if after.is_tak(them) {
+            road_in_one.get_or_insert(text);
+        } else if matches!(solve(&after, 400_000).verdict, Verdict::Tinue(_)) {
+            return text;
+        }
+    }
+    road_in_one.expect("a ply that loses")
+}
+
+/// Survival puzzle `n` through the service, privately: a losing ply refuted with the road that
+/// follows, a hint, the escape solving it; then, started again, giving up names every escape.
+fn play_survival(s: &Service, n: u32) -> Result<(), String> {
+    let puzzle = &starter_set()[n as usize - 1];
+    let solver = |t: i64| ctx(&format!("survivor{n}"), CHANNEL, t);
+    let shown = s
+        .start_puzzle(&solver(0), number(n), true)
+        .map_err(|r| r.0)?;
+    if !shown.text.contains("to play and survive") {
+        return Err(shown.text);
+    }
+    let wrong = losing_ply(puzzle);
+    let refuted = s.play(&solver(1000), &wrong).map_err(|r| r.0)?;
+    let said = [format!("✗ after {wrong}, "), format!("✗ {wrong} leaves ")];
+    if !said.iter().any(|w| refuted.text.starts_with(w)) {
+        return Err(format!("{wrong} not refuted: {}", refuted.text));
+    }
+    let hint = s.puzzle_hint(&solver(2000)).map_err(|r| r.0)?;
+    if !hint.text.starts_with("Hint: look at ") {
+        return Err(hint.text);
+    }
+    let escape = &puzzle.first_plies[0];
+    let solved = s.play(&solver(3000), escape).map_err(|r| r.0)?;
+    if !solved.text.contains(&format!("Puzzle #{n} solved in ")) {
+        return Err(format!("{escape}: {}", solved.text));
+    }
+    s.start_puzzle(&solver(4000), number(n), true)
+        .map_err(|r| r.0)?;
+    let gave_up = s.give_up_puzzle(&solver(5000)).map_err(|r| r.0)?;
+    let named = format!("the escape was {}.", puzzle.first_plies.join(" or "));
+    if !gave_up.text.contains(&named) || !gave_up.text.contains(&puzzle.threat.join(" ")) {
+        return Err(gave_up.text);
+    }
+    Ok(())
+}
+
+#[test]
+fn a_survival_puzzle_is_chosen_by_its_kind_refuted_hinted_and_solved_by_its_escape() {
+    let place = support::place();
+    let s = service(&place);
+    let choice = PuzzleChoice {
+        kind: PuzzleKind::Survive,
+        ..PuzzleChoice::default()
+    };
+    let shown = s
+        .start_puzzle(&ctx("erin", CHANNEL, 0), choice, true)
+        .unwrap();
+    let n: u32 = shown.text["Puzzle #".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", shown.text));
+    assert_eq!(starter_set()[n as usize - 1].kind, PuzzleKind::Survive);
+    play_survival(&s, n).unwrap();
+    // "Play and win", the default, never gives one.
+    let win = s
+        .start_puzzle(&ctx("fred", CHANNEL, 0), PuzzleChoice::default(), true)
+        .unwrap();
+    assert!(win.text.contains("to play and win"), "{}", win.text);
 }

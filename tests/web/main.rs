@@ -7,8 +7,8 @@
 mod support;
 
 mod browser;
-mod game_extras;
 mod browser_pages;
+mod game_extras;
 mod http;
 mod pages;
 mod players;

@@ -3,7 +3,7 @@
 use crate::bot::checks::{channel_kind, is_thread};
 use crate::bot::respond::{act, act_in_thread, blocking, service_ctx};
 use crate::bot::{Context, Error};
-use crate::engine::puzzles::Difficulty;
+use crate::engine::puzzles::{Difficulty, PuzzleKind};
 use crate::service::{Outcome, PuzzleChoice};
 
 #[derive(Debug, poise::ChoiceParameter)]
@@ -13,7 +13,15 @@ pub enum DifficultyChoice {
     Hard,
 }
 
-/// Puzzles: play and win by Tinuë (a road forced by threats), Bredon defending.
+#[derive(Debug, poise::ChoiceParameter)]
+pub enum PuzzleKindChoice {
+    #[name = "play and win (force a road)"]
+    Win,
+    #[name = "play and survive (escape a threatened Tinuë)"]
+    Survive,
+}
+
+/// Puzzles: play and win by Tinuë, or play and survive a threatened one; Bredon defends.
 #[poise::command(
     slash_command,
     guild_only,
@@ -28,6 +36,9 @@ pub(super) async fn puzzle(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, guild_only)]
 async fn start(
     ctx: Context<'_>,
+    #[description = "Play and win (the default), or play and survive"] kind: Option<
+        PuzzleKindChoice,
+    >,
     #[description = "How hard"] difficulty: Option<DifficultyChoice>,
     #[description = "Board size"]
     #[min = 4]
@@ -46,6 +57,10 @@ async fn start(
             DifficultyChoice::Medium => Difficulty::Medium,
             DifficultyChoice::Hard => Difficulty::Hard,
         }),
+        kind: match kind {
+            Some(PuzzleKindChoice::Survive) => PuzzleKind::Survive,
+            Some(PuzzleKindChoice::Win) | None => PuzzleKind::Win,
+        },
     };
     if private == Some(true) {
         return act(ctx, move |s, c| s.start_puzzle(c, choice, true)).await;

@@ -1,11 +1,11 @@
 //! `bredon local`'s puzzle lines: `puzzle`, `puzzle hint`, `puzzle give up`, `puzzle daily`,
 //! `leaderboard puzzles`, and the daily puzzle's settings.
 
-use crate::engine::puzzles::Difficulty;
+use crate::engine::puzzles::{Difficulty, PuzzleKind};
 use crate::service::{Ctx, Outcome, PuzzleChoice, Refusal, Service};
 
 pub const HELP: &str = "\
-  puzzle [number=N] [size=N] [difficulty=easy|medium|hard] [private] | puzzle hint | puzzle give up
+  puzzle [number=N] [size=N] [difficulty=easy|medium|hard] [kind=win|survive] [private] | puzzle hint | puzzle give up
          | puzzle daily   (plies with `move PLY` or `PLY`; a puzzle near your puzzle rating)
   leaderboard puzzles | settings puzzle_channel=NAME [puzzle_hour=0..23] | settings daily_puzzle=off
   settings puzzle_mining=off   (this server's finished games are never mined for puzzles)";
@@ -40,11 +40,18 @@ fn choice(words: &[&str]) -> Result<(PuzzleChoice, bool), Refusal> {
                     _ => return Err(Refusal("difficulty= takes easy, medium or hard".into())),
                 })
             }
+            "kind" => {
+                choice.kind = match value {
+                    "win" => PuzzleKind::Win,
+                    "survive" => PuzzleKind::Survive,
+                    _ => return Err(Refusal("kind= takes win or survive".into())),
+                }
+            }
             "private" => private = true,
             _ => {
                 return Err(Refusal(format!(
                     "`{w}` is not a puzzle option: number=N, size=N, difficulty=easy|medium|hard, \
-                     private, or hint, give up, daily"
+                     kind=win|survive, private, or hint, give up, daily"
                 )))
             }
         }

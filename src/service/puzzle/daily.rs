@@ -5,7 +5,7 @@
 
 use super::super::*;
 use super::{describe_took, puzzle_by_number, puzzle_day};
-use crate::engine::puzzles::{starter_set, Difficulty};
+use crate::engine::puzzles::{starter_set, Difficulty, PuzzleKind};
 use crate::store::PuzzleChange;
 
 impl Service {
@@ -155,13 +155,13 @@ impl Service {
     }
 }
 
-/// The puzzle of day `day`, the same in every server: one on 5x5 or larger and not retired,
-/// spread over the set.
+/// The puzzle of day `day`, the same in every server: a "play and win" on 5x5 or larger and
+/// not retired, spread over the set.
 fn daily_choice(day: i64) -> u32 {
     let pool: Vec<u32> = starter_set()
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.size >= 5 && p.retired.is_none())
+        .filter(|(_, p)| p.kind == PuzzleKind::Win && p.size >= 5 && p.retired.is_none())
         .map(|(i, _)| i as u32 + 1)
         .collect();
     let pick = fnv1a(day.to_le_bytes()) % pool.len() as u64;

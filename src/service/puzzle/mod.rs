@@ -4,14 +4,24 @@
 //! (everywhere), as chess puzzle sites keep them.
 
 mod daily;
+mod help;
 mod ratings;
+mod survive;
 
 use super::*;
 use crate::engine::forced::{longest_defence, shortest_tinue, without_circles, Shortest};
-use crate::engine::puzzles::{starter_set, Difficulty, Puzzle};
+use crate::engine::puzzles::{starter_set, Difficulty, Puzzle, PuzzleKind};
 use crate::engine::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::store::PuzzleChange;
 use crate::tak::GameResult;
+
+/// What a won game says in a solved puzzle.
+fn won(end: GameResult) -> &'static str {
+    match end {
+        GameResult::Road { .. } => "a road!",
+        _ => "a win on flats!",
+    }
+}
 
 /// The solver's budget for judging a ply (and for each reply when a refutation is sought):
 /// enough for every starter puzzle's line in well under a second.
@@ -33,6 +43,8 @@ pub struct PuzzleChoice {
     pub id: Option<u32>,
     pub size: Option<usize>,
     pub difficulty: Option<Difficulty>,
+    /// Which kind of puzzle (chosen ones only: a number names any kind).
+    pub kind: PuzzleKind,
 }
 
 /// A puzzle attempt and the game it stands at.
@@ -135,15 +147,25 @@ impl Service {
         };
         let standing = self.standing(attempt)?;
         let (puzzle, rating) = (standing.puzzle, self.puzzle_glicko(id)?.rating);
-        let side = side_name(standing.game.position().to_move());
+        let to_move = standing.game.position().to_move();
+        let (side, other) = (side_name(to_move), side_name(to_move.opponent()));
+        let task = match puzzle.kind {
+            PuzzleKind::Win => format!(
+                "{side} to play and win. Force a road with threats alone (Tak after Tak) \
+                 whatever {other} replies; Bredon defends. Play with /move; /puzzle hint gives \
+                 a hint, /puzzle give_up the solution."
+            ),
+            PuzzleKind::Survive => format!(
+                "{side} to play and survive. {other} threatens a Tinuë (given a free ply, a road \
+                 forced by threats alone): find the ply after which no road is forced. Play \
+                 with /move; /puzzle hint gives a hint, /puzzle give_up the answer."
+            ),
+        };
         let mut text = format!(
-            "Puzzle #{id} · {}x{} · {} ({rating:.0}): {side} to play and win. Force a road with \
-             threats alone (Tak after Tak) whatever {} replies; Bredon defends. Play with /move; \
-             /puzzle hint gives a hint, /puzzle give_up the solution.",
+            "Puzzle #{id} · {}x{} · {} ({rating:.0}): {task}",
             puzzle.size,
             puzzle.size,
             Difficulty::of(rating).name(),
-            side_name(standing.game.position().to_move().opponent()),
         );
         if seen {
             text.push_str(" You have had this puzzle before, so it does not move your rating.");
@@ -223,6 +245,9 @@ impl Service {
         text: &str,
     ) -> Result<Outcome, Refusal> {
         let mut s = self.standing(attempt)?;
+        if s.puzzle.kind == PuzzleKind::Survive {
+            return self.survival_ply(ctx, s, text);
+        }
         let attacker = s.game.position().to_move();
         let before = s.game.position().clone();
         let parsed = crate::tak::Ply::parse(text).map_err(Refusal)?;
@@ -235,7 +260,7 @@ impl Service {
         if let Some(end) = after.end() {
             if end.winner() == Some(attacker) {
                 let played = format!("{} played {ptn}", s.attempt.solver.name);
-                return self.solved(ctx, s, played, end);
+                return self.solved(ctx, s, played, won(end));
             }
             let why = format!(
                 "{ptn} ends the game without your road ({})",
@@ -269,7 +294,7 @@ impl Service {
                         "{} played {ptn}; every reply loses, and Bredon's {answer} ends the game",
                         s.attempt.solver.name
                     );
-                    return self.solved(ctx, s, played, end);
+                    return self.solved(ctx, s, played, won(end));
                 }
                 s.attempt.plies.extend([ptn.clone(), answer.clone()]);
                 let mark = if tak { " Tak!" } else { "" };
@@ -309,20 +334,17 @@ impl Service {
         }
     }
 
-    /// The puzzle won: `played` says how ("alice played c3").
+    /// The puzzle solved: `played` says by what ("alice played c3"), `how` what it did ("a
+    /// road!").
     fn solved(
         &self,
         ctx: &Ctx,
         s: Standing,
         played: String,
-        end: GameResult,
+        how: &str,
     ) -> Result<Outcome, Refusal> {
         let a = &s.attempt;
         let took = describe_took(ctx.now_ms - a.started_ms);
-        let how = match end {
-            GameResult::Road { .. } => "a road!",
-            _ => "a win on flats!",
-        };
         let mut text = format!("{played}: {how} Puzzle #{} solved in {took}.", a.puzzle);
         let mut change = PuzzleChange {
             attempt: Some((a.seat, None, Some(a.seq))),
@@ -384,51 +406,6 @@ impl Service {
         a.seq += 1;
         change.attempt = Some((a.seat, Some(a.clone()), Some(seq)));
         self.puzzle_text(ctx, &a, change, text)
-    }
-
-    /// A hint: first where the winning ply happens, then the ply itself. A hint counts as a
-    /// failed attempt for the ratings.
-    pub fn puzzle_hint(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
-        let s = self.current(ctx)?;
-        let pos = s.game.position();
-        let Some(line) = winning_line(pos) else {
-            return refuse("Bredon could not find the road within its budget; nothing was changed");
-        };
-        let ply = pos.ptn(line[0]);
-        let mut a = s.attempt.clone();
-        a.hints += 1;
-        let mut text = match a.hints {
-            1 => format!("Hint: look at {}.", first_square(line[0])),
-            _ => format!("Hint: play {ply}."),
-        };
-        let mut change = PuzzleChange::default();
-        if let Some(line) = self.failed_once(ctx, &a, &mut change)? {
-            text.push_str(&format!(
-                " (A hint means this puzzle no longer counts as solved. {line})"
-            ));
-        }
-        self.goes_on(ctx, a, change, text)
-    }
-
-    /// Giving up: the solution from where the attempt stands, and the attempt ends.
-    pub fn give_up_puzzle(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
-        let s = self.current(ctx)?;
-        let pos = s.game.position();
-        let line = match winning_line(pos) {
-            Some(line) => ptn_line(pos, &line).join(" "),
-            None => s.puzzle.solution.join(" "),
-        };
-        let a = &s.attempt;
-        let mut text = format!("Puzzle #{}: the winning line was {line}.", a.puzzle);
-        let mut change = PuzzleChange {
-            attempt: Some((a.seat, None, Some(a.seq))),
-            ..PuzzleChange::default()
-        };
-        if let Some(line) = self.failed_once(ctx, a, &mut change)? {
-            text.push(' ');
-            text.push_str(&line);
-        }
-        self.puzzle_text(ctx, a, change, text)
     }
 
     /// A puzzle's position as an outcome: in its channel (stored with the change, so it is

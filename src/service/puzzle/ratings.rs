@@ -90,7 +90,8 @@ impl Service {
                 continue;
             }
             let rating = self.puzzle_glicko(id)?.rating;
-            if choice.size.is_some_and(|s| s != p.size)
+            if p.kind != choice.kind
+                || choice.size.is_some_and(|s| s != p.size)
                 || choice
                     .difficulty
                     .is_some_and(|d| d != Difficulty::of(rating))
