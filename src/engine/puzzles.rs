@@ -58,6 +58,27 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// A puzzle of `kind` at `pos` from `origin`, its answer still to be filled in.
+    pub fn at(pos: &Position, kind: PuzzleKind, origin: String) -> Puzzle {
+        Puzzle {
+            kind,
+            tps: pos.to_tps(),
+            komi: pos.setup().komi.to_string(),
+            size: pos.size(),
+            to_move: match pos.to_move() {
+                Color::White => "white".into(),
+                Color::Black => "black".into(),
+            },
+            solution: Vec::new(),
+            first_plies: Vec::new(),
+            plies: 0,
+            nodes: 0,
+            threat: Vec::new(),
+            origin,
+            retired: None,
+        }
+    }
+
     /// The position to solve.
     pub fn position(&self) -> Result<Position, String> {
         let setup = Setup::new(self.size)?.with_komi(Komi::parse(&self.komi)?);
@@ -240,23 +261,12 @@ fn puzzle(
     origin: &str,
     index: usize,
 ) -> Puzzle {
-    let ptn = |p: Ply| pos.ptn(p);
     Puzzle {
-        tps: pos.to_tps(),
-        komi: pos.setup().komi.to_string(),
-        size: pos.size(),
-        to_move: match pos.to_move() {
-            Color::White => "white".into(),
-            Color::Black => "black".into(),
-        },
         solution: ptn_line(pos, line),
-        first_plies: first_plies.iter().map(|&p| ptn(p)).collect(),
+        first_plies: first_plies.iter().map(|&p| pos.ptn(p)).collect(),
         plies: line.len(),
         nodes,
-        origin: format!("{origin} ply {}", index + 1),
-        retired: None,
-        kind: PuzzleKind::Win,
-        threat: Vec::new(),
+        ..Puzzle::at(pos, PuzzleKind::Win, format!("{origin} ply {}", index + 1))
     }
 }
 

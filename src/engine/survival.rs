@@ -121,21 +121,16 @@ pub fn mine_survival(game: &Game, origin: &str, budget: usize) -> Vec<Puzzle> {
 fn puzzle(pos: &Position, found: &Survival, origin: &str, index: usize) -> Puzzle {
     let threat = passed(pos).map_or_else(Vec::new, |p| ptn_line(&p, &found.threat));
     Puzzle {
-        kind: PuzzleKind::Survive,
-        tps: pos.to_tps(),
-        komi: pos.setup().komi.to_string(),
-        size: pos.size(),
-        to_move: match pos.to_move() {
-            Color::White => "white".into(),
-            Color::Black => "black".into(),
-        },
         solution: vec![pos.ptn(found.escapes[0])],
         first_plies: found.escapes.iter().map(|&p| pos.ptn(p)).collect(),
         plies: 1,
         nodes: found.nodes,
         threat,
-        origin: format!("{origin} ply {}", index + 1),
-        retired: None,
+        ..Puzzle::at(
+            pos,
+            PuzzleKind::Survive,
+            format!("{origin} ply {}", index + 1),
+        )
     }
 }
 

@@ -53,10 +53,9 @@ pub(super) async fn events(
     Path((slug, number)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let game = match web.game(slug.clone(), &number).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return super::routes::not_found().await,
-        Err(failed) => return failed,
+    let game = match web.found_game(slug.clone(), &number).await {
+        Ok(game) => game,
+        Err(answer) => return answer,
     };
     if game.result.is_some() || !game.pictures {
         return StatusCode::NO_CONTENT.into_response();

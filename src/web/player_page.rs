@@ -3,11 +3,10 @@
 //! and their record against each opponent. The key is opaque (see `service::web_player`); a key
 //! the server does not know is the same 404 as any other address.
 
-use super::pages::{layout, not_found, player, time};
-use super::site::Web;
+use super::pages::{layout, player, time};
+use super::site::{not_found, Web};
 use crate::service::{ptn_date, WebPlayerPage, WebRating};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
 
@@ -24,7 +23,7 @@ pub(super) async fn page(
         .await;
     match page {
         Ok(Some(page)) => Html(render(&page, &slug)).into_response(),
-        Ok(None) => (StatusCode::NOT_FOUND, Html(not_found())).into_response(),
+        Ok(None) => not_found(),
         Err(failed) => failed,
     }
 }

@@ -3,17 +3,13 @@
 //! to find and who solved it; the solution only of the day before's puzzle, whose day is over,
 //! shown with its position (`/s/{slug}/puzzle/yesterday/board`).
 
-use super::pages::{layout, not_found};
-use super::site::{now_ms, Web};
+use super::pages::layout;
+use super::site::{not_found, now_ms, Web};
 use crate::service::{fingerprint, WebDaily, WebPuzzlePage};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
-
-fn missing() -> Response {
-    (StatusCode::NOT_FOUND, Html(not_found())).into_response()
-}
 
 pub(super) async fn page(State(web): State<Web>, Path(slug): Path<String>) -> Response {
     let asked = slug.clone();
@@ -26,7 +22,7 @@ pub(super) async fn page(State(web): State<Web>, Path(slug): Path<String>) -> Re
         .await;
     match page {
         Ok(Some(page)) => Html(render(&page, &slug)).into_response(),
-        Ok(None) => missing(),
+        Ok(None) => not_found(),
         Err(failed) => failed,
     }
 }
@@ -138,7 +134,7 @@ async fn puzzle_picture(web: Web, slug: String, headers: HeaderMap, day_before: 
         .await;
     let shown = match asked {
         Ok(Some(shown)) => shown,
-        Ok(None) => return missing(),
+        Ok(None) => return not_found(),
         Err(failed) => return failed,
     };
     let look = fingerprint(&[shown.theme.clone(), format!("{:?}", shown.display)]);

@@ -8,7 +8,7 @@ use super::site::{now_ms, Web};
 use super::tournament_page;
 use crate::service::fingerprint;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -37,9 +37,9 @@ pub(super) fn routes() -> Router<Web> {
         .fallback(not_found)
 }
 
-/// The one answer for anything that is not a page: unknown, or of a server without pages.
+/// The fallback: the same 404 as every page that is not there.
 pub(super) async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, Html(pages::not_found())).into_response()
+    super::site::not_found()
 }
 
 async fn home() -> Response {
@@ -135,10 +135,9 @@ async fn picture(
     Path((slug, number, ply)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match web.game(slug, &number).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found().await,
-        Err(failed) => return failed,
+    let game = match web.found_game(slug, &number).await {
+        Ok(game) => game,
+        Err(answer) => return answer,
     };
     let Some(ply) = ply.parse::<usize>().ok().filter(|&p| p <= game.plies.len()) else {
         return not_found().await;
@@ -171,10 +170,9 @@ async fn chart(
     Path((slug, number)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match web.game(slug, &number).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found().await,
-        Err(failed) => return failed,
+    let game = match web.found_game(slug, &number).await {
+        Ok(game) => game,
+        Err(answer) => return answer,
     };
     let Some(analysis) = &game.analysis else {
         return not_found().await;

@@ -7,6 +7,15 @@ use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+/// The one answer for anything that is not a page: unknown, or of a server without pages.
+pub(super) fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        axum::response::Html(super::pages::not_found()),
+    )
+        .into_response()
+}
+
 pub(super) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -74,6 +83,14 @@ impl Web {
             None => Ok(None),
         })
         .await
+    }
+
+    /// `game`, with the one 404 for a game that is not there.
+    pub(super) async fn found_game(&self, slug: String, number: &str) -> Result<WebGame, Response> {
+        match self.game(slug, number).await? {
+            Some(game) => Ok(game),
+            None => Err(not_found()),
+        }
     }
 
     /// A picture named by `etag`, answered 304 when the reader has it, from the pictures kept

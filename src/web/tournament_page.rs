@@ -2,11 +2,10 @@
 //! `/tournament standings`, the crosstable as a table, and every round's pairings linked to
 //! their games. A tournament of another server, or none, is the same 404 as any other.
 
-use super::pages::{self, layout};
-use super::site::Web;
+use super::pages::layout;
+use super::site::{not_found, Web};
 use crate::service::{WebPairing, WebTournament};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
 
@@ -29,11 +28,6 @@ pub(super) async fn page(
         Ok(None) => not_found(),
         Err(failed) => failed,
     }
-}
-
-/// The 404 every other page gives (the routes' own is not named here: they name this file).
-fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, Html(pages::not_found())).into_response()
 }
 
 fn template(t: &WebTournament, slug: &str) -> String {

@@ -150,20 +150,31 @@ async fn run_with_ply_of_game_1(fake: &FakeDiscord, ply: u64) -> Request {
     run(fake, &alice(), "board", options).await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tournament_standings_link_the_tournaments_page() {
+/// `bredon run` serving its pages on a free address (with `extra` in its environment), and a
+/// server manager having turned them on: the fake, the data folder, the bot, the pages' address
+/// and the server's slug.
+async fn boot_with_pages(
+    extra: &[(&str, &str)],
+) -> (FakeDiscord, tempfile::TempDir, Bot, String, String) {
     let addr = free_address();
-    let env = [
+    let mut env = vec![
         ("BREDON_WEB_ADDR", addr.as_str()),
         ("BREDON_WEB_URL", "https://tak.example"),
     ];
-    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    env.extend_from_slice(extra);
+    let (fake, data, bot) = boot_with(30.0, &env).await;
     let on = json!([{ "name": "web", "type": 5, "value": true }]);
     let slug = slug_in(
         &run(&fake, &server_manager(), "settings", on)
             .await
             .content(),
     );
+    (fake, data, bot, addr, slug)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournament_standings_link_the_tournaments_page() {
+    let (fake, _data, _bot, addr, slug) = boot_with_pages(&[]).await;
     let create = json!([{ "name": "name", "type": 3, "value": "Spring" }, { "name": "format", "type": 4, "value": 0 }]);
     tournament_cmd(&fake, &moderator(), "create", create).await;
     tournament_cmd(&fake, &alice(), "join", json!([])).await;
@@ -185,19 +196,7 @@ async fn tournament_standings_link_the_tournaments_page() {
 /// draws the chart the analysis posted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_made_on_discord_shows_on_the_games_page() {
-    let addr = free_address();
-    let env = [
-        ("BREDON_WEB_ADDR", addr.as_str()),
-        ("BREDON_WEB_URL", "https://tak.example"),
-        ("BREDON_ANALYSIS_MS", "50"),
-    ];
-    let (fake, _data, _bot) = boot_with(30.0, &env).await;
-    let on = json!([{ "name": "web", "type": 5, "value": true }]);
-    let slug = slug_in(
-        &run(&fake, &server_manager(), "settings", on)
-            .await
-            .content(),
-    );
+    let (fake, _data, _bot, addr, slug) = boot_with_pages(&[("BREDON_ANALYSIS_MS", "50")]).await;
     start_game(&fake).await;
     for (who, played) in [
         (alice(), "a1"),
