@@ -156,9 +156,9 @@ impl Service {
                  a hint, /puzzle give_up the solution."
             ),
             PuzzleKind::Survive => format!(
-                "{side} to play and survive. {other} threatens a Tinuë (given a free ply, a road \
-                 forced by threats alone): find the ply after which no road is forced. Play \
-                 with /move; /puzzle hint gives a hint, /puzzle give_up the answer."
+                "{side} to play and survive. {other} threatens to force a road (Tinuë): find \
+                 the ply after which no road is forced; stopping a road in one may not be \
+                 enough. Play with /move; /puzzle hint gives a hint, /puzzle give_up the answer."
             ),
         };
         let mut text = format!(
