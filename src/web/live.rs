@@ -53,7 +53,7 @@ pub(super) async fn events(
     Path((slug, number)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let game = match web.found_game(slug.clone(), &number).await {
+    let game = match web.game(&slug, &number).await {
         Ok(game) => game,
         Err(answer) => return answer,
     };
@@ -71,9 +71,9 @@ pub(super) async fn events(
                 return None;
             }
             loop {
-                let game = match web.game(slug.clone(), &number).await {
-                    Ok(Some(game)) => game,
-                    _ => return None,
+                let game = match web.game(&slug, &number).await {
+                    Ok(game) => game,
+                    Err(_) => return None,
                 };
                 let now = position(&game.plies);
                 if Some(now) != seen || game.result.is_some() {

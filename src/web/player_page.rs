@@ -4,7 +4,7 @@
 //! the server does not know is the same 404 as any other address.
 
 use super::pages::{layout, player, time};
-use super::site::{not_found, Web};
+use super::site::Web;
 use crate::service::{ptn_date, WebPlayerPage, WebRating};
 use axum::extract::{Path, State};
 use axum::response::{Html, IntoResponse, Response};
@@ -14,17 +14,12 @@ pub(super) async fn page(
     State(web): State<Web>,
     Path((slug, key)): Path<(String, String)>,
 ) -> Response {
-    let asked = slug.clone();
     let page = web
-        .ask(move |s| match s.web_server(&asked)? {
-            Some(guild) => s.web_player_page(guild, &key),
-            None => Ok(None),
-        })
+        .of_server(&slug, move |s, guild| s.web_player_page(guild, &key))
         .await;
     match page {
-        Ok(Some(page)) => Html(render(&page, &slug)).into_response(),
-        Ok(None) => not_found(),
-        Err(failed) => failed,
+        Ok(page) => Html(render(&page, &slug)).into_response(),
+        Err(answer) => answer,
     }
 }
 

@@ -4,7 +4,7 @@
 //! shown with its position (`/s/{slug}/puzzle/yesterday/board`).
 
 use super::pages::layout;
-use super::site::{not_found, now_ms, Web};
+use super::site::{now_ms, Web};
 use crate::service::{fingerprint, WebDaily, WebPuzzlePage};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -12,18 +12,15 @@ use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
 
 pub(super) async fn page(State(web): State<Web>, Path(slug): Path<String>) -> Response {
-    let asked = slug.clone();
     let now = now_ms();
     let page = web
-        .ask(move |s| match s.web_server(&asked)? {
-            Some(guild) => s.web_puzzle_page(guild, now).map(Some),
-            None => Ok(None),
+        .of_server(&slug, move |s, guild| {
+            s.web_puzzle_page(guild, now).map(Some)
         })
         .await;
     match page {
-        Ok(Some(page)) => Html(render(&page, &slug)).into_response(),
-        Ok(None) => not_found(),
-        Err(failed) => failed,
+        Ok(page) => Html(render(&page, &slug)).into_response(),
+        Err(answer) => answer,
     }
 }
 
@@ -127,15 +124,13 @@ pub(super) async fn yesterday_picture(
 async fn puzzle_picture(web: Web, slug: String, headers: HeaderMap, day_before: bool) -> Response {
     let now = now_ms();
     let asked = web
-        .ask(move |s| match s.web_server(&slug)? {
-            Some(guild) => s.web_puzzle_picture(guild, now, day_before),
-            None => Ok(None),
+        .of_server(&slug, move |s, guild| {
+            s.web_puzzle_picture(guild, now, day_before)
         })
         .await;
     let shown = match asked {
-        Ok(Some(shown)) => shown,
-        Ok(None) => return not_found(),
-        Err(failed) => return failed,
+        Ok(shown) => shown,
+        Err(answer) => return answer,
     };
     let look = fingerprint(&[shown.theme.clone(), format!("{:?}", shown.display)]);
     let etag = format!("\"puzzle-{}-{look:x}\"", shown.puzzle);

@@ -66,17 +66,12 @@ fn static_file(kind: &'static str, body: &'static str) -> Response {
 }
 
 async fn server(State(web): State<Web>, Path(slug): Path<String>) -> Response {
-    let asked = slug.clone();
     let page = web
-        .ask(move |s| match s.web_server(&asked)? {
-            Some(guild) => s.web_server_page(guild).map(Some),
-            None => Ok(None),
-        })
+        .of_server(&slug, |s, guild| s.web_server_page(guild).map(Some))
         .await;
     match page {
-        Ok(Some(page)) => Html(pages::server(&page, &slug, now_ms())).into_response(),
-        Ok(None) => not_found().await,
-        Err(failed) => failed,
+        Ok(page) => Html(pages::server(&page, &slug, now_ms())).into_response(),
+        Err(answer) => answer,
     }
 }
 
@@ -85,14 +80,13 @@ async fn game(
     Path((slug, number)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    match web.game(slug.clone(), &number).await {
-        Ok(Some(game)) => {
+    match web.game(&slug, &number).await {
+        Ok(game) => {
             let ply =
                 asked_ply(query.as_deref()).map_or(game.plies.len(), |p| p.min(game.plies.len()));
             Html(pages::game(&game, &slug, ply, now_ms())).into_response()
         }
-        Ok(None) => not_found().await,
-        Err(failed) => failed,
+        Err(answer) => answer,
     }
 }
 
@@ -105,8 +99,8 @@ fn asked_ply(query: Option<&str>) -> Option<usize> {
 }
 
 async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, String)>) -> Response {
-    match web.game(slug, &number).await {
-        Ok(Some(game)) => {
+    match web.game(&slug, &number).await {
+        Ok(game) => {
             let name = format!("bredon-{}-{}", game.number, game.file);
             (
                 [
@@ -123,8 +117,7 @@ async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, Stri
             )
                 .into_response()
         }
-        Ok(None) => not_found().await,
-        Err(failed) => failed,
+        Err(answer) => answer,
     }
 }
 
@@ -135,7 +128,7 @@ async fn picture(
     Path((slug, number, ply)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match web.found_game(slug, &number).await {
+    let game = match web.game(&slug, &number).await {
         Ok(game) => game,
         Err(answer) => return answer,
     };
@@ -170,7 +163,7 @@ async fn chart(
     Path((slug, number)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match web.found_game(slug, &number).await {
+    let game = match web.game(&slug, &number).await {
         Ok(game) => game,
         Err(answer) => return answer,
     };

@@ -68,29 +68,31 @@ impl Web {
         }
     }
 
-    /// Game `number` of the server whose slug is `slug`, if both are there.
-    pub(super) async fn game(
+    /// What `read` finds of the server whose slug is `slug` (given its id, on a blocking
+    /// thread), or the one 404 when the server has no pages or `read` finds nothing.
+    pub(super) async fn of_server<T: Send + 'static>(
         &self,
-        slug: String,
-        number: &str,
-    ) -> Result<Option<WebGame>, Response> {
-        let Ok(number) = number.parse::<u64>() else {
-            return Ok(None);
-        };
-        let now = now_ms();
-        self.ask(move |s| match s.web_server(&slug)? {
-            Some(guild) => s.web_game(guild, number, now),
-            None => Ok(None),
-        })
-        .await
+        slug: &str,
+        read: impl FnOnce(&Service, u64) -> Result<Option<T>, crate::service::Refusal> + Send + 'static,
+    ) -> Result<T, Response> {
+        let slug = slug.to_string();
+        let found = self
+            .ask(move |s| match s.web_server(&slug)? {
+                Some(guild) => read(s, guild),
+                None => Ok(None),
+            })
+            .await?;
+        found.ok_or_else(not_found)
     }
 
-    /// `game`, with the one 404 for a game that is not there.
-    pub(super) async fn found_game(&self, slug: String, number: &str) -> Result<WebGame, Response> {
-        match self.game(slug, number).await? {
-            Some(game) => Ok(game),
-            None => Err(not_found()),
-        }
+    /// Game `number` of the server whose slug is `slug`, or the one 404.
+    pub(super) async fn game(&self, slug: &str, number: &str) -> Result<WebGame, Response> {
+        let Ok(number) = number.parse::<u64>() else {
+            return Err(not_found());
+        };
+        let now = now_ms();
+        self.of_server(slug, move |s, guild| s.web_game(guild, number, now))
+            .await
     }
 
     /// A picture named by `etag`, answered 304 when the reader has it, from the pictures kept

@@ -16,17 +16,12 @@ pub(super) async fn page(
     let Ok(id) = id.parse::<u64>() else {
         return not_found();
     };
-    let asked = slug.clone();
     let tournament = web
-        .ask(move |s| match s.web_server(&asked)? {
-            Some(guild) => s.web_tournament(guild, id),
-            None => Ok(None),
-        })
+        .of_server(&slug, move |s, guild| s.web_tournament(guild, id))
         .await;
     match tournament {
-        Ok(Some(t)) => Html(template(&t, &slug)).into_response(),
-        Ok(None) => not_found(),
-        Err(failed) => failed,
+        Ok(t) => Html(template(&t, &slug)).into_response(),
+        Err(answer) => answer,
     }
 }
 
