@@ -168,13 +168,22 @@ impl Position {
         count
     }
 
-    /// Empty squares where a flat or capstone of `color` would complete a road for `color`.
-    fn road_completing_squares(&self, color: Color) -> Bitboard {
+    /// For each edge (north, south, west, east), the squares that meet `color`'s road pieces
+    /// connected to it: the edge itself, those pieces, and the squares next to them.
+    fn road_reach(&self, color: Color) -> [Bitboard; 4] {
         let e = self.edges();
         let road = self.road_squares(color);
-        let touch = |edge: Bitboard| edge | (road & edge).flood(road).neighbours(e.board);
-        let completes = (touch(e.north) & touch(e.south)) | (touch(e.west) & touch(e.east));
-        completes & self.empty_squares()
+        let touch = |edge: Bitboard| {
+            let group = (road & edge).flood(road);
+            edge | group | group.neighbours(e.board)
+        };
+        [touch(e.north), touch(e.south), touch(e.west), touch(e.east)]
+    }
+
+    /// Empty squares where a flat or capstone of `color` would complete a road for `color`.
+    fn road_completing_squares(&self, reach: &[Bitboard; 4]) -> Bitboard {
+        let [n, s, w, e] = *reach;
+        ((n & s) | (w & e)) & self.empty_squares()
     }
 
     /// Calls `found` with every ply that would win by road for `color` if it were `color`'s turn
@@ -183,7 +192,8 @@ impl Position {
         let e = self.edges();
         let r = self.reserve(color);
         let roles = [(Role::Flat, r.stones > 0), (Role::Cap, r.caps > 0)];
-        for square in self.road_completing_squares(color).squares() {
+        let reach = self.road_reach(color);
+        for square in self.road_completing_squares(&reach).squares() {
             for (role, available) in roles {
                 if available && !found(Ply::Place { square, role }) {
                     return;
@@ -191,27 +201,32 @@ impl Position {
             }
         }
         let road = self.road_squares(color);
+        let already = e.connects(road);
         for from in self.controlled_by(color).squares() {
             let stack = self.stack(from);
             let height = stack.height();
             let carry = height.min(self.size());
             let moving = self.role_at(from);
             for dir in Dir::ALL {
-                let lane = self.lane(from, dir);
-                let reach = lane.free + (moving == Role::Cap && lane.wall_after) as usize;
-                if reach == 0 {
-                    continue;
-                }
-                // Even owning every square of the line would not connect: skip the direction.
-                let mut line = road | from.bit();
+                // A spread changes only the squares it leaves and drops on, at most `carry` of
+                // them in a line: it completes a road only if that line meets what reaches two
+                // opposite edges (or a road is already there). Most directions fail this before
+                // their lane is looked at.
+                let mut line = from.bit();
                 let mut sq = from;
-                for _ in 0..reach {
-                    sq = sq
-                        .step(dir, self.size())
-                        .expect("lane squares are on the board");
+                for _ in 0..carry {
+                    let Some(next) = sq.step(dir, self.size()) else {
+                        break;
+                    };
+                    sq = next;
                     line |= sq.bit();
                 }
-                if !e.connects(line) {
+                let meets = |edge: usize| !(line & reach[edge]).is_empty();
+                if !(already || meets(0) && meets(1) || meets(2) && meets(3)) {
+                    continue;
+                }
+                let lane = self.lane(from, dir);
+                if lane.free + (moving == Role::Cap && lane.wall_after) as usize == 0 {
                     continue;
                 }
                 let mut try_ply = |drops: Drops| -> bool {

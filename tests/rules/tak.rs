@@ -581,6 +581,58 @@ fn tak_finds_spreads_that_complete_a_road() {
     );
 }
 
+/// Tak detection skips most spreads without trying them; over random games on every size it
+/// must find exactly the plies that, played, give the mover a road.
+#[test]
+fn road_wins_are_exactly_the_plies_that_complete_a_road() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut checked, mut with_wins, mut by_spread) = (0, 0, 0);
+    for size in 3..=8 {
+        for _ in 0..100 {
+            let mut pos = Position::new(Setup::new(size).unwrap());
+            let mut plies = Vec::new();
+            while !pos.is_over() && pos.ply_index() < 250 {
+                plies.clear();
+                pos.generate_plies(&mut plies);
+                if pos.ply_index() >= 2 {
+                    let me = pos.to_move();
+                    let mut brute: Vec<String> = plies
+                        .iter()
+                        .filter(|&&ply| {
+                            let mut after = pos.clone();
+                            after.play_unchecked(ply);
+                            after.has_road(me)
+                        })
+                        .map(|&ply| pos.ptn(ply))
+                        .collect();
+                    brute.sort();
+                    let mut found = Vec::new();
+                    pos.road_wins(me, &mut found);
+                    let mut found: Vec<String> = found.iter().map(|&ply| pos.ptn(ply)).collect();
+                    found.sort();
+                    assert_eq!(found, brute, "in {}", pos.to_tps());
+                    assert_eq!(pos.is_tak(me), !brute.is_empty());
+                    checked += 1;
+                    with_wins += usize::from(!brute.is_empty());
+                    by_spread +=
+                        usize::from(brute.iter().any(|p| p.contains(['+', '-', '<', '>'])));
+                }
+                pos.play_unchecked(plies[next(plies.len())]);
+            }
+        }
+    }
+    assert!(
+        with_wins > 500 && by_spread > 200,
+        "{with_wins} of {checked} positions had a road in one, {by_spread} by a spread"
+    );
+}
+
 #[test]
 fn the_tak_flag_is_set_after_a_threatening_ply() {
     let mut g = from("x5/x5/1,1,1,x2/x5/2,2,2,x2 1 5");
