@@ -155,7 +155,7 @@ pub fn search_reporting(
     let mut best: Option<Found> = None;
     let mut root = Vec::new();
     pos.generate_plies(&mut root);
-    s.order(&pos, &mut root, None, 0);
+    s.order(&pos, &mut root, 0);
     for depth in 1..=s.limits.depth.unwrap_or(64) {
         s.horizon = depth as i32 + EXTENSION_PLIES;
         let mut this_best: Option<(Ply, i32)> = None;
@@ -366,12 +366,29 @@ impl Search {
         let mut list = self.lists.pop().unwrap_or_default();
         list.clear();
         pos.generate_plies(&mut list);
-        self.order(pos, &mut list, tt_best, height);
+        // The table's ply goes first unsorted: when it cuts, as it mostly does, the rest is
+        // never sorted.
+        let tt_first = tt_best.and_then(|t| list.iter().position(|&p| p == t));
+        let mut sorted = match tt_first {
+            Some(j) => {
+                list.swap(0, j);
+                false
+            }
+            None => {
+                self.order(pos, &mut list, height);
+                true
+            }
+        };
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_ply = None;
         let killers = self.killers_at(height);
-        for (i, &ply) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            if !sorted && i == 1 {
+                self.order(pos, &mut list[1..], height);
+                sorted = true;
+            }
+            let ply = list[i];
             let quiet = Some(ply) != tt_best && !killers.contains(&Some(ply));
             // Near the leaves, the late quiet plies of a node that is only being proven no
             // better than its bound are not looked at (late-move pruning): with a hundred plies
@@ -512,10 +529,10 @@ impl Search {
         }
     }
 
-    /// Table ply first, then killers, then by kind (flats and capstones next to own pieces,
-    /// other flats, spreads and capstones, walls); ties broken by the seed so equal plies vary
-    /// between games but not between runs.
-    fn order(&mut self, pos: &Position, list: &mut [Ply], first: Option<Ply>, height: i32) {
+    /// Killers first, then by kind (flats and capstones next to own pieces, other flats,
+    /// spreads and capstones, walls); ties broken by the seed so equal plies vary between games
+    /// but not between runs.
+    fn order(&mut self, pos: &Position, list: &mut [Ply], height: i32) {
         let me = pos.to_move();
         let mine = pos.controlled_by(me);
         let board = crate::tak::square::edges(pos.size()).board;
@@ -524,9 +541,7 @@ impl Search {
         let killers = self.killers_at(height);
         let history = &self.history[me.index()];
         list.sort_by_cached_key(|&ply| {
-            let rank = if Some(ply) == first {
-                i32::MIN
-            } else if Some(ply) == killers[0] {
+            let rank = if Some(ply) == killers[0] {
                 i32::MIN + 1
             } else if Some(ply) == killers[1] {
                 i32::MIN + 2
