@@ -13,6 +13,7 @@ mod limits;
 pub mod puzzles;
 mod search;
 pub mod survival;
+mod table;
 pub mod tei;
 pub mod tei_analysis;
 pub mod tinue;
@@ -21,7 +22,8 @@ pub mod tune;
 pub use eval::evaluate;
 pub use limits::{Found, Iteration, Limits};
 pub(crate) use limits::{WIN, WIN_SOON};
-pub use search::{search_reporting, TABLE_ENTRY_BYTES};
+pub use search::search_reporting;
+pub use table::TABLE_ENTRY_BYTES;
 
 use crate::tak::{Ply, Position};
 use std::time::Duration;

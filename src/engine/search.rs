@@ -8,87 +8,11 @@
 //! threat is met, or two threats are seen to be decisive, instead of scored as quiet).
 
 use super::eval::evaluate;
+use super::table::{from_table, table_size, to_table, Bound, Slot, Table};
 use super::{Found, Iteration, Limits, WIN, WIN_SOON};
 use crate::tak::{GameResult, Ply, Position, Role};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    key: u64,
-    best: Option<Ply>,
-    score: i32,
-    depth: u8,
-    bound: Bound,
-}
-
-/// Bytes a transposition-table entry takes (TEI `Hash` is divided by this).
-pub const TABLE_ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
-
-#[derive(Clone, Copy, PartialEq, Default)]
-enum Bound {
-    #[default]
-    Exact,
-    Lower,
-    Upper,
-}
-
-/// A transposition table of buckets of two slots: the first keeps the deepest result seen for
-/// its positions (so expensive results survive), the second always takes the newest.
-struct Table {
-    slots: Vec<Slot>,
-}
-
-impl Table {
-    /// At most `entries` slots (rounded down to a power of two, at least one bucket).
-    fn new(entries: usize) -> Table {
-        let n = entries.max(2);
-        let n = if n.is_power_of_two() {
-            n
-        } else {
-            n.next_power_of_two() / 2
-        };
-        Table {
-            slots: vec![Slot::default(); n],
-        }
-    }
-
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize & (self.slots.len() - 1)) & !1
-    }
-
-    fn get(&self, key: u64) -> Option<Slot> {
-        let b = self.bucket(key);
-        self.slots[b..b + 2].iter().find(|s| s.key == key).copied()
-    }
-
-    fn put(&mut self, slot: Slot) {
-        let b = self.bucket(slot.key);
-        let deep = self.slots[b];
-        if deep.key == slot.key || slot.depth >= deep.depth {
-            if deep.key != slot.key {
-                self.slots[b + 1] = deep;
-            }
-            self.slots[b] = slot;
-        } else {
-            self.slots[b + 1] = slot;
-        }
-    }
-}
-
-/// Slots for a search within `limits`: enough for the nodes it can visit (its node budget, or
-/// about 4,000 nodes a millisecond of its time), at most what the TEI `Hash` option allows, and
-/// 2^19 (about 12 MB) when nothing bounds it. A table far larger than the search would only cost
-/// the time to clear it.
-fn table_size(limits: &Limits) -> usize {
-    let reach = match (limits.nodes, limits.time) {
-        (Some(n), _) => n as usize * 2,
-        (None, Some(t)) => t.as_millis() as usize * 4000,
-        (None, None) => 1 << 19,
-    };
-    let reach = reach.clamp(1 << 10, 1 << 22);
-    limits.table_entries.map_or(reach, |cap| reach.min(cap))
-}
 
 /// Plies after this many in a node's order are reduced when quiet (late-move reductions).
 const LATE: usize = 4;
@@ -246,28 +170,6 @@ pub fn search_reporting(
         b.elapsed = s.started.elapsed();
     }
     best
-}
-
-/// Win scores count plies from the root; the table stores them from the node instead, so a
-/// result found at one height reads right at another.
-fn to_table(score: i32, height: i32) -> i32 {
-    if score > WIN_SOON {
-        score + height
-    } else if score < -WIN_SOON {
-        score - height
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, height: i32) -> i32 {
-    if score > WIN_SOON {
-        score - height
-    } else if score < -WIN_SOON {
-        score + height
-    } else {
-        score
-    }
 }
 
 impl Search {
@@ -595,69 +497,5 @@ fn terminal(pos: &Position, result: GameResult, height: i32) -> i32 {
         None => 0,
         Some(w) if w == pos.to_move() => WIN - height,
         Some(_) => -(WIN - height),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn slot(key: u64, depth: u8) -> Slot {
-        Slot {
-            key,
-            depth,
-            score: depth as i32,
-            ..Slot::default()
-        }
-    }
-
-    /// Keys 1, 9, 17... share a bucket of an 8-slot table.
-    #[test]
-    fn the_deep_slot_keeps_the_deepest_result_and_the_other_the_newest() {
-        assert_eq!(TABLE_ENTRY_BYTES, 24, "the README gives this size for Hash");
-        let mut t = Table::new(8);
-        t.put(slot(1, 6));
-        t.put(slot(9, 2));
-        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
-        assert_eq!(t.get(9).map(|s| s.depth), Some(2));
-        // A shallow newcomer takes the second slot; the deep result stays.
-        t.put(slot(17, 1));
-        assert!(t.get(9).is_none());
-        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
-        // A deeper one takes the first slot, and the old deep result moves to the second.
-        t.put(slot(25, 8));
-        assert_eq!(t.get(25).map(|s| s.depth), Some(8));
-        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
-        assert!(t.get(17).is_none());
-        // The same key is always replaced in place.
-        t.put(slot(25, 3));
-        assert_eq!(t.get(25).map(|s| s.depth), Some(3));
-        assert_eq!(Table::new(1000).slots.len(), 512);
-    }
-
-    #[test]
-    fn the_table_is_sized_by_what_the_search_can_reach() {
-        let by_nodes = Limits {
-            nodes: Some(3000),
-            ..Limits::default()
-        };
-        assert_eq!(table_size(&by_nodes), 6000);
-        let by_time = Limits {
-            time: Some(std::time::Duration::from_millis(100)),
-            table_entries: Some(1 << 16),
-            ..Limits::default()
-        };
-        assert_eq!(table_size(&by_time), 1 << 16, "Hash caps it");
-        assert_eq!(table_size(&Limits::default()), 1 << 19);
-    }
-
-    /// Win scores read back at another height mean the same distance from the node.
-    #[test]
-    fn win_scores_are_stored_relative_to_the_node() {
-        let at_root = WIN - 5;
-        assert_eq!(from_table(to_table(at_root, 3), 3), at_root);
-        assert_eq!(from_table(to_table(at_root, 3), 1), WIN - 3);
-        assert_eq!(from_table(to_table(-at_root, 2), 4), -(WIN - 7));
-        assert_eq!(from_table(to_table(250, 4), 9), 250);
     }
 }

@@ -212,15 +212,7 @@ impl Position {
                 // them in a line: it completes a road only if that line meets what reaches two
                 // opposite edges (or a road is already there). Most directions fail this before
                 // their lane is looked at.
-                let mut line = from.bit();
-                let mut sq = from;
-                for _ in 0..carry {
-                    let Some(next) = sq.step(dir, self.size()) else {
-                        break;
-                    };
-                    sq = next;
-                    line |= sq.bit();
-                }
+                let line = from.ray(dir, carry, e.board);
                 let meets = |edge: usize| !(line & reach[edge]).is_empty();
                 if !(already || meets(0) && meets(1) || meets(2) && meets(3)) {
                     continue;

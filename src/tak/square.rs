@@ -35,6 +35,11 @@ impl Square {
         Bitboard(1 << self.0)
     }
 
+    /// This square and the next `len` squares from it towards `dir`, as far as `board` goes.
+    pub fn ray(self, dir: Dir, len: usize, board: Bitboard) -> Bitboard {
+        Bitboard(RAYS[dir as usize][self.index()][len.min(7)] & board.0)
+    }
+
     pub fn is_on_board(self, size: usize) -> bool {
         (self.file() as usize) < size && (self.rank() as usize) < size
     }
@@ -112,6 +117,36 @@ impl Dir {
         }
     }
 }
+
+/// `RAYS[dir][square][len]`: the square and up to `len` squares past it towards `dir` on the
+/// widest board; a smaller board's rays are these cut by its mask (a ray that leaves the board
+/// never comes back).
+static RAYS: [[[u64; 8]; 64]; 4] = {
+    let mut rays = [[[0u64; 8]; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let (df, dr) = Dir::ALL[dir].delta();
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq & 7) as i8, (sq >> 3) as i8);
+            let mut line = 1u64 << sq;
+            rays[dir][sq][0] = line;
+            let mut len = 1;
+            while len < 8 {
+                f += df;
+                r += dr;
+                if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                    line |= 1 << (r * 8 + f);
+                }
+                rays[dir][sq][len] = line;
+                len += 1;
+            }
+            sq += 1;
+        }
+        dir += 1;
+    }
+    rays
+};
 
 /// A set of squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
@@ -298,6 +333,29 @@ mod tests {
         let e5 = Square::new(4, 4);
         assert_eq!(e5.step(Dir::East, 5), None);
         assert_eq!(e5.step(Dir::East, 6), Some(Square::new(5, 4)));
+    }
+
+    #[test]
+    fn rays_are_the_steps_from_a_square_on_every_board() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            let board = edges(size).board;
+            for sq in Square::all(size) {
+                for dir in Dir::ALL {
+                    for len in 0..=size {
+                        let mut want = sq.bit();
+                        let mut at = sq;
+                        for _ in 0..len {
+                            match at.step(dir, size) {
+                                Some(next) => at = next,
+                                None => break,
+                            }
+                            want.0 |= at.bit().0;
+                        }
+                        assert_eq!(sq.ray(dir, len, board), want, "{size} {sq} {dir:?} {len}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
