@@ -44,6 +44,8 @@ struct Search {
     table: Table,
     seed: u64,
     lists: Vec<Vec<Ply>>,
+    /// The ordering's scratch: each ply with its sort key.
+    keyed: Vec<(u64, Ply)>,
     killers: Vec<[Option<Ply>; 2]>,
     /// How often each ply (by `history_index`) refuted a position, weighted by depth, per colour.
     history: Vec<[i32; HISTORY_PLIES]>,
@@ -71,6 +73,7 @@ pub fn search_reporting(
         stopped: false,
         seed: seed | 1,
         lists: Vec::new(),
+        keyed: Vec::new(),
         killers: Vec::new(),
         history: vec![[0; HISTORY_PLIES]; 2],
         horizon: 0,
@@ -442,11 +445,12 @@ impl Search {
         let seed = self.seed;
         let killers = self.killers_at(height);
         let history = &self.history[me.index()];
-        list.sort_by_cached_key(|&ply| {
+        // One key a ply, smallest first: its rank above a tie-breaker of 24 bits.
+        let key = |ply: Ply| -> u64 {
             let rank = if Some(ply) == killers[0] {
-                i32::MIN + 1
+                0
             } else if Some(ply) == killers[1] {
-                i32::MIN + 2
+                1
             } else {
                 let prior = match ply {
                     Ply::Place {
@@ -464,11 +468,19 @@ impl Search {
                         role: Role::Wall, ..
                     } => 0,
                 };
-                -prior - (history[history_index(ply)] / 16).min(250)
+                let bonus = (history[history_index(ply)] / 16).clamp(0, 250);
+                (2 + 550 - prior - bonus) as u64
             };
             let h = hash_ply(ply) ^ seed;
-            (rank, h.wrapping_mul(0x9E3779B97F4A7C15) >> 40)
-        });
+            rank << 24 | h.wrapping_mul(0x9E3779B97F4A7C15) >> 40
+        };
+        let keyed = &mut self.keyed;
+        keyed.clear();
+        keyed.extend(list.iter().map(|&ply| (key(ply), ply)));
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        for (slot, &(_, ply)) in list.iter_mut().zip(keyed.iter()) {
+            *slot = ply;
+        }
     }
 }
 
