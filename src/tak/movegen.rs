@@ -57,6 +57,14 @@ struct Lane {
     wall_after: bool,
 }
 
+/// For each edge (north, south, west, east), the squares that meet a side's road pieces
+/// connected to it: the edge itself, those pieces, and the squares next to them; and whether
+/// those pieces already make a road.
+struct RoadReach {
+    touch: [Bitboard; 4],
+    complete: bool,
+}
+
 impl Position {
     fn lane(&self, from: Square, dir: Dir) -> Lane {
         let blocked = self.walls() | self.caps();
@@ -168,21 +176,26 @@ impl Position {
         count
     }
 
-    /// For each edge (north, south, west, east), the squares that meet `color`'s road pieces
-    /// connected to it: the edge itself, those pieces, and the squares next to them.
-    fn road_reach(&self, color: Color) -> [Bitboard; 4] {
+    /// What `color`'s road pieces reach: the groups connected to each edge found once, for the
+    /// placements and spreads that could complete a road and for whether one is already there.
+    fn road_reach(&self, color: Color) -> RoadReach {
         let e = self.edges();
         let road = self.road_squares(color);
-        let touch = |edge: Bitboard| {
-            let group = (road & edge).flood(road);
-            edge | group | group.neighbours(e.board)
-        };
-        [touch(e.north), touch(e.south), touch(e.west), touch(e.east)]
+        let edges = [e.north, e.south, e.west, e.east];
+        let groups = edges.map(|edge| (road & edge).flood(road));
+        let mut touch = [Bitboard::EMPTY; 4];
+        for (i, (edge, group)) in edges.into_iter().zip(groups).enumerate() {
+            touch[i] = edge | group | group.neighbours(e.board);
+        }
+        RoadReach {
+            touch,
+            complete: !(groups[0] & e.south).is_empty() || !(groups[2] & e.east).is_empty(),
+        }
     }
 
     /// Empty squares where a flat or capstone of `color` would complete a road for `color`.
-    fn road_completing_squares(&self, reach: &[Bitboard; 4]) -> Bitboard {
-        let [n, s, w, e] = *reach;
+    fn road_completing_squares(&self, reach: &RoadReach) -> Bitboard {
+        let [n, s, w, e] = reach.touch;
         ((n & s) | (w & e)) & self.empty_squares()
     }
 
@@ -201,7 +214,6 @@ impl Position {
             }
         }
         let road = self.road_squares(color);
-        let already = e.connects(road);
         for from in self.controlled_by(color).squares() {
             let stack = self.stack(from);
             let height = stack.height();
@@ -213,8 +225,8 @@ impl Position {
                 // opposite edges (or a road is already there). Most directions fail this before
                 // their lane is looked at.
                 let line = from.ray(dir, carry, e.board);
-                let meets = |edge: usize| !(line & reach[edge]).is_empty();
-                if !(already || meets(0) && meets(1) || meets(2) && meets(3)) {
+                let meets = |edge: usize| !(line & reach.touch[edge]).is_empty();
+                if !(reach.complete || meets(0) && meets(1) || meets(2) && meets(3)) {
                     continue;
                 }
                 let lane = self.lane(from, dir);
