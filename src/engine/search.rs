@@ -35,6 +35,18 @@ fn late_reduction(depth: i32, index: usize) -> i32 {
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
 const EXTENSION_PLIES: i32 = 6;
 
+/// How the search came to a node: what its parent already knows of it.
+#[derive(Clone, Copy, PartialEq)]
+enum Reached {
+    /// By a ply that may have given the side to move a road in one.
+    Open,
+    /// By a placement of a side that faced no road threat: placing one's own piece never gives
+    /// the opponent a road in one (a test in the rules), so there is none to look for.
+    SafePlacement,
+    /// By a null move: no road in one either, and no second null move in a row.
+    Pass,
+}
+
 struct Search {
     limits: Limits,
     started: Instant,
@@ -82,7 +94,7 @@ pub fn search_reporting(
     let mut best: Option<Found> = None;
     let mut root = Vec::new();
     pos.generate_plies(&mut root);
-    s.order(&pos, &mut root, 0);
+    s.order(&pos, &mut root, usize::MAX, 0);
     for depth in 1..=s.limits.depth.unwrap_or(64) {
         s.horizon = depth as i32 + EXTENSION_PLIES;
         let mut this_best: Option<(Ply, i32)> = None;
@@ -99,12 +111,12 @@ pub fn search_reporting(
             let undo = pos.play_unchecked(ply);
             let d = depth as i32 - 1;
             let mut score = if full {
-                -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, true)
+                -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, Reached::Open)
             } else {
-                -s.negamax(&mut pos, d, -alpha - 1, -alpha, 1, true)
+                -s.negamax(&mut pos, d, -alpha - 1, -alpha, 1, Reached::Open)
             };
             if !full && score > alpha && !s.stopped {
-                score = -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, true);
+                score = -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, Reached::Open);
             }
             pos.undo(undo);
             if s.stopped && depth > 2 {
@@ -224,7 +236,7 @@ impl Search {
         mut alpha: i32,
         beta: i32,
         height: i32,
-        null_ok: bool,
+        reached: Reached,
     ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(height as u32);
@@ -235,7 +247,7 @@ impl Search {
             return terminal(pos, result, height);
         }
         let me = pos.to_move();
-        if pos.is_tak(me) {
+        if reached == Reached::Open && pos.is_tak(me) {
             return WIN - height;
         }
         if self.stopped && height > 2 {
@@ -264,7 +276,7 @@ impl Search {
         }
         let null_window = beta - alpha == 1;
         if null_window && !threatened && beta.abs() < WIN_SOON && height > 1 {
-            if let Some(score) = self.prune(pos, depth, beta, height, null_ok) {
+            if let Some(score) = self.prune(pos, depth, beta, height, reached) {
                 return score;
             }
         }
@@ -272,26 +284,32 @@ impl Search {
         list.clear();
         pos.generate_plies(&mut list);
         // The table's ply goes first unsorted: when it cuts, as it mostly does, the rest is
-        // never sorted.
-        let tt_first = tt_best.and_then(|t| list.iter().position(|&p| p == t));
-        let mut sorted = match tt_first {
-            Some(j) => {
-                list.swap(0, j);
-                false
-            }
-            None => {
-                self.order(pos, &mut list, height);
-                true
-            }
+        // never sorted. Where late-move pruning may stop the node, only the plies it would look
+        // at are sorted at first; the rest only if the loop gets there.
+        let mut sorted_to = 0;
+        if let Some(j) = tt_best.and_then(|t| list.iter().position(|&p| p == t)) {
+            list.swap(0, j);
+            sorted_to = 1;
+        }
+        let first_look = if null_window && !threatened && depth <= 2 {
+            PRUNE_AFTER[depth as usize]
+        } else {
+            usize::MAX
         };
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_ply = None;
         let killers = self.killers_at(height);
         for i in 0..list.len() {
-            if !sorted && i == 1 {
-                self.order(pos, &mut list[1..], height);
-                sorted = true;
+            if i == sorted_to {
+                let end = if i < first_look {
+                    first_look
+                } else {
+                    usize::MAX
+                };
+                let end = end.min(list.len());
+                self.order(pos, &mut list[i..], end - i, height);
+                sorted_to = end;
             }
             let ply = list[i];
             let quiet = Some(ply) != tt_best && !killers.contains(&Some(ply));
@@ -307,9 +325,15 @@ impl Search {
             {
                 break;
             }
+            let child = if !threatened && matches!(ply, Ply::Place { .. }) && !pos.is_opening_swap()
+            {
+                Reached::SafePlacement
+            } else {
+                Reached::Open
+            };
             let undo = pos.play_unchecked(ply);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, true)
+                -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, child)
             } else {
                 // A null window proves the ply no better than the first; a late, quiet ply
                 // (not the table's, not a killer, no road threat to answer) is first looked at
@@ -326,13 +350,13 @@ impl Search {
                     -alpha - 1,
                     -alpha,
                     height + 1,
-                    true,
+                    child,
                 );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1, true);
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, height + 1, child);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, true)
+                    -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, child)
                 } else {
                     s
                 }
@@ -382,12 +406,12 @@ impl Search {
         depth: i32,
         beta: i32,
         height: i32,
-        null_ok: bool,
+        reached: Reached,
     ) -> Option<i32> {
         let me = pos.to_move();
         let plenty = |c| pos.reserve(c).total() > 3;
         let futile = depth <= FUTILE_DEPTH;
-        let null = null_ok
+        let null = reached != Reached::Pass
             && depth >= 3
             && plenty(me)
             && plenty(me.opponent())
@@ -411,7 +435,7 @@ impl Search {
             -beta,
             -beta + 1,
             height + 1,
-            false,
+            Reached::Pass,
         );
         pos.unpass();
         (score >= beta && !self.stopped).then_some(beta)
@@ -436,8 +460,8 @@ impl Search {
 
     /// Killers first, then by kind (flats and capstones next to own pieces, other flats,
     /// spreads and capstones, walls); ties broken by the seed so equal plies vary between games
-    /// but not between runs.
-    fn order(&mut self, pos: &Position, list: &mut [Ply], height: i32) {
+    /// but not between runs. Only the first `needed` come in order, the rest after them in any.
+    fn order(&mut self, pos: &Position, list: &mut [Ply], needed: usize, height: i32) {
         let me = pos.to_move();
         let mine = pos.controlled_by(me);
         let board = crate::tak::square::edges(pos.size()).board;
@@ -477,7 +501,12 @@ impl Search {
         let keyed = &mut self.keyed;
         keyed.clear();
         keyed.extend(list.iter().map(|&ply| (key(ply), ply)));
-        keyed.sort_unstable_by_key(|&(k, _)| k);
+        if needed < keyed.len() {
+            keyed.select_nth_unstable_by_key(needed, |&(k, _)| k);
+            keyed[..needed].sort_unstable_by_key(|&(k, _)| k);
+        } else {
+            keyed.sort_unstable_by_key(|&(k, _)| k);
+        }
         for (slot, &(_, ply)) in list.iter_mut().zip(keyed.iter()) {
             *slot = ply;
         }

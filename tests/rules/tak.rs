@@ -633,6 +633,53 @@ fn road_wins_are_exactly_the_plies_that_complete_a_road() {
     );
 }
 
+/// The searcher skips its road-in-one check after a placement (`engine::search`): placing one's
+/// own piece takes an empty square from the opponent and blocks as much as it did or more, so it
+/// never opens the opponent a road in one. A spread can, by uncovering a stack.
+#[test]
+fn placing_a_piece_never_gives_the_opponent_a_road_in_one() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut placements, mut spreads_that_open) = (0, 0);
+    for size in 3..=8 {
+        for _ in 0..60 {
+            let mut pos = Position::new(Setup::new(size).unwrap());
+            let mut plies = Vec::new();
+            while !pos.is_over() && pos.ply_index() < 200 {
+                plies.clear();
+                pos.generate_plies(&mut plies);
+                let them = pos.to_move().opponent();
+                if !pos.is_opening_swap() && !pos.is_tak(them) {
+                    for &ply in &plies {
+                        let mut after = pos.clone();
+                        after.play_unchecked(ply);
+                        if after.is_over() {
+                            continue;
+                        }
+                        let opened = after.is_tak(them);
+                        if let Ply::Place { .. } = ply {
+                            assert!(!opened, "{} opens a road in {}", pos.ptn(ply), pos.to_tps());
+                            placements += 1;
+                        } else {
+                            spreads_that_open += usize::from(opened);
+                        }
+                    }
+                }
+                pos.play_unchecked(plies[next(plies.len())]);
+            }
+        }
+    }
+    assert!(
+        placements > 1_000_000 && spreads_that_open > 1_000,
+        "{placements} placements checked, {spreads_that_open} spreads opened a road"
+    );
+}
+
 #[test]
 fn the_tak_flag_is_set_after_a_threatening_ply() {
     let mut g = from("x5/x5/1,1,1,x2/x5/2,2,2,x2 1 5");
