@@ -1,5 +1,7 @@
-//! Rules speed: perft (move generation + make/unmake) and Tak detection.
+//! Rules speed: perft (move generation + make/unmake) and Tak detection; and the engine's
+//! static evaluation, which the searcher calls at nearly every leaf.
 
+use bredon::engine::eval::evaluate;
 use bredon::tak::{perft, Color, Position, Setup};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -50,5 +52,16 @@ fn tak_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, perft_benches, tak_benches);
+fn evaluation_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("evaluation");
+    for (name, tps) in MIDGAME {
+        let p = Position::from_tps(tps).unwrap();
+        group.bench_with_input(BenchmarkId::from_parameter(name), &p, |b, p| {
+            b.iter(|| evaluate(p))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft_benches, tak_benches, evaluation_benches);
 criterion_main!(benches);
