@@ -581,17 +581,21 @@ fn tak_finds_spreads_that_complete_a_road() {
     );
 }
 
-/// Tak detection skips most spreads without trying them; over random games on every size it
-/// must find exactly the plies that, played, give the mover a road.
-#[test]
-fn road_wins_are_exactly_the_plies_that_complete_a_road() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |n: usize| {
+/// A fixed pseudo-random sequence (xorshift): each call a number below its argument.
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         (seed % n as u64) as usize
-    };
+    }
+}
+
+/// Tak detection skips most spreads without trying them; over random games on every size it
+/// must find exactly the plies that, played, give the mover a road.
+#[test]
+fn road_wins_are_exactly_the_plies_that_complete_a_road() {
+    let mut next = below(0x2545_f491_4f6c_dd1d);
     let (mut checked, mut with_wins, mut by_spread) = (0, 0, 0);
     for size in 3..=8 {
         for _ in 0..100 {
@@ -638,13 +642,7 @@ fn road_wins_are_exactly_the_plies_that_complete_a_road() {
 /// never opens the opponent a road in one. A spread can, by uncovering a stack.
 #[test]
 fn placing_a_piece_never_gives_the_opponent_a_road_in_one() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15);
     let (mut placements, mut spreads_that_open) = (0, 0);
     for size in 3..=8 {
         for _ in 0..60 {
