@@ -283,50 +283,45 @@ impl Search {
         let mut list = self.lists.pop().unwrap_or_default();
         list.clear();
         pos.generate_plies(&mut list);
+        // Near the leaves, the late quiet plies of a node that is only being proven no better
+        // than its bound are not looked at (late-move pruning): with a hundred plies and more a
+        // node, the ordering's tail rarely holds the refutation. From this ply on it may stop.
+        let prune_from = if null_window && !threatened && depth <= 2 {
+            PRUNE_AFTER[depth as usize]
+        } else {
+            usize::MAX
+        };
         // The table's ply goes first unsorted: when it cuts, as it mostly does, the rest is
-        // never sorted. Where late-move pruning may stop the node, only the plies it would look
-        // at are sorted at first; the rest only if the loop gets there.
+        // never sorted. Where late-move pruning may stop the node, only the plies before it are
+        // sorted at first; the rest only if the loop gets there.
         let mut sorted_to = 0;
         if let Some(j) = tt_best.and_then(|t| list.iter().position(|&p| p == t)) {
             list.swap(0, j);
             sorted_to = 1;
         }
-        let first_look = if null_window && !threatened && depth <= 2 {
-            PRUNE_AFTER[depth as usize]
-        } else {
-            usize::MAX
-        };
+        // Placing one's own piece never opens the opponent a road in one: the child need not
+        // look for one unless this node faced a threat already (or the piece is the opponent's).
+        let placements_are_safe = !threatened && !pos.is_opening_swap();
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_ply = None;
         let killers = self.killers_at(height);
         for i in 0..list.len() {
             if i == sorted_to {
-                let end = if i < first_look {
-                    first_look
+                let end = if i < prune_from {
+                    prune_from.min(list.len())
                 } else {
-                    usize::MAX
+                    list.len()
                 };
-                let end = end.min(list.len());
                 self.order(pos, &mut list[i..], end - i, height);
                 sorted_to = end;
             }
             let ply = list[i];
             let quiet = Some(ply) != tt_best && !killers.contains(&Some(ply));
-            // Near the leaves, the late quiet plies of a node that is only being proven no
-            // better than its bound are not looked at (late-move pruning): with a hundred plies
-            // and more a node, the ordering's tail rarely holds the refutation.
-            if quiet
-                && null_window
-                && !threatened
-                && depth <= 2
-                && i >= PRUNE_AFTER[depth as usize]
-                && best_score > -WIN_SOON
-            {
+            if quiet && i >= prune_from && best_score > -WIN_SOON {
                 break;
             }
-            let child = if !threatened && matches!(ply, Ply::Place { .. }) && !pos.is_opening_swap()
-            {
+            let child = if placements_are_safe && matches!(ply, Ply::Place { .. }) {
                 Reached::SafePlacement
             } else {
                 Reached::Open

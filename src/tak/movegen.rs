@@ -183,12 +183,8 @@ impl Position {
         let road = self.road_squares(color);
         let edges = [e.north, e.south, e.west, e.east];
         let groups = edges.map(|edge| (road & edge).flood(road));
-        let mut touch = [Bitboard::EMPTY; 4];
-        for (i, (edge, group)) in edges.into_iter().zip(groups).enumerate() {
-            touch[i] = edge | group | group.neighbours(e.board);
-        }
         RoadReach {
-            touch,
+            touch: std::array::from_fn(|i| edges[i] | groups[i] | groups[i].neighbours(e.board)),
             complete: !(groups[0] & e.south).is_empty() || !(groups[2] & e.east).is_empty(),
         }
     }

@@ -581,13 +581,33 @@ fn tak_finds_spreads_that_complete_a_road() {
     );
 }
 
-/// A fixed pseudo-random sequence (xorshift): each call a number below its argument.
-fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
-    move |n| {
+/// Every position of `games` random games on each size from 3x3 to 8x8, up to `plies` plies a
+/// game, with its legal plies. The plies are drawn by a fixed xorshift sequence from `seed`, so
+/// every run walks the same games.
+fn each_random_position(
+    seed: u64,
+    games: usize,
+    plies: u32,
+    mut visit: impl FnMut(&Position, &[Ply]),
+) {
+    let mut seed = seed;
+    let mut below = |n: usize| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         (seed % n as u64) as usize
+    };
+    let mut list = Vec::new();
+    for size in 3..=8 {
+        for _ in 0..games {
+            let mut pos = Position::new(Setup::new(size).unwrap());
+            while !pos.is_over() && pos.ply_index() < plies {
+                list.clear();
+                pos.generate_plies(&mut list);
+                visit(&pos, &list);
+                pos.play_unchecked(list[below(list.len())]);
+            }
+        }
     }
 }
 
@@ -595,42 +615,32 @@ fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
 /// must find exactly the plies that, played, give the mover a road.
 #[test]
 fn road_wins_are_exactly_the_plies_that_complete_a_road() {
-    let mut next = below(0x2545_f491_4f6c_dd1d);
     let (mut checked, mut with_wins, mut by_spread) = (0, 0, 0);
-    for size in 3..=8 {
-        for _ in 0..100 {
-            let mut pos = Position::new(Setup::new(size).unwrap());
-            let mut plies = Vec::new();
-            while !pos.is_over() && pos.ply_index() < 250 {
-                plies.clear();
-                pos.generate_plies(&mut plies);
-                if pos.ply_index() >= 2 {
-                    let me = pos.to_move();
-                    let mut brute: Vec<String> = plies
-                        .iter()
-                        .filter(|&&ply| {
-                            let mut after = pos.clone();
-                            after.play_unchecked(ply);
-                            after.has_road(me)
-                        })
-                        .map(|&ply| pos.ptn(ply))
-                        .collect();
-                    brute.sort();
-                    let mut found = Vec::new();
-                    pos.road_wins(me, &mut found);
-                    let mut found: Vec<String> = found.iter().map(|&ply| pos.ptn(ply)).collect();
-                    found.sort();
-                    assert_eq!(found, brute, "in {}", pos.to_tps());
-                    assert_eq!(pos.is_tak(me), !brute.is_empty());
-                    checked += 1;
-                    with_wins += usize::from(!brute.is_empty());
-                    by_spread +=
-                        usize::from(brute.iter().any(|p| p.contains(['+', '-', '<', '>'])));
-                }
-                pos.play_unchecked(plies[next(plies.len())]);
-            }
+    each_random_position(0x2545_f491_4f6c_dd1d, 100, 250, |pos, plies| {
+        if pos.ply_index() < 2 {
+            return;
         }
-    }
+        let me = pos.to_move();
+        let mut brute: Vec<String> = plies
+            .iter()
+            .filter(|&&ply| {
+                let mut after = pos.clone();
+                after.play_unchecked(ply);
+                after.has_road(me)
+            })
+            .map(|&ply| pos.ptn(ply))
+            .collect();
+        brute.sort();
+        let mut found = Vec::new();
+        pos.road_wins(me, &mut found);
+        let mut found: Vec<String> = found.iter().map(|&ply| pos.ptn(ply)).collect();
+        found.sort();
+        assert_eq!(found, brute, "in {}", pos.to_tps());
+        assert_eq!(pos.is_tak(me), !brute.is_empty());
+        checked += 1;
+        with_wins += usize::from(!brute.is_empty());
+        by_spread += usize::from(brute.iter().any(|p| p.contains(['+', '-', '<', '>'])));
+    });
     assert!(
         with_wins > 500 && by_spread > 200,
         "{with_wins} of {checked} positions had a road in one, {by_spread} by a spread"
@@ -642,36 +652,27 @@ fn road_wins_are_exactly_the_plies_that_complete_a_road() {
 /// never opens the opponent a road in one. A spread can, by uncovering a stack.
 #[test]
 fn placing_a_piece_never_gives_the_opponent_a_road_in_one() {
-    let mut next = below(0x9e37_79b9_7f4a_7c15);
     let (mut placements, mut spreads_that_open) = (0, 0);
-    for size in 3..=8 {
-        for _ in 0..60 {
-            let mut pos = Position::new(Setup::new(size).unwrap());
-            let mut plies = Vec::new();
-            while !pos.is_over() && pos.ply_index() < 200 {
-                plies.clear();
-                pos.generate_plies(&mut plies);
-                let them = pos.to_move().opponent();
-                if !pos.is_opening_swap() && !pos.is_tak(them) {
-                    for &ply in &plies {
-                        let mut after = pos.clone();
-                        after.play_unchecked(ply);
-                        if after.is_over() {
-                            continue;
-                        }
-                        let opened = after.is_tak(them);
-                        if let Ply::Place { .. } = ply {
-                            assert!(!opened, "{} opens a road in {}", pos.ptn(ply), pos.to_tps());
-                            placements += 1;
-                        } else {
-                            spreads_that_open += usize::from(opened);
-                        }
-                    }
-                }
-                pos.play_unchecked(plies[next(plies.len())]);
+    each_random_position(0x9e37_79b9_7f4a_7c15, 60, 200, |pos, plies| {
+        let them = pos.to_move().opponent();
+        if pos.is_opening_swap() || pos.is_tak(them) {
+            return;
+        }
+        for &ply in plies {
+            let mut after = pos.clone();
+            after.play_unchecked(ply);
+            if after.is_over() {
+                continue;
+            }
+            let opened = after.is_tak(them);
+            if let Ply::Place { .. } = ply {
+                assert!(!opened, "{} opens a road in {}", pos.ptn(ply), pos.to_tps());
+                placements += 1;
+            } else {
+                spreads_that_open += usize::from(opened);
             }
         }
-    }
+    });
     assert!(
         placements > 1_000_000 && spreads_that_open > 1_000,
         "{placements} placements checked, {spreads_that_open} spreads opened a road"
