@@ -669,10 +669,12 @@ const fn mix(mut x: u64) -> u64 {
 }
 
 /// The key of `n` pieces (owners bottom first in `pile`) lying on `sq` from height `base` up.
+/// Each piece's input carries a tag of its own: `mix(0)` is 0, so untagged, White's bottom
+/// piece on a1 would leave the key unchanged.
 fn pile_key(sq: Square, base: usize, pile: u128, n: usize) -> u64 {
     (0..n).fold(0, |key, i| {
         let black = (pile >> i & 1) as u64;
-        key ^ mix((sq.index() as u64) << 16 ^ ((base + i) as u64) << 1 ^ black)
+        key ^ mix(0x3_0000_0000 ^ (sq.index() as u64) << 16 ^ ((base + i) as u64) << 1 ^ black)
     })
 }
 
@@ -728,5 +730,40 @@ mod tests {
         assert_eq!(a.hash64(), b.hash64());
         b.play(Ply::parse("a2").unwrap().ply).unwrap();
         assert_ne!(a.hash64(), b.hash64());
+    }
+
+    /// One flat of either colour, on any square of any size, changes the key: positions that
+    /// differ by a piece never share one (a1's bottom White piece once did not count).
+    #[test]
+    fn every_piece_on_every_square_changes_the_key() {
+        for size in 3..=8 {
+            let setup = Setup::new(size).unwrap();
+            let empty = Position::from_tps_with(&empty_board(size, None), setup).unwrap();
+            for sq in 0..size * size {
+                for piece in ["1", "2"] {
+                    let tps = empty_board(size, Some((sq, piece)));
+                    let one = Position::from_tps_with(&tps, setup).unwrap();
+                    assert_ne!(one.hash64(), empty.hash64(), "{tps}");
+                }
+            }
+        }
+    }
+
+    /// The TPS of an empty board of `size`, White to move at move 3, with one flat on square
+    /// `sq` (a1 = 0, row by row) if asked.
+    fn empty_board(size: usize, flat: Option<(usize, &str)>) -> String {
+        let rows: Vec<String> = (0..size)
+            .rev()
+            .map(|row| {
+                let cells: Vec<&str> = (0..size)
+                    .map(|col| match flat {
+                        Some((sq, piece)) if sq == row * size + col => piece,
+                        _ => "x",
+                    })
+                    .collect();
+                cells.join(",")
+            })
+            .collect();
+        format!("{} 1 3", rows.join("/"))
     }
 }
