@@ -68,3 +68,20 @@ play games-4x4-survive.ptn --a hard --b easy --size 4 --games 40 --movetime 10 -
 play games-5x5-survive.ptn --a hard --b easy --size 5 --games 40 --movetime 10 --openings 20
 "$bredon" puzzles mine --survive --nodes 30000 games-5x5-survive.ptn \
     --out "$OLDPWD/assets/puzzles.jsonl" --append
+# "Play and win on flats" puzzles (Gaelets: a win on flats forced within five plies), appended
+# after those, from games of node-limited engines on 4x4 and 5x5 (the same games, so the same
+# puzzles, on every machine; the 5x5 games take about fifteen minutes).
+play games-4x4-flats.ptn --a medium --b easy --size 4 --games 160 --openings 80
+play games-5x5-flats.ptn --a hard --b medium --size 5 --games 100 --openings 50
+"$bredon" puzzles mine --flats games-4x4-flats.ptn games-5x5-flats.ptn \
+    --out "$OLDPWD/assets/puzzles.jsonl" --append
+# And from 6x6 games of a stronger engine against itself, where flat races are played well:
+# Tiltak (built outside this repository, its `tei` named by TILTAK_TEI) at 20 ms a ply, 100
+# games with komi 2, about ten minutes of mining. The shipped four came from the first 100 games
+# of a longer run of the same kind; Tiltak thinks by the clock, so another run finds others.
+if [ -n "${TILTAK_TEI:-}" ]; then
+    play games-6x6-tiltak.ptn --a "tei:$TILTAK_TEI" --b "tei:$TILTAK_TEI" --size 6 --komi 2 \
+        --games 100 --openings 50 --movetime 20
+    "$bredon" puzzles mine --flats games-6x6-tiltak.ptn --out "$OLDPWD/assets/puzzles.jsonl" \
+        --append
+fi

@@ -1,4 +1,5 @@
 use super::ground::Failure;
+use crate::engine::gaelet::mine_gaelets;
 use crate::engine::puzzles::{mine, refine, Puzzle};
 use crate::engine::survival::mine_survival;
 use crate::game::Kind;
@@ -46,8 +47,12 @@ pub struct MineArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Mine "play and survive" puzzles (a threatened Tinuë to escape) instead of "play and win".
-    #[arg(long)]
+    #[arg(long, conflicts_with = "flats")]
     survive: bool,
+    /// Mine "play and win on flats" puzzles (Gaelets: a win on flats forced within five plies)
+    /// instead of "play and win".
+    #[arg(long)]
+    flats: bool,
     /// Add the new puzzles to the end of `--out` (those it has already are left out), so the
     /// puzzles there keep their numbers.
     #[arg(long, requires = "out")]
@@ -120,9 +125,10 @@ fn run_mine(args: MineArgs) -> Result<(), Failure> {
     let mut games = 0;
     let mut mine_game = |game: &crate::tak::Game, origin: &str| {
         games += 1;
-        let found = match args.survive {
-            true => mine_survival(game, origin, args.nodes),
-            false => mine(game, origin, args.nodes),
+        let found = match (args.survive, args.flats) {
+            (true, _) => mine_survival(game, origin, args.nodes),
+            (_, true) => mine_gaelets(game, origin, args.nodes),
+            _ => mine(game, origin, args.nodes),
         };
         for puzzle in found {
             if seen.insert(puzzle.tps.clone()) {

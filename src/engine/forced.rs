@@ -1,12 +1,14 @@
-//! The shortest forced road: how many plies a Tinuë takes when the attacker plays its quickest
+//! The shortest forced win: how many plies a Tinuë takes when the attacker plays its quickest
 //! threats and the defender its longest defence (minimax over the plies the proof-number solver
 //! in `tinue` looks at: the attacker's wins at once and Tak-making plies, every reply of the
-//! defender). Along such a line every ply brings the road one ply nearer, so no position comes
-//! twice; the proof-number solver's line needs only *a* proof and can circle (the attacker
-//! alternating b2 and b4 while the defender moves a stack back and forth).
+//! defender), or, at full width, any forced win near the end of a game (a Gaelet: every ply of
+//! both sides, the game ending on flats within the line). Along such a line every ply brings the
+//! win one ply nearer, so no position comes twice; the proof-number solver's line needs only *a*
+//! proof and can circle (the attacker alternating b2 and b4 while the defender moves a stack back
+//! and forth).
 //!
 //! Iterative deepening over a depth-limited AND/OR search, with a table of what is known for
-//! each position: the most plies within which no road is forced, the fewest within which one is.
+//! each position: the most plies within which no win is forced, the fewest within which one is.
 //! Both are the position's own (nothing depends on the path there), so the table is exact.
 
 use super::tinue::wins;
@@ -33,13 +35,34 @@ pub struct Forced {
 
 /// The quickest road the side to move in `pos` forces by Tinuë, in at most `most` plies.
 pub fn shortest_tinue(pos: &Position, most: usize, budget: usize) -> Forced {
-    Search::new(pos.to_move(), budget).run(pos, true, most)
+    Search::new(pos.to_move(), Width::Threats, budget).run(pos, true, most)
 }
 
 /// The longest defence of the side to move in `pos` against the Tinuë of the side that just
 /// moved (it made Tak), the line starting with the reply; at most `most` plies.
 pub fn longest_defence(pos: &Position, most: usize, budget: usize) -> Forced {
-    Search::new(pos.to_move().opponent(), budget).run(pos, false, most)
+    Search::new(pos.to_move().opponent(), Width::Threats, budget).run(pos, false, most)
+}
+
+/// The quickest win of any kind the side to move in `pos` forces with any plies (not threats
+/// alone), in at most `most` plies: near the end of a game, a win on flats (a Gaelet).
+pub fn shortest_win(pos: &Position, most: usize, budget: usize) -> Forced {
+    Search::new(pos.to_move(), Width::Any, budget).run(pos, true, most)
+}
+
+/// The longest defence of the side to move in `pos` against a win the side that just moved
+/// forces with any plies, the line starting with the reply; at most `most` plies.
+pub fn longest_defence_of_win(pos: &Position, most: usize, budget: usize) -> Forced {
+    Search::new(pos.to_move().opponent(), Width::Any, budget).run(pos, false, most)
+}
+
+/// Which of the attacker's plies a forced line may use.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Width {
+    /// Each ply wins at once or makes Tak: a Tinuë.
+    Threats,
+    /// Any ply: every way to a win, flats included (full width on both sides).
+    Any,
 }
 
 /// Budget spent.
@@ -54,15 +77,17 @@ struct Known {
 
 struct Search {
     attacker: Color,
+    width: Width,
     known: HashMap<u64, Known>,
     nodes: usize,
     budget: usize,
 }
 
 impl Search {
-    fn new(attacker: Color, budget: usize) -> Search {
+    fn new(attacker: Color, width: Width, budget: usize) -> Search {
         Search {
             attacker,
+            width,
             known: HashMap::new(),
             nodes: 0,
             budget,
@@ -145,15 +170,21 @@ impl Search {
         }
         self.count()?;
         // Without a road in one, only a ply that ends the game on flats could win at once.
-        if n < 3 && !pos.is_tak(self.attacker) && !may_end_at_once(pos, self.attacker) {
+        if n < 3 && !pos.is_tak(self.attacker) && !may_end_within(pos, 1) {
             return Ok(self.note(pos, n, false));
         }
-        let (wins_at_once, threats) = self.threats(pos);
+        let (wins_at_once, threats) = self.threats(pos, n);
         if wins_at_once.is_some() {
             return Ok(self.note(pos, 1, true));
         }
         if n >= 3 {
-            for ply in self.narrowest_first(pos, threats) {
+            // At full width, ordering by the defender's replies costs more than it saves
+            // (twice the time to mine the same Gaelets).
+            let threats = match self.width {
+                Width::Threats => self.narrowest_first(pos, threats),
+                Width::Any => threats,
+            };
+            for ply in threats {
                 let undo = pos.play_unchecked(ply);
                 let won = self.defend(pos, n - 1);
                 pos.undo(undo);
@@ -182,8 +213,11 @@ impl Search {
         open.into_iter().map(|(_, ply)| ply).collect()
     }
 
-    /// The attacker's ply that wins at once (if any), and its plies that make Tak.
-    fn threats(&self, pos: &mut Position) -> (Option<Ply>, Vec<Ply>) {
+    /// The attacker's ply that wins at once (if any), and the plies it may go on with within
+    /// `n` plies: those that make Tak, or, at full width where the game may end on flats within
+    /// `n` plies, every ply that does not end the game.
+    fn threats(&self, pos: &mut Position, n: u16) -> (Option<Ply>, Vec<Ply>) {
+        let any = self.width == Width::Any && may_end_within(pos, n as usize);
         let mut plies = Vec::new();
         pos.generate_plies(&mut plies);
         let mut threats = Vec::new();
@@ -191,6 +225,7 @@ impl Search {
             let undo = pos.play_unchecked(ply);
             let kind = match pos.end() {
                 Some(end) => Some(wins(end, self.attacker)),
+                None if any => Some(false),
                 None => pos.is_tak(self.attacker).then_some(false),
             };
             pos.undo(undo);
@@ -308,7 +343,7 @@ impl Search {
 
     /// The attacker's ply that forces the road within `n` plies, and the plies left after it.
     fn quickest(&mut self, pos: &mut Position, n: u16) -> Result<Option<(Ply, u16)>, Spent> {
-        let (at_once, threats) = self.threats(pos);
+        let (at_once, threats) = self.threats(pos, n);
         if let Some(ply) = at_once {
             return Ok(Some((ply, 0)));
         }
@@ -358,12 +393,18 @@ impl Search {
     }
 }
 
-/// Whether one ply of `attacker` could end the game on flats: a placement emptying its reserve,
-/// or a ply covering the last empty squares (a spread covers at most a row's length less one).
-fn may_end_at_once(pos: &Position, attacker: Color) -> bool {
-    let reserve = pos.reserve(attacker);
-    reserve.stones as u32 + reserve.caps as u32 <= 1
-        || pos.empty_squares().count() < pos.size() as u32
+/// Whether the game could end on flats within `plies` plies from `pos`: the side to move places
+/// at most half of them rounded up and the other side the rest, and a ply covers at most a row
+/// less one of the empty squares.
+pub fn may_end_within(pos: &Position, plies: usize) -> bool {
+    let left = |color: Color| {
+        let r = pos.reserve(color);
+        r.stones as usize + r.caps as usize
+    };
+    let me = pos.to_move();
+    left(me) <= plies.div_ceil(2)
+        || left(me.opponent()) <= plies / 2
+        || pos.empty_squares().count() as usize <= plies * (pos.size() - 1)
 }
 
 /// The positions of a line from `pos`, side to move included: where one comes twice, the line

@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod eval;
 pub mod forced;
+pub mod gaelet;
 mod limits;
 pub mod puzzles;
 mod search;

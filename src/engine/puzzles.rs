@@ -17,6 +17,8 @@ pub enum PuzzleKind {
     Win,
     /// "Play and survive": find the ply that takes away the opponent's threatened Tinuë.
     Survive,
+    /// "Play and win on flats" (a Gaelet): near the end, force the game to end with more flats.
+    Gaelet,
 }
 
 impl PuzzleKind {
@@ -25,8 +27,8 @@ impl PuzzleKind {
     }
 }
 
-/// A puzzle: the side to move forces a road ("play and win"), or escapes a threatened one
-/// ("play and survive").
+/// A puzzle: the side to move forces a road ("play and win"), escapes a threatened one ("play
+/// and survive"), or forces a win on flats near the end ("play and win on flats").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Puzzle {
     #[serde(default, skip_serializing_if = "PuzzleKind::is_win")]
@@ -102,8 +104,12 @@ pub const LONGEST_SOLUTION: usize = 21;
 /// where the search runs out of its `budget` first, the solver's line with its circles cut out
 /// (the same position again, the line goes on from its last coming); retired if no road is
 /// forced within `LONGEST_SOLUTION` plies, or the line left is longer. The same puzzle and budget
-/// always give the same answer (`bredon puzzles refine`).
+/// always give the same answer (`bredon puzzles refine`). Puzzles of the other kinds are proven
+/// by searches whose lines are the shortest already, and stay as they are.
 pub fn refine(puzzle: &Puzzle, budget: usize) -> Result<Puzzle, String> {
+    if puzzle.kind != PuzzleKind::Win {
+        return Ok(puzzle.clone());
+    }
     let pos = puzzle.position()?;
     let mut out = puzzle.clone();
     out.retired = None;

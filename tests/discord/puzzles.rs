@@ -286,3 +286,31 @@ async fn a_survival_puzzle_is_started_by_its_kind_and_solved_by_its_escape() {
         solved.content()
     );
 }
+
+/// `/puzzle start kind:` "play and win on flats" (choice 2): a Gaelet, privately; its first ply
+/// is answered by Bredon's defence, or wins at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gaelet_is_started_by_its_kind_and_bredon_defends_it() {
+    let (fake, _data, _bot) = boot().await;
+    let options = json!([
+        { "name": "kind", "type": 4, "value": 2 },
+        { "name": "private", "type": 5, "value": true }
+    ]);
+    let started = puzzle_cmd(&fake, TEXT, &carol(), "start", options).await;
+    let text = started.content();
+    assert!(started.is_ephemeral(), "{text}");
+    assert!(text.contains("to play and win on flats within "), "{text}");
+    let n: usize = text["Puzzle #".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    let first = &bredon::engine::puzzles::starter_set()[n - 1].first_plies[0];
+    let answered = play_in(&fake, TEXT, &carol(), first).await;
+    let text = answered.content();
+    assert!(
+        text.contains(&format!("played {first}. Bredon answers ")),
+        "{text}"
+    );
+    assert!(text.contains("The win is still forced"), "{text}");
+}

@@ -1,5 +1,7 @@
 //! Bredon's starter puzzles: each "play and win" a Tinuë whose solution is the shortest forced
-//! line, each "play and survive" a threatened Tinuë with exactly its escapes.
+//! line, each "play and survive" a threatened Tinuë with exactly its escapes, each "play and win
+//! on flats" a win forced in its plies and no fewer, by its first plies alone, checked by plain
+//! minimax over every ply of both sides.
 
 use bredon::engine::puzzles::PuzzleKind;
 use bredon::tak::Position;
@@ -61,8 +63,12 @@ fn check_starter_puzzles(every: usize) -> usize {
         .collect();
     let mut checked = 0;
     for p in puzzles.iter().step_by(every) {
-        if p.kind == PuzzleKind::Survive {
-            check_survival_puzzle(p);
+        match p.kind {
+            PuzzleKind::Survive => check_survival_puzzle(p),
+            PuzzleKind::Gaelet => check_gaelet(p),
+            PuzzleKind::Win => {}
+        }
+        if p.kind != PuzzleKind::Win {
             checked += 1;
             continue;
         }
@@ -151,4 +157,90 @@ fn every_starter_puzzle_holds() {
         check_starter_puzzles(1),
         include_str!("../../assets/puzzles.jsonl").lines().count()
     );
+}
+
+/// Whether `attacker` wins within `n` plies from `pos` whatever the other side plays: plain
+/// minimax over every ply of both sides, with no table and no pruning but the first answer that
+/// decides a node (independent of the search that mined the puzzles).
+fn forces_win(pos: &mut Position, attacker: bredon::tak::Color, n: usize) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let mut plies = Vec::new();
+    pos.generate_plies(&mut plies);
+    let attacking = pos.to_move() == attacker;
+    let mut wins = |ply| {
+        let undo = pos.play_unchecked(ply);
+        let won = match pos.end() {
+            Some(end) => end.winner() == Some(attacker),
+            None => forces_win(pos, attacker, n - 1),
+        };
+        pos.undo(undo);
+        won
+    };
+    match attacking {
+        true => plies.into_iter().any(&mut wins),
+        false => plies.into_iter().all(&mut wins),
+    }
+}
+
+/// A "play and win on flats" puzzle: its solution plays to a win on flats in `plies`; by plain
+/// minimax, its first plies are exactly those that force a win within `plies`, and no win is
+/// forced within two plies fewer; and the side to move has no Tinuë.
+fn check_gaelet(p: &bredon::engine::puzzles::Puzzle) {
+    use bredon::engine::tinue::{solve, Verdict};
+    use bredon::tak::{GameResult, Ply};
+    let pos = p.position().unwrap();
+    let me = pos.to_move();
+    let mut end = pos.clone();
+    for ply in &p.solution {
+        end.play(Ply::parse(ply).unwrap().ply).unwrap();
+    }
+    assert!(
+        matches!(end.end(), Some(GameResult::Flats { winner, .. }) if winner == Some(me)),
+        "{}: {:?} ends {:?}",
+        p.tps,
+        p.solution,
+        end.end()
+    );
+    assert_eq!(p.solution.len(), p.plies, "{}", p.tps);
+    assert_eq!(p.solution[0], p.first_plies[0], "{}", p.tps);
+    assert!(!forces_win(&mut pos.clone(), me, p.plies - 2), "{}", p.tps);
+    let mut plies = Vec::new();
+    pos.generate_plies(&mut plies);
+    let mut winning: Vec<String> = plies
+        .into_iter()
+        .filter(|&ply| {
+            let mut after = pos.clone();
+            after.play(ply).unwrap();
+            match after.end() {
+                Some(end) => end.winner() == Some(me),
+                None => forces_win(&mut after, me, p.plies - 1),
+            }
+        })
+        .map(|ply| pos.ptn(ply))
+        .collect();
+    let mut stored = p.first_plies.clone();
+    winning.sort();
+    stored.sort();
+    assert_eq!(winning, stored, "{}", p.tps);
+    assert_eq!(
+        solve(&pos, 1_000_000).verdict,
+        Verdict::NoTinue,
+        "{}",
+        p.tps
+    );
+}
+
+#[test]
+fn the_starter_set_has_gaelets_that_hold_by_plain_minimax() {
+    use bredon::engine::puzzles::starter_set;
+    let gaelets: Vec<_> = starter_set()
+        .iter()
+        .filter(|p| p.kind == PuzzleKind::Gaelet && p.retired.is_none())
+        .collect();
+    assert!(gaelets.len() >= 40, "{} Gaelets", gaelets.len());
+    for p in gaelets {
+        check_gaelet(p);
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use bredon::engine::forced::{shortest_tinue, Shortest};
+use bredon::engine::forced::{shortest_tinue, shortest_win, Shortest};
 use bredon::engine::puzzles::{starter_set, PuzzleKind};
 use bredon::engine::tinue::{solve, solve_defence, Verdict};
 use bredon::game::Match;
@@ -45,13 +45,7 @@ fn number(n: u32) -> PuzzleChoice {
 
 /// The ply that keeps the road forced on the board an outcome shows, as the solver finds it.
 fn winning_ply(outcome: &Outcome) -> String {
-    let replayed = outcome
-        .board
-        .as_ref()
-        .map(|b| Match::from_record(&b.record));
-    let Some(Ok(Match::Tak(game))) = replayed else {
-        panic!("no Tak board in {outcome:?}");
-    };
+    let game = shown_game(outcome);
     let pos = game.position();
     // The quickest line's first ply (the proof-number solver's may go round in circles).
     if let Shortest::Line(line) = shortest_tinue(pos, 41, 1_000_000).shortest {
@@ -409,8 +403,13 @@ fn every_starter_puzzle_is_solved_by_playing_it_to_its_end() {
             continue;
         }
         let n = i as u32 + 1;
-        if puzzle.kind == PuzzleKind::Survive {
-            if let Err(e) = play_survival(&s, n) {
+        let other_kind = match puzzle.kind {
+            PuzzleKind::Survive => Some(play_survival(&s, n)),
+            PuzzleKind::Gaelet => Some(play_gaelet(&s, n)),
+            PuzzleKind::Win => None,
+        };
+        if let Some(played) = other_kind {
+            if let Err(e) = played {
                 unsolved.push(n);
                 eprintln!("#{n}: {e}");
             }
@@ -515,27 +514,127 @@ fn play_survival(s: &Service, n: u32) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn a_survival_puzzle_is_chosen_by_its_kind_refuted_hinted_and_solved_by_its_escape() {
-    let place = support::place();
-    let s = service(&place);
+/// The number of the puzzle `kind` that `/puzzle start` gives `name` privately, checked to be of
+/// that kind.
+fn started_by_kind(s: &Service, name: &str, kind: PuzzleKind) -> u32 {
     let choice = PuzzleChoice {
-        kind: PuzzleKind::Survive,
+        kind,
         ..PuzzleChoice::default()
     };
     let shown = s
-        .start_puzzle(&ctx("erin", CHANNEL, 0), choice, true)
+        .start_puzzle(&ctx(name, CHANNEL, 0), choice, true)
         .unwrap();
     let n: u32 = shown.text["Puzzle #".len()..]
         .split(' ')
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{}", shown.text));
-    assert_eq!(starter_set()[n as usize - 1].kind, PuzzleKind::Survive);
+    assert_eq!(starter_set()[n as usize - 1].kind, kind);
+    n
+}
+
+#[test]
+fn a_survival_puzzle_is_chosen_by_its_kind_refuted_hinted_and_solved_by_its_escape() {
+    let place = support::place();
+    let s = service(&place);
+    let n = started_by_kind(&s, "erin", PuzzleKind::Survive);
     play_survival(&s, n).unwrap();
     // "Play and win", the default, never gives one.
     let win = s
         .start_puzzle(&ctx("fred", CHANNEL, 0), PuzzleChoice::default(), true)
         .unwrap();
     assert!(win.text.contains("to play and win"), "{}", win.text);
+}
+
+/// The Tak game on the board an outcome shows.
+fn shown_game(outcome: &Outcome) -> bredon::tak::Game {
+    let replayed = outcome
+        .board
+        .as_ref()
+        .map(|b| Match::from_record(&b.record));
+    match replayed {
+        Some(Ok(Match::Tak(game))) => game,
+        _ => panic!("no Tak board in {outcome:?}"),
+    }
+}
+
+/// A first ply of a "play and win on flats" puzzle that does not force the win: one that
+/// neither ends the game nor is among its first plies.
+fn non_winning_ply(puzzle: &bredon::engine::puzzles::Puzzle) -> String {
+    let pos = puzzle.position().unwrap();
+    let mut plies = Vec::new();
+    pos.generate_plies(&mut plies);
+    plies
+        .into_iter()
+        .map(|ply| (ply, pos.ptn(ply)))
+        .find(|(ply, text)| {
+            let mut after = pos.clone();
+            after.play(*ply).unwrap();
+            after.end().is_none() && !puzzle.first_plies.contains(text)
+        })
+        .map(|(_, text)| text)
+        .expect("a ply that does not win")
+}
+
+/// Gaelet `n` through the service, privately: a ply that does not force the win refuted with
+/// the reply that holds, a hint, then the quickest winning ply of each position (found anew
+/// against Bredon's defence) solving it within the puzzle's plies; started again, giving up
+/// shows the stored solution.
+fn play_gaelet(s: &Service, n: u32) -> Result<(), String> {
+    let puzzle = &starter_set()[n as usize - 1];
+    let solver = |t: i64| ctx(&format!("racer{n}"), CHANNEL, t);
+    let mut shown = s
+        .start_puzzle(&solver(0), number(n), true)
+        .map_err(|r| r.0)?;
+    let task = format!("to play and win on flats within {} plies", puzzle.plies);
+    if !shown.text.contains(&task) {
+        return Err(shown.text);
+    }
+    let wrong = non_winning_ply(puzzle);
+    let refuted = s.play(&solver(1000), &wrong).map_err(|r| r.0)?;
+    if !refuted
+        .text
+        .starts_with(&format!("✗ after {wrong}, Bredon answers "))
+    {
+        return Err(format!("{wrong} not refuted: {}", refuted.text));
+    }
+    let hint = s.puzzle_hint(&solver(2000)).map_err(|r| r.0)?;
+    if !hint.text.starts_with("Hint: look at ") {
+        return Err(hint.text);
+    }
+    let mut left = puzzle.plies;
+    for t in 3.. {
+        let game = shown_game(&shown);
+        let pos = game.position();
+        let Shortest::Line(line) = shortest_win(pos, left, 1_000_000).shortest else {
+            return Err(format!(
+                "no win forced within {left} plies at {}",
+                pos.to_tps()
+            ));
+        };
+        let ply = pos.ptn(line[0]);
+        shown = s.play(&solver(t * 1000), &ply).map_err(|r| r.0)?;
+        if shown.text.contains(&format!("Puzzle #{n} solved in ")) {
+            break;
+        }
+        if left < 3 || !shown.text.contains("The win is still forced") {
+            return Err(format!("{ply}: {}", shown.text));
+        }
+        left -= 2;
+    }
+    s.start_puzzle(&solver(90_000), number(n), true)
+        .map_err(|r| r.0)?;
+    let gave_up = s.give_up_puzzle(&solver(91_000)).map_err(|r| r.0)?;
+    match gave_up.text.contains(&puzzle.solution.join(" ")) {
+        true => Ok(()),
+        false => Err(gave_up.text),
+    }
+}
+
+#[test]
+fn a_gaelet_is_chosen_by_its_kind_refuted_hinted_and_won_on_flats() {
+    let place = support::place();
+    let s = service(&place);
+    let n = started_by_kind(&s, "gina", PuzzleKind::Gaelet);
+    play_gaelet(&s, n).unwrap();
 }

@@ -19,9 +19,12 @@ pub enum PuzzleKindChoice {
     Win,
     #[name = "play and survive (escape a threatened Tinuë)"]
     Survive,
+    #[name = "play and win on flats (a Gaelet, near the end)"]
+    Flats,
 }
 
-/// Puzzles: play and win by Tinuë, or play and survive a threatened one; Bredon defends.
+/// Puzzles: play and win by Tinuë, play and survive a threatened one, or win on flats; Bredon
+/// defends.
 #[poise::command(
     slash_command,
     guild_only,
@@ -36,7 +39,7 @@ pub(super) async fn puzzle(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, guild_only)]
 async fn start(
     ctx: Context<'_>,
-    #[description = "Play and win (the default), or play and survive"] kind: Option<
+    #[description = "Play and win (the default), play and survive, or win on flats"] kind: Option<
         PuzzleKindChoice,
     >,
     #[description = "How hard"] difficulty: Option<DifficultyChoice>,
@@ -59,6 +62,7 @@ async fn start(
         }),
         kind: match kind {
             Some(PuzzleKindChoice::Survive) => PuzzleKind::Survive,
+            Some(PuzzleKindChoice::Flats) => PuzzleKind::Gaelet,
             Some(PuzzleKindChoice::Win) | None => PuzzleKind::Win,
         },
     };

@@ -5,7 +5,7 @@ use crate::engine::puzzles::{Difficulty, PuzzleKind};
 use crate::service::{Ctx, Outcome, PuzzleChoice, Refusal, Service};
 
 pub const HELP: &str = "\
-  puzzle [number=N] [size=N] [difficulty=easy|medium|hard] [kind=win|survive] [private] | puzzle hint | puzzle give up
+  puzzle [number=N] [size=N] [difficulty=easy|medium|hard] [kind=win|survive|flats] [private] | puzzle hint | puzzle give up
          | puzzle daily   (plies with `move PLY` or `PLY`; a puzzle near your puzzle rating)
   leaderboard puzzles | settings puzzle_channel=NAME [puzzle_hour=0..23] | settings daily_puzzle=off
   settings puzzle_mining=off   (this server's finished games are never mined for puzzles)";
@@ -44,14 +44,15 @@ fn choice(words: &[&str]) -> Result<(PuzzleChoice, bool), Refusal> {
                 choice.kind = match value {
                     "win" => PuzzleKind::Win,
                     "survive" => PuzzleKind::Survive,
-                    _ => return Err(Refusal("kind= takes win or survive".into())),
+                    "flats" => PuzzleKind::Gaelet,
+                    _ => return Err(Refusal("kind= takes win, survive or flats".into())),
                 }
             }
             "private" => private = true,
             _ => {
                 return Err(Refusal(format!(
                     "`{w}` is not a puzzle option: number=N, size=N, difficulty=easy|medium|hard, \
-                     kind=win|survive, private, or hint, give up, daily"
+                     kind=win|survive|flats, private, or hint, give up, daily"
                 )))
             }
         }

@@ -12,6 +12,7 @@ impl Service {
         let hinted = match s.puzzle.kind {
             PuzzleKind::Win => winning_line(pos).and_then(|line| line.first().copied()),
             PuzzleKind::Survive => s.escape(),
+            PuzzleKind::Gaelet => s.gaelet_line().and_then(|line| line.first().copied()),
         };
         let Some(hinted) = hinted else {
             return refuse("Bredon could not find the road within its budget; nothing was changed");
@@ -45,6 +46,7 @@ impl Service {
                 format!("Puzzle #{}: the winning line was {line}.", a.puzzle)
             }
             PuzzleKind::Survive => s.survival_answer(),
+            PuzzleKind::Gaelet => s.gaelet_answer(),
         };
         let mut change = PuzzleChange {
             attempt: Some((a.seat, None, Some(a.seq))),

@@ -4,6 +4,7 @@
 //! (everywhere), as chess puzzle sites keep them.
 
 mod daily;
+mod gaelet;
 mod help;
 mod ratings;
 mod survive;
@@ -160,6 +161,13 @@ impl Service {
                  the ply after which no road is forced; stopping a road in one may not be \
                  enough. Play with /move; /puzzle hint gives a hint, /puzzle give_up the answer."
             ),
+            PuzzleKind::Gaelet => format!(
+                "{side} to play and win on flats within {}. The game can end soon (a reserve or \
+                 the board runs out): force it to end with {side} ahead on flats, komi counted, \
+                 whatever {other} replies; Bredon defends. Play with /move; /puzzle hint gives a \
+                 hint, /puzzle give_up the solution.",
+                crate::words::count(puzzle.plies as u32, "ply")
+            ),
         };
         let mut text = format!(
             "Puzzle #{id} · {}x{} · {} ({rating:.0}): {task}",
@@ -245,17 +253,14 @@ impl Service {
         text: &str,
     ) -> Result<Outcome, Refusal> {
         let mut s = self.standing(attempt)?;
-        if s.puzzle.kind == PuzzleKind::Survive {
-            return self.survival_ply(ctx, s, text);
+        match s.puzzle.kind {
+            PuzzleKind::Survive => return self.survival_ply(ctx, s, text),
+            PuzzleKind::Gaelet => return self.gaelet_ply(ctx, s, text),
+            PuzzleKind::Win => {}
         }
         let attacker = s.game.position().to_move();
         let before = s.game.position().clone();
-        let parsed = crate::tak::Ply::parse(text).map_err(Refusal)?;
-        let played = s
-            .game
-            .play(parsed.ply)
-            .map_err(|e| Refusal(e.to_string()))?;
-        let (ptn, tak) = (played.ptn.clone(), played.tak);
+        let (ply, ptn, tak) = s.play(text)?;
         let after = s.game.position().clone();
         if let Some(end) = after.end() {
             if end.winner() == Some(attacker) {
@@ -273,9 +278,7 @@ impl Service {
         // quickest forced line, the one hints and giving up show.
         let verdict = match judged.verdict {
             Verdict::Unknown => match winning_line(&before) {
-                Some(line) if line.first() == Some(&parsed.ply) => {
-                    Verdict::Tinue(line[1..].to_vec())
-                }
+                Some(line) if line.first() == Some(&ply) => Verdict::Tinue(line[1..].to_vec()),
                 _ => Verdict::Unknown,
             },
             known => known,
@@ -296,20 +299,13 @@ impl Service {
                     );
                     return self.solved(ctx, s, played, won(end));
                 }
-                s.attempt.plies.extend([ptn.clone(), answer.clone()]);
                 let mark = if tak { " Tak!" } else { "" };
                 let text = format!(
                     "{} played {ptn}.{mark} Bredon answers {answer}. The road is still forced: \
                      your move.",
                     s.attempt.solver.name
                 );
-                let seq = s.attempt.seq;
-                s.attempt.seq += 1;
-                let change = PuzzleChange {
-                    attempt: Some((s.attempt.seat, Some(s.attempt.clone()), Some(seq))),
-                    ..PuzzleChange::default()
-                };
-                self.puzzle_outcome(ctx, &s, change, text)
+                self.answered(ctx, s, [ptn, answer], text)
             }
             Verdict::NoTinue => {
                 let reply = judged.escape.map(|r| after.ptn(r));
@@ -332,6 +328,24 @@ impl Service {
                  nothing was changed: try the ply you are surest of"
             )),
         }
+    }
+
+    /// The solver's ply and Bredon's answer kept: the attempt goes on at its next version.
+    fn answered(
+        &self,
+        ctx: &Ctx,
+        mut s: Standing,
+        plies: [String; 2],
+        text: String,
+    ) -> Result<Outcome, Refusal> {
+        s.attempt.plies.extend(plies);
+        let seq = s.attempt.seq;
+        s.attempt.seq += 1;
+        let change = PuzzleChange {
+            attempt: Some((s.attempt.seat, Some(s.attempt.clone()), Some(seq))),
+            ..PuzzleChange::default()
+        };
+        self.puzzle_outcome(ctx, &s, change, text)
     }
 
     /// The puzzle solved: `played` says by what ("alice played c3"), `how` what it did ("a
@@ -494,6 +508,19 @@ impl Service {
             Some(a) => Ok(Some(Match::Tak(self.standing(a)?.game))),
             None => Ok(None),
         }
+    }
+}
+
+impl Standing {
+    /// The solver's ply `text` played on the puzzle's game: the ply, its PTN and whether it
+    /// made Tak.
+    fn play(&mut self, text: &str) -> Result<(crate::tak::Ply, String, bool), Refusal> {
+        let parsed = crate::tak::Ply::parse(text).map_err(Refusal)?;
+        let played = self
+            .game
+            .play(parsed.ply)
+            .map_err(|e| Refusal(e.to_string()))?;
+        Ok((parsed.ply, played.ptn.clone(), played.tak))
     }
 }
 

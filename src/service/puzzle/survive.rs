@@ -15,12 +15,7 @@ impl Service {
     ) -> Result<Outcome, Refusal> {
         let me = s.game.position().to_move();
         let them = me.opponent();
-        let parsed = Ply::parse(text).map_err(Refusal)?;
-        let played = s
-            .game
-            .play(parsed.ply)
-            .map_err(|e| Refusal(e.to_string()))?;
-        let ptn = played.ptn.clone();
+        let (_, ptn, _) = s.play(text)?;
         let after = s.game.position().clone();
         let name = s.attempt.solver.name.clone();
         if let Some(end) = after.end() {
