@@ -15,7 +15,14 @@ impl Service {
             PuzzleKind::Gaelet => s.gaelet_line().and_then(|line| line.first().copied()),
         };
         let Some(hinted) = hinted else {
-            return refuse("Bredon could not find the road within its budget; nothing was changed");
+            let sought = match s.puzzle.kind {
+                PuzzleKind::Win => "the road",
+                PuzzleKind::Survive => "an escape",
+                PuzzleKind::Gaelet => "the win on flats",
+            };
+            return refuse(format!(
+                "Bredon could not find {sought} within its budget; nothing was changed"
+            ));
         };
         let mut a = s.attempt.clone();
         a.hints += 1;
