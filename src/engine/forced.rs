@@ -397,10 +397,7 @@ impl Search {
 /// at most half of them rounded up and the other side the rest, and a ply covers at most a row
 /// less one of the empty squares.
 pub fn may_end_within(pos: &Position, plies: usize) -> bool {
-    let left = |color: Color| {
-        let r = pos.reserve(color);
-        r.stones as usize + r.caps as usize
-    };
+    let left = |color: Color| pos.reserve(color).total() as usize;
     let me = pos.to_move();
     left(me) <= plies.div_ceil(2)
         || left(me.opponent()) <= plies / 2

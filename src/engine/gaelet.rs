@@ -25,10 +25,7 @@ pub struct Gaelet {
 /// most a row of empty squares. Where the board could fill only by spreads covering many squares
 /// the full-width search costs most and a win on flats is rare; puzzles come from the end.
 pub fn near_the_end(pos: &Position) -> bool {
-    let low = |color: Color| {
-        let r = pos.reserve(color);
-        r.stones as usize + r.caps as usize <= LONGEST_GAELET
-    };
+    let low = |color: Color| pos.reserve(color).total() as usize <= LONGEST_GAELET;
     low(Color::White) || low(Color::Black) || pos.empty_squares().count() as usize <= pos.size()
 }
 
