@@ -258,9 +258,19 @@ pub struct TuneArgs {
     /// Gradient steps.
     #[arg(long, default_value_t = 1500)]
     rounds: usize,
-    /// L2 weight decay, in the logistic model's units.
-    #[arg(long, default_value_t = 1e-5)]
-    decay: f64,
+    /// L2 weight decay, in the logistic model's units [default: 1e-5, with --net 1e-4].
+    #[arg(long)]
+    decay: Option<f64>,
+    /// With --labels: train the 6x6 network instead of the linear weights, and write it here
+    /// (the file `assets/engine/net-6x6.txt` is the one Bredon plays).
+    #[arg(long, requires = "labels")]
+    net: Option<std::path::PathBuf>,
+    /// With --net: passes over the positions.
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    /// With --net: Adam's rate at the start (it falls to 0 by the end).
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
 }
 
 /// Texel tuning: fit the evaluation's weights to the results of games, or to labelled positions
@@ -270,6 +280,9 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     use crate::engine::eval::feature_name;
     use crate::engine::tune::{fit, is_held_out, samples, Labelled};
     let started = std::time::Instant::now();
+    if let Some(path) = &args.net {
+        return run_net(&args, path);
+    }
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
     for game in read_games(&args.ptn)? {
@@ -301,7 +314,8 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
         held_out.len(),
         started.elapsed().as_secs_f64()
     );
-    let f = fit(&train, &held_out, args.rounds, args.decay).ok_or_else(|| {
+    let decay = args.decay.unwrap_or(1e-5);
+    let f = fit(&train, &held_out, args.rounds, decay).ok_or_else(|| {
         Failure::new(
             1,
             "the fit found flats worth nothing: more games are needed",
@@ -319,6 +333,67 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     }
     let list: Vec<String> = f.weights.iter().map(|w| format!("{w:.1}")).collect();
     println!("pub const WEIGHTS: Weights = [{}];", list.join(", "));
+    Ok(())
+}
+
+/// Trains the 6x6 network on labelled positions and writes it to `path`, reporting its
+/// held-out error beside today's linear weights' and today's network's.
+fn run_net(args: &TuneArgs, path: &std::path::Path) -> Result<(), Failure> {
+    use crate::engine::eval::{split_features, WEIGHTS};
+    use crate::engine::net::NET_6X6;
+    use crate::engine::net_train::{net_error, train, NetSample, Schedule};
+    use crate::engine::tune::{best_scale, error, is_held_out, Labelled, Sample};
+    let started = std::time::Instant::now();
+    let (mut tr, mut ho, mut linear_tr, mut linear_ho) = (vec![], vec![], vec![], vec![]);
+    for file in &args.labels {
+        for (n, line) in read(file)?.lines().enumerate() {
+            let at = |e: String| Failure::new(1, format!("{}:{}: {e}", file.display(), n + 1));
+            let l = Labelled::parse(line).map_err(at)?;
+            let Sample { features, result } = l.sample(args.teacher_share).map_err(at)?;
+            let pos = Position::from_tps_with(&l.tps, l.setup().map_err(at)?).map_err(at)?;
+            let net = NetSample {
+                x: split_features(&pos),
+                target: result,
+            };
+            let linear = Sample { features, result };
+            if is_held_out(l.game) {
+                ho.push(net);
+                linear_ho.push(linear);
+            } else {
+                tr.push(net);
+                linear_tr.push(linear);
+            }
+        }
+    }
+    // The network's unit is the linear weights' at their best scale on these labels, so the
+    // search's margins (in flats) mean the same chances with either.
+    let today = WEIGHTS.map(f64::from);
+    let scale = best_scale(&linear_tr, &today);
+    println!(
+        "{} positions to fit, {} held out; mean squared error held out: {:.5} by today's \
+         weights, {:.5} by today's network ({:.0} s)",
+        tr.len(),
+        ho.len(),
+        error(&linear_ho, &today, scale),
+        net_error(&NET_6X6, &ho),
+        started.elapsed().as_secs_f64()
+    );
+    let schedule = Schedule {
+        epochs: args.epochs,
+        rate: args.rate,
+        decay: args.decay.unwrap_or(1e-4) as f32,
+        scale: scale as f32,
+    };
+    let net = train(&tr, &ho, &schedule, |epoch, e| {
+        println!("epoch {}: held out {e:.5}", epoch + 1)
+    });
+    std::fs::write(path, net.to_text())
+        .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display())))?;
+    println!(
+        "wrote {} ({:.0} s)",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -8,6 +8,7 @@
 //! for the side to move is worth far more than one for the side that just moved), and the
 //! tempo.
 
+use super::net::NET_6X6;
 use crate::tak::square::edges;
 use crate::tak::{Bitboard, Color, Position};
 
@@ -132,8 +133,12 @@ impl Sink for Vector {
     }
 }
 
-/// The position's value for the side to move, in hundredths of a flat.
+/// The position's value for the side to move, in hundredths of a flat: by the network on 6x6
+/// (where its data is), by the linear weights on other sizes.
 pub fn evaluate(pos: &Position) -> i32 {
+    if pos.size() == 6 {
+        return NET_6X6.evaluate(&split_features(pos));
+    }
     evaluate_with(pos, &WEIGHTS)
 }
 
@@ -151,6 +156,37 @@ pub fn features(pos: &Position) -> [f32; FEATURES] {
     let mut v = Vector([0.0; FEATURES]);
     describe(pos, &mut v);
     v.0
+}
+
+/// How many numbers describe a position to the network: each side's own features apart (the
+/// side to move's, then the opponent's, komi counted on Black's flats), then the road distances
+/// and the tempo.
+pub const SPLIT_FEATURES: usize = 2 * PER_SIDE + (FEATURES - PER_SIDE);
+const _: () = assert!(SPLIT_FEATURES == super::net::INPUTS);
+
+/// The features of `pos` with the two sides apart (see `SPLIT_FEATURES`).
+pub fn split_features(pos: &Position) -> [f32; SPLIT_FEATURES] {
+    let me = pos.to_move();
+    let phase = endgame(pos);
+    let mut mine = Vector([0.0; FEATURES]);
+    let mut theirs = Vector([0.0; FEATURES]);
+    side(pos, me, 1.0, phase, &mut mine);
+    side(pos, me.opponent(), 1.0, phase, &mut theirs);
+    let komi = pos.setup().komi.halves() as f32 / 2.0;
+    let black = if me == Color::Black {
+        &mut mine
+    } else {
+        &mut theirs
+    };
+    black.add(FLATS_OPENING, komi * (1.0 - phase));
+    black.add(FLATS_ENDGAME, komi * phase);
+    let mut common = Vector([0.0; FEATURES]);
+    common_features(pos, phase, &mut common);
+    let mut out = [0.0; SPLIT_FEATURES];
+    out[..PER_SIDE].copy_from_slice(&mine.0[..PER_SIDE]);
+    out[PER_SIDE..2 * PER_SIDE].copy_from_slice(&theirs.0[..PER_SIDE]);
+    out[2 * PER_SIDE..].copy_from_slice(&common.0[PER_SIDE..]);
+    out
 }
 
 /// How far the game is towards its flat race: 0 with full reserves, 1 when a side's is empty.
@@ -172,6 +208,12 @@ fn describe(pos: &Position, sink: &mut impl Sink) {
     let black = if me == Color::Black { komi } else { -komi };
     sink.add(FLATS_OPENING, black * (1.0 - phase));
     sink.add(FLATS_ENDGAME, black * phase);
+    common_features(pos, phase, sink);
+}
+
+/// The features that are not one side's minus the other's: road distances and the tempo.
+fn common_features(pos: &Position, phase: f32, sink: &mut impl Sink) {
+    let me = pos.to_move();
     let mine = road_distance(pos, me).min(DISTANCES as u32).max(1) as usize;
     let theirs = road_distance(pos, me.opponent())
         .min(DISTANCES as u32)
@@ -378,5 +420,17 @@ mod tests {
             features(&black)[2..PER_SIDE],
             "komi moves the flat counts alone"
         );
+    }
+
+    #[test]
+    fn the_network_wants_flats_and_fears_a_road_in_two() {
+        let eval = |tps: &str| NET_6X6.evaluate(&split_features(&position(tps)));
+        let even = eval("x6/x6/x2,1,2,x2/x6/x6/x6 1 3");
+        let flat_up = eval("x6/x6/x2,1,2,x2/x2,1,x3/x6/x6 2 3");
+        // The side to move is a flat behind in the second: worse than even.
+        assert!(flat_up < even, "{flat_up} < {even}");
+        // White to move with four in a row of five open squares: far ahead.
+        let road = eval("x6/x6/1,1,1,1,x2/x6/2,2,x4/x4,2,2 1 5");
+        assert!(road > even + 100, "{road} > {even} + 100");
     }
 }

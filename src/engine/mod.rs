@@ -11,6 +11,8 @@ pub mod eval;
 pub mod forced;
 pub mod gaelet;
 mod limits;
+pub mod net;
+pub mod net_train;
 pub mod puzzles;
 mod search;
 pub mod survival;

@@ -137,7 +137,7 @@ pub fn error(samples: &[Sample], weights: &[f64; FEATURES], scale: f64) -> f64 {
 }
 
 /// The scale that best turns `weights`' evaluation into results (a coarse then a fine scan).
-fn best_scale(samples: &[Sample], weights: &[f64; FEATURES]) -> f64 {
+pub fn best_scale(samples: &[Sample], weights: &[f64; FEATURES]) -> f64 {
     let mut k = 0.01;
     for step in [0.002, 0.0002] {
         let mut best = (error(samples, weights, k), k);

@@ -337,6 +337,21 @@ fn label_records_a_teachers_chances_and_tune_fits_to_them() {
     let o = tune("1");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("flats worth nothing"), "{}", stderr(&o));
+    // The network trains on the same labels and writes itself in its own shape.
+    let net = |path: &std::path::Path| {
+        let labels = file.to_str().unwrap();
+        let net = path.to_str().unwrap();
+        bredon(&["tune", "--labels", labels, "--net", net, "--epochs", "2"])
+    };
+    let written = dir.path().join("net.txt");
+    let o = net(&written);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("epoch 2: held out"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.starts_with("154 16 "), "{text}");
+    let o = net(&dir.path().join("no-such-folder/net.txt"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
 
     let own = format!("tei:{} tei", env!("CARGO_BIN_EXE_bredon"));
     let o = bredon(&["label", "--ptn", games.to_str().unwrap(), "--teacher", &own]);

@@ -1,0 +1,124 @@
+//! The 6x6 evaluation: a small network over the evaluation's features with the two sides apart
+//! (`eval::split_features`), one layer of `HIDDEN` rectified units beside a linear part, its
+//! output a logit of the side to move's chance. Trained by `bredon tune --hidden` (`net_train`)
+//! on the labelled positions the linear weights are fitted to, which are all 6x6: other sizes
+//! keep the linear weights.
+//!
+//! The hidden layer is summed input by input over the inputs that are not zero (most are
+//! counts that are zero, or one-hot groups), a column of `HIDDEN` weights each.
+
+use std::sync::LazyLock;
+
+/// `eval::SPLIT_FEATURES`, which the evaluation checks at compile time.
+pub const INPUTS: usize = 154;
+pub const HIDDEN: usize = 16;
+
+/// The network's numbers, reading raw features (any normalising is folded in).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// Logit per hundredth of a flat: the evaluation is `logit / scale`, so its unit is the
+    /// linear evaluation's (a flat on top in mid-game is about 100).
+    pub scale: f32,
+    pub bias: f32,
+    pub linear: [f32; INPUTS],
+    /// The first layer by input: column `i` holds input `i`'s weight into every hidden unit.
+    pub columns: Vec<[f32; HIDDEN]>,
+    pub hidden_bias: [f32; HIDDEN],
+    pub out: [f32; HIDDEN],
+}
+
+/// The network Bredon plays 6x6 with (docs/DEVELOPING.md gives the commands and the data).
+pub static NET_6X6: LazyLock<Net> = LazyLock::new(|| {
+    Net::from_text(include_str!("../../assets/engine/net-6x6.txt"))
+        .expect("the committed network reads back")
+});
+
+impl Net {
+    pub fn logit(&self, x: &[f32; INPUTS]) -> f32 {
+        let mut h = self.hidden_bias;
+        let mut out = self.bias;
+        for ((&xi, col), w) in x.iter().zip(&self.columns).zip(&self.linear) {
+            if xi != 0.0 {
+                out += xi * w;
+                for k in 0..HIDDEN {
+                    h[k] += xi * col[k];
+                }
+            }
+        }
+        for (hj, wj) in h.iter().zip(&self.out) {
+            out += hj.max(0.0) * wj;
+        }
+        out
+    }
+
+    /// The evaluation in hundredths of a flat for the side to move.
+    pub fn evaluate(&self, x: &[f32; INPUTS]) -> i32 {
+        (self.logit(x) / self.scale).round() as i32
+    }
+
+    /// `inputs hidden scale bias`, then the linear weights, the columns, the hidden biases and
+    /// the output weights: whitespace-separated numbers.
+    pub fn to_text(&self) -> String {
+        let mut text = format!("{INPUTS} {HIDDEN} {} {}\n", self.scale, self.bias);
+        let mut line = |xs: &[f32]| {
+            let words: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+            text.push_str(&words.join(" "));
+            text.push('\n');
+        };
+        line(&self.linear);
+        for col in &self.columns {
+            line(col);
+        }
+        line(&self.hidden_bias);
+        line(&self.out);
+        text
+    }
+
+    pub fn from_text(text: &str) -> Result<Net, String> {
+        let all: Vec<f32> = text
+            .split_whitespace()
+            .map(|t| t.parse().map_err(|_| format!("`{t}` is not a number")))
+            .collect::<Result<_, _>>()?;
+        let expected = 4 + INPUTS + INPUTS * HIDDEN + 2 * HIDDEN;
+        if all.len() != expected || all[0] != INPUTS as f32 || all[1] != HIDDEN as f32 {
+            return Err(format!(
+                "a network of {INPUTS} inputs and {HIDDEN} hidden units has {expected} numbers, \
+                 starting `{INPUTS} {HIDDEN}`"
+            ));
+        }
+        if all[2] <= 0.0 {
+            return Err("the scale must be above 0".into());
+        }
+        // The length is checked, so every chunk below is whole.
+        let mut rows = all[4 + INPUTS..]
+            .chunks_exact(HIDDEN)
+            .map(|row| <[f32; HIDDEN]>::try_from(row).unwrap_or_default());
+        Ok(Net {
+            scale: all[2],
+            bias: all[3],
+            linear: all[4..4 + INPUTS].try_into().unwrap_or([0.0; INPUTS]),
+            columns: rows.by_ref().take(INPUTS).collect(),
+            hidden_bias: rows.next().unwrap_or_default(),
+            out: rows.next().unwrap_or_default(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_reads_back_what_it_wrote_and_refuses_a_wrong_shape() {
+        let net = NET_6X6.clone();
+        assert_eq!(Net::from_text(&net.to_text()), Ok(net.clone()));
+        let short: String = net
+            .to_text()
+            .split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(Net::from_text(&short).is_err());
+        assert!(Net::from_text("154 16 x").is_err());
+    }
+}
