@@ -4,7 +4,7 @@
 # 4,000-node search (`bredon label`), then the network trained on those chances
 # (`bredon tune --net`). Usage: assets/engine/regenerate-net.sh /path/to/tiltak/target/release
 # (a Tiltak built with `cargo build --release --bin main --bin tei --features smol`). Tiltak
-# thinks by the clock, so a new run plays other games; about 55 minutes on two cores.
+# thinks by the clock, so a new run plays other games; about an hour on two cores.
 set -euo pipefail
 tiltak=$(cd "$1" && pwd)/tei
 cd "$(dirname "$0")/../.."

@@ -1,6 +1,6 @@
 //! The 6x6 evaluation: a small network over the evaluation's features with the two sides apart
 //! (`eval::split_features`), one layer of `HIDDEN` rectified units beside a linear part, its
-//! output a logit of the side to move's chance. Trained by `bredon tune --hidden` (`net_train`)
+//! output a logit of the side to move's chance. Trained by `bredon tune --net` (`net_train`)
 //! on the labelled positions the linear weights are fitted to, which are all 6x6: other sizes
 //! keep the linear weights.
 //!
