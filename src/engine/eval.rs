@@ -1,6 +1,7 @@
 //! The static evaluation: a linear function of features of the position, the weights fitted by
 //! `bredon tune` to strong games' positions, each labelled by its result and a stronger engine's
-//! chance for it (see `tune`), not set by hand.
+//! chance for it (see `tune`), not set by hand. On 6x6, where those positions come from, a small
+//! network (`net`) reads the same features with the two sides apart (`split_features`) instead.
 //!
 //! Most features are counted for each side and enter as the side to move's minus the
 //! opponent's, so the evaluation is the same for either colour. Two are the side to move's own
@@ -429,7 +430,7 @@ mod tests {
         let flat_up = eval("x6/x6/x2,1,2,x2/x2,1,x3/x6/x6 2 3");
         // The side to move is a flat behind in the second: worse than even.
         assert!(flat_up < even, "{flat_up} < {even}");
-        // White to move with four in a row of five open squares: far ahead.
+        // White to move with four of a row of six, the other two empty: far ahead.
         let road = eval("x6/x6/1,1,1,1,x2/x6/2,2,x4/x4,2,2 1 5");
         assert!(road > even + 100, "{road} > {even} + 100");
     }

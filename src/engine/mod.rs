@@ -2,7 +2,8 @@
 //! ways (`tei::serve` for `bredon tei`, `tei::Client` to run an external engine).
 //!
 //! The searcher (`search`) is principal variation search with pruning and a road-threat
-//! extension; the evaluation (`eval`) is a weighted sum of features fitted to game results.
+//! extension; the evaluation (`eval`) is a weighted sum of features fitted to a teacher's chances
+//! and game results, and on 6x6 a small network over the same features (`net`).
 //! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
 //! missed and a lone threat is always met.
 
