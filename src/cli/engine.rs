@@ -278,7 +278,7 @@ pub struct TuneArgs {
 /// show whether the fit predicts games it has not seen.
 pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     use crate::engine::eval::feature_name;
-    use crate::engine::tune::{fit, is_held_out, samples, Labelled};
+    use crate::engine::tune::{fit, is_held_out, samples};
     let started = std::time::Instant::now();
     if let Some(path) = &args.net {
         return run_net(&args, path);
@@ -294,20 +294,16 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
         samples(&game, args.skip, out);
         games += 1;
     }
-    for path in &args.labels {
-        let text = read(path)?;
-        for (n, line) in text.lines().enumerate() {
-            let (game, sample) = Labelled::parse(line)
-                .and_then(|l| Ok((l.game, l.sample(args.teacher_share)?)))
-                .map_err(|e| Failure::new(1, format!("{}:{}: {e}", path.display(), n + 1)))?;
-            games = games.max(game + 1);
-            if is_held_out(game) {
-                held_out.push(sample);
-            } else {
-                train.push(sample);
-            }
+    each_labelled(&args.labels, |l| {
+        let sample = l.sample(args.teacher_share)?;
+        games = games.max(l.game + 1);
+        if is_held_out(l.game) {
+            held_out.push(sample);
+        } else {
+            train.push(sample);
         }
-    }
+        Ok(())
+    })?;
     println!(
         "{games} games, {} quiet positions to fit, {} held out ({:.0} s)",
         train.len(),
@@ -339,32 +335,32 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
 /// Trains the 6x6 network on labelled positions and writes it to `path`, reporting its
 /// held-out error beside today's linear weights' and today's network's.
 fn run_net(args: &TuneArgs, path: &std::path::Path) -> Result<(), Failure> {
-    use crate::engine::eval::{split_features, WEIGHTS};
+    use crate::engine::eval::{features, split_features, WEIGHTS};
     use crate::engine::net::NET_6X6;
     use crate::engine::net_train::{net_error, train, NetSample, Schedule};
-    use crate::engine::tune::{best_scale, error, is_held_out, Labelled, Sample};
+    use crate::engine::tune::{best_scale, error, is_held_out, Sample};
     let started = std::time::Instant::now();
     let (mut tr, mut ho, mut linear_tr, mut linear_ho) = (vec![], vec![], vec![], vec![]);
-    for file in &args.labels {
-        for (n, line) in read(file)?.lines().enumerate() {
-            let at = |e: String| Failure::new(1, format!("{}:{}: {e}", file.display(), n + 1));
-            let l = Labelled::parse(line).map_err(at)?;
-            let Sample { features, result } = l.sample(args.teacher_share).map_err(at)?;
-            let pos = Position::from_tps_with(&l.tps, l.setup().map_err(at)?).map_err(at)?;
-            let net = NetSample {
-                x: split_features(&pos),
-                target: result,
-            };
-            let linear = Sample { features, result };
-            if is_held_out(l.game) {
-                ho.push(net);
-                linear_ho.push(linear);
-            } else {
-                tr.push(net);
-                linear_tr.push(linear);
-            }
+    each_labelled(&args.labels, |l| {
+        let pos = l.position()?;
+        let target = l.target(args.teacher_share);
+        let net = NetSample {
+            x: split_features(&pos),
+            target,
+        };
+        let linear = Sample {
+            features: features(&pos),
+            result: target,
+        };
+        if is_held_out(l.game) {
+            ho.push(net);
+            linear_ho.push(linear);
+        } else {
+            tr.push(net);
+            linear_tr.push(linear);
         }
-    }
+        Ok(())
+    })?;
     // The network's unit is the linear weights' at their best scale on these labels, so the
     // search's margins (in flats) mean the same chances with either.
     let today = WEIGHTS.map(f64::from);
@@ -394,6 +390,23 @@ fn run_net(args: &TuneArgs, path: &std::path::Path) -> Result<(), Failure> {
         path.display(),
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// Calls `visit` with every line of the label files, read back; a line that does not read, or
+/// that `visit` refuses, stops with its file and line number.
+fn each_labelled(
+    paths: &[std::path::PathBuf],
+    mut visit: impl FnMut(crate::engine::tune::Labelled) -> Result<(), String>,
+) -> Result<(), Failure> {
+    use crate::engine::tune::Labelled;
+    for path in paths {
+        for (n, line) in read(path)?.lines().enumerate() {
+            Labelled::parse(line)
+                .and_then(&mut visit)
+                .map_err(|e| Failure::new(1, format!("{}:{}: {e}", path.display(), n + 1)))?;
+        }
+    }
     Ok(())
 }
 

@@ -136,8 +136,14 @@ pub fn search(position: &Position, limits: Limits, seed: u64) -> Option<Found> {
 pub fn random_ply(position: &Position, seed: &mut u64) -> Option<Ply> {
     let mut plies = Vec::new();
     position.generate_plies(&mut plies);
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    (!plies.is_empty()).then(|| plies[(*seed % plies.len() as u64) as usize])
+    let draw = xorshift(seed);
+    (!plies.is_empty()).then(|| plies[(draw % plies.len() as u64) as usize])
+}
+
+/// One step of xorshift64: the next state, which is also the number drawn.
+pub(crate) fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
 }

@@ -57,10 +57,7 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        super::xorshift(&mut self.0)
     }
     fn uniform(&mut self) -> f32 {
         (self.next() >> 40) as f32 / (1u64 << 24) as f32

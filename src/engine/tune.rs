@@ -105,12 +105,21 @@ impl Labelled {
         Ok(Setup::new(tps_size(&self.tps)?)?.with_komi(self.komi))
     }
 
-    /// The sample to fit: the result and the teacher blended, `teacher_share` of the teacher.
+    /// The labelled position itself.
+    pub fn position(&self) -> Result<Position, String> {
+        Position::from_tps_with(&self.tps, self.setup()?)
+    }
+
+    /// The label to fit: the result and the teacher blended, `teacher_share` of the teacher.
+    pub fn target(&self, teacher_share: f32) -> f32 {
+        teacher_share * self.teacher + (1.0 - teacher_share) * self.result
+    }
+
+    /// The sample to fit the linear weights to.
     pub fn sample(&self, teacher_share: f32) -> Result<Sample, String> {
-        let pos = Position::from_tps_with(&self.tps, self.setup()?)?;
         Ok(Sample {
-            features: features(&pos),
-            result: teacher_share * self.teacher + (1.0 - teacher_share) * self.result,
+            features: features(&self.position()?),
+            result: self.target(teacher_share),
         })
     }
 }
