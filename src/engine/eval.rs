@@ -169,25 +169,33 @@ const _: () = assert!(SPLIT_FEATURES == super::net::INPUTS);
 pub fn split_features(pos: &Position) -> [f32; SPLIT_FEATURES] {
     let me = pos.to_move();
     let phase = endgame(pos);
-    let mut mine = Vector([0.0; FEATURES]);
-    let mut theirs = Vector([0.0; FEATURES]);
-    side(pos, me, 1.0, phase, &mut mine);
-    side(pos, me.opponent(), 1.0, phase, &mut theirs);
-    let komi = pos.setup().komi.halves() as f32 / 2.0;
-    let black = if me == Color::Black {
-        &mut mine
-    } else {
-        &mut theirs
-    };
-    black.add(FLATS_OPENING, komi * (1.0 - phase));
-    black.add(FLATS_ENDGAME, komi * phase);
-    let mut common = Vector([0.0; FEATURES]);
-    common_features(pos, phase, &mut common);
     let mut out = [0.0; SPLIT_FEATURES];
-    out[..PER_SIDE].copy_from_slice(&mine.0[..PER_SIDE]);
-    out[PER_SIDE..2 * PER_SIDE].copy_from_slice(&theirs.0[..PER_SIDE]);
-    out[2 * PER_SIDE..].copy_from_slice(&common.0[PER_SIDE..]);
+    // The side to move's features at 0, the opponent's at PER_SIDE; the common ones (all at
+    // PER_SIDE or above) after both sides', also PER_SIDE on.
+    side(pos, me, 1.0, phase, &mut Shifted(&mut out, 0));
+    side(
+        pos,
+        me.opponent(),
+        1.0,
+        phase,
+        &mut Shifted(&mut out, PER_SIDE),
+    );
+    let komi = pos.setup().komi.halves() as f32 / 2.0;
+    let black = if me == Color::Black { 0 } else { PER_SIDE };
+    out[black + FLATS_OPENING] += komi * (1.0 - phase);
+    out[black + FLATS_ENDGAME] += komi * phase;
+    common_features(pos, phase, &mut Shifted(&mut out, PER_SIDE));
     out
+}
+
+/// Features written `.1` places on into the network's inputs.
+struct Shifted<'a>(&'a mut [f32; SPLIT_FEATURES], usize);
+
+impl Sink for Shifted<'_> {
+    #[inline]
+    fn add(&mut self, feature: usize, value: f32) {
+        self.0[self.1 + feature] += value;
+    }
 }
 
 /// How far the game is towards its flat race: 0 with full reserves, 1 when a side's is empty.
