@@ -266,7 +266,7 @@ pub struct TuneArgs {
     #[arg(long, requires = "labels")]
     net: Option<std::path::PathBuf>,
     /// With --net: passes over the positions.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 24)]
     epochs: usize,
     /// With --net: Adam's rate at the start (it falls to 0 by the end).
     #[arg(long, default_value_t = 0.001)]

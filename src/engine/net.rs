@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 /// `eval::SPLIT_FEATURES`, which the evaluation checks at compile time.
 pub const INPUTS: usize = 154;
-pub const HIDDEN: usize = 16;
+pub const HIDDEN: usize = 32;
 
 /// The network's numbers, reading raw features (any normalising is folded in).
 #[derive(Clone, Debug, PartialEq)]

@@ -2,6 +2,7 @@
 
 use crate::local::local_as;
 use crate::process::{bredon, stderr, stdout};
+use bredon::engine::net;
 
 #[test]
 fn tinue_prints_the_line_no_tinue_or_unknown_on_its_first_line() {
@@ -348,7 +349,8 @@ fn label_records_a_teachers_chances_and_tune_fits_to_them() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("epoch 2: held out"), "{}", stdout(&o));
     let text = std::fs::read_to_string(&written).unwrap();
-    assert!(text.starts_with("154 16 "), "{text}");
+    let shape = format!("{} {} ", net::INPUTS, net::HIDDEN);
+    assert!(text.starts_with(&shape), "{text}");
     let o = net(&dir.path().join("no-such-folder/net.txt"));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
