@@ -290,6 +290,7 @@ pub struct Client {
 impl Client {
     /// Starts the engine and completes the `tei` handshake.
     pub fn spawn(program: &str, args: &[String]) -> Result<Client, String> {
+        keep_running_on_a_closed_pipe();
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -469,6 +470,18 @@ impl Client {
         let _ = self.child.wait();
         *self = Client::spawn(&self.program.clone(), &self.args.clone())?;
         Ok(())
+    }
+}
+
+/// The CLI gives SIGPIPE its default back so that its output ends quietly when `head` stops
+/// reading; a write to an engine that crashed would then end Bredon without a word (a match or
+/// a labelling run stopping half way). Ignored, the write fails with "stopped listening".
+fn keep_running_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: a signal's disposition is process-wide and may be set from any thread; ignoring
+    // SIGPIPE only turns a write to a closed pipe into an error.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
 }
 

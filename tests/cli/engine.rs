@@ -477,3 +477,18 @@ fn analyze_by_an_external_tei_engine_marks_plies_by_the_chances_they_give_away()
         stderr(&missing)
     );
 }
+
+/// An engine that crashes in the middle of a match ends it with a message naming the engine,
+/// not silently (the CLI's SIGPIPE default once killed `match` and `label` without a word).
+#[test]
+fn a_match_whose_engine_exits_fails_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let quitter = dir.path().join("quitter.sh");
+    std::fs::write(&quitter, "read line; echo 'id name quitter'; echo teiok\n").unwrap();
+    let spec = format!("tei:sh {}", quitter.display());
+    let o = bredon(&[
+        "match", "--a", "easy", "--b", &spec, "--size", "5", "--games", "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(stderr(&o).contains("the engine quitter"), "{}", stderr(&o));
+}
