@@ -115,7 +115,8 @@ pub fn main() -> ExitCode {
 
 /// A command whose reader goes away (`bredon replay - | head -1`) ends quietly, as Unix tools
 /// do, instead of panicking on its next line: Rust ignores SIGPIPE, so the default comes back.
-/// The bot keeps ignoring it (a closed log pipe must not stop it).
+/// The bot keeps ignoring it (a closed log pipe must not stop it), and so does a command once
+/// it starts a TEI engine (`tei::Client::spawn`: an engine that exits must be reported).
 fn quiet_on_closed_pipe() {
     #[cfg(unix)]
     // SAFETY: setting a signal's disposition to the default before any thread is started.
