@@ -4,7 +4,7 @@
 # 4,000-node search (`bredon label`), then the network trained on those chances
 # (`bredon tune --net`). Usage: assets/engine/regenerate-net.sh /path/to/tiltak/target/release
 # (a Tiltak built with `cargo build --release --bin main --bin tei --features smol`). Tiltak
-# thinks by the clock, so a new run plays other games; about 100 minutes on two cores.
+# thinks by the clock, so a new run plays other games; about 140 minutes on two cores.
 set -euo pipefail
 tiltak=$(cd "$1" && pwd)/tei
 cd "$(dirname "$0")/../.."
@@ -20,12 +20,16 @@ self_play() { # openings, movetime, games, first game, file
 self_play 2400 20 400 1 slow1.ptn & self_play 2400 20 391 401 slow2.ptn & wait
 self_play 2400 10 1000 1001 fast1.ptn & self_play 2400 10 1000 2001 fast2.ptn & wait
 self_play 5000 10 1000 4801 more1.ptn & self_play 5000 10 1000 5801 more2.ptn & wait
+self_play 5000 10 1000 6801 last1.ptn & self_play 5000 10 1000 7801 last2.ptn & wait
 "$bredon" label --ptn "$data/slow1.ptn" --ptn "$data/slow2.ptn" --teacher "tei:$tiltak" \
     --nodes 4000 --threads 2 >"$data/slow.tsv"
 "$bredon" label --ptn "$data/fast1.ptn" --ptn "$data/fast2.ptn" --teacher "tei:$tiltak" \
     --nodes 4000 --threads 2 >"$data/fast.tsv"
 "$bredon" label --ptn "$data/more1.ptn" --ptn "$data/more2.ptn" --teacher "tei:$tiltak" \
     --nodes 4000 --threads 2 >"$data/more.tsv"
+"$bredon" label --ptn "$data/last1.ptn" --ptn "$data/last2.ptn" --teacher "tei:$tiltak" \
+    --nodes 4000 --threads 2 >"$data/last.tsv"
 "$bredon" tune --labels "$data/slow.tsv" --labels "$data/fast.tsv" --labels "$data/more.tsv" \
+    --labels "$data/last.tsv" \
     --teacher-share 1 --net assets/engine/net-6x6.txt
 echo "games and labels kept in $data"
