@@ -6,7 +6,8 @@ use super::checks::{is_thread, missing_permissions};
 use super::post::{escape, fit, MAX_CONTENT};
 use super::publish::Via;
 use super::respond::{
-    blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker, Work,
+    blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker,
+    Foresight, Work,
 };
 use super::{Data, Error};
 use crate::game::Kind;
@@ -218,16 +219,19 @@ pub async fn on_move_modal(
             submit.member.as_ref(),
         )
     };
+    let foresight = Foresight::asking();
+    let told = foresight.clone();
     let publisher = Arc::clone(&data.publisher);
     let work: Work = tokio::spawn(async move {
         let outcome = blocking(&publisher.service, move |s| {
+            told.learn(s.ply_answers_privately(&sctx));
             s.check_board(&sctx, prompt)?;
             s.play_then(&sctx, &typed, then.as_deref())
         })
         .await?;
         Ok(publisher.ready(outcome).await)
     });
-    respond_to(Asker::Form { ctx, submit, data }, work).await
+    respond_to(Asker::Form { ctx, submit, data }, work, foresight).await
 }
 
 /// The Move form's second field: conditional plies kept with the ply (`/premove`'s line).

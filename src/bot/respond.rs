@@ -12,6 +12,7 @@ use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::watch;
 
 /// A player by the name the server knows them by: their nickname there, else their display
 /// name, else their user name.
@@ -100,6 +101,51 @@ pub fn ephemeral(refusal: &Refusal) -> serenity::CreateInteractionResponse {
 
 pub type Work = tokio::task::JoinHandle<Result<Ready, Refusal>>;
 
+/// Who an interaction's answer is for: a slow answer is deferred where the answer will be, so a
+/// private one never shows "thinking" in the channel.
+#[derive(Clone, Copy, PartialEq)]
+enum Audience {
+    Channel,
+    /// The asker alone (an ephemeral answer).
+    Asker,
+}
+
+/// What the work knows of its answer's audience before its slow part (Bredon's reply): told
+/// inside the same crossing to the service, so by the time a deferral is due it is mostly known.
+#[derive(Clone)]
+pub struct Foresight(Arc<watch::Sender<Option<Audience>>>);
+
+impl Foresight {
+    fn known(audience: Audience) -> Foresight {
+        Foresight(Arc::new(watch::Sender::new(Some(audience))))
+    }
+
+    /// Not known until the work `learn`s it.
+    pub fn asking() -> Foresight {
+        Foresight(Arc::new(watch::Sender::new(None)))
+    }
+
+    /// The service's word (`Service::ply_answers_privately` and the like); a failure to tell is
+    /// taken for a public answer.
+    pub fn learn(&self, private: Result<bool, Refusal>) {
+        let audience = match private {
+            Ok(true) => Audience::Asker,
+            _ => Audience::Channel,
+        };
+        self.0.send_replace(Some(audience));
+    }
+
+    /// The audience, waiting at most `wait` for the work to tell it; the channel if it has not.
+    async fn audience(&self, wait: Duration) -> Audience {
+        let mut told = self.0.subscribe();
+        let known = tokio::time::timeout(wait, told.wait_for(Option::is_some)).await;
+        match known {
+            Ok(Ok(audience)) => audience.unwrap_or(Audience::Channel),
+            _ => Audience::Channel,
+        }
+    }
+}
+
 /// Runs a service action (after checking Bredon may post here) and answers it.
 pub async fn act(
     ctx: Context<'_>,
@@ -108,10 +154,49 @@ pub async fn act(
     act_on(ctx, async { Ok(()) }, move |s, c, ()| f(s, c)).await
 }
 
+/// `act` for an action whose answer is always private (a note, a private puzzle).
+pub async fn act_privately(
+    ctx: Context<'_>,
+    f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    act_for(
+        ctx,
+        Foresight::known(Audience::Asker),
+        async { Ok(()) },
+        move |s, c, ()| f(s, c),
+    )
+    .await
+}
+
+/// `act` for an action whose answer is private when `private_here` says so (a ply or a hint of
+/// a private puzzle), asked first in the same crossing to the service.
+pub async fn act_asking(
+    ctx: Context<'_>,
+    private_here: fn(&Service, &Ctx) -> Result<bool, Refusal>,
+    f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    let foresight = Foresight::asking();
+    let told = foresight.clone();
+    act_for(ctx, foresight, async { Ok(()) }, move |s, c, ()| {
+        told.learn(private_here(s, c));
+        f(s, c)
+    })
+    .await
+}
+
 /// `act` on what `fetch` brings first (a PlayTak game): fetched as part of the work, so a slow
 /// answer is deferred, and a failure refused, as an action's are.
 pub async fn act_on<T: Send + 'static>(
     ctx: Context<'_>,
+    fetch: impl std::future::Future<Output = Result<T, Refusal>> + Send + 'static,
+    f: impl FnOnce(&Service, &Ctx, T) -> Result<Outcome, Refusal> + Send + 'static,
+) -> Result<(), Error> {
+    act_for(ctx, Foresight::known(Audience::Channel), fetch, f).await
+}
+
+async fn act_for<T: Send + 'static>(
+    ctx: Context<'_>,
+    foresight: Foresight,
     fetch: impl std::future::Future<Output = Result<T, Refusal>> + Send + 'static,
     f: impl FnOnce(&Service, &Ctx, T) -> Result<Outcome, Refusal> + Send + 'static,
 ) -> Result<(), Error> {
@@ -125,7 +210,7 @@ pub async fn act_on<T: Send + 'static>(
         let outcome = blocking(&publisher.service, move |s| f(s, &sctx, fetched)).await?;
         Ok(publisher.ready(outcome).await)
     });
-    respond(ctx, work).await
+    respond_to(Asker::Command(ctx), work, foresight).await
 }
 
 /// An action in a new thread that stays listed for a week, under this channel or, from a
@@ -237,28 +322,42 @@ impl<'a> Asker<'a> {
         }
     }
 
-    /// "Bredon is thinking…", in public: the outcome edits it.
-    async fn defer(&self) -> Result<(), serenity::Error> {
+    /// "Bredon is thinking…", seen by `audience`: the outcome edits it.
+    async fn defer(&self, audience: Audience) -> Result<(), serenity::Error> {
+        let private = audience == Audience::Asker;
         match self {
+            Asker::Command(ctx) if private => ctx.defer_ephemeral().await,
             Asker::Command(ctx) => ctx.defer().await,
             Asker::Form { ctx, submit, .. } => {
                 let thinking = serenity::CreateInteractionResponse::Defer(
-                    serenity::CreateInteractionResponseMessage::new(),
+                    serenity::CreateInteractionResponseMessage::new().ephemeral(private),
                 );
                 submit.create_response(ctx, thinking).await
             }
         }
     }
 
-    fn via(&self, deferred: bool) -> Via<'a> {
-        match (self, self.interaction()) {
-            (_, Some((_, token))) if deferred => Via::Deferred(token),
-            (Asker::Command(ctx), _) => Via::Reply(*ctx),
-            (Asker::Form { submit, .. }, _) => Via::Form(submit),
+    /// How the answer goes out, after a deferral seen by `deferred` or none.
+    async fn via(&self, deferred: Option<Audience>, private: bool) -> Via<'a> {
+        match (self, self.interaction(), deferred) {
+            // A private "thinking" message takes the private answer as a follow-up. A public
+            // answer (the puzzle ended in between) cannot be in it: it goes, and the answer
+            // goes to the channel.
+            (_, Some((_, token)), Some(Audience::Asker)) if private => Via::Followup(token),
+            (_, Some((_, token)), Some(Audience::Asker)) => {
+                let http = &self.data().publisher.http;
+                if let Err(e) = http.delete_original_interaction_response(token).await {
+                    tracing::info!(error = %describe(&e), "a private \"thinking\" message stays");
+                }
+                Via::Channel
+            }
+            (_, Some((_, token)), Some(Audience::Channel)) => Via::Deferred(token),
+            (Asker::Command(ctx), _, _) => Via::Reply(*ctx),
+            (Asker::Form { submit, .. }, _, _) => Via::Form(submit),
         }
     }
 
-    /// A refusal for the user alone; after a deferral, the public "thinking" message goes first.
+    /// A refusal for the user alone; after a deferral, the "thinking" message goes first.
     async fn refuse(&self, refusal: Refusal, deferred: bool) -> Result<(), Error> {
         if let (true, Some((_, token))) = (deferred, self.interaction()) {
             self.data()
@@ -287,15 +386,25 @@ impl<'a> Asker<'a> {
 
 /// Publishes the work's outcome as the command's answer, a new message so its pings notify.
 async fn respond(ctx: Context<'_>, work: Work) -> Result<(), Error> {
-    respond_to(Asker::Command(ctx), work).await
+    respond_to(
+        Asker::Command(ctx),
+        work,
+        Foresight::known(Audience::Channel),
+    )
+    .await
 }
 
 /// Publishes the work's outcome as the interaction's answer. Work that takes longer than
 /// `Data::defer_after` (1.5 s; Discord wants the first response within 3 s of the interaction's
 /// creation: interactions/receiving-and-responding) is deferred first, and at once if the
 /// interaction arrived late (queued, or replayed after a RESUME) and its window is nearly gone.
-/// If no answer can be given, the outbox posts the outcome in the channel.
-pub async fn respond_to(asker: Asker<'_>, mut work: Work) -> Result<(), Error> {
+/// If no answer can be given, the outbox posts the outcome in the channel. The deferral is seen
+/// by the audience the work `foresight`s.
+pub async fn respond_to(
+    asker: Asker<'_>,
+    mut work: Work,
+    foresight: Foresight,
+) -> Result<(), Error> {
     let data = asker.data();
     let left = asker
         .interaction()
@@ -310,9 +419,11 @@ pub async fn respond_to(asker: Asker<'_>, mut work: Work) -> Result<(), Error> {
         false => tokio::time::timeout(defer_after, &mut work).await.ok(),
     };
     let (done, deferred) = match waited {
-        Some(done) => (done, false),
+        Some(done) => (done, None),
         None => {
-            if let Err(e) = asker.defer().await {
+            let wait = FORESIGHT_WAIT.min(left.saturating_sub(defer_after + DEFER_MARGIN));
+            let audience = foresight.audience(wait).await;
+            if let Err(e) = asker.defer(audience).await {
                 // Too late to answer: the work goes on, and what it stores the outbox posts.
                 tracing::info!(error = %describe(&e), "could not defer; the outbox posts the outcome");
                 let publisher = Arc::clone(publisher);
@@ -322,13 +433,16 @@ pub async fn respond_to(asker: Asker<'_>, mut work: Work) -> Result<(), Error> {
                 });
                 return Ok(());
             }
-            (work.await, true)
+            (work.await, Some(audience))
         }
     };
     match done.unwrap_or_else(|e| Err(failed_inside(e))) {
-        Ok(ready) => publisher.publish(channel, ready, asker.via(deferred)).await,
+        Ok(ready) => {
+            let via = asker.via(deferred, ready.outcome.private).await;
+            publisher.publish(channel, ready, via).await
+        }
         Err(refusal) => {
-            let refused = asker.refuse(refusal, deferred).await;
+            let refused = asker.refuse(refusal, deferred.is_some()).await;
             // A refused action is still an action here: if Bredon's move is waiting (its engine
             // failed before), it tries again now.
             publisher.spawn_turn(channel);
@@ -341,6 +455,9 @@ pub async fn respond_to(asker: Asker<'_>, mut work: Work) -> Result<(), Error> {
 /// responding), and how much of it a deferral is given to arrive.
 const RESPONSE_WINDOW: Duration = Duration::from_secs(3);
 const DEFER_MARGIN: Duration = Duration::from_millis(700);
+/// How long a deferral waits, at most and while the window allows, for the work to tell whether
+/// its answer is private (a store read).
+const FORESIGHT_WAIT: Duration = Duration::from_millis(150);
 
 /// Whether the interaction with this id has too little of its window left to answer with
 /// anything slower than a deferral.

@@ -206,7 +206,8 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
         !f.connected()
     })
     .await;
-    let bot = start_bot_logging(&fake, data.path(), 0.2);
+    // From here every answer is deferred first, as a slow one is (a ply Bredon thinks over).
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &[("BREDON_DEFER_MS", "0")]);
     connected(&fake, 3).await;
     let ticks = bot.log_count(&["timers checked"]);
     bot.logged_times(&["timers checked"], ticks + 5).await;
@@ -251,20 +252,22 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
         !number.is_empty() && solved.contains(&format!("Puzzle #{number} solved in ")),
         "the day's puzzle #{number}: {solved}"
     );
-    // A ply slower than the deferral delay is deferred in public before its answer is known to
-    // be private (`respond_to`); `answer_privately` deletes that "thinking" message at once. So
-    // nothing of the solving stays in the channel, and nothing posted there ever had content.
+    // Each answer was deferred, privately: not even a "thinking" message showed in the channel.
     let posted: Vec<_> = fake
         .messages()
         .into_iter()
         .filter(|m| !m.ephemeral)
         .skip(public)
         .collect();
+    assert!(posted.is_empty(), "solved privately: {posted:?}");
+    let deferred = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/callback") && r.json()["type"] == 5)
+        .count();
     assert!(
-        posted
-            .iter()
-            .all(|m| m.deleted && m.content.is_empty() && m.files.is_empty()),
-        "solved privately: nothing posted but deleted deferrals: {posted:?}"
+        deferred >= 3,
+        "the daily puzzle, a hint and a ply deferred: {deferred}"
     );
 }
 

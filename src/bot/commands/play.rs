@@ -1,9 +1,9 @@
 //! Playing: `/move`, `/premove`, `/note`, `/board`, `/undo`, `/draw`, `/resign`.
 
 use crate::bot::choices::autocomplete_ply;
-use crate::bot::respond::{act, act_on, refuse};
+use crate::bot::respond::{act, act_asking, act_on, act_privately, refuse};
 use crate::bot::{Context, Error};
-use crate::service::Refusal;
+use crate::service::{Refusal, Service};
 
 /// Play a ply in this channel's game (PTN: a1, Sb2, Cc3, 3c3>12).
 #[poise::command(slash_command, guild_only, rename = "move")]
@@ -13,7 +13,10 @@ pub(super) async fn play(
     #[autocomplete = "autocomplete_ply"]
     ply: String,
 ) -> Result<(), Error> {
-    act(ctx, move |s, c| s.play(c, &ply)).await
+    act_asking(ctx, Service::ply_answers_privately, move |s, c| {
+        s.play(c, &ply)
+    })
+    .await
 }
 
 /// Answers you leave in advance to the replies you expect (only you see them).
@@ -25,7 +28,7 @@ pub(super) async fn premove(
     line: Option<String>,
     #[description = "Drop every line you set in this game"] clear: Option<bool>,
 ) -> Result<(), Error> {
-    act(ctx, move |s, c| match (line, clear) {
+    act_privately(ctx, move |s, c| match (line, clear) {
         (Some(_), Some(true)) => Err(Refusal(
             "give either line: (to add one) or clear:True (to drop them all), not both".into(),
         )),
@@ -44,7 +47,7 @@ pub(super) async fn note(
     #[max_length = 300]
     text: Option<String>,
 ) -> Result<(), Error> {
-    act(ctx, move |s, c| match text {
+    act_privately(ctx, move |s, c| match text {
         Some(text) => s.add_note(c, &text),
         None => s.note_list(c),
     })

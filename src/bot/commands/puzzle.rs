@@ -1,10 +1,10 @@
 //! Puzzles: `/puzzle start`, `hint`, `give_up`, `daily`. Plies are played with `/move`.
 
 use crate::bot::checks::{channel_kind, is_thread};
-use crate::bot::respond::{act, act_in_thread, blocking, service_ctx};
+use crate::bot::respond::{act, act_asking, act_in_thread, act_privately, blocking, service_ctx};
 use crate::bot::{Context, Error};
 use crate::engine::puzzles::{Difficulty, PuzzleKind};
-use crate::service::{Outcome, PuzzleChoice};
+use crate::service::{Outcome, PuzzleChoice, Service};
 
 #[derive(Debug, poise::ChoiceParameter)]
 pub enum DifficultyChoice {
@@ -67,7 +67,7 @@ async fn start(
         },
     };
     if private == Some(true) {
-        return act(ctx, move |s, c| s.start_puzzle(c, choice, true)).await;
+        return act_privately(ctx, move |s, c| s.start_puzzle(c, choice, true)).await;
     }
     // A thread without a game holds the puzzle; anywhere else, a thread of its own opens.
     let channel = ctx.channel_id().get();
@@ -91,17 +91,23 @@ async fn start(
 /// A hint for your puzzle: where to look, then the ply (the puzzle then counts as unsolved).
 #[poise::command(slash_command, guild_only)]
 async fn hint(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, |s, c| s.puzzle_hint(c)).await
+    act_asking(ctx, Service::puzzle_answers_privately, |s, c| {
+        s.puzzle_hint(c)
+    })
+    .await
 }
 
 /// Give up your puzzle and see the road.
 #[poise::command(slash_command, guild_only)]
 async fn give_up(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, |s, c| s.give_up_puzzle(c)).await
+    act_asking(ctx, Service::puzzle_answers_privately, |s, c| {
+        s.give_up_puzzle(c)
+    })
+    .await
 }
 
 /// Today's puzzle of this server, solved privately (your time is kept for tomorrow's post).
 #[poise::command(slash_command, guild_only)]
 async fn daily(ctx: Context<'_>) -> Result<(), Error> {
-    act(ctx, |s, c| s.start_daily_puzzle(c)).await
+    act_privately(ctx, |s, c| s.start_daily_puzzle(c)).await
 }
