@@ -1,5 +1,5 @@
 use super::ground::Failure;
-use crate::engine::{choose, random_ply, tei, Level};
+use crate::engine::{choose, random_ply, tei, Level, Memory};
 use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use std::time::Duration;
 
@@ -73,7 +73,8 @@ pub fn openings(setup: Setup, count: usize) -> Vec<Vec<Ply>> {
 
 enum Player {
     Random(u64),
-    Level(Level),
+    /// A level, with what its searches in the present game left.
+    Level(Level, Box<Memory>),
     Tei(Box<tei::Client>),
 }
 
@@ -86,17 +87,23 @@ impl Player {
             return Ok(Player::Random(0x2545F4914F6CDD1D));
         }
         Level::parse(spec)
-            .map(Player::Level)
+            .map(|level| Player::Level(level, Box::default()))
             .map_err(|e| Failure::new(2, format!("{e}, random, or tei:PROGRAM")))
+    }
+
+    /// Forgets what the last game's searches left.
+    fn new_game(&mut self) {
+        if let Player::Level(_, memory) = self {
+            **memory = Memory::default();
+        }
     }
 
     fn ply(&mut self, game: &Game, movetime: Duration, seed: u64) -> Result<Ply, Failure> {
         let p = game.position();
         match self {
             Player::Random(s) => random_ply(p, s).ok_or_else(|| Failure::new(1, "no legal ply")),
-            Player::Level(level) => {
-                choose(*level, p, movetime, seed).ok_or_else(|| Failure::new(1, "no legal ply"))
-            }
+            Player::Level(level, memory) => choose(*level, memory, p, movetime, seed)
+                .ok_or_else(|| Failure::new(1, "no legal ply")),
             Player::Tei(client) => {
                 let plies: Vec<String> = game.plies().iter().map(|x| x.ptn.clone()).collect();
                 let tps = (game.start().ply_index() > 0).then(|| game.start().to_tps());
@@ -140,6 +147,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
             Color::Black
         };
         let mut game = Game::new(Position::new(setup));
+        players.iter_mut().for_each(Player::new_game);
         // Games 2k and 2k+1 share opening k, with colours swapped.
         if let Some(opening) = book.get((g as usize / 2) % book.len().max(1)) {
             for &ply in opening {

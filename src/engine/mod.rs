@@ -26,7 +26,7 @@ pub mod tune;
 pub use eval::evaluate;
 pub use limits::{Found, Iteration, Limits};
 pub(crate) use limits::{WIN, WIN_SOON};
-pub use search::search_reporting;
+pub use search::{search_remembering, search_reporting, Memory};
 pub use table::TABLE_ENTRY_BYTES;
 
 use crate::tak::{Ply, Position};
@@ -108,7 +108,15 @@ impl Level {
 /// The ply `level` plays in `position`: a search within the level's limits, except that a
 /// beginner, when it has no road in one, plays any legal ply one time in three (chosen by the
 /// seed and the ply number, so it varies through a game) — the mistakes of a new player.
-pub fn choose(level: Level, position: &Position, think: Duration, seed: u64) -> Option<Ply> {
+/// `memory` is what the level's earlier searches in this game left (`Memory::default()` at its
+/// start).
+pub fn choose(
+    level: Level,
+    memory: &mut Memory,
+    position: &Position,
+    think: Duration,
+    seed: u64,
+) -> Option<Ply> {
     if level == Level::Beginner && !(position.ply_index() > 0 && position.is_over()) {
         let mut wins = Vec::new();
         position.road_wins(position.to_move(), &mut wins);
@@ -123,7 +131,7 @@ pub fn choose(level: Level, position: &Position, think: Duration, seed: u64) -> 
             return random_ply(position, &mut state);
         }
     }
-    search(position, level.limits(think), seed).map(|f| f.ply)
+    search_remembering(memory, position, level.limits(think), seed, |_| {}).map(|f| f.ply)
 }
 
 /// Finds a ply for the side to move. Deterministic for the same position, limits without time,

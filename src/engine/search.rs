@@ -65,8 +65,51 @@ struct Search {
     horizon: i32,
 }
 
+/// What a searcher keeps from one search to the next of the same game: the transposition table
+/// (the positions two plies on were mostly searched already) and the history of refutations,
+/// halved at each search so the present position counts most. A new game needs a new memory.
+pub struct Memory {
+    table: Table,
+    history: Vec<[i32; HISTORY_PLIES]>,
+}
+
+impl Default for Memory {
+    fn default() -> Memory {
+        Memory {
+            table: Table::new(2),
+            history: vec![[0; HISTORY_PLIES]; 2],
+        }
+    }
+}
+
+impl Memory {
+    /// Ready for a search within `limits`: a table grown to what it may reach, never shrunk.
+    fn prepare(&mut self, limits: &Limits) {
+        let entries = table_size(limits);
+        if self.table.len() < Table::slots_for(entries) {
+            self.table = Table::new(entries);
+        } else {
+            self.table.next_search();
+        }
+        for h in self.history.iter_mut().flatten() {
+            *h /= 2;
+        }
+    }
+}
+
 /// `search`, calling `report` after every completed iteration.
 pub fn search_reporting(
+    position: &Position,
+    limits: Limits,
+    seed: u64,
+    report: impl FnMut(&Iteration),
+) -> Option<Found> {
+    search_remembering(&mut Memory::default(), position, limits, seed, report)
+}
+
+/// `search_reporting` with what earlier searches of the same game left in `memory`.
+pub fn search_remembering(
+    memory: &mut Memory,
     position: &Position,
     limits: Limits,
     seed: u64,
@@ -76,8 +119,10 @@ pub fn search_reporting(
         return None;
     }
     let lines = limits.multi_pv.max(1);
+    memory.prepare(&limits);
     let mut s = Search {
-        table: Table::new(table_size(&limits)),
+        table: std::mem::replace(&mut memory.table, Table::new(2)),
+        history: std::mem::take(&mut memory.history),
         limits,
         started: Instant::now(),
         nodes: 0,
@@ -87,7 +132,6 @@ pub fn search_reporting(
         lists: Vec::new(),
         keyed: Vec::new(),
         killers: Vec::new(),
-        history: vec![[0; HISTORY_PLIES]; 2],
         horizon: 0,
     };
     let mut pos = position.clone();
@@ -184,6 +228,8 @@ pub fn search_reporting(
         b.nodes = s.nodes;
         b.elapsed = s.started.elapsed();
     }
+    memory.table = s.table;
+    memory.history = s.history;
     best
 }
 
@@ -385,6 +431,7 @@ impl Search {
                 score: to_table(best_score, height),
                 depth: depth.clamp(0, u8::MAX as i32) as u8,
                 bound,
+                ..Slot::default()
             });
         }
         best_score

@@ -11,6 +11,8 @@ pub(super) struct Slot {
     pub score: i32,
     pub depth: u8,
     pub bound: Bound,
+    /// The search that wrote it (`Table::age`, set by `put`).
+    pub age: u8,
 }
 
 /// Bytes a transposition-table entry takes (TEI `Hash` is divided by this).
@@ -25,23 +27,40 @@ pub(super) enum Bound {
 }
 
 /// A transposition table of buckets of two slots: the first keeps the deepest result seen for
-/// its positions (so expensive results survive), the second always takes the newest.
+/// its positions (so expensive results survive), the second always takes the newest. A table
+/// kept for the next search of the same game keeps its results, but the first slot's deep
+/// results of an earlier search give way to any of the present one (its positions have moved on).
 pub(super) struct Table {
     slots: Vec<Slot>,
+    age: u8,
 }
 
 impl Table {
     /// At most `entries` slots (rounded down to a power of two, at least one bucket).
     pub fn new(entries: usize) -> Table {
+        Table {
+            slots: vec![Slot::default(); Table::slots_for(entries)],
+            age: 0,
+        }
+    }
+
+    /// The slots `Table::new(entries)` has.
+    pub fn slots_for(entries: usize) -> usize {
         let n = entries.max(2);
-        let n = if n.is_power_of_two() {
+        if n.is_power_of_two() {
             n
         } else {
             n.next_power_of_two() / 2
-        };
-        Table {
-            slots: vec![Slot::default(); n],
         }
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// A new search begins: what the earlier ones wrote is kept but may be replaced first.
+    pub fn next_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -54,9 +73,13 @@ impl Table {
     }
 
     pub fn put(&mut self, slot: Slot) {
+        let slot = Slot {
+            age: self.age,
+            ..slot
+        };
         let b = self.bucket(slot.key);
         let deep = self.slots[b];
-        if deep.key == slot.key || slot.depth >= deep.depth {
+        if deep.key == slot.key || slot.depth >= deep.depth || deep.age != self.age {
             if deep.key != slot.key {
                 self.slots[b + 1] = deep;
             }
@@ -139,6 +162,31 @@ mod tests {
         t.put(slot(25, 3));
         assert_eq!(t.get(25).map(|s| s.depth), Some(3));
         assert_eq!(Table::new(1000).slots.len(), 512);
+    }
+
+    #[test]
+    fn a_later_search_keeps_the_results_before_it_but_replaces_their_deep_slots_first() {
+        let mut t = Table::new(8);
+        t.put(slot(1, 6));
+        t.next_search();
+        assert_eq!(
+            t.get(1).map(|s| s.depth),
+            Some(6),
+            "kept for the next search"
+        );
+        // A shallow result of the new search takes the deep slot of the old one, which moves on
+        // to the second slot rather than staying for good.
+        t.put(slot(9, 1));
+        assert_eq!(t.get(9).map(|s| s.depth), Some(1));
+        assert_eq!(t.get(1).map(|s| s.depth), Some(6));
+        t.put(slot(17, 0));
+        assert!(t.get(1).is_none(), "the old deep result is gone");
+        assert_eq!(
+            t.get(9).map(|s| s.depth),
+            Some(1),
+            "the present one kept the deep slot"
+        );
+        assert_eq!(t.get(17).map(|s| s.depth), Some(0));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The Tak Engine Interface: `serve` speaks it on stdin/stdout (`bredon tei`), `Client` drives an
 //! external engine (a Tiltak binary, or Bredon itself) as a child process.
 
-use super::{search_reporting, tei_score, Iteration, Limits, TABLE_ENTRY_BYTES};
+use super::{search_remembering, tei_score, Iteration, Limits, Memory, TABLE_ENTRY_BYTES};
 use crate::tak::{Komi, Ply, Position, Setup};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -33,11 +33,14 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
     // The last valid `position` command, read again at `go` so a later HalfKomi applies.
     let mut position: Option<Vec<String>> = None;
     let mut thinking: Option<Thinking> = None;
+    // What the searches of this game left, between searches (`None`: start afresh). A new game,
+    // komi or table size forgets it.
+    let mut memory: Option<Box<Memory>> = None;
     for line in lines {
         // A search that has answered need not be kept (it says so before its `bestmove`, so a
         // client that saw the answer never finds it still "searching").
         if let Some(t) = thinking.take_if(|t| t.answered.load(Ordering::SeqCst)) {
-            let _ = t.handle.join();
+            memory = t.handle.join().ok();
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
@@ -56,10 +59,16 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
             Some("isready") => say("readyok"),
             Some("setoption") => match set_option(&words) {
                 Some(("halfkomi", n)) => match i8::try_from(n).ok().map(Komi::from_halves) {
-                    Some(Ok(_)) => half_komi = n as i8,
+                    Some(Ok(_)) => {
+                        half_komi = n as i8;
+                        memory = None;
+                    }
                     _ => say("info string error HalfKomi is -41..41 (half flats)"),
                 },
-                Some(("hash", n)) if (1..=4096).contains(&n) => hash_mb = n as usize,
+                Some(("hash", n)) if (1..=4096).contains(&n) => {
+                    hash_mb = n as usize;
+                    memory = None;
+                }
                 Some(("multipv", n)) if (1..=MAX_MULTI_PV as i64).contains(&n) => {
                     multi_pv = n as usize
                 }
@@ -71,6 +80,7 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
                     size = n;
                 }
                 position = None;
+                memory = None;
             }
             Some("position") => {
                 let rest: Vec<String> = words[1..].iter().map(|w| w.to_string()).collect();
@@ -115,6 +125,7 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
                 limits.table_entries = Some(hash_mb * 1024 * 1024 / TABLE_ENTRY_BYTES);
                 limits.multi_pv = multi_pv;
                 let out = Arc::clone(&out);
+                let mut memory = memory.take().unwrap_or_default();
                 let handle = std::thread::spawn(move || {
                     let say = |t: &str| (out.lock().expect("output lock"))(t);
                     let report = |it: &Iteration| {
@@ -122,12 +133,13 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
                             say(&line);
                         }
                     };
-                    let found = search_reporting(&p, limits, 0x5EED, report);
+                    let found = search_remembering(&mut memory, &p, limits, 0x5EED, report);
                     done.store(true, Ordering::SeqCst);
                     match found {
                         Some(found) => say(&format!("bestmove {}", p.ptn(found.ply))),
                         None => say("bestmove (none)"),
                     }
+                    memory
                 });
                 thinking = Some(Thinking {
                     handle,
@@ -138,7 +150,7 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
             Some("stop") => {
                 if let Some(t) = thinking.take() {
                     t.stop.store(true, Ordering::Relaxed);
-                    let _ = t.handle.join();
+                    memory = t.handle.join().ok();
                 }
             }
             Some("quit") => break,
@@ -153,7 +165,8 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write + Send
 
 /// A search running on its own thread.
 struct Thinking {
-    handle: std::thread::JoinHandle<()>,
+    /// Gives back the memory the search was lent.
+    handle: std::thread::JoinHandle<Box<Memory>>,
     /// Set to stop it (`stop`, `quit`).
     stop: Arc<AtomicBool>,
     /// Set by the search just before it writes `bestmove`.

@@ -5,7 +5,7 @@
 //! are always the built-in searcher, so each keeps its strength.
 
 use super::{Ctx, Outcome, Refusal, Service};
-use crate::engine::{choose, tei, Level};
+use crate::engine::{choose, tei, Level, Memory};
 use crate::game::Match;
 use crate::store::records::PlayerRef;
 use crate::tak::Setup;
@@ -18,6 +18,10 @@ pub struct EngineOpponent {
     /// `program args...` of an external TEI engine.
     tei_command: Option<Vec<String>>,
     tei: Mutex<Option<tei::Client>>,
+    /// What the searcher's last search left, with its game's id: the next ply of the same game
+    /// starts from it (one game's worth, as large as a search's table; another game starts
+    /// afresh and takes it over).
+    memory: Mutex<Option<(u64, Box<Memory>)>>,
     /// Thinking time for `hard` and for TEI engines.
     pub think: Duration,
 }
@@ -42,6 +46,7 @@ impl EngineOpponent {
             me,
             tei_command: tei_command.filter(|c| !c.is_empty()),
             tei: Mutex::new(None),
+            memory: Mutex::new(None),
             think,
         }
     }
@@ -102,8 +107,11 @@ impl EngineOpponent {
                     self.tei_ply(command, &game.settings.tps, t.start().setup(), &game.plies)?
                 }
                 None => {
-                    let ply = choose(level, t.position(), self.think, game.id)
+                    let mut memory = self.memory_for(game.id);
+                    let ply = choose(level, &mut memory, t.position(), self.think, game.id)
                         .ok_or("the game is over")?;
+                    *self.memory.lock().map_err(|_| "the engine's memory lock")? =
+                        Some((game.id, memory));
                     t.position().ptn(ply)
                 }
             },
@@ -121,6 +129,16 @@ impl EngineOpponent {
             .play(&ctx, &ply)
             .map(Some)
             .map_err(|r| format!("its ply {ply} was refused: {}", r.0))
+    }
+
+    /// The memory of `game`'s earlier searches, if the last search was of it (taken: a search
+    /// of another game meanwhile starts afresh), or a new one.
+    fn memory_for(&self, game: u64) -> Box<Memory> {
+        let kept = self.memory.lock().ok().and_then(|mut m| m.take());
+        match kept {
+            Some((id, memory)) if id == game => memory,
+            _ => Box::default(),
+        }
     }
 
     /// A challenge addressed to Bredon (a rematch of an engine game) is accepted at once.
