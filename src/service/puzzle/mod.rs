@@ -213,21 +213,6 @@ impl Service {
         self.attempt_of(ctx)
     }
 
-    /// Whether a ply of `ctx.user` here goes to their private puzzle, so its answer is for them
-    /// alone: asked before the ply, so that a slow answer is deferred privately too.
-    pub fn ply_answers_privately(&self, ctx: &Ctx) -> Result<bool, Refusal> {
-        Ok(self
-            .plays_puzzle(ctx)?
-            .is_some_and(|a| matches!(a.seat, PuzzleSeat::Private(_))))
-    }
-
-    /// Whether `ctx.user`'s puzzle here (for a hint, or giving up) is a private one.
-    pub fn puzzle_answers_privately(&self, ctx: &Ctx) -> Result<bool, Refusal> {
-        Ok(self
-            .attempt_of(ctx)?
-            .is_some_and(|a| matches!(a.seat, PuzzleSeat::Private(_))))
-    }
-
     /// Whether `ctx.user`'s puzzle here is still puzzle `puzzle` at version `seq` (a button's).
     pub(super) fn puzzle_asks(&self, ctx: &Ctx, puzzle: u32, seq: u64) -> Result<bool, Refusal> {
         Ok(self
