@@ -550,6 +550,11 @@ fn match_openings_are_distinct_and_open() {
     }
 }
 
+/// The ply `level` chooses at the start of a game's memory, with no time to think.
+fn choose_afresh(level: Level, p: &Position, seed: u64) -> Option<bredon::tak::Ply> {
+    bredon::engine::choose(level, &mut Memory::default(), p, Duration::ZERO, seed)
+}
+
 #[test]
 fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
     for tps in [
@@ -558,14 +563,7 @@ fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
     ] {
         let p = Position::from_tps(tps).unwrap();
         for seed in 0..20 {
-            let ply = bredon::engine::choose(
-                Level::Beginner,
-                &mut Default::default(),
-                &p,
-                Duration::ZERO,
-                seed,
-            )
-            .unwrap();
+            let ply = choose_afresh(Level::Beginner, &p, seed).unwrap();
             let mut after = p.clone();
             after.play(ply).unwrap();
             assert!(after.has_road(Color::White), "{tps}, seed {seed}");
@@ -581,23 +579,9 @@ fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
                 break;
             }
             let seed = game << 8 | i;
-            let beginner = bredon::engine::choose(
-                Level::Beginner,
-                &mut Default::default(),
-                &p,
-                Duration::ZERO,
-                seed,
-            )
-            .expect("the game runs");
+            let beginner = choose_afresh(Level::Beginner, &p, seed).expect("the game runs");
             assert!(p.check(beginner).is_ok(), "legal");
-            let easy = bredon::engine::choose(
-                Level::Easy,
-                &mut Default::default(),
-                &p,
-                Duration::ZERO,
-                seed,
-            )
-            .unwrap();
+            let easy = choose_afresh(Level::Easy, &p, seed).unwrap();
             compared += 1;
             differ += usize::from(beginner != easy);
             let ply = random_ply(&p, &mut state).unwrap();
