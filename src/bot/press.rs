@@ -224,9 +224,10 @@ pub async fn on_move_modal(
     let publisher = Arc::clone(&data.publisher);
     let work: Work = tokio::spawn(async move {
         let outcome = blocking(&publisher.service, move |s| {
-            told.learn(s.ply_answers_privately(&sctx));
             s.check_board(&sctx, prompt)?;
-            s.play_then(&sctx, &typed, then.as_deref())
+            s.play_then(&sctx, &typed, then.as_deref(), |private| {
+                told.learn(private)
+            })
         })
         .await?;
         Ok(publisher.ready(outcome).await)

@@ -125,12 +125,11 @@ impl Foresight {
         Foresight(Arc::new(watch::Sender::new(None)))
     }
 
-    /// The service's word (`Service::ply_answers_privately` and the like); a failure to tell is
-    /// taken for a public answer.
-    pub fn learn(&self, private: Result<bool, Refusal>) {
+    /// The service's word (its `tell_private`, as `Service::play_then` takes it).
+    pub fn learn(&self, private: bool) {
         let audience = match private {
-            Ok(true) => Audience::Asker,
-            _ => Audience::Channel,
+            true => Audience::Asker,
+            false => Audience::Channel,
         };
         self.0.send_replace(Some(audience));
     }
@@ -168,18 +167,17 @@ pub async fn act_privately(
     .await
 }
 
-/// `act` for an action whose answer is private when `private_here` says so (a ply or a hint of
-/// a private puzzle), asked first in the same crossing to the service.
+/// `act` for an action whose answer is private when the service tells so (a ply or a hint of
+/// a private puzzle): `f` hands `Foresight::learn` to the service, which tells it in the same
+/// crossing, before its slow part.
 pub async fn act_asking(
     ctx: Context<'_>,
-    private_here: fn(&Service, &Ctx) -> Result<bool, Refusal>,
-    f: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
+    f: impl FnOnce(&Service, &Ctx, &Foresight) -> Result<Outcome, Refusal> + Send + 'static,
 ) -> Result<(), Error> {
     let foresight = Foresight::asking();
     let told = foresight.clone();
     act_for(ctx, foresight, async { Ok(()) }, move |s, c, ()| {
-        told.learn(private_here(s, c));
-        f(s, c)
+        f(s, c, &told)
     })
     .await
 }

@@ -27,13 +27,23 @@ impl Service {
 
     /// A ply in this channel's game, or in the player's puzzle where they play none here.
     pub fn play(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
-        self.play_then(ctx, text, None)
+        self.play_then(ctx, text, None, |_| ())
     }
 
     /// `play`, keeping `line` (conditional plies from the position after it, as `/premove`
-    /// takes them) in the same change: the Move form's second field.
-    pub fn play_then(&self, ctx: &Ctx, text: &str, line: Option<&str>) -> Result<Outcome, Refusal> {
-        if let Some(attempt) = self.plays_puzzle(ctx)? {
+    /// takes them) in the same change: the Move form's second field. `tell_private` learns,
+    /// before Bredon's reply, whether the answer is for the player alone (a private puzzle's),
+    /// so that a slow answer can be deferred where it will be.
+    pub fn play_then(
+        &self,
+        ctx: &Ctx,
+        text: &str,
+        line: Option<&str>,
+        tell_private: impl FnOnce(bool),
+    ) -> Result<Outcome, Refusal> {
+        let puzzle = self.plays_puzzle(ctx)?;
+        tell_private(puzzle.as_ref().is_some_and(|a| a.seat.is_private()));
+        if let Some(attempt) = puzzle {
             return self.puzzle_ply(ctx, attempt, text);
         }
         let mut game = self.live(ctx)?;

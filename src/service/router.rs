@@ -50,8 +50,9 @@ impl Service {
             (Prompt::Puzzle { puzzle, seq }, Answer::Hint | Answer::GiveUp) => {
                 self.check_board(ctx, Prompt::Puzzle { puzzle, seq })?;
                 match answer {
-                    Answer::Hint => self.puzzle_hint(ctx),
-                    _ => self.give_up_puzzle(ctx),
+                    // A press is acknowledged without "thinking": nothing to defer.
+                    Answer::Hint => self.puzzle_hint(ctx, |_| ()),
+                    _ => self.give_up_puzzle(ctx, |_| ()),
                 }
             }
             (Prompt::Board { .. }, Answer::Undo) => {

@@ -680,6 +680,12 @@ pub enum PuzzleSeat {
     Private(u64),
 }
 
+impl PuzzleSeat {
+    pub fn is_private(self) -> bool {
+        matches!(self, PuzzleSeat::Private(_))
+    }
+}
+
 /// A puzzle being solved.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct PuzzleAttempt {

@@ -8,7 +8,7 @@ use bredon::engine::forced::{shortest_tinue, shortest_win, Shortest};
 use bredon::engine::puzzles::{starter_set, PuzzleKind};
 use bredon::engine::tinue::{solve, solve_defence, Verdict};
 use bredon::game::Match;
-use bredon::service::{Ctx, Outcome, PuzzleChoice, Service};
+use bredon::service::{Ctx, Outcome, PuzzleChoice, Refusal, Service};
 use bredon::store::records::PlayerRef;
 
 const GUILD: u64 = 7;
@@ -110,9 +110,9 @@ fn a_wrong_ply_is_refuted_and_the_other_winning_first_ply_accepted() {
         answered.text
     );
     let road = winning_ply(&answered);
-    let hint = s.puzzle_hint(&alice(2500)).unwrap();
+    let hint = s.puzzle_hint(&alice(2500), |_| ()).unwrap();
     assert!(hint.text.starts_with("Hint: look at "), "{}", hint.text);
-    let hint = s.puzzle_hint(&alice(2600)).unwrap();
+    let hint = s.puzzle_hint(&alice(2600), |_| ()).unwrap();
     assert_eq!(hint.text, format!("Hint: play {road}."));
     let solved = s.play(&alice(3000), &road).unwrap();
     assert!(
@@ -153,8 +153,45 @@ fn a_clean_solve_raises_the_rating_and_a_private_puzzle_is_answered_privately() 
         again.text
     );
     let before = rating(&s, "bob");
-    s.give_up_puzzle(&bob(21_000)).unwrap();
+    s.give_up_puzzle(&bob(21_000), |_| ()).unwrap();
     assert_eq!(rating(&s, "bob"), before);
+}
+
+/// What the service tells before Bredon's reply (so that the bot defers a slow answer where it
+/// will go) is where the answer goes: to the asker alone for a private puzzle, else the channel.
+#[test]
+fn the_audience_told_before_the_answer_is_where_the_answer_goes() {
+    let place = support::place();
+    let s = service(&place);
+    let dave = |t| ctx("dave", CHANNEL, t);
+    let erin = |t| ctx("erin", CHANNEL, t);
+    let mine = s.start_puzzle(&erin(0), number(10), true).unwrap();
+    s.start_puzzle(&dave(0), number(3), false).unwrap();
+    let public = (Some(false), false);
+    let private = (Some(true), true);
+    let ply = told_then_answered(|tell| s.play_then(&dave(1), "a3", None, tell));
+    assert_eq!(ply, public, "dave's ply in his puzzle here");
+    let hint = told_then_answered(|tell| s.puzzle_hint(&dave(2), tell));
+    assert_eq!(hint, public, "dave's hint");
+    let ply = winning_ply(&mine);
+    let ply = told_then_answered(|tell| s.play_then(&erin(3), &ply, None, tell));
+    assert_eq!(
+        ply, private,
+        "erin's ply in her private puzzle, in the same channel"
+    );
+    let hint = told_then_answered(|tell| s.puzzle_hint(&erin(4), tell));
+    assert_eq!(hint, private, "erin's hint");
+    let gave_up = told_then_answered(|tell| s.give_up_puzzle(&erin(5), tell));
+    assert_eq!(gave_up, private, "erin giving up");
+}
+
+/// What `answer` told its `tell_private`, and whether its outcome was private.
+fn told_then_answered(
+    answer: impl FnOnce(&dyn Fn(bool)) -> Result<Outcome, Refusal>,
+) -> (Option<bool>, bool) {
+    let told = std::cell::Cell::new(None);
+    let outcome = answer(&|private| told.set(Some(private))).unwrap();
+    (told.get(), outcome.private)
 }
 
 #[test]
@@ -173,7 +210,10 @@ fn a_line_whose_last_defence_ends_the_game_is_solved_not_left_hanging() {
         }
         assert!(t < 20, "{}", shown.text);
     }
-    assert!(s.puzzle_hint(&carol(99_000)).is_err(), "the puzzle is over");
+    assert!(
+        s.puzzle_hint(&carol(99_000), |_| ()).is_err(),
+        "the puzzle is over"
+    );
 }
 
 #[test]
@@ -187,7 +227,7 @@ fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
     };
     let shown = s.start_puzzle(&carol(0), choice, false).unwrap();
     assert!(shown.text.contains("· 6x6 ·"), "{}", shown.text);
-    let gave_up = s.give_up_puzzle(&carol(1000)).unwrap();
+    let gave_up = s.give_up_puzzle(&carol(1000), |_| ()).unwrap();
     assert!(
         gave_up.text.contains(": the winning line was "),
         "{}",
@@ -260,7 +300,7 @@ fn the_daily_puzzle_is_posted_once_a_day_and_names_yesterdays_solvers() {
     // bob solves it after a hint: solved, but not named.
     let bob = |t| ctx("bob", CHANNEL, t);
     let mut shown = s.start_daily_puzzle(&bob(DAY + 14 * HOUR)).unwrap();
-    s.puzzle_hint(&bob(DAY + 14 * HOUR + 1000)).unwrap();
+    s.puzzle_hint(&bob(DAY + 14 * HOUR + 1000), |_| ()).unwrap();
     for t in 2.. {
         let ply = winning_ply(&shown);
         shown = s.play(&bob(DAY + 14 * HOUR + t * 1000), &ply).unwrap();
@@ -379,7 +419,7 @@ fn giving_up_shows_the_shortest_line_not_the_solvers_circling_one() {
     let puzzle = &bredon::engine::puzzles::starter_set()[66];
     let dave = |t| ctx("dave", CHANNEL, t);
     s.start_puzzle(&dave(0), number(67), true).unwrap();
-    let gave_up = s.give_up_puzzle(&dave(1000)).unwrap();
+    let gave_up = s.give_up_puzzle(&dave(1000), |_| ()).unwrap();
     check_given_line(&puzzle.position().unwrap(), &gave_up.text).unwrap();
     let given = format!(": the winning line was {}.", puzzle.solution.join(" "));
     assert!(gave_up.text.contains(&given), "{}", gave_up.text);
@@ -422,7 +462,7 @@ fn every_starter_puzzle_is_solved_by_playing_it_to_its_end() {
             Ok(shown) if shown.text.starts_with(&format!("✗ {wrong}")) => {}
             other => not_refuted.push((n, wrong, format!("{other:?}"))),
         }
-        let gave_up = s.give_up_puzzle(&solver(700)).unwrap();
+        let gave_up = s.give_up_puzzle(&solver(700), |_| ()).unwrap();
         if let Err(e) = check_given_line(&puzzle.position().unwrap(), &gave_up.text) {
             bad_lines.push((n, e));
         }
@@ -495,7 +535,7 @@ fn play_survival(s: &Service, n: u32) -> Result<(), String> {
     if !said.iter().any(|w| refuted.text.starts_with(w)) {
         return Err(format!("{wrong} not refuted: {}", refuted.text));
     }
-    let hint = s.puzzle_hint(&solver(2000)).map_err(|r| r.0)?;
+    let hint = s.puzzle_hint(&solver(2000), |_| ()).map_err(|r| r.0)?;
     if !hint.text.starts_with("Hint: look at ") {
         return Err(hint.text);
     }
@@ -506,7 +546,7 @@ fn play_survival(s: &Service, n: u32) -> Result<(), String> {
     }
     s.start_puzzle(&solver(4000), number(n), true)
         .map_err(|r| r.0)?;
-    let gave_up = s.give_up_puzzle(&solver(5000)).map_err(|r| r.0)?;
+    let gave_up = s.give_up_puzzle(&solver(5000), |_| ()).map_err(|r| r.0)?;
     let named = format!("the escape was {}.", puzzle.first_plies.join(" or "));
     if !gave_up.text.contains(&named) || !gave_up.text.contains(&puzzle.threat.join(" ")) {
         return Err(gave_up.text);
@@ -598,7 +638,7 @@ fn play_gaelet(s: &Service, n: u32) -> Result<(), String> {
     {
         return Err(format!("{wrong} not refuted: {}", refuted.text));
     }
-    let hint = s.puzzle_hint(&solver(2000)).map_err(|r| r.0)?;
+    let hint = s.puzzle_hint(&solver(2000), |_| ()).map_err(|r| r.0)?;
     if !hint.text.starts_with("Hint: look at ") {
         return Err(hint.text);
     }
@@ -624,7 +664,7 @@ fn play_gaelet(s: &Service, n: u32) -> Result<(), String> {
     }
     s.start_puzzle(&solver(90_000), number(n), true)
         .map_err(|r| r.0)?;
-    let gave_up = s.give_up_puzzle(&solver(91_000)).map_err(|r| r.0)?;
+    let gave_up = s.give_up_puzzle(&solver(91_000), |_| ()).map_err(|r| r.0)?;
     match gave_up.text.contains(&puzzle.solution.join(" ")) {
         true => Ok(()),
         false => Err(gave_up.text),

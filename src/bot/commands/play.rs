@@ -3,7 +3,7 @@
 use crate::bot::choices::autocomplete_ply;
 use crate::bot::respond::{act, act_asking, act_on, act_privately, refuse};
 use crate::bot::{Context, Error};
-use crate::service::{Refusal, Service};
+use crate::service::Refusal;
 
 /// Play a ply in this channel's game (PTN: a1, Sb2, Cc3, 3c3>12).
 #[poise::command(slash_command, guild_only, rename = "move")]
@@ -13,8 +13,8 @@ pub(super) async fn play(
     #[autocomplete = "autocomplete_ply"]
     ply: String,
 ) -> Result<(), Error> {
-    act_asking(ctx, Service::ply_answers_privately, move |s, c| {
-        s.play(c, &ply)
+    act_asking(ctx, move |s, c, told| {
+        s.play_then(c, &ply, None, |private| told.learn(private))
     })
     .await
 }

@@ -4,7 +4,7 @@ use crate::bot::checks::{channel_kind, is_thread};
 use crate::bot::respond::{act, act_asking, act_in_thread, act_privately, blocking, service_ctx};
 use crate::bot::{Context, Error};
 use crate::engine::puzzles::{Difficulty, PuzzleKind};
-use crate::service::{Outcome, PuzzleChoice, Service};
+use crate::service::{Outcome, PuzzleChoice};
 
 #[derive(Debug, poise::ChoiceParameter)]
 pub enum DifficultyChoice {
@@ -91,8 +91,8 @@ async fn start(
 /// A hint for your puzzle: where to look, then the ply (the puzzle then counts as unsolved).
 #[poise::command(slash_command, guild_only)]
 async fn hint(ctx: Context<'_>) -> Result<(), Error> {
-    act_asking(ctx, Service::puzzle_answers_privately, |s, c| {
-        s.puzzle_hint(c)
+    act_asking(ctx, |s, c, told| {
+        s.puzzle_hint(c, |private| told.learn(private))
     })
     .await
 }
@@ -100,8 +100,8 @@ async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 /// Give up your puzzle and see the road.
 #[poise::command(slash_command, guild_only)]
 async fn give_up(ctx: Context<'_>) -> Result<(), Error> {
-    act_asking(ctx, Service::puzzle_answers_privately, |s, c| {
-        s.give_up_puzzle(c)
+    act_asking(ctx, |s, c, told| {
+        s.give_up_puzzle(c, |private| told.learn(private))
     })
     .await
 }

@@ -36,7 +36,9 @@ impl Session {
             "move" | "play" => match rest.iter().map(String::as_str).collect::<Vec<_>>()[..] {
                 [] => return Err(Refusal("which ply? `move c3`".into())),
                 [ply] => sv.play(&ctx, ply)?,
-                [ply, "then", ref line @ ..] => sv.play_then(&ctx, ply, Some(&line.join(" ")))?,
+                [ply, "then", ref line @ ..] => {
+                    sv.play_then(&ctx, ply, Some(&line.join(" ")), |_| ())?
+                }
                 [_, ref extra @ ..] => {
                     return Err(Refusal(format!(
                         "a move is one ply (you added `{}`); to keep conditional plies with it \

@@ -14,8 +14,8 @@ pub const HELP: &str = "\
 pub fn command(sv: &Service, ctx: &Ctx, rest: &[String]) -> Result<Outcome, Refusal> {
     let words: Vec<&str> = rest.iter().map(String::as_str).collect();
     match words[..] {
-        ["hint"] => sv.puzzle_hint(ctx),
-        ["give", "up"] | ["give_up"] | ["giveup"] => sv.give_up_puzzle(ctx),
+        ["hint"] => sv.puzzle_hint(ctx, |_| ()),
+        ["give", "up"] | ["give_up"] | ["giveup"] => sv.give_up_puzzle(ctx, |_| ()),
         ["daily"] => sv.start_daily_puzzle(ctx),
         _ => {
             let (choice, private) = choice(&words)?;

@@ -1,29 +1,18 @@
 //! Help with a puzzle: hints (where to look, then the ply) and giving up (the answer), for
-//! both kinds; either counts the attempt as failed for the ratings. And whether an answer about
-//! a puzzle will be private, told before the work (so a slow one is deferred privately).
+//! both kinds; either counts the attempt as failed for the ratings.
 
 use super::*;
 
 impl Service {
-    /// Whether a ply of `ctx.user` here goes to their private puzzle, so its answer is for them
-    /// alone: asked before the ply, so that a slow answer is deferred privately too.
-    pub fn ply_answers_privately(&self, ctx: &Ctx) -> Result<bool, Refusal> {
-        Ok(self
-            .plays_puzzle(ctx)?
-            .is_some_and(|a| matches!(a.seat, PuzzleSeat::Private(_))))
-    }
-
-    /// Whether `ctx.user`'s puzzle here (for a hint, or giving up) is a private one.
-    pub fn puzzle_answers_privately(&self, ctx: &Ctx) -> Result<bool, Refusal> {
-        Ok(self
-            .attempt_of(ctx)?
-            .is_some_and(|a| matches!(a.seat, PuzzleSeat::Private(_))))
-    }
-
     /// A hint: first where the winning ply happens, then the ply itself. A hint counts as a
-    /// failed attempt for the ratings.
-    pub fn puzzle_hint(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
-        let s = self.current(ctx)?;
+    /// failed attempt for the ratings. `tell_private` learns whether the answer is private
+    /// (`Service::play_then`'s).
+    pub fn puzzle_hint(
+        &self,
+        ctx: &Ctx,
+        tell_private: impl FnOnce(bool),
+    ) -> Result<Outcome, Refusal> {
+        let s = self.current(ctx, tell_private)?;
         let pos = s.game.position();
         let hinted = match s.puzzle.kind {
             PuzzleKind::Win => winning_line(pos).and_then(|line| line.first().copied()),
@@ -56,8 +45,13 @@ impl Service {
     }
 
     /// Giving up: the solution from where the attempt stands, and the attempt ends.
-    pub fn give_up_puzzle(&self, ctx: &Ctx) -> Result<Outcome, Refusal> {
-        let s = self.current(ctx)?;
+    /// `tell_private` as `puzzle_hint`'s.
+    pub fn give_up_puzzle(
+        &self,
+        ctx: &Ctx,
+        tell_private: impl FnOnce(bool),
+    ) -> Result<Outcome, Refusal> {
+        let s = self.current(ctx, tell_private)?;
         let pos = s.game.position();
         let a = &s.attempt;
         let mut text = match s.puzzle.kind {

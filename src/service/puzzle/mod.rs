@@ -220,9 +220,13 @@ impl Service {
             .is_some_and(|a| a.puzzle == puzzle && a.seq == seq))
     }
 
-    fn current(&self, ctx: &Ctx) -> Result<Standing, Refusal> {
+    /// `ctx.user`'s puzzle here, telling `tell_private` whether it is a private one.
+    fn current(&self, ctx: &Ctx, tell_private: impl FnOnce(bool)) -> Result<Standing, Refusal> {
         match self.attempt_of(ctx)? {
-            Some(attempt) => self.standing(attempt),
+            Some(attempt) => {
+                tell_private(attempt.seat.is_private());
+                self.standing(attempt)
+            }
             None => refuse("you have no puzzle under way: start one with /puzzle start"),
         }
     }
