@@ -1,5 +1,5 @@
 //! Help with a puzzle: hints (where to look, then the ply) and giving up (the answer), for
-//! both kinds; either counts the attempt as failed for the ratings.
+//! every kind; either counts the attempt as failed for the ratings.
 
 use super::*;
 
