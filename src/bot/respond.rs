@@ -168,16 +168,16 @@ pub async fn act_privately(
 }
 
 /// `act` for an action whose answer is private when the service tells so (a ply or a hint of
-/// a private puzzle): `f` hands `Foresight::learn` to the service, which tells it in the same
-/// crossing, before its slow part.
+/// a private puzzle): `f` hands its third argument to the service as `tell_private`, which
+/// tells it in the same crossing, before its slow part.
 pub async fn act_asking(
     ctx: Context<'_>,
-    f: impl FnOnce(&Service, &Ctx, &Foresight) -> Result<Outcome, Refusal> + Send + 'static,
+    f: impl FnOnce(&Service, &Ctx, &dyn Fn(bool)) -> Result<Outcome, Refusal> + Send + 'static,
 ) -> Result<(), Error> {
     let foresight = Foresight::asking();
     let told = foresight.clone();
     act_for(ctx, foresight, async { Ok(()) }, move |s, c, ()| {
-        f(s, c, &told)
+        f(s, c, &|private| told.learn(private))
     })
     .await
 }

@@ -13,8 +13,8 @@ pub(super) async fn play(
     #[autocomplete = "autocomplete_ply"]
     ply: String,
 ) -> Result<(), Error> {
-    act_asking(ctx, move |s, c, told| {
-        s.play_then(c, &ply, None, |private| told.learn(private))
+    act_asking(ctx, move |s, c, tell_private| {
+        s.play_then(c, &ply, None, tell_private)
     })
     .await
 }

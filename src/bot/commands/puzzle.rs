@@ -91,19 +91,13 @@ async fn start(
 /// A hint for your puzzle: where to look, then the ply (the puzzle then counts as unsolved).
 #[poise::command(slash_command, guild_only)]
 async fn hint(ctx: Context<'_>) -> Result<(), Error> {
-    act_asking(ctx, |s, c, told| {
-        s.puzzle_hint(c, |private| told.learn(private))
-    })
-    .await
+    act_asking(ctx, |s, c, tell_private| s.puzzle_hint(c, tell_private)).await
 }
 
 /// Give up your puzzle and see the road.
 #[poise::command(slash_command, guild_only)]
 async fn give_up(ctx: Context<'_>) -> Result<(), Error> {
-    act_asking(ctx, |s, c, told| {
-        s.give_up_puzzle(c, |private| told.learn(private))
-    })
-    .await
+    act_asking(ctx, |s, c, tell_private| s.give_up_puzzle(c, tell_private)).await
 }
 
 /// Today's puzzle of this server, solved privately (your time is kept for tomorrow's post).
