@@ -4,6 +4,7 @@
 
 pub mod bot;
 pub mod cli;
+pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod playtak;

@@ -245,32 +245,7 @@ pub fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteract
     }
 }
 
-/// The wall clock in milliseconds since 1970, as the service counts time. A test moves it with
-/// the fake Discord's virtual clock: `BREDON_CLOCK_FILE` names a file holding milliseconds to
-/// add, read at every call (the file is only ever set by tests).
-pub fn now_ms() -> i64 {
-    wall_clock_ms() + clock_offset_ms()
-}
-
-/// The machine's clock in milliseconds since 1970, never a test's virtual one: the time as
-/// Discord's gateway counts it.
-pub fn wall_clock_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-fn clock_offset_ms() -> i64 {
-    static FILE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
-    let Some(file) = FILE.get_or_init(|| std::env::var_os("BREDON_CLOCK_FILE").map(Into::into))
-    else {
-        return 0;
-    };
-    std::fs::read_to_string(file)
-        .ok()
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(0)
-}
+pub use crate::clock::{now_ms, wall_clock_ms};
 
 /// Rung whenever an outcome touches a tournament, so its news and new games follow at once
 /// instead of at the next tick.

@@ -95,9 +95,14 @@ pub fn run(store: crate::store::Store, name: String) -> Result<(), Failure> {
             .await
             .map_err(|e| Failure::new(1, format!("cannot serve the web pages on {addr}: {e}")))?;
         println!("serving the web pages of {name} on http://{addr}");
-        crate::web::serve_on(listener, Arc::new(Service::new(store)), limit)
-            .await
-            .map_err(|e| Failure::new(1, e))
+        crate::web::serve_on(
+            listener,
+            Arc::new(Service::new(store)),
+            limit,
+            crate::clock::Clock::BOT,
+        )
+        .await
+        .map_err(|e| Failure::new(1, e))
     })
 }
 

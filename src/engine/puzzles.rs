@@ -8,6 +8,28 @@ use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
+/// The solver's budget for judging a puzzle's ply (and for each reply when a refutation is
+/// sought): enough for every starter puzzle's line in well under a second.
+pub const CHECK_NODES: usize = 400_000;
+
+/// The budget for a puzzle's shortest line (hints, giving up; past it the solver's line stands
+/// in, its circles cut out), as `bredon puzzles refine` gives it, so the line given up is the
+/// stored one.
+pub const LINE_NODES: usize = 200_000;
+
+/// The quickest forced road from `pos` against the longest defence, or, past its budget, the
+/// solver's line with its circles cut out: never a line that comes to a position twice. A
+/// puzzle's hints and solution; its first ply is always taken as a solving ply.
+pub fn winning_line(pos: &Position) -> Option<Vec<Ply>> {
+    let Verdict::Tinue(line) = solve(pos, CHECK_NODES).verdict else {
+        return None;
+    };
+    match shortest_tinue(pos, line.len(), LINE_NODES).shortest {
+        Shortest::Line(shortest) => Some(shortest),
+        _ => Some(without_circles(pos, &line)),
+    }
+}
+
 /// What a puzzle asks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

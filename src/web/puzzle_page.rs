@@ -4,7 +4,7 @@
 //! shown with its position (`/s/{slug}/puzzle/yesterday/board`).
 
 use super::pages::layout;
-use super::site::{now_ms, Web};
+use super::site::Web;
 use crate::service::{fingerprint, WebDaily, WebPuzzlePage};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -12,7 +12,7 @@ use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
 
 pub(super) async fn page(State(web): State<Web>, Path(slug): Path<String>) -> Response {
-    let now = now_ms();
+    let now = web.now_ms();
     let page = web
         .of_server(&slug, move |s, guild| {
             s.web_puzzle_page(guild, now).map(Some)
@@ -122,7 +122,7 @@ pub(super) async fn yesterday_picture(
 /// A daily puzzle's position as a PNG; its ETag names the puzzle, the theme and what the
 /// pictures show, so a new day's puzzle or a new theme is a new picture.
 async fn puzzle_picture(web: Web, slug: String, headers: HeaderMap, day_before: bool) -> Response {
-    let now = now_ms();
+    let now = web.now_ms();
     let asked = web
         .of_server(&slug, move |s, guild| {
             s.web_puzzle_picture(guild, now, day_before)

@@ -4,7 +4,7 @@
 //! page of a server with its pages on is the same 404.
 
 use super::pages;
-use super::site::{now_ms, Web};
+use super::site::Web;
 use super::tournament_page;
 use crate::service::fingerprint;
 use axum::extract::{Path, RawQuery, State};
@@ -70,7 +70,7 @@ async fn server(State(web): State<Web>, Path(slug): Path<String>) -> Response {
         .of_server(&slug, |s, guild| s.web_server_page(guild).map(Some))
         .await;
     match page {
-        Ok(page) => Html(pages::server(&page, &slug, now_ms())).into_response(),
+        Ok(page) => Html(pages::server(&page, &slug, web.now_ms())).into_response(),
         Err(answer) => answer,
     }
 }
@@ -84,7 +84,7 @@ async fn game(
         Ok(game) => {
             let ply =
                 asked_ply(query.as_deref()).map_or(game.plies.len(), |p| p.min(game.plies.len()));
-            Html(pages::game(&game, &slug, ply, now_ms())).into_response()
+            Html(pages::game(&game, &slug, ply, web.now_ms())).into_response()
         }
         Err(answer) => answer,
     }

@@ -4,6 +4,7 @@
 use super::live;
 use super::routes::routes;
 use super::site::Web;
+use crate::clock::Clock;
 use crate::service::Service;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -71,13 +72,15 @@ fn router(web: Web, limit: Option<RateLimit>) -> Result<axum::Router, String> {
 }
 
 /// Serves the pages on a listener already bound (so a bad address stops a start at once,
-/// and tests bind port 0) until the process ends.
+/// and tests bind port 0) until the process ends; `clock` says which day it is (the bot's
+/// clock, or a test's).
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     service: Arc<Service>,
     limit: Option<RateLimit>,
+    clock: Clock,
 ) -> Result<(), String> {
-    let router = router(Web::new(service), limit)?;
+    let router = router(Web::new(service, clock), limit)?;
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
@@ -113,7 +116,7 @@ pub fn serve_beside(
             let served = runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)
                     .map_err(|e| format!("cannot serve the web pages: {e}"))?;
-                serve_on(listener, service, limit).await
+                serve_on(listener, service, limit, Clock::BOT).await
             });
             if let Err(reason) = served {
                 tracing::error!(%reason, "the web pages stopped");

@@ -1,6 +1,7 @@
 //! What every handler shares: the service, asked on a blocking thread, and the pictures
 //! already drawn, by their ETag.
 
+use crate::clock::Clock;
 use crate::service::{Service, WebGame};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,29 +17,30 @@ pub(super) fn not_found() -> Response {
         .into_response()
 }
 
-pub(super) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// Pictures kept drawn, at most; the cache is emptied when it is full (a game page's pictures
 /// are asked for together, so the ones in use are drawn again at once).
 const PICTURES_KEPT: usize = 512;
 
-/// What every handler shares: the service, and the pictures already drawn by their ETag.
+/// What every handler shares: the service, the pictures already drawn by their ETag, and the
+/// clock that says which day it is (the bot's, or a test's).
 #[derive(Clone)]
 pub struct Web {
     service: Arc<Service>,
     pictures: Arc<Mutex<HashMap<String, Arc<Vec<u8>>>>>,
+    clock: Clock,
 }
 
 impl Web {
-    pub fn new(service: Arc<Service>) -> Web {
+    pub fn new(service: Arc<Service>, clock: Clock) -> Web {
         Web {
             service,
             pictures: Arc::default(),
+            clock,
         }
+    }
+
+    pub(super) fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// Runs `work` on a blocking thread (as many at once as the pages' runtime has: beside the
@@ -90,7 +92,7 @@ impl Web {
         let Ok(number) = number.parse::<u64>() else {
             return Err(not_found());
         };
-        let now = now_ms();
+        let now = self.now_ms();
         self.of_server(slug, move |s, guild| s.web_game(guild, number, now))
             .await
     }

@@ -1,6 +1,6 @@
 //! Puzzles on Discord: solved in their thread or privately, and the daily puzzle across a restart.
 
-use crate::fake_discord::{self};
+use crate::fake_discord::{self, FakeDiscord};
 use crate::harness::{self, *};
 use serde_json::json;
 use std::time::Duration;
@@ -157,7 +157,15 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately() {
-    let (fake, data, bot) = boot().await;
+    // The day is pinned, so its puzzle is the same whatever the machine's date: 2026-11-28,
+    // whose puzzle once needed more than a test's own solver gave it.
+    let fake = FakeDiscord::start().await;
+    fake.pin_clock(1_795_867_200_000);
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let on_the_day = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let bot = start_bot_with(&fake, data.path(), 30.0, &on_the_day);
+    connected(&fake, 1).await;
     // A moderator chooses the channel; the first puzzle comes at the next posting hour.
     let set = run_with(
         &fake,
@@ -185,7 +193,7 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
     with_service(data.path(), |s| {
         let mut c = harness::sctx(&moderator(), TEXT);
         c.moderator = true;
-        c.now_ms -= 2 * 24 * HOUR;
+        c.now_ms += fake.advanced_ms() - 2 * 24 * HOUR;
         s.set_puzzle_channel(&c, Some(TEXT), Some(0), false)
             .unwrap();
     });
@@ -195,7 +203,7 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
             .filter(|m| m.content.starts_with("Daily puzzle of "))
             .count()
     };
-    let bot = start_bot_logging(&fake, data.path(), 0.2);
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &on_the_day);
     connected(&fake, 2).await;
     fake.wait_until("the daily puzzle", Duration::from_secs(20), |f| {
         daily(f) == 1
@@ -207,7 +215,8 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
     })
     .await;
     // From here every answer is deferred first, as a slow one is (a ply Bredon thinks over).
-    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &[("BREDON_DEFER_MS", "0")]);
+    let deferring = [on_the_day[0], ("BREDON_DEFER_MS", "0")];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &deferring);
     connected(&fake, 3).await;
     let ticks = bot.log_count(&["timers checked"]);
     bot.logged_times(&["timers checked"], ticks + 5).await;
@@ -242,6 +251,12 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
         }
     }
     let solved = solved.expect("the daily puzzle solved by following the hints");
+    assert!(
+        fake.messages()
+            .iter()
+            .any(|m| m.content.starts_with("Daily puzzle of 2026-11-28: ")),
+        "the pinned day's puzzle posted"
+    );
     let number: String = mine
         .content()
         .split("Puzzle #")

@@ -12,6 +12,8 @@ impl FakeDiscord {
         state.registration_status.store(200, Ordering::SeqCst);
         state.session_starts.store(1000, Ordering::SeqCst);
         state.max_concurrency.store(1, Ordering::SeqCst);
+        // No outage until a test makes one, wherever a test pins the clock (`pin_clock`).
+        state.outage_until_ms.store(i64::MIN, Ordering::SeqCst);
         *state.ws_url.lock().unwrap() = format!("ws://{}", ws.local_addr().unwrap());
         let api_base = format!("http://{}", http.local_addr().unwrap());
         let s = Arc::clone(&state);
@@ -60,6 +62,16 @@ impl FakeDiscord {
 
     pub fn identifies(&self) -> u64 {
         self.state.identifies.load(Ordering::SeqCst)
+    }
+
+    /// When each IDENTIFY that started a session arrived, in order.
+    pub fn identified_at(&self) -> Vec<Instant> {
+        self.state.identified_at.lock().unwrap().clone()
+    }
+
+    /// The codes of the close frames the bot sent its gateway connections, in order.
+    pub fn closed_by_bot(&self) -> Vec<Option<u16>> {
+        self.state.closed_by_bot.lock().unwrap().clone()
     }
 
     pub fn resumes(&self) -> u64 {
@@ -251,6 +263,17 @@ impl FakeDiscord {
         }
     }
 
+    /// Sets the virtual clock so that the bot sharing it reads `at_ms` now, whatever the
+    /// machine's date: a test pins the day it runs on. `advance` moves it on from there.
+    pub fn pin_clock(&self, at_ms: i64) {
+        let wall = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        self.state.clock_ms.store(at_ms - wall, Ordering::SeqCst);
+        self.write_clock();
+    }
+
     /// How far `advance` has moved the virtual clock on (the bot's time is the machine's
     /// plus this, once it shares the clock).
     pub fn advanced_ms(&self) -> i64 {
@@ -387,9 +410,17 @@ impl FakeDiscord {
         mut ready: impl FnMut(&FakeDiscord) -> bool,
     ) {
         let started = Instant::now();
-        while !ready(self) {
+        loop {
+            // Listening before the look, so a change between the two is not missed; what the
+            // fake is not told of (the bot's log, its store) is looked at again after 50 ms.
+            let changed = self.state.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if ready(self) {
+                return;
+            }
             assert!(started.elapsed() < timeout, "timed out waiting for {what}");
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            let _ = tokio::time::timeout(Duration::from_millis(50), changed).await;
         }
     }
 
@@ -402,7 +433,14 @@ impl FakeDiscord {
     ) -> Request {
         let started = Instant::now();
         loop {
-            if let Some(r) = self.requests().into_iter().skip(from).find(|r| pred(r)) {
+            let changed = self.state.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            let found = {
+                let requests = self.state.requests.lock().unwrap();
+                requests.iter().skip(from).find(|r| pred(r)).cloned()
+            };
+            if let Some(r) = found {
                 return r;
             }
             assert!(
@@ -414,7 +452,7 @@ impl FakeDiscord {
                     .map(|r| format!("{} {} {}", r.method, r.path, r.status))
                     .collect::<Vec<_>>()
             );
-            tokio::time::sleep(Duration::from_millis(5)).await;
+            let _ = tokio::time::timeout(Duration::from_millis(100), changed).await;
         }
     }
 

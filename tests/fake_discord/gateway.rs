@@ -20,6 +20,10 @@ pub(super) async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
         }
     });
     while let Some(Ok(msg)) = source.next().await {
+        if let Message::Close(frame) = &msg {
+            let code = frame.as_ref().map(|f| u16::from(f.code));
+            state.closed_by_bot.lock().unwrap().push(code);
+        }
         let Message::Text(text) = msg else { continue };
         let Ok(v) = serde_json::from_str::<Value>(&text) else {
             continue;
@@ -79,6 +83,7 @@ pub(super) async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                     continue;
                 }
                 state.identifies.fetch_add(1, Ordering::SeqCst);
+                state.identified_at.lock().unwrap().push(Instant::now());
                 identified(&state, shard, total, &tx);
                 let guilds: Vec<u64> = state
                     .guilds()
@@ -119,6 +124,7 @@ pub(super) async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
         .lock()
         .unwrap()
         .retain(|c| !c.tx.same_channel(&tx));
+    state.changed.notify_waiters();
 }
 
 /// `tx` is now the connection of `shard` of `total` (in place of an earlier one).
@@ -135,4 +141,6 @@ pub(super) fn identified(
         total,
         tx: tx.clone(),
     });
+    drop(gateways);
+    state.changed.notify_waiters();
 }

@@ -153,7 +153,8 @@ pub struct Request {
     pub method: String,
     pub path: String,
     pub content_type: String,
-    pub body: Vec<u8>,
+    /// Shared, so a test that copies the log of requests while it waits copies no picture.
+    pub body: Arc<[u8]>,
     pub status: u16,
     /// When the request had fully arrived.
     pub at: Instant,
@@ -379,7 +380,14 @@ struct State {
     rate_limits: Mutex<Option<RateLimits>>,
     /// Requests answered 429 by the rate limits.
     rate_limited: AtomicU64,
+    /// Rung at every request and every gateway session that starts or ends: what a test that
+    /// waits for the bot waits on, instead of reading the state over and over.
+    changed: tokio::sync::Notify,
     identifies: AtomicU64,
+    /// When each IDENTIFY that started a session arrived.
+    identified_at: Mutex<Vec<Instant>>,
+    /// The close frames the bot sent, by their code (`None`: a frame without one).
+    closed_by_bot: Mutex<Vec<Option<u16>>>,
     resumes: AtomicU64,
     seq: AtomicU64,
     ids: AtomicU64,

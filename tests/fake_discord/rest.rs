@@ -58,7 +58,7 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
             method,
             path,
             content_type,
-            body,
+            body: body.into(),
             status: 0,
             at: Instant::now(),
         };
@@ -97,6 +97,7 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
                 .push((request.path.clone(), request.at));
         }
         state.requests.lock().unwrap().push(request);
+        state.changed.notify_waiters();
         let reason = match status {
             200 => "OK",
             204 => "No Content",

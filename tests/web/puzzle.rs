@@ -4,30 +4,21 @@
 
 use crate::http::{get, words};
 use crate::site::*;
-use bredon::engine::forced::{shortest_tinue, Shortest};
-use bredon::engine::puzzles::starter_set;
+use bredon::engine::puzzles::{starter_set, winning_line};
 use bredon::game::Match;
 use bredon::service::{Outcome, PuzzleChoice};
 
 const HOUR: i64 = 3_600_000;
 const DAY: i64 = 24 * HOUR;
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
-
-/// The quickest line's first ply on the board an outcome shows.
+/// The first ply of the line Bredon's hints give on the board an outcome shows: a ply the
+/// puzzle always takes as solving it.
 fn winning_ply(outcome: &Outcome) -> String {
     let board = outcome.board.as_ref().expect("a board");
     let Ok(Match::Tak(game)) = Match::from_record(&board.record) else {
         panic!("no Tak board in {outcome:?}");
     };
-    let Shortest::Line(line) = shortest_tinue(game.position(), 41, 1_000_000).shortest else {
-        panic!("no forced line");
-    };
+    let line = winning_line(game.position()).expect("Bredon's hint line");
     game.position().ptn(line[0])
 }
 
@@ -46,11 +37,11 @@ fn number_after(text: &str, marker: &str) -> u32 {
 }
 
 /// The open server's daily puzzles of yesterday and today posted, and today's solved by alice
-/// privately; the time it is now and today's puzzle. The day starts 12 hours from the hour
-/// now, so none ends while a test runs.
+/// privately; the time it is now on the site's clock and today's puzzle. The day starts 12
+/// hours from the hour now, so none ends while a test runs.
 pub fn posted_and_solved(site: &Site) -> (i64, u32) {
     let s = &site.service;
-    let now = now_ms();
+    let now = site.clock.now_ms();
     let hour = ((now / HOUR + 12) % 24) as u32;
     let mut moderator = ctx(OPEN, 1, &user("mod"));
     moderator.now_ms = now - 3 * DAY;

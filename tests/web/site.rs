@@ -1,6 +1,7 @@
 //! A site to test: a store with games of three servers, the service over it, and the web
 //! pages served on a free port of 127.0.0.1 by this test's runtime.
 
+use bredon::clock::Clock;
 use bredon::service::{ChallengeOptions, Ctx, Service};
 use bredon::store::records::{PlayerRef, Seat};
 use std::sync::Arc;
@@ -15,8 +16,14 @@ pub const TURNED_OFF: u64 = 9;
 /// The names a player may choose that try to be markup, markdown, or turn text around.
 pub const HOSTILE: &str = "<script>alert(1)</script> **x** \u{202E}evil";
 
+/// The moment every site's clock starts at, whatever the machine's date: 2026-11-28 12:00 UTC,
+/// a day whose daily puzzle once needed more than the tests' own solver gave it.
+pub const STARTS_AT_MS: i64 = 1_795_867_200_000;
+
 pub struct Site {
     pub base: String,
+    /// The pages' clock, started at `STARTS_AT_MS`.
+    pub clock: Clock,
     pub service: Arc<Service>,
     /// The open server's slug, and the one the turned-off server had.
     pub slug: String,
@@ -117,13 +124,16 @@ impl Site {
             .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
+        let clock = Clock::starting_at(STARTS_AT_MS);
         tokio::spawn(bredon::web::serve_on(
             listener,
             Arc::clone(&service),
             Some(limit),
+            clock,
         ));
         Site {
             base,
+            clock,
             service,
             slug,
             old_slug,

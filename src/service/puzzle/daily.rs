@@ -199,3 +199,75 @@ fn yesterday(d: &DailyPuzzle) -> String {
         names.join(", ")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::puzzles::winning_line;
+
+    /// The first day the walk below starts from: 2026-11-28, whose puzzle once failed a test
+    /// whose own solver had a smaller budget than Bredon's.
+    const FIRST_DAY: i64 = 1_795_824_000_000 / 86_400_000;
+
+    /// The ply Bredon's own hint gives on the board an outcome shows.
+    fn hinted_ply(shown: &Outcome) -> String {
+        let board = shown.board.as_ref().expect("a board");
+        let Ok(Match::Tak(game)) = Match::from_record(&board.record) else {
+            panic!("no Tak board in {shown:?}");
+        };
+        let pos = game.position();
+        let line = winning_line(pos).expect("Bredon finds the road within its budget");
+        pos.ptn(line[0])
+    }
+
+    /// Every day's daily puzzle over a year (198 puzzles of the 274 a day can bring) is one
+    /// Bredon solves within the budgets it answers with: a solver who plays its hint line, ply
+    /// by ply against its defence, is told it is solved. No other test depends on the real day
+    /// (each pins its own); this is the promise to players that any day's puzzle can be solved
+    /// by following the hints. Minutes of solving:
+    /// `cargo test --release --lib every_daily_puzzle -- --ignored`.
+    #[test]
+    #[ignore = "solves 198 puzzles (minutes)"]
+    fn every_daily_puzzle_of_a_year_is_solved_by_bredons_own_line() {
+        let days = FIRST_DAY..FIRST_DAY + 366;
+        let mut chosen: Vec<u32> = days.map(daily_choice).collect();
+        chosen.sort();
+        chosen.dedup();
+        let dir = tempfile::tempdir().unwrap();
+        let s = Service::new(crate::store::Store::open(dir.path()).unwrap());
+        let mut unsolved = Vec::new();
+        for id in chosen {
+            let solver = PlayerRef {
+                id: id as u64,
+                name: format!("solver{id}"),
+            };
+            let ctx = |t: i64| Ctx {
+                guild: 1,
+                channel: 10,
+                user: solver.clone(),
+                now_ms: t * 1000,
+                moderator: false,
+                request: None,
+            };
+            let choice = PuzzleChoice {
+                id: Some(id),
+                ..PuzzleChoice::default()
+            };
+            let mut shown = s.start_puzzle(&ctx(0), choice, true).unwrap();
+            let solved = (1..=40).any(|t| {
+                shown = match s.play(&ctx(t), &hinted_ply(&shown)) {
+                    Ok(next) => next,
+                    Err(refused) => panic!("#{id}: {}", refused.0),
+                };
+                shown.text.contains(&format!("Puzzle #{id} solved in "))
+            });
+            if !solved {
+                unsolved.push(id);
+            }
+        }
+        assert!(
+            unsolved.is_empty(),
+            "not solved by Bredon's line: {unsolved:?}"
+        );
+    }
+}

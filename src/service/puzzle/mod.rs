@@ -10,8 +10,10 @@ mod ratings;
 mod survive;
 
 use super::*;
-use crate::engine::forced::{longest_defence, shortest_tinue, without_circles, Shortest};
-use crate::engine::puzzles::{starter_set, Difficulty, Puzzle, PuzzleKind};
+use crate::engine::forced::{longest_defence, Shortest};
+use crate::engine::puzzles::{
+    starter_set, winning_line, Difficulty, Puzzle, PuzzleKind, CHECK_NODES, LINE_NODES,
+};
 use crate::engine::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::store::PuzzleChange;
 use crate::tak::GameResult;
@@ -23,14 +25,6 @@ fn won(end: GameResult) -> &'static str {
         _ => "a win on flats!",
     }
 }
-
-/// The solver's budget for judging a ply (and for each reply when a refutation is sought):
-/// enough for every starter puzzle's line in well under a second.
-const CHECK_NODES: usize = 400_000;
-
-/// The budget for the shortest line (hints, giving up; past it the solver's line stands in, its
-/// circles cut out), as `bredon puzzles refine` gives it, so the line given up is the stored one.
-const LINE_NODES: usize = 200_000;
 
 /// The budget for Bredon's longest defence after each ply (past it, the solver's defence).
 const DEFENCE_NODES: usize = 50_000;
@@ -525,18 +519,6 @@ impl Standing {
             .play(parsed.ply)
             .map_err(|e| Refusal(e.to_string()))?;
         Ok((parsed.ply, played.ptn.clone(), played.tak))
-    }
-}
-
-/// The quickest forced road from `pos` against Bredon's longest defence, or, past its budget,
-/// the solver's line with its circles cut out: never a line that comes to a position twice.
-fn winning_line(pos: &crate::tak::Position) -> Option<Vec<crate::tak::Ply>> {
-    let Verdict::Tinue(line) = solve(pos, CHECK_NODES).verdict else {
-        return None;
-    };
-    match shortest_tinue(pos, line.len(), LINE_NODES).shortest {
-        Shortest::Line(shortest) => Some(shortest),
-        _ => Some(without_circles(pos, &line)),
     }
 }
 
