@@ -64,7 +64,9 @@ pub async fn run(config: Config) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| format!("cannot serve the web pages on {addr} (BREDON_WEB_ADDR): {e}"))?;
-        tracing::info!(%addr, "serving the web pages");
+        // The address bound: port 0 in BREDON_WEB_ADDR takes any free port, named here.
+        let bound = listener.local_addr().map_or(addr, |bound| bound);
+        tracing::info!(addr = %bound, "serving the web pages");
         crate::web::serve_beside(listener, Arc::clone(&service), config.web_rate_limit)?;
     }
     let framework = poise::Framework::builder()

@@ -326,9 +326,10 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
         )
     })?;
     println!(
-        "mean squared error on held-out positions: {:.5} (today's weights) -> {:.5}; on the fitted ones {:.5} ({:.0} s)",
+        "mean squared error on held-out positions: {:.5} (today's weights) -> {:.5}; on the fitted ones {:.5} (today's weights) -> {:.5} ({:.0} s)",
         f.held_out_before,
         f.held_out_after,
+        f.train_before,
         f.train_after,
         started.elapsed().as_secs_f64()
     );

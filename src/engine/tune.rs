@@ -175,10 +175,11 @@ fn flat_worth(w: &[f64; FEATURES]) -> f64 {
 pub struct Fit {
     /// In hundredths of a flat: a flat on top in the middle of the game is worth 100.
     pub weights: Weights,
-    /// Mean squared errors on the held-out positions: the weights played today (at their best
-    /// scale) and the fitted ones.
+    /// Mean squared errors on the held-out positions, then on the fitted ones: the weights
+    /// played today (at their best scale) and the fitted ones.
     pub held_out_before: f64,
     pub held_out_after: f64,
+    pub train_before: f64,
     pub train_after: f64,
 }
 
@@ -187,7 +188,9 @@ pub struct Fit {
 /// mid-game worth is 100.
 pub fn fit(train: &[Sample], held_out: &[Sample], rounds: usize, decay: f64) -> Option<Fit> {
     let current: [f64; FEATURES] = WEIGHTS.map(f64::from);
-    let held_out_before = error(held_out, &current, best_scale(train, &current));
+    let today_scale = best_scale(train, &current);
+    let held_out_before = error(held_out, &current, today_scale);
+    let train_before = error(train, &current, today_scale);
     let mut w = [0.0f64; FEATURES];
     let (b1, b2, rate) = (0.9, 0.999, 0.02);
     let mut m = [0.0; FEATURES];
@@ -220,6 +223,7 @@ pub fn fit(train: &[Sample], held_out: &[Sample], rounds: usize, decay: f64) -> 
         weights: w.map(|x| (x / scale) as f32),
         held_out_before,
         held_out_after: error(held_out, &w, 1.0),
+        train_before,
         train_after: error(train, &w, 1.0),
     })
 }

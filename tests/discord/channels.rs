@@ -21,12 +21,19 @@ async fn with_few_session_starts_left_the_bot_waits_for_their_reset() {
         "{}",
         bot.log()
     );
+    let reset_at = std::time::Instant::now() + Duration::from_millis(1500);
     fake.session_starts_left(60, Duration::from_millis(1500));
     let bot = start_bot_logging(&fake, data.path(), 30.0);
     bot.logged(&["few more session starts", "remaining=60"])
         .await;
-    assert_eq!(fake.identifies(), 1, "no IDENTIFY before the reset");
     connected(&fake, 2).await;
+    // Read once the bot has answered a command, well after it connected: one IDENTIFY of this
+    // start, none refused, and none before the count reset.
+    says(&run(&fake, &alice(), "rules", json!([])).await, "Tak");
+    let identified = fake.identified_at();
+    assert_eq!(identified.len(), 2, "one IDENTIFY for each start");
+    assert!(identified[1] >= reset_at, "an IDENTIFY before the reset");
+    assert_eq!(fake.invalid_sessions(), 0, "no IDENTIFY refused");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

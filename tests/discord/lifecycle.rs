@@ -141,6 +141,12 @@ async fn sigterm_closes_the_gateway_and_exits_cleanly_with_the_game_stored() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert!(status.success(), "{status:?}");
+    // topics/opcodes-and-status-codes: 1000 closes a session for good (no resume expected).
+    fake.wait_until("the connection gone", Duration::from_secs(10), |f| {
+        !f.connected()
+    })
+    .await;
+    assert_eq!(fake.closed_by_bot(), vec![Some(1000)], "the gateway closed");
     let store = bredon::store::Store::open(data.path()).unwrap();
     assert_eq!(store.game(CHANNEL).unwrap().unwrap().plies, vec!["a1"]);
 }

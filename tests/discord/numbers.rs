@@ -7,6 +7,7 @@ use crate::support;
 use bredon::service::{ChallengeOptions, Ctx, Service};
 use bredon::store::records::{PlayerRef, Seat};
 use serde_json::json;
+use std::time::Duration;
 
 /// Another server, whose games this one's commands never find.
 const OTHER: u64 = GUILD_ID + 1;
@@ -108,7 +109,14 @@ async fn a_typed_number_finds_the_servers_game_then_an_old_id_never_another_serv
         );
     }
 
-    // A live game is listed by its number, and `game:` says it has not finished.
+    // A live game is listed by its number, and `game:` says it has not finished. Started once
+    // game #2's record is posted, so that post is not taken for an answer to the challenge.
+    fake.wait_until("game #2's record", Duration::from_secs(20), |f| {
+        f.messages()
+            .iter()
+            .any(|m| m.content.contains("Series after 1 game"))
+    })
+    .await;
     start_game(&fake).await;
     let r = run(&fake, &carol(), "games", json!([])).await;
     says(&r, &format!("Game #3 in <#{CHANNEL}>: alice vs bob"));

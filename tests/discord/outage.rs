@@ -192,6 +192,11 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // Counted once nothing is owed any more: a letter still in the outbox could post again.
+    assert_eq!(
+        outbox_after(&fake, data.path(), &[("BREDON_CLOCK_FILE", &clock)], bot).await,
+        0
+    );
     for game in 1..=3 {
         for (white, black) in rounds {
             let mine = format!("alice played {white}");
@@ -230,12 +235,11 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
         .filter(|n| ![alice_id, bob_id].contains(&n.user))
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:?}");
-    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_move_is_deferred_at_once_and_announced_once() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     // Queued for 2.8 s (while Bredon registered its commands, say): 0.2 s of the window left.
     fake.deliver_late(Duration::from_millis(2_800));
@@ -246,12 +250,14 @@ async fn a_late_move_is_deferred_at_once_and_announced_once() {
     let first = first_response(&fake, from, &token).await;
     assert_eq!(first.status, 204);
     assert_eq!(first.json()["type"], 5, "deferred at once, before the work");
-    announced_once_with_bobs_ping(&fake, from, seen, &token).await;
+    announced_with_bobs_ping(&fake, from, &token).await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    announced_once_with_bobs_ping_once(&fake, seen);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_move_form_is_deferred_at_once_and_a_wrong_ply_stays_private() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     let form = open_move_form(&fake, &alice(), CHANNEL).await;
     let modal_id = form.json()["data"]["custom_id"]
@@ -281,7 +287,9 @@ async fn a_late_move_form_is_deferred_at_once_and_a_wrong_ply_stays_private() {
     let from = fake.requests().len();
     let seen = fake.notifications().len();
     let token = fake.submit_modal(&alice(), CHANNEL, &modal_id, "ply", "a1");
-    announced_once_with_bobs_ping(&fake, from, seen, &token).await;
+    announced_with_bobs_ping(&fake, from, &token).await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    announced_once_with_bobs_ping_once(&fake, seen);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -302,7 +310,7 @@ async fn a_late_press_for_a_private_answer_is_deferred_privately() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deferred_answer_that_failed_becomes_the_announcement_later() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     fake.deliver_late(Duration::from_millis(2_800));
     // The edit of "thinking" into the ply fails once; the outbox makes it later.
@@ -323,6 +331,7 @@ async fn a_deferred_answer_that_failed_becomes_the_announcement_later() {
         r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
     })
     .await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
     assert_eq!(notified_since(&fake, seen), vec![bob().id]);
     assert_eq!(
         posts_holding(&fake, "alice played a1"),
@@ -339,7 +348,7 @@ async fn a_deferred_answer_that_failed_becomes_the_announcement_later() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_replayed_after_a_resume_is_stored_and_announced_in_the_channel() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     // Replayed after a RESUME, 10 s after it was made: too late for any answer.
     fake.deliver_late(Duration::from_secs(10));
@@ -359,12 +368,14 @@ async fn a_move_replayed_after_a_resume_is_stored_and_announced_in_the_channel()
     // Bob's next ply is answered as usual, and nothing of alice's came twice.
     let reply = ply(&fake, &bob(), "e5").await;
     says(&reply, "bob played e5");
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
     assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+    assert_eq!(notified_since(&fake, seen), vec![bob().id, alice().id]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ply_whose_answer_is_lost_is_found_and_not_posted_again() {
-    let (fake, _data, bot) = boot_logging().await;
+    let (fake, data, bot) = boot_logging().await;
     start_game(&fake).await;
     // Discord makes the answer, but Bredon hears 503.
     fake.lose_next_answer("/callback", 503);
@@ -376,6 +387,7 @@ async fn a_ply_whose_answer_is_lost_is_found_and_not_posted_again() {
     })
     .await;
     bot.logged(&["owed outcome delivered"]).await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
     assert_eq!(posts_holding(&fake, "alice played a1"), 1);
 }
 
@@ -386,14 +398,19 @@ async fn first_response(fake: &FakeDiscord, from: usize, token: &str) -> fake_di
         .await
 }
 
-/// Alice's a1 arrived as the answer to `token`, then one message pinged bob: once, and only him.
-async fn announced_once_with_bobs_ping(fake: &FakeDiscord, from: usize, seen: usize, token: &str) {
+/// Alice's a1 arrived as the answer to `token`, then a message pinged bob.
+async fn announced_with_bobs_ping(fake: &FakeDiscord, from: usize, token: &str) {
     says(&answer(fake, from, token).await, "alice played a1");
     let posts = format!("/channels/{CHANNEL}/messages");
     fake.wait_request(from, "the ping after the deferred answer", |r| {
         r.path.ends_with(&posts) && r.content().contains("<@222>")
     })
     .await;
+}
+
+/// Since the `seen`-th notification, alice's a1 was announced once and bob alone pinged, once:
+/// read once the outbox is empty, when nothing more can come.
+fn announced_once_with_bobs_ping_once(fake: &FakeDiscord, seen: usize) {
     assert_eq!(notified_since(fake, seen), vec![bob().id]);
     assert_eq!(posts_holding(fake, "alice played a1"), 1);
 }
@@ -416,7 +433,7 @@ fn posts_holding(fake: &FakeDiscord, text: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closed_direct_messages_are_told_once_and_not_tried_again() {
-    let (fake, _data, _bot) = boot().await;
+    let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     let r = run(
         &fake,
@@ -441,6 +458,7 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
     let from = fake.requests().len();
     ply(&fake, &alice(), "b1").await;
     ply(&fake, &bob(), "d5").await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
     assert_eq!(posts_holding(&fake, told), 1, "told once");
     let dm_tries = fake
         .requests()
@@ -458,27 +476,6 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
 /// The bot started with the fake's virtual clock as its own, storing in `data`.
 fn start_on_virtual_clock(fake: &FakeDiscord, data: &std::path::Path, clock: &str) -> Bot {
     start_bot_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)])
-}
-
-/// The store's outbox once the bot is stopped. A letter caught in delivery by the stop is what
-/// a bot started again delivers at once (seen in its log), as after any stop; then the outbox
-/// is read again.
-async fn outbox_after(fake: &FakeDiscord, data: &std::path::Path, clock: &str, bot: Bot) -> usize {
-    let mut bot = bot;
-    for _ in 0..3 {
-        bot.stop();
-        if support::reopen(data).letters().unwrap().is_empty() {
-            return 0;
-        }
-        bot = start_bot_logging_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)]);
-        bot.logged(&["owed outcome delivered"]).await;
-    }
-    bot.stop();
-    let left = support::reopen(data).letters().unwrap();
-    for letter in &left {
-        eprintln!("left in the outbox: {letter:?}");
-    }
-    left.len()
 }
 
 /// A fake Discord whose clock the bot shares, the bot, and a game between alice and bob.
@@ -545,6 +542,10 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
             r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 200
         })
         .await;
+    assert_eq!(
+        outbox_after(&fake, data.path(), &[("BREDON_CLOCK_FILE", &clock)], bot).await,
+        0
+    );
     // It links the announcement: no other letter's ping reads the same, so a look for one
     // never takes another for it.
     let announcement = message_holding(&fake, "alice played a1");
@@ -561,7 +562,6 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
         with_token.is_empty(),
         "the dead token was used: {with_token:?}"
     );
-    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
 }
 
 /// The server's system channel, where Bredon tells what Discord refuses it elsewhere.
@@ -649,6 +649,10 @@ async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
         |f| posts_holding(f, "ran out of time") == 1 && posts_holding(f, "Series") == 1,
     )
     .await;
+    assert_eq!(
+        outbox_after(&fake, data.path(), &[("BREDON_CLOCK_FILE", &clock)], bot).await,
+        0
+    );
     let timeout = message_holding(&fake, "ran out of time");
     assert!(
         timeout.files.is_empty(),
@@ -673,7 +677,6 @@ async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
     let told = notices(&fake);
     assert_eq!(told.len(), 2, "told once of each refusal: {told:?}");
     assert!(told[1].contains("attach pictures"), "{}", told[1]);
-    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
     let store = support::reopen(data.path());
     assert!(
         store.game(CHANNEL).unwrap().is_none(),
@@ -704,14 +707,18 @@ async fn a_deferred_answer_whose_edit_failed_goes_to_the_channel_once_its_token_
         .await;
     says(&post, "alice played a1");
     assert_eq!(
+        outbox_after(&fake, data.path(), &[("BREDON_CLOCK_FILE", &clock)], bot).await,
+        0
+    );
+    assert_eq!(
         notified_since(&fake, seen),
         vec![bob().id],
         "bob pinged once"
     );
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1, "announced once");
     let with_token = requests_carrying(&fake, restarted, &token);
     assert!(
         with_token.is_empty(),
         "the dead token was used: {with_token:?}"
     );
-    assert_eq!(outbox_after(&fake, data.path(), &clock, bot).await, 0);
 }

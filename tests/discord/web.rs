@@ -21,24 +21,33 @@ fn slug_in(answer: &str) -> String {
         .to_string()
 }
 
-/// A free address on 127.0.0.1 for `bredon run`'s pages.
-fn free_address() -> String {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    format!("127.0.0.1:{port}")
+/// The bot, its pages served on a port of 127.0.0.1 it takes itself, and their address as its
+/// log names it.
+async fn boot_serving(
+    web_url: &str,
+    extra: &[(&str, &str)],
+) -> (FakeDiscord, tempfile::TempDir, Bot, String) {
+    let mut env = vec![
+        ("BREDON_WEB_ADDR", "127.0.0.1:0"),
+        ("BREDON_WEB_URL", web_url),
+    ];
+    env.extend_from_slice(extra);
+    let (fake, data, bot) = boot_logging_with(&env).await;
+    bot.logged(&["serving the web pages"]).await;
+    let log = bot.log();
+    let addr = log
+        .lines()
+        .find(|l| l.contains("serving the web pages"))
+        .and_then(|l| l.split("addr=").nth(1))
+        .and_then(|a| a.split_whitespace().next())
+        .expect("the address in the log")
+        .to_string();
+    (fake, data, bot, addr)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_manager_turns_the_web_pages_on_and_the_bot_serves_them() {
-    let addr = free_address();
-    let env = [
-        ("BREDON_WEB_ADDR", addr.as_str()),
-        ("BREDON_WEB_URL", "https://tak.example/"),
-    ];
-    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    let (fake, _data, _bot, addr) = boot_serving("https://tak.example/", &[]).await;
     start_game(&fake).await;
     let on = json!([{ "name": "web", "type": 5, "value": true }]);
     let r = run(&fake, &alice(), "settings", on.clone()).await;
@@ -73,12 +82,7 @@ async fn a_manager_turns_the_web_pages_on_and_the_bot_serves_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn boards_and_results_link_their_page_once_the_pages_are_on() {
-    let addr = free_address();
-    let env = [
-        ("BREDON_WEB_ADDR", addr.as_str()),
-        ("BREDON_WEB_URL", "https://tak.example"),
-    ];
-    let (fake, _data, _bot) = boot_with(30.0, &env).await;
+    let (fake, _data, _bot, addr) = boot_serving("https://tak.example", &[]).await;
     start_game(&fake).await;
     ply(&fake, &alice(), "a1").await;
     ply(&fake, &bob(), "e5").await;
@@ -156,13 +160,7 @@ async fn run_with_ply_of_game_1(fake: &FakeDiscord, ply: u64) -> Request {
 async fn boot_with_pages(
     extra: &[(&str, &str)],
 ) -> (FakeDiscord, tempfile::TempDir, Bot, String, String) {
-    let addr = free_address();
-    let mut env = vec![
-        ("BREDON_WEB_ADDR", addr.as_str()),
-        ("BREDON_WEB_URL", "https://tak.example"),
-    ];
-    env.extend_from_slice(extra);
-    let (fake, data, bot) = boot_with(30.0, &env).await;
+    let (fake, data, bot, addr) = boot_serving("https://tak.example", extra).await;
     let on = json!([{ "name": "web", "type": 5, "value": true }]);
     let slug = slug_in(
         &run(&fake, &server_manager(), "settings", on)

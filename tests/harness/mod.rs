@@ -695,3 +695,30 @@ pub fn table_rows(content: &str) -> Vec<String> {
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
 }
+
+/// The store's outbox once the bot (started with `env`) is stopped: how a test asserts "once"
+/// and "never", since a letter still owed could be posted again later. A letter caught in
+/// delivery by the stop is what a bot started again delivers at once (seen in its log), as
+/// after any stop; then the outbox is read again.
+pub async fn outbox_after(
+    fake: &FakeDiscord,
+    data: &Path,
+    env: &[(&str, &str)],
+    bot: Bot,
+) -> usize {
+    let mut bot = bot;
+    for _ in 0..3 {
+        bot.stop();
+        if support::reopen(data).letters().unwrap().is_empty() {
+            return 0;
+        }
+        bot = start_bot_logging_with(fake, data, 0.2, env);
+        bot.logged(&["owed outcome delivered"]).await;
+    }
+    bot.stop();
+    let left = support::reopen(data).letters().unwrap();
+    for letter in &left {
+        eprintln!("left in the outbox: {letter:?}");
+    }
+    left.len()
+}

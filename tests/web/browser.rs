@@ -39,17 +39,14 @@ pub async fn browser() -> Option<Browser> {
         crate::support::postgres::skip(tool, "the web pages are tested in a real browser");
         return None;
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let driver = std::process::Command::new(chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
+    // Port 0: chromedriver takes a free port itself and names it on its first lines.
+    let mut driver = std::process::Command::new(chromedriver)
+        .arg("--port=0")
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("chromedriver starts");
+    let port = driver_port(driver.stdout.take().expect("chromedriver's output"));
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
         "goog:chromeOptions".into(),
@@ -74,6 +71,23 @@ pub async fn browser() -> Option<Browser> {
         }
     }
     panic!("chromedriver did not answer on {url}");
+}
+
+/// The port chromedriver says it listens on ("... started successfully on port N."); the rest
+/// of its output is read and dropped on a thread of its own, so it never blocks on a full pipe.
+fn driver_port(output: std::process::ChildStdout) -> u16 {
+    use std::io::BufRead;
+    let mut lines = std::io::BufReader::new(output).lines();
+    let port = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            let (_, port) = line.split_once("started successfully on port ")?;
+            port.trim_end_matches('.').parse().ok()
+        })
+        .expect("chromedriver names its port");
+    std::thread::spawn(move || lines.for_each(drop));
+    port
 }
 
 /// The board's picture once it has loaded: its address and how it looks on the page.
