@@ -78,14 +78,17 @@ pub async fn browser() -> Option<Browser> {
 fn driver_port(output: std::process::ChildStdout) -> u16 {
     use std::io::BufRead;
     let mut lines = std::io::BufReader::new(output).lines();
-    let port = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            let (_, port) = line.split_once("started successfully on port ")?;
-            port.trim_end_matches('.').parse().ok()
-        })
-        .expect("chromedriver names its port");
+    let mut said = Vec::new();
+    let port = lines.by_ref().map_while(Result::ok).find_map(|line| {
+        let port = line
+            .split_once("started successfully on port ")
+            .and_then(|(_, port)| port.trim_end_matches('.').parse().ok());
+        said.push(line);
+        port
+    });
+    let Some(port) = port else {
+        panic!("chromedriver named no port: {said:?}");
+    };
     std::thread::spawn(move || lines.for_each(drop));
     port
 }
