@@ -5,7 +5,7 @@
 //! nothing a test checks depends on the day the machine says it is.
 
 /// A clock the web pages read: the bot's, or one a test started at a moment of its choice.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     shift_ms: i64,
 }

@@ -83,7 +83,9 @@ fn crash_kills_on_postgres_never_lose_an_acknowledged_ply() {
 fn kill_rounds(place: &support::Place, rounds: u32) {
     let mut seed = 0x9E3779B97F4A7C15u64;
     let mut total_acks = 0;
+    let said = tempfile::tempdir().unwrap();
     for round in 0..rounds {
+        let stderr = said.path().join(format!("round-{round}"));
         let mut child = Command::new(std::env::current_exe().unwrap());
         match &place.url {
             Some(url) => child.env("BREDON_CRASH_DATABASE_URL", url),
@@ -99,7 +101,7 @@ fn kill_rounds(place: &support::Place, rounds: u32) {
                 "1",
             ])
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).unwrap())
             .spawn()
             .unwrap();
         seed ^= seed << 13;
@@ -130,7 +132,10 @@ fn kill_rounds(place: &support::Place, rounds: u32) {
         // child is to start: every round kills a child in the middle of its plies.
         acked
             .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("round {round}: the child acknowledged no ply"));
+            .unwrap_or_else(|_| {
+                let said = std::fs::read_to_string(&stderr).unwrap_or_default();
+                panic!("round {round}: the child acknowledged no ply; it said:\n{said}")
+            });
         let started = Instant::now();
         while started.elapsed() < run_for {
             std::thread::sleep(Duration::from_millis(10));
