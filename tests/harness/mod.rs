@@ -73,6 +73,12 @@ impl Bot {
 pub fn bredon(work: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_bredon"));
     command.env_clear().current_dir(work);
+    // A run under libfaketime (the tests with the machine's date moved) moves the bot's date too.
+    for kept in ["LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"] {
+        if let Some(value) = std::env::var_os(kept) {
+            command.env(kept, value);
+        }
+    }
     command
 }
 
