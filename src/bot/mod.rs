@@ -65,7 +65,7 @@ pub async fn run(config: Config) -> Result<(), String> {
             .await
             .map_err(|e| format!("cannot serve the web pages on {addr} (BREDON_WEB_ADDR): {e}"))?;
         // The address bound: port 0 in BREDON_WEB_ADDR takes any free port, named here.
-        let bound = listener.local_addr().map_or(addr, |bound| bound);
+        let bound = listener.local_addr().unwrap_or(addr);
         tracing::info!(addr = %bound, "serving the web pages");
         crate::web::serve_beside(listener, Arc::clone(&service), config.web_rate_limit)?;
     }

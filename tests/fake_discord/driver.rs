@@ -61,7 +61,7 @@ impl FakeDiscord {
     }
 
     pub fn identifies(&self) -> u64 {
-        self.state.identifies.load(Ordering::SeqCst)
+        self.state.identified_at.lock().unwrap().len() as u64
     }
 
     /// When each IDENTIFY that started a session arrived, in order.

@@ -82,7 +82,6 @@ pub(super) async fn serve_gateway(stream: TcpStream, state: Arc<State>) {
                     let _ = tx.send(Message::Close(Some(close)));
                     continue;
                 }
-                state.identifies.fetch_add(1, Ordering::SeqCst);
                 state.identified_at.lock().unwrap().push(Instant::now());
                 identified(&state, shard, total, &tx);
                 let guilds: Vec<u64> = state

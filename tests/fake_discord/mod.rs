@@ -383,7 +383,6 @@ struct State {
     /// Rung at every request and every gateway session that starts or ends: what a test that
     /// waits for the bot waits on, instead of reading the state over and over.
     changed: tokio::sync::Notify,
-    identifies: AtomicU64,
     /// When each IDENTIFY that started a session arrived.
     identified_at: Mutex<Vec<Instant>>,
     /// The close frames the bot sent, by their code (`None`: a frame without one).
