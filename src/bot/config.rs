@@ -150,6 +150,10 @@ pub struct Config {
     pub tick: Duration,
     /// An answer not ready after this long is deferred (Discord's deadline is 3 s).
     pub defer_after: Duration,
+    /// How far apart the processes sharing the store take their turns at the gateway
+    /// (`BREDON_IDENTIFY_SPACING_MS`, 6 s: Discord's 5 s window for one `max_concurrency`
+    /// bucket and a second's margin; tests against a fake with a shorter window shorten it).
+    pub identify_spacing: Duration,
     /// `/analyze`'s thinking time per position (`BREDON_ANALYSIS_MS`).
     pub analysis_per_position: Duration,
     /// PlayTak's API (`PLAYTAK_API_URL`, `PLAYTAK_TIMEOUT_MS`), for games named by number.

@@ -12,18 +12,15 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How far apart two processes' turns at the gateway are: Discord's window for one bucket (so
-/// it holds whatever `max_concurrency` is, as serenity's own spacing does), and a second for one
-/// process taking longer than the other to connect before it IDENTIFYs.
-const IDENTIFY_SPACING_MS: i64 = 6_000;
-
 /// The longest wait for a turn: a turn reserved by a process whose clock ran ahead must not
 /// keep the others from starting for good.
 const LONGEST_TURN_WAIT_MS: i64 = 10 * 60_000;
 
 /// Waits until this process may IDENTIFY: with a tenth or less of the day's session starts left,
 /// until their count resets (saying why); then until its turn among the processes sharing the
-/// store, a turn per shard, 6 s apart. Through a gateway proxy (`proxied`) the proxy identifies,
+/// store, a turn per shard, `spacing` apart (6 s unless a test shortens it: Discord's window
+/// for one bucket, so it holds whatever `max_concurrency` is, as serenity's own spacing does,
+/// and a second for one process taking longer than the other to connect before it IDENTIFYs). Through a gateway proxy (`proxied`) the proxy identifies,
 /// and there is no turn to take. The turns space each process's first IDENTIFYs; serenity spaces
 /// a process's later ones (after an invalid session) among its own shards only.
 pub async fn wait_to_identify(
@@ -31,6 +28,7 @@ pub async fn wait_to_identify(
     service: &Arc<Service>,
     shards: Shards,
     proxied: bool,
+    spacing: Duration,
 ) {
     let gateway = match http.get_bot_gateway().await {
         Ok(gateway) => Some(gateway),
@@ -61,8 +59,8 @@ pub async fn wait_to_identify(
     };
     let now = wall_clock_ms();
     let s = Arc::clone(service);
-    let turn =
-        tokio::task::spawn_blocking(move || s.gateway_turn(count, now, IDENTIFY_SPACING_MS)).await;
+    let spacing_ms = spacing.as_millis() as i64;
+    let turn = tokio::task::spawn_blocking(move || s.gateway_turn(count, now, spacing_ms)).await;
     match turn {
         Ok(Ok(start)) if start > now => {
             let wait_ms = (start - now).min(LONGEST_TURN_WAIT_MS);

@@ -158,7 +158,14 @@ pub async fn run(config: Config) -> Result<(), String> {
         *client.ws_url.lock().await = url.clone();
     }
     let proxied = config.gateway_url.is_some();
-    gateway::wait_to_identify(&client.http, &service_at_gateway, config.shards, proxied).await;
+    gateway::wait_to_identify(
+        &client.http,
+        &service_at_gateway,
+        config.shards,
+        proxied,
+        config.identify_spacing,
+    )
+    .await;
     let manager = Arc::clone(&client.shard_manager);
     let fatal_watch = Arc::clone(&fatal);
     tokio::spawn(async move {

@@ -266,6 +266,12 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         .and_then(|t| t.parse::<u64>().ok())
         .unwrap_or(1500)
         .min(2500);
+    // Two processes' turns at Discord's gateway are 6 s apart; tests against a fake that
+    // allows IDENTIFYs closer together shorten it, so a restart does not wait on the wall clock.
+    let identify_spacing_ms = std::env::var("BREDON_IDENTIFY_SPACING_MS")
+        .ok()
+        .and_then(|t| t.parse::<u64>().ok())
+        .unwrap_or(6_000);
     let typed_plies = std::env::var("BREDON_TYPED_PLIES").unwrap_or_default();
     let typed_plies =
         crate::bot::TypedPlies::parse(&typed_plies).map_err(|e| Failure::new(2, e))?;
@@ -291,6 +297,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         shards,
         tick: std::time::Duration::from_secs_f64(tick.max(0.05)),
         defer_after: std::time::Duration::from_millis(defer_ms),
+        identify_spacing: std::time::Duration::from_millis(identify_spacing_ms),
         analysis_per_position: analysis_per_position(),
         playtak: playtak_api()?,
         typed_plies,

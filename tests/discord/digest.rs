@@ -51,7 +51,7 @@ async fn ticks(bot: &Bot) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_digest_comes_once_at_its_hour_and_not_when_nothing_waits() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());
     let channels = [CHANNEL, CHANNEL + 1, CHANNEL + 2];

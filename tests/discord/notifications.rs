@@ -83,7 +83,7 @@ async fn names_are_shown_as_typed_and_never_ping_roles_or_everyone() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_its_whole_record() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     with_service(data.path(), |s| stored_game(s, CHANNEL, 300));
     let _bot = start_bot(&fake, data.path(), 30.0);
@@ -156,7 +156,7 @@ async fn a_draw_accepted_by_button_at_ply_300_is_acknowledged_first_and_brings_i
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_games_and_long_lists_stay_within_discords_limits() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     with_service(data.path(), |s| {
         stored_game(s, CHANNEL, 400);

@@ -67,7 +67,7 @@ async fn a_typed_number_finds_the_servers_game_then_an_old_id_never_another_serv
     support::before_numbers(then.path(), &["archive"]);
     let data = then.dir;
 
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let _bot = start_bot(&fake, data.path(), 30.0);
     connected(&fake, 1).await;
     let history = json!([{ "name": "user", "type": 6, "value": alice().id.to_string() }]);

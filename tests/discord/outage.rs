@@ -60,7 +60,7 @@ async fn bredon_played(fake: &FakeDiscord) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_outage_with_a_kill_inside_loses_no_announcement() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let engine = bredon::store::records::PlayerRef {
         id: fake_discord::BOT_ID,
@@ -480,7 +480,7 @@ fn start_on_virtual_clock(fake: &FakeDiscord, data: &std::path::Path, clock: &st
 
 /// A fake Discord whose clock the bot shares, the bot, and a game between alice and bob.
 async fn game_on_the_virtual_clock() -> (FakeDiscord, tempfile::TempDir, String, Bot) {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());
     let bot = start_on_virtual_clock(&fake, data.path(), &clock);
@@ -578,7 +578,7 @@ fn notices(fake: &FakeDiscord) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn permissions_taken_away_keep_what_is_owed_and_the_clocks_running() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());
     with_service(data.path(), |s| {

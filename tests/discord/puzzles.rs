@@ -160,7 +160,7 @@ async fn the_daily_puzzle_is_posted_once_across_a_restart_and_solved_privately()
     // The day is pinned, so its puzzle is the same whatever the machine's date: 2026-11-24 at
     // noon, whose puzzle (#118, five plies) keeps the test short; the web pages' tests pin a
     // day with a long one.
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     fake.pin_clock(1_795_521_600_000);
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());

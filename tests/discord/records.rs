@@ -76,7 +76,7 @@ fn five_endings(s: &Service, now_ms: i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn history_says_how_each_game_ended_and_ten_games_fit_one_message() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     with_service(data.path(), |s| {
         five_endings(s, now_ms());

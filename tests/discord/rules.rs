@@ -8,7 +8,7 @@ use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     with_service(data.path(), |s| {
         let options = bredon::service::ChallengeOptions {
@@ -121,7 +121,7 @@ async fn old_buttons_and_old_commands_get_an_answer_that_says_what_to_do() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deleted_channels_and_threads_and_a_removed_server_stop_the_timers_and_keep_the_games() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let (deleted, kept) = (CHANNEL, CHANNEL + 7);
     with_service(data.path(), |s| {

@@ -140,7 +140,7 @@ async fn a_game_of_takat_from_challenge_to_a_stack_of_six() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analyze_marks_an_unanswered_tak_and_posts_a_chart_and_the_annotated_ptn() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     // Half a second a position: the opening positions alone take longer than the 2 s between
     // progress edits.

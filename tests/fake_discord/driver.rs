@@ -12,6 +12,9 @@ impl FakeDiscord {
         state.registration_status.store(200, Ordering::SeqCst);
         state.session_starts.store(1000, Ordering::SeqCst);
         state.max_concurrency.store(1, Ordering::SeqCst);
+        state
+            .identify_window_ms
+            .store(IDENTIFY_SPACING.as_millis() as u64, Ordering::SeqCst);
         // No outage until a test makes one, wherever a test pins the clock (`pin_clock`).
         state.outage_until_ms.store(i64::MIN, Ordering::SeqCst);
         *state.ws_url.lock().unwrap() = format!("ws://{}", ws.local_addr().unwrap());
@@ -55,7 +58,20 @@ impl FakeDiscord {
         self.state.requests.lock().unwrap().len()
     }
 
-    /// IDENTIFYs refused for coming sooner than 5 s after their bucket's last.
+    /// A test setting: IDENTIFYs of one bucket may come `window` apart instead of Discord's 5 s,
+    /// and the bots the harness starts take their turns at the gateway as far apart (a restart
+    /// on one store then waits on no wall clock). The tests of the window itself keep Discord's.
+    pub fn shorten_identify_window(&self, window: Duration) {
+        let ms = window.min(IDENTIFY_SPACING).as_millis() as u64;
+        self.state.identify_window_ms.store(ms, Ordering::SeqCst);
+    }
+
+    /// How far apart one bucket's IDENTIFYs must be.
+    pub fn identify_window(&self) -> Duration {
+        Duration::from_millis(self.state.identify_window_ms.load(Ordering::SeqCst))
+    }
+
+    /// IDENTIFYs refused for coming sooner than the window after their bucket's last.
     pub fn invalid_sessions(&self) -> u64 {
         self.state.invalid_sessions.load(Ordering::SeqCst)
     }

@@ -370,6 +370,9 @@ struct State {
     /// IDENTIFYs allowed at once ("Session Start Limit Object": `max_concurrency`; 1 for most
     /// bots).
     max_concurrency: AtomicU64,
+    /// How far apart one bucket's IDENTIFYs must be (`IDENTIFY_SPACING` unless a test shortens
+    /// it with `shorten_identify_window`), in milliseconds.
+    identify_window_ms: AtomicU64,
     /// When each `max_concurrency` bucket last identified.
     last_identify: Mutex<HashMap<u64, Instant>>,
     /// IDENTIFYs answered with Invalid Session for coming too soon after their bucket's last.
@@ -545,15 +548,16 @@ pub fn shard_of(guild: Option<u64>, total: u64) -> u64 {
 }
 
 impl State {
-    /// Whether `shard` may IDENTIFY now (its bucket's last IDENTIFY was 5 s ago or more), and
-    /// if so, that it did.
+    /// Whether `shard` may IDENTIFY now (its bucket's last IDENTIFY was the window, 5 s, ago or
+    /// more), and if so, that it did.
     fn identify_allowed(&self, shard: u64) -> bool {
         let bucket = shard % self.max_concurrency.load(Ordering::SeqCst).max(1);
         let mut last = self.last_identify.lock().unwrap();
         let now = Instant::now();
+        let window = Duration::from_millis(self.identify_window_ms.load(Ordering::SeqCst));
         if last
             .get(&bucket)
-            .is_some_and(|t| now.duration_since(*t) < IDENTIFY_SPACING)
+            .is_some_and(|t| now.duration_since(*t) < window)
         {
             return false;
         }

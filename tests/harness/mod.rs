@@ -92,8 +92,21 @@ fn bot_command(fake: &FakeDiscord, data: &Path, tick_secs: f64, work: &Path) -> 
         .env("DISCORD_GUILD_ID", fake_discord::GUILD_ID.to_string())
         .env("BREDON_DATA", data)
         .env("BREDON_TICK_SECS", tick_secs.to_string())
+        .env(
+            "BREDON_IDENTIFY_SPACING_MS",
+            turn_spacing_ms(fake).to_string(),
+        )
         .stdout(Stdio::null());
     command
+}
+
+/// How far apart the bot takes its turns at the fake's gateway: a second more than the fake's
+/// window, as `bredon run` keeps 6 s for Discord's 5 (none when a test removed the window).
+fn turn_spacing_ms(fake: &FakeDiscord) -> u128 {
+    match fake.identify_window().as_millis() {
+        0 => 0,
+        window => window + 1_000,
+    }
 }
 
 pub fn start_bot(fake: &FakeDiscord, data: &Path, tick_secs: f64) -> Bot {
@@ -224,6 +237,15 @@ pub fn start_bot_logging_with(
     spawn_bot(fake, data, tick_secs, env, "bredon=debug", to_file)
 }
 
+/// A fake Discord for a test that starts bots on it: the IDENTIFY window (5 s) off, so a bot
+/// restarted on one store does not wait its turn on the wall clock (the session-start test in
+/// `channels.rs` and the three processes in `scale.rs` keep Discord's window).
+pub async fn start_fake() -> FakeDiscord {
+    let fake = FakeDiscord::start().await;
+    fake.shorten_identify_window(Duration::ZERO);
+    fake
+}
+
 /// `boot`, with the bot's log kept (see `Bot::logged`).
 pub async fn boot_logging() -> (FakeDiscord, tempfile::TempDir, Bot) {
     boot_logging_with(&[]).await
@@ -231,7 +253,7 @@ pub async fn boot_logging() -> (FakeDiscord, tempfile::TempDir, Bot) {
 
 /// `boot_logging` with `env` added to the bot's environment.
 pub async fn boot_logging_with(env: &[(&str, &str)]) -> (FakeDiscord, tempfile::TempDir, Bot) {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let bot = start_bot_logging_with(&fake, data.path(), 30.0, env);
     connected(&fake, 1).await;
@@ -248,7 +270,7 @@ pub async fn boot_with(
     tick_secs: f64,
     env: &[(&str, &str)],
 ) -> (FakeDiscord, tempfile::TempDir, Bot) {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let bot = start_bot_with(&fake, data.path(), tick_secs, env);
     connected(&fake, 1).await;

@@ -200,7 +200,7 @@ async fn a_rest_proxy_keeps_two_processes_within_the_rate_limits() {
     let Some(url) = support::postgres::database() else {
         return;
     };
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let proxy = match rest_proxy(&fake) {
         Ok(proxy) => proxy,
         Err(why) => {
@@ -242,7 +242,7 @@ async fn without_a_rest_proxy_the_same_burst_meets_the_rate_limits() {
     let Some(url) = support::postgres::database() else {
         return;
     };
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     // A window long enough that the burst falls in one on the slowest machine.
     fake.enforce_rate_limits(5, Duration::from_secs(6));
     direct_message_burst(&fake, &url, &[]).await;
@@ -332,7 +332,7 @@ async fn direct_message_burst(fake: &FakeDiscord, url: &str, env: &[(&str, &str)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shards_connect_where_bredon_gateway_url_says() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     // Discord's gateway is out of reach (nothing listens on port 9); a gateway proxy, here the
     // fake's own gateway, is where the shards go.
     fake.advertise_gateway("ws://127.0.0.1:9");
@@ -345,7 +345,7 @@ async fn shards_connect_where_bredon_gateway_url_says() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bredon_register_sets_the_commands_without_starting_the_bot() {
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let api = fake.api_base.clone();
     let register = move |token: &str| {
         let (api, token) = (api.clone(), token.to_string());
@@ -391,7 +391,7 @@ async fn two_processes_open_one_thread_per_pairing_of_a_swiss() {
     let Some(url) = support::postgres::database() else {
         return;
     };
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     fake.recommend_shards(2);
     let tick = [("BREDON_TICK_SECS", "0.05")];
     let _bots: Vec<Bot> = ["0..1", "1..2"]
@@ -438,7 +438,7 @@ async fn three_processes_post_each_reminder_and_time_out_once() {
     let Some(url) = support::postgres::database() else {
         return;
     };
-    let fake = FakeDiscord::start().await;
+    let fake = start_fake().await;
     let clock_dir = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(clock_dir.path());
     fake.recommend_shards(SHARDS);
