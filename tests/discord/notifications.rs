@@ -1,7 +1,7 @@
 //! Who is notified, names as typed, a draw at ply 300, a declined draw, and long games within
 //! Discord's limits.
 
-use crate::fake_discord::{FakeDiscord, TestUser};
+use crate::fake_discord::TestUser;
 use crate::harness::*;
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! Puzzles on Discord: solved in their thread or privately, and the daily puzzle across a restart.
 
-use crate::fake_discord::{self, FakeDiscord};
+use crate::fake_discord;
 use crate::harness::{self, *};
 use serde_json::json;
 use std::time::Duration;

@@ -1,7 +1,6 @@
 //! Records as players read them: `/history` saying how each game ended, the series line of a
 //! finished game, and `/leaderboard` on the size the asker plays.
 
-use crate::fake_discord::FakeDiscord;
 use crate::harness::*;
 use bredon::service::{ChallengeOptions, Ctx, Service};
 use bredon::store::records::{PlayerRef, Seat};

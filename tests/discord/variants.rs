@@ -1,6 +1,6 @@
 //! Takat, `/analyze`, and a University game.
 
-use crate::fake_discord::{FakeDiscord, TestUser};
+use crate::fake_discord::TestUser;
 use crate::harness::*;
 use serde_json::json;
 use std::time::Duration;
