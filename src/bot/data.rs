@@ -105,6 +105,25 @@ impl Claims {
         }
     }
 
+    /// Discord says `channel` is open again (a thread unlocked or reopened): what it is owed is
+    /// tried now, and not only when its wait runs out.
+    pub fn wake(&self, channel: u64) {
+        let waited = self
+            .channels
+            .lock()
+            .expect("outbox channels")
+            .waiting
+            .remove(&channel);
+        if let Some(wait) = waited {
+            tracing::info!(
+                channel,
+                tries = wait.tries,
+                "a channel open again: what it is owed is tried now"
+            );
+            self.bell.notify_one();
+        }
+    }
+
     /// Whether a handler gave `letter` up (and forgets it).
     pub fn take_released(&self, letter: u64) -> bool {
         self.released.lock().expect("claims").remove(&letter)

@@ -1,7 +1,7 @@
 //! Gateway events that matter to games (presses and forms, threads archived, channels deleted,
 //! Bredon removed from a server) and the framework's errors, answered so users know what to do.
 
-use super::failure::describe;
+use super::failure::{classify, describe, Failure};
 use super::post::{escape, Post};
 use super::posting::Undelivered;
 use super::press::{on_move_modal, on_press};
@@ -71,12 +71,17 @@ async fn gone(data: &Data, channel: u64) {
 
 /// Users cannot run commands in an archived thread (topics/threads, "Active & Archived
 /// Threads"), so a thread with a game or challenge is unarchived at once, unless a moderator
-/// locked it: then the game stops posting there (kept, for a moderator's /abort).
+/// locked it: then what the game owes the thread waits, its clocks running, until a moderator
+/// unlocks it. A thread open again is tried at once.
 async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChannel, data: &Data) {
-    let Some(meta) = thread.thread_metadata.filter(|m| m.archived) else {
+    let Some(meta) = thread.thread_metadata else {
         return;
     };
     let channel = thread.id.get();
+    if !meta.archived {
+        data.publisher.claims.wake(channel);
+        return;
+    }
     let busy = blocking(&data.service, move |s| s.holds_game_or_challenge(channel)).await;
     if busy != Ok(true) {
         return;
@@ -84,9 +89,9 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
     if meta.locked {
         tracing::info!(
             channel,
-            "game thread locked by a moderator; posting there stops"
+            "game thread locked by a moderator; what Bredon owes it waits until it is unlocked, \
+             and the game's clocks run"
         );
-        gone(data, channel).await;
         return;
     }
     let reopened = thread
@@ -97,7 +102,7 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
         tracing::warn!(channel, error = %describe(&e), "could not unarchive a game thread");
         // Only a thread that no longer exists ends the game's timers: one Bredon may not reopen
         // (403) is still played in when a moderator reopens it, and its clocks still run.
-        if unknown_channel(&e) {
+        if classify(&e) == Failure::Gone {
             gone(data, channel).await;
         }
     }
@@ -124,18 +129,12 @@ async fn reopen_archived_threads(ctx: &serenity::Context, guild: &serenity::Guil
         {
             Ok(serenity::Channel::Guild(thread)) => on_thread_update(ctx, &thread, data).await,
             Ok(_) => {}
-            Err(e) if unknown_channel(&e) => gone(data, channel).await,
+            Err(e) if classify(&e) == Failure::Gone => gone(data, channel).await,
             Err(e) => {
                 tracing::info!(channel, error = %describe(&e), "could not look at a game's channel")
             }
         }
     }
-}
-
-/// Discord's 404: the channel was deleted.
-fn unknown_channel(error: &serenity::Error) -> bool {
-    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
-        if r.status_code.as_u16() == 404)
 }
 
 /// What a user whose command failed on the way out should know: what became of it.

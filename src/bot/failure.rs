@@ -23,6 +23,9 @@ pub mod code {
     pub const MISSING_PERMISSIONS: isize = 50013;
     /// Invalid Webhook Token: an interaction's token past its 15 minutes.
     pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
+    /// An operation on an archived thread: a post in a thread a moderator locked and archived
+    /// (a locked thread reopens for Manage Threads only; topics/threads).
+    pub const ARCHIVED_THREAD: isize = 50083;
     /// A reply (`message_reference`) needs Read Message History (resources/message, "Create
     /// Message", limitations).
     pub const REPLY_WITHOUT_HISTORY: isize = 160002;
@@ -42,6 +45,9 @@ pub enum Failure {
     /// uploads limited in the server, 400001): a moderator's override, a raid lock-down. What
     /// is owed is kept and tried again; clocks keep running.
     NotAllowed,
+    /// A moderator locked the thread (50083): kept until it is unlocked, clocks running, and no
+    /// server told (the moderator knows).
+    Locked,
     /// The interaction's token no longer works (50027, 10015): the channel takes over.
     TokenExpired,
     /// Discord refuses Bredon's own token (401 without a webhook's code): it was reset.
@@ -72,9 +78,10 @@ pub fn classify_answer(status: u16, code: isize) -> Failure {
             | code::SENDING_DISABLED
             | code::UPLOADS_LIMITED,
         ) => Failure::NotAllowed,
+        (_, code::ARCHIVED_THREAD) => Failure::Locked,
         (_, code::INVALID_WEBHOOK_TOKEN | code::UNKNOWN_WEBHOOK) => Failure::TokenExpired,
         (401, _) => Failure::TokenReset,
-        // Any other 403 (a locked or archived thread, 160005, 50083, ...) is Discord saying
+        // Any other 403 (a locked thread, 160005, ...) is Discord saying
         // "not now" too: kept, never dropped.
         (403, _) => Failure::NotAllowed,
         (429, _) => Failure::RateLimited,
@@ -119,6 +126,7 @@ mod tests {
         assert_eq!(classify_answer(403, 50013), Failure::NotAllowed);
         assert_eq!(classify_answer(403, 40004), Failure::NotAllowed);
         assert_eq!(classify_answer(403, 400001), Failure::NotAllowed);
+        assert_eq!(classify_answer(400, 50083), Failure::Locked);
         assert_eq!(classify_answer(401, 50027), Failure::TokenExpired);
         assert_eq!(classify_answer(404, 10015), Failure::TokenExpired);
         assert_eq!(classify_answer(401, 0), Failure::TokenReset);

@@ -182,6 +182,10 @@ impl Publisher {
                 self.refused(owed.guild, channel, Lacking::Posting).await;
                 Err(Undelivered::NotAllowed(why))
             }
+            Failure::Locked => {
+                tracing::info!(channel, error = %why, "a moderator locked the thread; what it is owed waits for it to be unlocked, and the game's clocks run");
+                Err(Undelivered::NotAllowed(why))
+            }
             Failure::Gone => {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
                 let s = Arc::clone(&self.service);

@@ -14,6 +14,7 @@ mod channels;
 mod digest;
 mod games;
 mod lifecycle;
+mod moderators;
 mod notes;
 mod notifications;
 mod numbers;

@@ -320,6 +320,31 @@ async fn the_fake_refuses_what_discord_refuses() {
     assert_eq!(code(with_button(both).await.unwrap_err()), (400, 50035));
     let no_id = json!({ "type": 2, "style": 1, "label": "Rematch", "url": "https://tak.example" });
     assert_eq!(code(with_button(no_id).await.unwrap_err()), (400, 50035));
+    // A link's scheme is http, https or discord (components/reference, "Button").
+    let mut schemeless = link.clone();
+    schemeless["url"] = json!("tak.example/s/1");
+    assert_eq!(
+        code(with_button(schemeless).await.unwrap_err()),
+        (400, 50035)
+    );
+    // A thread a moderator locked and archived takes no post (400, 50083); unlocked, it stays
+    // archived, and a post reopens it.
+    fake.lock_thread(thread.id.get());
+    let in_thread = || serenity::CreateMessage::new().content("move 12");
+    assert_eq!(
+        code(
+            thread
+                .id
+                .send_message(&http, in_thread())
+                .await
+                .unwrap_err()
+        ),
+        (400, 50083)
+    );
+    fake.unlock_thread(thread.id.get());
+    assert!(fake.thread_archived(thread.id.get()));
+    thread.id.send_message(&http, in_thread()).await.unwrap();
+    assert!(!fake.thread_archived(thread.id.get()));
     fake.set_bot_permissions(CHANNEL, perms::VIEW_CHANNEL | perms::SEND_MESSAGES);
     let file = serenity::CreateMessage::new()
         .add_file(serenity::CreateAttachment::bytes(vec![1], "a.png"));

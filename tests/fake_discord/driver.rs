@@ -354,6 +354,15 @@ impl FakeDiscord {
         self.state.dispatch("THREAD_UPDATE", thread);
     }
 
+    /// A moderator unlocks a thread; it stays archived until someone reopens it (topics/threads).
+    pub fn unlock_thread(&self, id: u64) {
+        let thread = self.state.with_channel(id, |c| {
+            c.locked = false;
+            thread_of(id, c)
+        });
+        self.state.dispatch("THREAD_UPDATE", thread);
+    }
+
     /// A moderator deletes a channel (or thread).
     pub fn delete_channel(&self, id: u64) {
         let (kind, parent) = self.state.with_channel(id, |c| {

@@ -77,7 +77,8 @@ pub(super) fn check_message(
 }
 
 /// A button's kind (components/reference, "Button"): a link button (style 5) must have a `url`
-/// of at most 512 characters and cannot have a `custom_id`; every other (non-premium) button
+/// of at most 512 characters whose scheme is `http`, `https` or `discord`, and cannot have a
+/// `custom_id`; every other (non-premium) button
 /// must have a `custom_id` and cannot have a `url`.
 fn check_button_kind(button: &Value, at: &str) -> Option<Answer> {
     if button["type"].as_u64() != Some(2) {
@@ -93,6 +94,17 @@ fn check_button_kind(button: &Value, at: &str) -> Option<Answer> {
             "BASE_TYPE_MAX_LENGTH",
             "Must be 512 or fewer in length.",
         )),
+        (true, Some(u), _)
+            if !["http://", "https://", "discord://"]
+                .iter()
+                .any(|scheme| u.to_ascii_lowercase().starts_with(scheme)) =>
+        {
+            Some((
+                "url",
+                "URL_TYPE_INVALID_SCHEME",
+                "Scheme must be one of ('http', 'https', 'discord').",
+            ))
+        }
         (true, _, Some(_)) => Some((
             "custom_id",
             "COMPONENT_LINK_BUTTON_CUSTOM_ID",
@@ -213,24 +225,37 @@ pub(super) fn create_message(
     msg
 }
 
-/// A message the bot adds to a thread: refused in a locked thread, and it unarchives it.
+/// A message the bot adds to a thread: refused in a locked thread, and it unarchives it
+/// (topics/threads: a locked thread is reopened by Manage Threads only). Locked and archived,
+/// the refusal is 400 with 50083, "an operation on an archived thread" (topics/opcodes-and-
+/// status-codes, "JSON Error Codes"), not a 403.
 pub(super) fn thread_activity(state: &State, channel: u64) -> Option<Answer> {
     let (update, refused) = state.with_channel(channel, |c| {
         if c.kind != 11 {
-            return (None, false);
+            return (None, None);
         }
         if c.locked && c.bot_permissions & perms::MANAGE_THREADS == 0 {
-            return (None, true);
+            return match c.archived {
+                true => (
+                    None,
+                    Some(error(
+                        400,
+                        50083,
+                        "Operation cannot be performed on an archived thread.",
+                    )),
+                ),
+                false => (None, Some(error(403, 50013, "Missing Permissions"))),
+            };
         }
         c.last_activity_ms = state.now_ms();
         if c.archived {
             c.archived = false;
-            return (Some(thread_of(channel, c)), false);
+            return (Some(thread_of(channel, c)), None);
         }
-        (None, false)
+        (None, None)
     });
-    if refused {
-        return Some(error(403, 50013, "Missing Permissions"));
+    if refused.is_some() {
+        return refused;
     }
     if let Some(thread) = update {
         state.dispatch("THREAD_UPDATE", thread);

@@ -38,7 +38,9 @@
 //!   Thread makes a new thread at every call (no idempotency), with a snowflake id.
 //! - topics/threads: a thread archives after `auto_archive_duration` minutes without activity
 //!   (THREAD_UPDATE); users cannot run commands in an archived thread; a message unarchives it
-//!   unless it is locked, and in a locked thread only Manage Threads may post; unarchiving an
+//!   unless it is locked, and in a locked thread only Manage Threads may post (locked and
+//!   archived: 400, 50083, "JSON Error Codes"; a moderator locks and unlocks it with a
+//!   THREAD_UPDATE, and an unlocked thread stays archived until reopened); unarchiving an
 //!   unlocked thread by editing `archived` needs Send Messages or Manage Threads
 //!   (resources/channel, "Modify Channel", Thread).
 //! - interactions/application-commands ("Bulk Overwrite Global Application Commands", "Get
