@@ -37,7 +37,7 @@ pub enum Failure {
     /// It may have taken effect or not: a 5xx, a time-out, a dropped connection. A channel post
     /// is tried again with its nonce, or, past the nonce's window, after a look.
     Uncertain,
-    /// Refused by a rate limit (429): it had no effect; tried again after a wait.
+    /// Refused by a rate limit (429, a slow mode): it had no effect; tried again after a wait.
     RateLimited,
     /// The channel is gone for good (10003): what it was owed is dropped, its game's clocks stop.
     Gone,
@@ -45,15 +45,140 @@ pub enum Failure {
     /// uploads limited in the server, 400001): a moderator's override, a raid lock-down. What
     /// is owed is kept and tried again; clocks keep running.
     NotAllowed,
-    /// A moderator locked the thread (50083): kept until it is unlocked, clocks running, and no
-    /// server told (the moderator knows).
+    /// A moderator locked the thread (50083, 160005): kept until it is unlocked, clocks
+    /// running, and no server told (the moderator knows).
     Locked,
-    /// The interaction's token no longer works (50027, 10015): the channel takes over.
+    /// The interaction's token no longer works (50027, 10015, 10062): the channel takes over.
     TokenExpired,
     /// Discord refuses Bredon's own token (401 without a webhook's code): it was reset.
     TokenReset,
-    /// The request itself is wrong (another 4xx but 403 and 408): repeating it cannot help.
-    Refused,
+    /// Discord refuses this message as it is (its form, its size, a link, a reply, a filter):
+    /// the same text goes again alone, without files, buttons or reply, and is passed over only
+    /// if that is refused too.
+    Malformed,
+    /// Nothing of this kind can ever go there (a channel that takes no messages, a user who
+    /// no longer exists): passed over, and the log says so.
+    Impossible,
+    /// A refusal Bredon has no row for: kept and tried again after the long waits, never passed
+    /// over, and the operator told once per code.
+    Unknown,
+}
+
+/// Discord's JSON error codes (topics/opcodes-and-status-codes, "JSON Error Codes") that a
+/// message, an interaction's answer or follow-up, a thread or a direct message can meet, and
+/// what each means. A code not here falls to its HTTP status (`by_status`).
+pub const CODES: &[(isize, Failure, &str)] = &[
+    (code::UNKNOWN_CHANNEL, Failure::Gone, "Unknown channel"),
+    (10004, Failure::Gone, "Unknown guild"),
+    (
+        10008,
+        Failure::Malformed,
+        "Unknown message: a reply's or an edit's message is gone",
+    ),
+    (10013, Failure::Impossible, "Unknown user"),
+    (
+        code::UNKNOWN_WEBHOOK,
+        Failure::TokenExpired,
+        "Unknown webhook",
+    ),
+    (10062, Failure::TokenExpired, "Unknown interaction"),
+    (
+        20009,
+        Failure::Malformed,
+        "Explicit content cannot be sent to the desired recipients",
+    ),
+    (20016, Failure::RateLimited, "Slowmode rate limit"),
+    (20022, Failure::RateLimited, "Announcement rate limit"),
+    (
+        20028,
+        Failure::RateLimited,
+        "The channel has hit the write rate limit",
+    ),
+    (
+        code::SENDING_DISABLED,
+        Failure::NotAllowed,
+        "Send messages has been temporarily disabled",
+    ),
+    (40005, Failure::Malformed, "Request entity too large"),
+    (
+        40058,
+        Failure::Impossible,
+        "Cannot send a message in a forum channel",
+    ),
+    (code::MISSING_ACCESS, Failure::NotAllowed, "Missing access"),
+    (50006, Failure::Impossible, "Cannot send an empty message"),
+    (
+        code::CANNOT_MESSAGE_USER,
+        Failure::Impossible,
+        "Cannot send messages to this user",
+    ),
+    (
+        50008,
+        Failure::Impossible,
+        "Cannot send messages in a non-text channel",
+    ),
+    (
+        code::MISSING_PERMISSIONS,
+        Failure::NotAllowed,
+        "Missing permissions",
+    ),
+    (
+        50021,
+        Failure::Impossible,
+        "Cannot execute action on a system message",
+    ),
+    (
+        50024,
+        Failure::Impossible,
+        "Cannot execute action on this channel type",
+    ),
+    (
+        code::INVALID_WEBHOOK_TOKEN,
+        Failure::TokenExpired,
+        "Invalid webhook token",
+    ),
+    (50033, Failure::Impossible, "Invalid recipients"),
+    (50035, Failure::Malformed, "Invalid form body"),
+    (
+        code::ARCHIVED_THREAD,
+        Failure::Locked,
+        "Operation cannot be performed on an archived thread",
+    ),
+    (
+        code::REPLY_WITHOUT_HISTORY,
+        Failure::Malformed,
+        "Replying needs Read Message History",
+    ),
+    (160005, Failure::Locked, "Thread is locked"),
+    (
+        160006,
+        Failure::NotAllowed,
+        "Maximum number of active threads reached",
+    ),
+    (200000, Failure::Malformed, "Message blocked by AutoMod"),
+    (
+        240000,
+        Failure::Malformed,
+        "Message blocked by the harmful links filter",
+    ),
+    (
+        code::UPLOADS_LIMITED,
+        Failure::NotAllowed,
+        "Access to file uploads has been limited for this guild",
+    ),
+];
+
+/// What an answer means when its code has no row: by the HTTP status alone.
+fn by_status(status: u16) -> Failure {
+    match status {
+        401 => Failure::TokenReset,
+        // Any other 403 is Discord saying "not now": kept, never dropped.
+        403 => Failure::NotAllowed,
+        413 => Failure::Malformed,
+        429 => Failure::RateLimited,
+        408 | 500..=599 => Failure::Uncertain,
+        _ => Failure::Unknown,
+    }
 }
 
 pub fn classify(error: &serenity::Error) -> Failure {
@@ -63,31 +188,28 @@ pub fn classify(error: &serenity::Error) -> Failure {
             classify_answer(r.status_code.as_u16(), r.error.code)
         }
         Error::Http(HttpError::Request(_)) | Error::Io(_) => Failure::Uncertain,
-        _ => Failure::Refused,
+        // Discord's answer could not be read: the request may have taken effect.
+        Error::Json(_) | Error::Http(HttpError::InvalidHeader(_)) => Failure::Uncertain,
+        // serenity refused to send it (too long, too many parts): as Discord would have.
+        Error::Model(_) => Failure::Malformed,
+        _ => Failure::Unknown,
     }
 }
 
-/// The meaning of Discord's answer `status` with JSON error `code`.
+/// The meaning of Discord's answer `status` with JSON error `code`: the code's row first.
 pub fn classify_answer(status: u16, code: isize) -> Failure {
-    match (status, code) {
-        (_, code::UNKNOWN_CHANNEL) => Failure::Gone,
-        (
-            _,
-            code::MISSING_ACCESS
-            | code::MISSING_PERMISSIONS
-            | code::SENDING_DISABLED
-            | code::UPLOADS_LIMITED,
-        ) => Failure::NotAllowed,
-        (_, code::ARCHIVED_THREAD) => Failure::Locked,
-        (_, code::INVALID_WEBHOOK_TOKEN | code::UNKNOWN_WEBHOOK) => Failure::TokenExpired,
-        (401, _) => Failure::TokenReset,
-        // Any other 403 (a locked thread, 160005, ...) is Discord saying
-        // "not now" too: kept, never dropped.
-        (403, _) => Failure::NotAllowed,
-        (429, _) => Failure::RateLimited,
-        (408 | 500..=599, _) => Failure::Uncertain,
-        _ => Failure::Refused,
+    match CODES.iter().find(|(c, ..)| *c == code) {
+        Some((_, failure, _)) => *failure,
+        None => by_status(status),
     }
+}
+
+/// Whether the operator has not yet been told of `what` with this `code` (in this process):
+/// the first call for a pair says so, the later ones do not.
+pub fn first_time(what: &'static str, code: isize) -> bool {
+    static TOLD: std::sync::Mutex<std::collections::BTreeSet<(&str, isize)>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    TOLD.lock().expect("refusals told").insert((what, code))
 }
 
 /// The JSON error code of a Discord error, if it has one.
@@ -120,24 +242,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_decide_before_statuses() {
-        assert_eq!(classify_answer(404, 10003), Failure::Gone);
-        assert_eq!(classify_answer(403, 50001), Failure::NotAllowed);
-        assert_eq!(classify_answer(403, 50013), Failure::NotAllowed);
-        assert_eq!(classify_answer(403, 40004), Failure::NotAllowed);
-        assert_eq!(classify_answer(403, 400001), Failure::NotAllowed);
-        assert_eq!(classify_answer(400, 50083), Failure::Locked);
-        assert_eq!(classify_answer(401, 50027), Failure::TokenExpired);
-        assert_eq!(classify_answer(404, 10015), Failure::TokenExpired);
+    fn every_row_of_the_table_decides_whatever_the_status() {
+        for &(code, failure, name) in CODES {
+            for status in [400, 403, 404, 413, 429, 500] {
+                assert_eq!(classify_answer(status, code), failure, "{code} {name}");
+            }
+        }
+        let mut codes: Vec<isize> = CODES.iter().map(|(c, ..)| *c).collect();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), CODES.len(), "one row per code");
+    }
+
+    #[test]
+    fn a_code_without_a_row_falls_to_its_status_and_is_never_passed_over() {
         assert_eq!(classify_answer(401, 0), Failure::TokenReset);
         assert_eq!(classify_answer(429, 0), Failure::RateLimited);
         assert_eq!(classify_answer(503, 0), Failure::Uncertain);
-        // A 403 or 404 without a code Bredon knows is no reason to stop a game's clocks, and a
-        // 403 is kept.
-        assert_eq!(classify_answer(403, 160005), Failure::NotAllowed);
-        assert_eq!(classify_answer(403, 20001), Failure::NotAllowed);
-        assert_eq!(classify_answer(404, 10008), Failure::Refused);
         assert_eq!(classify_answer(408, 0), Failure::Uncertain);
-        assert_eq!(classify_answer(400, 50035), Failure::Refused);
+        assert_eq!(classify_answer(413, 0), Failure::Malformed);
+        // A 403 or 404 without a code Bredon knows is no reason to stop a game's clocks, and a
+        // 403 is kept; any other 4xx without a row is held, not dropped.
+        assert_eq!(classify_answer(403, 20001), Failure::NotAllowed);
+        assert_eq!(classify_answer(404, 0), Failure::Unknown);
+        assert_eq!(classify_answer(400, 99999), Failure::Unknown);
+        assert_eq!(classify_answer(404, 10003), Failure::Gone);
+        assert_eq!(classify_answer(401, 50027), Failure::TokenExpired);
+        assert_eq!(classify_answer(400, 50083), Failure::Locked);
+    }
+
+    #[test]
+    fn the_operator_hears_of_each_refusal_once() {
+        assert!(first_time("test", -7));
+        assert!(!first_time("test", -7));
+        assert!(first_time("test", -8));
+        assert!(first_time("another test", -7));
     }
 }

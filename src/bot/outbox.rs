@@ -95,7 +95,9 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                         }
                         return;
                     }
-                    Err(Undelivered::NotAllowed(_)) => MOST_WAIT_NOT_ALLOWED_MS,
+                    Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => {
+                        MOST_WAIT_NOT_ALLOWED_MS
+                    }
                     Err(_) => MOST_WAIT_MS,
                 };
                 let before = match delivered {

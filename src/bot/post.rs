@@ -62,9 +62,24 @@ impl Post {
     /// This post without its files, for a channel where Bredon may not attach them: the text,
     /// then what each file shows (its description), so the news still arrives whole.
     pub fn without_files(&self) -> Post {
+        Post {
+            components: self.components.clone(),
+            ..self.described("*(No picture: Bredon may not attach files here.)*")
+        }
+    }
+
+    /// This post as text alone, for a message Discord refused as it was (its form, its size, a
+    /// link): no files, buttons or reply, each picture told by its description.
+    pub fn text_only(&self) -> Post {
+        self.described("*(Text only: Discord refused this message with its picture and buttons.)*")
+    }
+
+    /// The text, `note` if there were files, and each file's description; nothing else.
+    fn described(&self, note: &str) -> Post {
         let mut content = self.content.clone();
         if !self.files.is_empty() {
-            content.push_str("\n*(No picture: Bredon may not attach files here.)*");
+            content.push('\n');
+            content.push_str(note);
         }
         for description in self.files.iter().filter_map(|f| f.description.as_deref()) {
             content.push_str("\n> ");
@@ -73,9 +88,14 @@ impl Post {
         Post {
             content: fit(content),
             files: Vec::new(),
-            components: self.components.clone(),
+            components: Vec::new(),
             mentions: self.mentions.clone(),
         }
+    }
+
+    /// Whether anything but text rides on this post.
+    pub fn has_more_than_text(&self) -> bool {
+        !self.files.is_empty() || !self.components.is_empty()
     }
 
     pub fn reply(self) -> poise::CreateReply {

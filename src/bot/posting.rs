@@ -8,7 +8,7 @@
 //! not attach is replaced by its description.
 
 use super::data::{now_ms, Publisher};
-use super::failure::{classify, code, describe, discord_code, Failure};
+use super::failure::{classify, code, describe, discord_code, first_time, Failure};
 use super::post::Post;
 use crate::service::{event_id, Outcome, Part};
 use crate::store::records::Lacking;
@@ -25,6 +25,9 @@ pub enum Undelivered {
     NotAllowed(String),
     /// The channel is gone: the outcome was dropped, its game's timers stop.
     Gone,
+    /// Kept, but not for a permission: a moderator's lock, or a refusal Bredon has no row for
+    /// (`Failure::Unknown`); tried again after the same long waits.
+    Held(String),
     /// Discord refuses Bredon's token: nothing can be delivered until it is replaced; every
     /// letter is kept and the process stops.
     TokenReset,
@@ -37,6 +40,7 @@ impl std::fmt::Display for Undelivered {
             Undelivered::NotAllowed(why) => {
                 write!(f, "{why}; kept until Bredon may post there again")
             }
+            Undelivered::Held(why) => write!(f, "{why}; kept and tried again later"),
             Undelivered::Gone => f.write_str("the channel is gone"),
             Undelivered::TokenReset => f.write_str("Discord refuses Bredon's token"),
         }
@@ -104,7 +108,8 @@ const TOKEN_RESET: &str = "Discord no longer accepts DISCORD_TOKEN (401 Unauthor
 
 impl Publisher {
     /// Posts one part of an outcome in `channel`, once. Without Attach Files, the post goes
-    /// out as text with its picture's description.
+    /// out with its picture's description instead of the picture; a post Discord refuses as it
+    /// is (`Failure::Malformed`) goes again as text alone.
     pub(super) async fn post(
         &self,
         channel: u64,
@@ -116,22 +121,28 @@ impl Publisher {
             match self.posted_since(channel, owed.since_ms, &post).await {
                 Ok(Some(id)) => return Ok(Some(id)),
                 Ok(None) => {}
-                Err(e) if classify(&e) == Failure::Refused => {}
+                // No look possible: the post is made, as without Read Message History.
+                Err(e)
+                    if matches!(
+                        classify(&e),
+                        Failure::Malformed | Failure::Impossible | Failure::Unknown
+                    ) => {}
                 Err(e) => return self.failed(channel, owed, e).await,
             }
         }
         let nonce = nonce_of(owed.letter, part, channel);
-        let text_only = (!post.files.is_empty()).then(|| post.without_files());
-        let mut with_picture = text_only.is_some();
+        let without_files = (!post.files.is_empty()).then(|| post.without_files());
+        let text_only = post.has_more_than_text().then(|| post.text_only());
+        let mut with_picture = without_files.is_some();
         let mut posted = self.create(channel, &nonce, post).await;
-        if let (Err(e), Some(text_only)) = (&posted, text_only) {
+        if let (Err(e), Some(without_files)) = (&posted, without_files) {
             let refused = discord_code(e);
             if matches!(
                 refused,
                 Some(code::MISSING_PERMISSIONS | code::UPLOADS_LIMITED)
             ) {
                 // Perhaps only Attach Files is missing: the text still tells what happened.
-                posted = self.create(channel, &nonce, text_only).await;
+                posted = self.create(channel, &nonce, without_files).await;
                 with_picture = false;
                 if posted.is_ok() {
                     tracing::info!(
@@ -143,6 +154,19 @@ impl Publisher {
                         self.refused(owed.guild, channel, Lacking::Files).await;
                     }
                 }
+            }
+        }
+        if let (Err(e), Some(text_only)) = (&posted, text_only) {
+            if classify(e) == Failure::Malformed {
+                // Refused, so not made: the same nonce is free for the text alone.
+                let (code, why) = (discord_code(e).unwrap_or(0), describe(e));
+                if first_time("malformed", code) {
+                    tracing::error!(channel, code, error = %why, "Discord refused a message as it was, and it goes as text alone (without picture, buttons or reply); said once per code");
+                } else {
+                    tracing::info!(channel, code, error = %why, "again as text alone");
+                }
+                posted = self.create(channel, &nonce, text_only).await;
+                with_picture = false;
             }
         }
         match posted {
@@ -184,7 +208,7 @@ impl Publisher {
             }
             Failure::Locked => {
                 tracing::info!(channel, error = %why, "a moderator locked the thread; what it is owed waits for it to be unlocked, and the game's clocks run");
-                Err(Undelivered::NotAllowed(why))
+                Err(Undelivered::Held(why))
             }
             Failure::Gone => {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
@@ -207,15 +231,29 @@ impl Publisher {
                 self.fatal.raise(TOKEN_RESET.into());
                 Err(Undelivered::TokenReset)
             }
-            Failure::Refused => {
-                tracing::warn!(channel, error = %why, "Discord refused a post; passed over");
+            Failure::Malformed | Failure::Impossible => {
+                tracing::error!(channel, error = %why, "Discord refused a message, also as text alone; passed over");
                 Ok(None)
+            }
+            Failure::Unknown => {
+                self.unknown_refusal(&error, &why);
+                Err(Undelivered::Held(why))
             }
         }
     }
 
+    /// A refusal with a code Bredon has no row for: the operator hears of each code once.
+    fn unknown_refusal(&self, error: &serenity::Error, why: &str) {
+        let code = discord_code(error).unwrap_or(0);
+        if first_time("unknown", code) {
+            tracing::error!(code, error = %why, "Discord refused a message with a code Bredon does not know: what is owed is kept and tried again after long waits; if this lasts, tell Bredon's developers the code");
+        } else {
+            tracing::info!(code, error = %why, "refused again with an unknown code; kept");
+        }
+    }
+
     /// The message Bredon posted in `channel` since `since_ms` with `post`'s text (or its text
-    /// without files), if there is one: whether a try whose answer was lost went through. The
+    /// without files, or alone), if there is one: whether a try whose answer was lost went through. The
     /// nonce is not kept with a message, so the text and the author tell. Without Read Message
     /// History Discord lists no messages (resources/message, "Get Channel Messages"), and the
     /// post is made.
@@ -229,6 +267,7 @@ impl Publisher {
         let texts = [
             post.content.trim().to_string(),
             post.without_files().content,
+            post.text_only().content,
         ];
         let mut after = serenity::MessageId::new(snowflake_at(since_ms - 5_000));
         for _ in 0..LOOK_PAGES {
@@ -290,6 +329,11 @@ impl Publisher {
             Failure::TokenReset => {
                 self.fatal.raise(TOKEN_RESET.into());
                 return Err(Undelivered::TokenReset);
+            }
+            Failure::Unknown => {
+                let why = describe(&error);
+                self.unknown_refusal(&error, &why);
+                return Err(Undelivered::Held(why));
             }
             _ => {}
         }

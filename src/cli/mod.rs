@@ -286,7 +286,7 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         token,
         web_addr: web::address()?,
         web_rate_limit: web::rate_limit()?,
-        web_url: web::public_url(),
+        web_url: web::public_url()?,
         api_base: api_base(),
         gateway_url: std::env::var("BREDON_GATEWAY_URL")
             .ok()

@@ -30,12 +30,31 @@ fn parse_address(text: &str) -> Result<SocketAddr, Failure> {
     })
 }
 
-/// `BREDON_WEB_URL`, if set: the pages' public address, for the links Bredon gives.
-pub fn public_url() -> Option<String> {
-    std::env::var("BREDON_WEB_URL")
-        .ok()
-        .map(|u| u.trim().trim_end_matches('/').to_string())
-        .filter(|u| !u.is_empty())
+/// `BREDON_WEB_URL`, if set: the pages' public address, for the links Bredon gives. Discord
+/// refuses a link button whose address is not http(s) (the whole message with it), so any other
+/// is refused here, at the start.
+pub fn public_url() -> Result<Option<String>, Failure> {
+    match std::env::var("BREDON_WEB_URL") {
+        Ok(text) if !text.trim().is_empty() => parse_public_url(&text).map(Some),
+        _ => Ok(None),
+    }
+}
+
+fn parse_public_url(text: &str) -> Result<String, Failure> {
+    let trimmed = text.trim().trim_end_matches('/');
+    let parsed = url::Url::parse(trimmed).ok();
+    let web = parsed.filter(|u| matches!(u.scheme(), "http" | "https") && u.has_host());
+    match web {
+        Some(_) => Ok(trimmed.to_string()),
+        None => Err(Failure::new(
+            2,
+            format!(
+                "BREDON_WEB_URL {}: write the pages' public address with its scheme, such as \
+                 https://tak.example.org (Discord refuses links that are not http or https)",
+                crate::tak::quote(text)
+            ),
+        )),
+    }
 }
 
 /// `BREDON_WEB_RATE_LIMIT`: `off`, or `BURST/MS` (that many requests from one address at once,
@@ -109,6 +128,29 @@ pub fn run(store: crate::store::Store, name: String) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_public_address_is_an_http_or_https_url() {
+        assert_eq!(
+            parse_public_url(" https://tak.example/bredon/ ").unwrap(),
+            "https://tak.example/bredon"
+        );
+        assert_eq!(
+            parse_public_url("http://127.0.0.1:8080").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+        for bad in [
+            "tak.example",
+            "ftp://tak.example",
+            "https://",
+            "//tak.example",
+            "discord://x",
+        ] {
+            let refused = parse_public_url(bad).unwrap_err();
+            assert_eq!(refused.code, 2, "{bad}");
+            assert!(refused.message.contains("BREDON_WEB_URL"), "{bad}");
+        }
+    }
 
     #[test]
     fn a_rate_limit_is_off_or_a_burst_and_a_period() {

@@ -23,6 +23,7 @@ mod playtak;
 mod premoves;
 mod puzzles;
 mod records;
+mod refusals;
 mod rules;
 mod tournaments;
 mod variants;

@@ -145,6 +145,44 @@ async fn boards_and_results_link_their_page_once_the_pages_are_on() {
     );
 }
 
+/// Links Discord refuses anyway (a server's filter, say): the result and the record still
+/// arrive, as text alone, and the operator's log says so once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_whose_link_is_refused_still_arrives_as_text_alone() {
+    let (fake, data, bot, _addr) = boot_serving("https://tak.example", &[]).await;
+    start_game(&fake).await;
+    ply(&fake, &alice(), "a1").await;
+    ply(&fake, &bob(), "e5").await;
+    let on = json!([{ "name": "web", "type": 5, "value": true }]);
+    run(&fake, &server_manager(), "settings", on).await;
+    fake.refuse_links(u64::MAX);
+    run(&fake, &bob(), "resign", json!([])).await;
+    let said = |f: &FakeDiscord, text: &str| {
+        f.messages()
+            .into_iter()
+            .filter(|m| m.channel == CHANNEL && !m.deleted && m.content.contains(text))
+            .collect::<Vec<_>>()
+    };
+    fake.wait_until("the record, as text", Duration::from_secs(30), |f| {
+        !said(f, "Series").is_empty()
+    })
+    .await;
+    let env = [
+        ("BREDON_WEB_ADDR", "127.0.0.1:0"),
+        ("BREDON_WEB_URL", "https://tak.example"),
+    ];
+    let told = bot.log_count(&["refused a message as it was"]);
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    assert_eq!(told, 1, "the operator told once");
+    let record = said(&fake, "Series");
+    assert_eq!(record.len(), 1, "one record");
+    assert!(
+        fake_discord::link_urls(&record[0].components).is_empty(),
+        "no link left"
+    );
+    assert_eq!(said(&fake, "resigns").len(), 1, "one result");
+}
+
 /// `/board game:1 ply:N`.
 async fn run_with_ply_of_game_1(fake: &FakeDiscord, ply: u64) -> Request {
     let options = json!([

@@ -138,6 +138,19 @@ impl FakeDiscord {
             .push_back((fragment.to_string(), status));
     }
 
+    /// The next request whose path contains `fragment` is refused with `status` and Discord's
+    /// JSON error `code`, and has no effect.
+    pub fn refuse_next(&self, fragment: &str, status: u16, code: u64) {
+        let refusal = (fragment.to_string(), status, code);
+        self.state.refusals.lock().unwrap().push_back(refusal);
+    }
+
+    /// The next `count` messages carrying a link button are refused (400, 50035), as Discord
+    /// refuses a link it will not take.
+    pub fn refuse_links(&self, count: u64) {
+        self.state.refused_links.store(count, Ordering::SeqCst);
+    }
+
     /// The next request whose path contains `fragment` takes effect, but is answered with `status`,
     /// as when Discord's answer is lost on the way back.
     pub fn lose_next_answer(&self, fragment: &str, status: u16) {

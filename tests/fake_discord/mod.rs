@@ -358,6 +358,13 @@ struct State {
     uploads: Mutex<Vec<(String, Instant)>>,
     /// (path fragment, status): the next matching request gets this status, with no effect.
     failures: Mutex<VecDeque<(String, u16)>>,
+    /// (path fragment, status, JSON code): the next matching request is refused so, with no
+    /// effect (a refusal with any code Discord may add to its list).
+    refusals: Mutex<VecDeque<(String, u16, u64)>>,
+    /// How many more message-making requests carrying a link button are refused with 400/50035
+    /// (components/reference, "Button": Discord refuses a link it will not take, and the whole
+    /// message with it).
+    refused_links: AtomicU64,
     /// (path fragment, status): the next matching request takes effect, but its answer is this
     /// status (a response lost on the way back).
     lost_answers: Mutex<VecDeque<(String, u16)>>,

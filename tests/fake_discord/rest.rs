@@ -137,6 +137,13 @@ pub(super) fn take_matching(queue: &Mutex<VecDeque<(String, u16)>>, path: &str) 
     q.remove(i).map(|(_, status)| status)
 }
 
+/// Takes one from `count` if any is left.
+fn take_one(count: &AtomicU64) -> bool {
+    count
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
+}
+
 /// Whether a request makes (or edits into) a message.
 pub(super) fn makes_message(r: &Request, path: &str) -> bool {
     let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
@@ -182,6 +189,23 @@ pub(super) fn route(state: &State, r: &Request) -> Answer {
         .any(|(fragment, until)| path.contains(fragment.as_str()) && state.now_ms() < *until);
     if partly_down {
         return error(503, 0, "Service Unavailable");
+    }
+    let refusal = {
+        let mut queue = state.refusals.lock().unwrap();
+        let at = queue
+            .iter()
+            .position(|(fragment, ..)| path.contains(fragment.as_str()));
+        at.and_then(|i| queue.remove(i))
+    };
+    if let Some((_, status, code)) = refusal {
+        return error(status, code, "Refused");
+    }
+    if makes && !r.link_urls().is_empty() && take_one(&state.refused_links) {
+        return form_error(
+            "components.0.components.0.url",
+            "URL_TYPE_INVALID_URL",
+            "Not a well formed URL.",
+        );
     }
     if let Some(status) = take_matching(&state.failures, path) {
         return if status == 429 {

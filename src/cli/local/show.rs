@@ -85,7 +85,7 @@ impl Session {
         }
         // Discord's "On the web" button; without BREDON_WEB_URL, the page's path alone.
         if let Some(page) = &o.page {
-            match crate::cli::web::public_url() {
+            match crate::cli::web::public_url().ok().flatten() {
                 Some(url) => println!("  on the web: {url}{page}"),
                 None => println!("  on the web: {page} (below BREDON_WEB_URL)"),
             }
