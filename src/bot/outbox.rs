@@ -9,11 +9,15 @@
 //! of invalid requests (topics/rate-limits), and is tried at once when Discord says a channel or
 //! a role changed (`Claims::wake_all`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
-//! process that holds it in the store (`Service::hold_letter`), the others leave it alone until
-//! that hold runs out.
+//! process that holds its lease in the store (given with the change to the process that made
+//! it; taken with the next epoch once it lapsed, `Service::hold_letter`), the others leave it
+//! alone until the lease lapses or is let go after a failed try. Every note of a part is
+//! written under the lease's epoch, and each request runs inside the lease (`posting.rs`), so a
+//! process whose lease lapsed can neither note nor post what another delivers.
 
 use super::data::{now_ms, Publisher, Wait};
 use super::posting::Undelivered;
+use crate::service::LEASE_MS;
 use crate::store::records::LetterHead;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -30,10 +34,6 @@ const YOUNG_MS: i64 = 10_000;
 const FIRST_WAIT_MS: i64 = 1_000;
 const MOST_WAIT_MS: i64 = 30_000;
 const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
-/// How long a process holds a letter it delivers: well past the few requests of a delivery
-/// (each at most `HTTP_TIMEOUT`), so a process that dies holding one delays it by this at most.
-const HOLD_MS: i64 = 120_000;
-
 /// The wait after `tries` failed tries in a row, doubling from the first wait to `most_ms`.
 fn wait_ms(tries: u32, most_ms: i64) -> i64 {
     (FIRST_WAIT_MS << (tries.saturating_sub(1)).min(10)).min(most_ms)
@@ -143,14 +143,22 @@ async fn deliver_in_order(
         let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
-        match publisher.service.hold_letter(letter, now, HOLD_MS) {
-            Ok(true) => {}
-            Ok(false) => break,
+        let epoch = match publisher.service.hold_letter(letter, now, LEASE_MS) {
+            Ok(Some(epoch)) => epoch,
+            Ok(None) => break,
             Err(e) => return (delivered, Err(Undelivered::Later(e.to_string()))),
-        }
-        match publisher.deliver(letter, claim).await {
+        };
+        match publisher.deliver(letter, epoch, claim).await {
             Ok(()) | Err(Undelivered::Gone) => delivered += 1,
-            Err(undelivered) => return (delivered, Err(undelivered)),
+            // Another process delivers it, and the channel's later letters after it.
+            Err(Undelivered::Fenced) => break,
+            Err(undelivered) => {
+                // Any process may try next (one that Discord does not hold back, perhaps).
+                if let Err(why) = publisher.service.release_letter(letter, epoch) {
+                    tracing::info!(letter, %why, "a letter's lease was not let go; it lapses");
+                }
+                return (delivered, Err(undelivered));
+            }
         }
     }
     (delivered, Ok(()))

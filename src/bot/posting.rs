@@ -10,7 +10,7 @@
 use super::data::{now_ms, Publisher};
 use super::failure::{classify, code, describe, discord_code, first_time, Failure};
 use super::post::Post;
-use crate::service::{event_id, Outcome, Part};
+use crate::service::{event_id, Outcome, Part, FIRST_EPOCH};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -28,6 +28,9 @@ pub enum Undelivered {
     /// Kept, but not for a permission: a moderator's lock, or a refusal Bredon has no row for
     /// (`Failure::Unknown`); tried again after the same long waits.
     Held(String),
+    /// Another process took the letter over (this one's lease lapsed): it delivers the rest,
+    /// and this one stops without writing.
+    Fenced,
     /// Discord refuses Bredon's token: nothing can be delivered until it is replaced; every
     /// letter is kept and the process stops.
     TokenReset,
@@ -41,6 +44,7 @@ impl std::fmt::Display for Undelivered {
                 write!(f, "{why}; kept until Bredon may post there again")
             }
             Undelivered::Held(why) => write!(f, "{why}; kept and tried again later"),
+            Undelivered::Fenced => f.write_str("another process took the letter over"),
             Undelivered::Gone => f.write_str("the channel is gone"),
             Undelivered::TokenReset => f.write_str("Discord refuses Bredon's token"),
         }
@@ -57,15 +61,19 @@ pub struct Owed {
     pub letter: Option<u64>,
     pub since_ms: i64,
     pub guild: u64,
+    /// The epoch of this process's lease on the letter: every note is written under it.
+    pub epoch: u64,
 }
 
 impl Owed {
-    /// The letter of an outcome its handler is delivering now.
+    /// The letter of an outcome its handler is delivering now, under the lease its change
+    /// gave this process.
     pub fn fresh(outcome: &Outcome) -> Owed {
         Owed {
             letter: outcome.letter,
             guild: outcome.guild,
             since_ms: now_ms(),
+            epoch: FIRST_EPOCH,
         }
     }
 
@@ -88,6 +96,11 @@ const NONCE_TRUSTED_MS: i64 = 60_000;
 /// 15 minutes from the interaction (interactions/receiving-and-responding), which came at most
 /// 3 seconds before the handler stored the letter; the margin keeps every request well inside.
 const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
+
+/// The longest a request may take once its letter's lease was renewed (`LEASE_MS` ahead):
+/// a request a rate limit holds back longer is given up while the lease still holds, so it
+/// can never reach Discord after another process took the letter over.
+const REQUEST_BUDGET: std::time::Duration = std::time::Duration::from_secs(40);
 
 /// How many pages of 100 messages a look reads at most (an outage of hours in a busy channel).
 const LOOK_PAGES: usize = 5;
@@ -117,6 +130,7 @@ impl Publisher {
         part: Part,
         post: Post,
     ) -> Result<Option<u64>, Undelivered> {
+        self.renew(owed).await?;
         if owed.past_nonce_window(now_ms()) {
             match self.posted_since(channel, owed.since_ms, &post).await {
                 Ok(Some(id)) => return Ok(Some(id)),
@@ -183,10 +197,27 @@ impl Publisher {
             .message()
             .nonce(serenity::Nonce::String(nonce.to_string()))
             .enforce_nonce(true);
-        let sent = serenity::ChannelId::new(channel)
-            .send_message(&self.http, message)
-            .await?;
+        let sent =
+            within_budget(serenity::ChannelId::new(channel).send_message(&self.http, message))
+                .await?;
         Ok(sent.id.get())
+    }
+
+    /// Renews this process's lease on the letter before a part's requests: they then run
+    /// inside it (`REQUEST_BUDGET`). `Fenced` when another process took the letter over.
+    pub(super) async fn renew(&self, owed: Owed) -> Result<(), Undelivered> {
+        let Some(letter) = owed.letter else {
+            return Ok(());
+        };
+        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
+        let renewed =
+            tokio::task::spawn_blocking(move || s.renew_letter(letter, epoch, now_ms())).await;
+        match renewed {
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) => Err(Undelivered::Fenced),
+            Ok(Err(why)) => Err(Undelivered::Later(why.0)),
+            Err(e) => Err(Undelivered::Later(e.to_string())),
+        }
     }
 
     /// What a failed post in `channel` means for its letter.
@@ -306,6 +337,7 @@ impl Publisher {
     ) -> Result<(), Undelivered> {
         let nonce = nonce_of(owed.letter, Part::Direct(user), user);
         let post = Post::text(text);
+        self.renew(owed).await?;
         let sent = async {
             let dm = self.dm_channel(user).await?;
             if owed.past_nonce_window(now_ms())
@@ -369,6 +401,23 @@ impl Publisher {
     }
 }
 
+/// `request`, given up past `REQUEST_BUDGET` (as a failure whose effect is unknown: the nonce,
+/// or a look, settles it on the next try).
+async fn within_budget<T>(
+    request: impl std::future::Future<Output = serenity::Result<T>>,
+) -> serenity::Result<T> {
+    match tokio::time::timeout(REQUEST_BUDGET, request).await {
+        Ok(done) => done,
+        Err(_) => {
+            tracing::warn!(budget_secs = REQUEST_BUDGET.as_secs(), "Discord kept a request waiting past its budget (a rate limit?): given up while the letter's lease holds");
+            Err(serenity::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "held back past the request's budget",
+            )))
+        }
+    }
+}
+
 /// The nonce of a part: from its letter, or (for a message no change owes, like an engine's
 /// failure) from where and when it is posted.
 fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
@@ -388,6 +437,7 @@ mod tests {
             letter: Some(7),
             since_ms: 1_000_000,
             guild: 1,
+            epoch: FIRST_EPOCH,
         };
         assert!(!owed.past_nonce_window(1_000_000 + NONCE_TRUSTED_MS));
         assert!(owed.past_nonce_window(1_000_001 + NONCE_TRUSTED_MS));

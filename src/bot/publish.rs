@@ -160,7 +160,7 @@ impl Publisher {
         };
         if !outcome.direct.is_empty() || outcome.finished.is_some() {
             // More parts follow: if one fails, the outbox must know this one went out.
-            self.note(owed.letter, Part::Announcement, message).await;
+            self.note(owed, Part::Announcement, message).await?;
         }
         self.rest(channel, owed, &outcome, message, &[]).await?;
         if let Some(claim) = claim {
@@ -200,7 +200,7 @@ impl Publisher {
     /// a channel message, unless the interaction it answered shows it went out already. The
     /// interaction's token is used only while it surely lives; after that, the channel path
     /// alone, which looks before it repeats a post.
-    pub async fn deliver(&self, letter: u64, claim: Claim) -> Result<(), Undelivered> {
+    pub async fn deliver(&self, letter: u64, epoch: u64, claim: Claim) -> Result<(), Undelivered> {
         let s = Arc::clone(&self.service);
         let found = tokio::task::spawn_blocking(move || s.delivery(letter)).await;
         let mut d = match found {
@@ -219,6 +219,7 @@ impl Publisher {
             letter: Some(letter),
             since_ms: d.letter.created_ms,
             guild: d.letter.guild,
+            epoch,
         };
         let token = d
             .letter
@@ -242,10 +243,10 @@ impl Publisher {
                 if message.is_none() {
                     message = self.post(channel, owed, Part::Announcement, post).await?;
                     // A channel post pings by itself, even for a deferred answer.
-                    self.note(Some(letter), Part::Pings, None).await;
+                    self.note(owed, Part::Pings, None).await?;
                     pinged = true;
                 }
-                self.note(Some(letter), Part::Announcement, message).await;
+                self.note(owed, Part::Announcement, message).await?;
                 message
             }
         };
@@ -311,17 +312,15 @@ impl Publisher {
                 Err(e) => Err(e),
             },
             Via::Deferred(token) => {
-                self.note_durably(outcome.letter, Part::Deferred, None)
-                    .await;
+                let owed = Owed::fresh(outcome);
+                self.note_durably(owed, Part::Deferred, None).await?;
                 match thinking_edit(post).execute(http.as_ref(), token).await {
                     Ok(edited) => {
                         // On disk before the pings: if they fail, the outbox must not post the
                         // announcement a second time once the token is past its life.
                         let id = Some(edited.id.get());
-                        self.note_durably(outcome.letter, Part::Announcement, id)
-                            .await;
-                        self.pings(channel, Owed::fresh(outcome), outcome, id)
-                            .await?;
+                        self.note_durably(owed, Part::Announcement, id).await?;
+                        self.pings(channel, owed, outcome, id).await?;
                         Ok(id)
                     }
                     Err(e) => Err(e),
@@ -371,8 +370,7 @@ impl Publisher {
             let ping = Post::pinging(mentions, &text);
             self.post(channel, owed, Part::Pings, ping).await?;
         }
-        self.note(owed.letter, Part::Pings, None).await;
-        Ok(())
+        self.note(owed, Part::Pings, None).await
     }
 
     /// After the announcement (posted as `message`): the board's message remembered, the direct
@@ -400,7 +398,7 @@ impl Publisher {
                 false => digest_text(&outcome.digest),
             };
             self.direct(channel, player.id, owed, text).await?;
-            self.note(owed.letter, Part::Direct(player.id), None).await;
+            self.note(owed, Part::Direct(player.id), None).await?;
         }
         if !sent.contains(&Part::Record.key()) {
             if let Some(record) = record(outcome, self.web_url.as_deref()).await {
@@ -416,29 +414,52 @@ impl Publisher {
         if owed.letter.is_none() && board.is_none() {
             return Ok(());
         }
-        let (s, letter) = (Arc::clone(&self.service), owed.letter);
+        let s = Arc::clone(&self.service);
+        let letter = owed.letter.map(|letter| (letter, owed.epoch));
         let done = tokio::task::spawn_blocking(move || s.delivered_showing(letter, board)).await;
-        if !matches!(done, Ok(Ok(()))) {
-            return Err(Undelivered::Later("the outbox could not be written".into()));
+        match done {
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) => Err(Undelivered::Fenced),
+            _ => Err(Undelivered::Later("the outbox could not be written".into())),
         }
-        Ok(())
     }
 
-    /// Notes that `part` of `letter` went out.
-    async fn note(&self, letter: Option<u64>, part: Part, message: Option<u64>) {
-        if let Some(letter) = letter {
-            let s = Arc::clone(&self.service);
-            let _ = tokio::task::spawn_blocking(move || s.part_sent(letter, part, message, false))
-                .await;
-        }
+    /// Notes that `part` of the letter `owed` went out, under this process's lease: `Fenced`
+    /// when another process took the letter over (this one stops), `Later` when the store
+    /// failed (the part may go out again, by its nonce or after a look: never silently lost).
+    async fn note(&self, owed: Owed, part: Part, message: Option<u64>) -> Result<(), Undelivered> {
+        self.noted(owed, part, message, false).await
     }
 
     /// `note`, on disk before anything else happens.
-    async fn note_durably(&self, letter: Option<u64>, part: Part, message: Option<u64>) {
-        if let Some(letter) = letter {
-            let s = Arc::clone(&self.service);
-            let _ =
-                tokio::task::spawn_blocking(move || s.part_sent(letter, part, message, true)).await;
+    async fn note_durably(
+        &self,
+        owed: Owed,
+        part: Part,
+        message: Option<u64>,
+    ) -> Result<(), Undelivered> {
+        self.noted(owed, part, message, true).await
+    }
+
+    async fn noted(
+        &self,
+        owed: Owed,
+        part: Part,
+        message: Option<u64>,
+        durably: bool,
+    ) -> Result<(), Undelivered> {
+        let Some(letter) = owed.letter else {
+            return Ok(());
+        };
+        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
+        let noted =
+            tokio::task::spawn_blocking(move || s.part_sent(letter, epoch, part, message, durably))
+                .await;
+        match noted {
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) => Err(Undelivered::Fenced),
+            Ok(Err(why)) => Err(Undelivered::Later(why.0)),
+            Err(e) => Err(Undelivered::Later(e.to_string())),
         }
     }
 }

@@ -35,7 +35,7 @@ pub use options::{
     describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
     ChallengeOptions,
 };
-pub use outbox::{Delivery, Part};
+pub use outbox::{Delivery, Part, FIRST_EPOCH, LEASE_MS};
 pub use outcome::{
     Answer, Board, DigestGame, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record,
     Stats, Summary, TimerEvent,
@@ -201,7 +201,13 @@ impl Service {
             sent: Vec::new(),
             message: None,
             body: letter::body_of(&outcome),
-            hold: None,
+            // The process making it delivers it: the lease is given with the change, so no
+            // other process's outbox takes it while this one answers.
+            hold: Some(Hold {
+                holder: self.holder,
+                until_ms: crate::clock::now_ms() + LEASE_MS,
+                epoch: FIRST_EPOCH,
+            }),
         };
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;

@@ -45,6 +45,13 @@ impl Part {
     }
 }
 
+/// How long a lease on a letter lasts, from the change that writes it or from its last
+/// renewal (the deliverer renews it before each part).
+pub const LEASE_MS: i64 = 60_000;
+
+/// The epoch of the lease a letter is written with.
+pub const FIRST_EPOCH: u64 = 1;
+
 impl Delivery {
     pub fn has_sent(&self, part: Part) -> bool {
         self.letter.sent.contains(&part.key())
@@ -104,35 +111,55 @@ impl Service {
         }
     }
 
-    /// Notes that `part` of `letter` went out (as `message`, for the announcement). `durably`
-    /// when what happens next depends on it surviving a crash.
+    /// Notes that `part` of `letter` went out (as `message`, for the announcement), under the
+    /// lease this process took as `epoch`: false when another process took the letter over
+    /// since (nothing is written; this one must stop). `durably` when what happens next
+    /// depends on it surviving a crash.
     pub fn part_sent(
         &self,
         letter: u64,
+        epoch: u64,
         part: Part,
         message: Option<u64>,
         durably: bool,
-    ) -> Result<(), Refusal> {
-        let Some(mut stored) = self.store.letter(letter)? else {
-            return Ok(());
-        };
-        if !stored.sent.contains(&part.key()) {
-            stored.sent.push(part.key());
-        }
-        stored.message = stored.message.or(message);
-        self.store.put_letter(&stored)?;
-        if durably {
+    ) -> Result<bool, Refusal> {
+        let noted = self
+            .store
+            .note_part(letter, self.holder, epoch, &part.key(), message)?;
+        if noted && durably {
             self.store.flush()?;
         }
-        Ok(())
+        Ok(noted)
     }
 
     /// Takes the right to deliver `letter` for `for_ms` (the outbox loop, before it delivers):
-    /// `false` while another process holds it, or once it is delivered.
-    pub fn hold_letter(&self, letter: u64, now_ms: i64, for_ms: i64) -> Result<bool, Refusal> {
+    /// the epoch it is held under, or `None` while another process holds it, or once it is
+    /// delivered.
+    pub fn hold_letter(
+        &self,
+        letter: u64,
+        now_ms: i64,
+        for_ms: i64,
+    ) -> Result<Option<u64>, Refusal> {
         Ok(self
             .store
             .hold_letter(letter, self.holder, now_ms, now_ms + for_ms)?)
+    }
+
+    /// Renews this process's lease on `letter` (taken as `epoch`) for `LEASE_MS` from `now_ms`:
+    /// false when another process took the letter over since, or it is gone.
+    pub fn renew_letter(&self, letter: u64, epoch: u64, now_ms: i64) -> Result<bool, Refusal> {
+        Ok(self
+            .store
+            .renew_letter(letter, self.holder, epoch, now_ms + LEASE_MS)?)
+    }
+
+    /// Lets go of this process's lease on `letter` (taken as `epoch`) after a failed try, so
+    /// that any process may take the next one at once.
+    pub fn release_letter(&self, letter: u64, epoch: u64) -> Result<(), Refusal> {
+        self.store
+            .renew_letter(letter, self.holder, epoch, i64::MIN)?;
+        Ok(())
     }
 
     /// Whether another process holds the letter of `head` at `now_ms`.
@@ -145,19 +172,23 @@ impl Service {
         Ok(self.store.remove_letter(letter)?)
     }
 
-    /// What a delivery ends with, in one call: the letter (if one was owed) is done, and the
-    /// message showing a live game's board, `(channel, message)`, is remembered.
+    /// What a delivery ends with, in one call: the letter (if one was owed, with the epoch
+    /// it was delivered under) is done, and the message showing a live game's board,
+    /// `(channel, message)`, is remembered. False when another process took the letter over:
+    /// it stays, for that one.
     pub fn delivered_showing(
         &self,
-        letter: Option<u64>,
+        letter: Option<(u64, u64)>,
         board: Option<(u64, u64)>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<bool, Refusal> {
         if let Some((channel, message)) = board {
             self.board_posted(channel, message)?;
         }
         match letter {
-            Some(letter) => self.delivered(letter),
-            None => Ok(()),
+            Some((letter, epoch)) => {
+                Ok(self.store.remove_held_letter(letter, self.holder, epoch)?)
+            }
+            None => Ok(true),
         }
     }
 }

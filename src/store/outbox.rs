@@ -21,27 +21,22 @@ impl Store {
         self.get(Tree::Outbox, &id.to_be_bytes())
     }
 
-    /// Stores what was delivered of a letter so far (only while it is still owed).
+    /// Writes `letter` over its stored self (only while it is still owed): for a letter as
+    /// another build wrote it.
     pub fn put_letter(&self, letter: &Letter) -> Result<(), StoreError> {
-        let key = letter.id.to_be_bytes();
-        self.kv
-            .transaction(&[Tree::Outbox], |tx| {
-                if tx.get(Tree::Outbox, &key)?.is_some() {
-                    tx.insert(Tree::Outbox, &key, &encode(letter))?;
-                }
-                Ok(())
-            })
-            .map_err(TxAbort::into_store_error)
+        self.change_letter(letter.id, |stored| {
+            *stored = letter.clone();
+            true
+        })
+        .map(drop)
     }
 
-    /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's
-    /// right runs past `now_ms`: whether it has it (`false` too when the letter is gone).
-    pub fn hold_letter(
+    /// Changes letter `id` in one transaction that reads it afresh: `change` says whether it
+    /// changed it (false: nothing is written). False too when the letter is gone.
+    fn change_letter(
         &self,
         id: u64,
-        holder: u64,
-        now_ms: i64,
-        until_ms: i64,
+        change: impl Fn(&mut Letter) -> bool,
     ) -> Result<bool, StoreError> {
         let key = id.to_be_bytes();
         self.kv
@@ -50,14 +45,111 @@ impl Store {
                     return Ok(false);
                 };
                 let mut letter: Letter = tx_decode("outbox", &bytes)?;
-                if !Hold::lets(letter.hold, holder, now_ms) {
+                if !change(&mut letter) {
                     return Ok(false);
                 }
-                letter.hold = Some(Hold { holder, until_ms });
                 tx.insert(Tree::Outbox, &key, &encode(&letter))?;
                 Ok(true)
             })
             .map_err(TxAbort::into_store_error)
+    }
+
+    /// Notes that part `part` of letter `id` went out (as `message`, the first such), only
+    /// under the lease `holder` took as `epoch`: false when another process took the letter
+    /// over since (or it is gone), and nothing is written.
+    pub fn note_part(
+        &self,
+        id: u64,
+        holder: u64,
+        epoch: u64,
+        part: &str,
+        message: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        self.change_letter(id, |letter| {
+            if !Hold::is(letter.hold, holder, epoch) {
+                return false;
+            }
+            if !letter.sent.iter().any(|p| p == part) {
+                letter.sent.push(part.to_string());
+            }
+            letter.message = letter.message.or(message);
+            true
+        })
+    }
+
+    /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's
+    /// right runs past `now_ms`: the epoch it holds it under (its own, renewed, if it held it
+    /// and nobody took it since; the next one if it takes it), or `None` (held elsewhere, or
+    /// gone).
+    pub fn hold_letter(
+        &self,
+        id: u64,
+        holder: u64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<Option<u64>, StoreError> {
+        let mut epoch = None;
+        let cell = std::sync::Mutex::new(&mut epoch);
+        self.change_letter(id, |letter| {
+            let held = letter.hold;
+            let next = match held {
+                Some(h) if h.holder == holder => h.epoch,
+                Some(h) if h.until_ms > now_ms => return false,
+                other => other.map_or(1, |h| h.epoch + 1),
+            };
+            letter.hold = Some(Hold {
+                holder,
+                until_ms,
+                epoch: next,
+            });
+            **cell.lock().expect("epoch") = Some(next);
+            true
+        })?;
+        Ok(epoch)
+    }
+
+    /// Renews the lease `holder` took on letter `id` as `epoch` until `until_ms`: false when
+    /// another process took the letter over since, or it is gone.
+    pub fn renew_letter(
+        &self,
+        id: u64,
+        holder: u64,
+        epoch: u64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.change_letter(id, |letter| {
+            let ours = Hold::is(letter.hold, holder, epoch);
+            if ours {
+                letter.hold = Some(Hold {
+                    holder,
+                    until_ms,
+                    epoch,
+                });
+            }
+            ours
+        })
+    }
+
+    /// A letter delivered under the lease `holder` took as `epoch` leaves the outbox, durably:
+    /// false (and it stays) when another process took it over since.
+    pub fn remove_held_letter(&self, id: u64, holder: u64, epoch: u64) -> Result<bool, StoreError> {
+        let key = id.to_be_bytes();
+        let removed = self
+            .kv
+            .transaction(&[Tree::Outbox], |tx| {
+                let Some(bytes) = tx.get(Tree::Outbox, &key)? else {
+                    return Ok(true);
+                };
+                let letter: LetterHead = tx_decode("outbox", &bytes)?;
+                if !Hold::is(letter.hold, holder, epoch) {
+                    return Ok(false);
+                }
+                tx.remove(Tree::Outbox, &key)?;
+                Ok(true)
+            })
+            .map_err(TxAbort::into_store_error)?;
+        self.flush()?;
+        Ok(removed)
     }
 
     /// A delivered letter leaves the outbox, durably.

@@ -647,18 +647,29 @@ pub struct Letter {
     pub hold: Option<Hold>,
 }
 
-/// A process's right to deliver a letter from the outbox, until `until_ms`: another process's
-/// outbox leaves the letter alone meanwhile, and takes it over if the holder dies.
+/// A process's lease on a letter: the right to deliver it until `until_ms`, given with the
+/// change that wrote it (to the process that made it) and renewed between parts. Another
+/// process's outbox leaves the letter alone meanwhile, and takes it over once the lease
+/// lapsed, with the next `epoch`: every note of a part is written only under the epoch it was
+/// delivered under (a fencing token), so a holder that lost its lease can no longer write.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Hold {
     pub holder: u64,
     pub until_ms: i64,
+    #[serde(default)]
+    pub epoch: u64,
 }
 
 impl Hold {
     /// Whether `holder` may take the letter at `now_ms` (it holds it, or nobody does).
     pub fn lets(hold: Option<Hold>, holder: u64, now_ms: i64) -> bool {
         hold.is_none_or(|h| h.holder == holder || h.until_ms <= now_ms)
+    }
+
+    /// Whether this is the lease `holder` took as `epoch` (lapsed or not: while nobody took the
+    /// letter over, its epoch stands).
+    pub fn is(hold: Option<Hold>, holder: u64, epoch: u64) -> bool {
+        hold.is_some_and(|h| h.holder == holder && h.epoch == epoch)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::world::*;
 use bredon::game::Match;
-use bredon::service::Service;
+use bredon::service::{Part, Service};
 use bredon::store::records::Seat;
 
 #[test]
@@ -132,4 +132,67 @@ fn a_stored_outcome_draws_the_same_board_after_a_restart() {
     );
     assert_eq!((&fb.ptn, &fb.file, &fb.link), (&fa.ptn, &fa.file, &fa.link));
     assert_eq!(stored.prompt, resigned.prompt);
+}
+
+#[test]
+fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
+    // Two processes sharing one store (sled here, PostgreSQL in CI's second pass).
+    let w = world();
+    let first = &w.service;
+    let second = Service::of_process(first.store().clone(), 2);
+    started(&w, opts(Some("bob"), Seat::White));
+    let now = bredon::clock::now_ms();
+    let owed = second.owed().unwrap();
+    let head = *owed.last().expect("the game's start is owed");
+    // The change gave its process the lease: the other leaves the letter alone.
+    assert!(second.held_elsewhere(&head, now), "leased to its maker");
+    assert!(!first.held_elsewhere(&head, now), "its own lease");
+    assert_eq!(second.hold_letter(head.id, now, 60_000).unwrap(), None);
+    assert_eq!(
+        first.hold_letter(head.id, now, 60_000).unwrap(),
+        Some(bredon::service::FIRST_EPOCH),
+        "held again by its holder, under the same epoch"
+    );
+    let epoch = bredon::service::FIRST_EPOCH;
+    assert!(first.renew_letter(head.id, epoch, now).unwrap());
+    assert!(first
+        .part_sent(head.id, epoch, Part::Announcement, Some(7), false)
+        .unwrap());
+
+    // The holder stalls past its lease: the other process takes the letter over with the next
+    // epoch, and the stalled one can neither note, renew nor finish it any more.
+    let later = now + bredon::service::LEASE_MS;
+    assert_eq!(
+        second.hold_letter(head.id, later - 1, 60_000).unwrap(),
+        None
+    );
+    assert_eq!(second.hold_letter(head.id, later, 60_000).unwrap(), Some(2));
+    assert!(!first
+        .part_sent(head.id, epoch, Part::Record, None, false)
+        .unwrap());
+    assert!(!first.renew_letter(head.id, epoch, later).unwrap());
+    assert!(!first
+        .delivered_showing(Some((head.id, epoch)), None)
+        .unwrap());
+    let letter = second.store().letter(head.id).unwrap().unwrap();
+    assert_eq!(
+        letter.sent,
+        vec!["announcement"],
+        "the stalled note is not written"
+    );
+    assert_eq!(
+        letter.message,
+        Some(7),
+        "the other process's notes are kept"
+    );
+
+    // The new holder fails a try and lets go: either process may take it at once.
+    second.release_letter(head.id, 2).unwrap();
+    assert_eq!(first.hold_letter(head.id, later, 60_000).unwrap(), Some(3));
+    assert!(first.delivered_showing(Some((head.id, 3)), None).unwrap());
+    assert_eq!(
+        second.hold_letter(head.id, later, 60_000).unwrap(),
+        None,
+        "a delivered letter is gone"
+    );
 }

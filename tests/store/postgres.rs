@@ -172,48 +172,6 @@ fn migrate_moves_a_folder_into_postgres_whole() {
 }
 
 #[test]
-fn a_letter_is_delivered_by_the_process_that_holds_it() {
-    let Some(url) = support::postgres::database() else {
-        return;
-    };
-    let first = Service::of_process(Store::connect(&url).unwrap(), 1);
-    let second = Service::of_process(Store::connect(&url).unwrap(), 2);
-    start_game(&first, 10);
-    let owed = second.owed().unwrap();
-    let head = *owed.last().expect("the game's start is owed");
-    assert!(
-        !second.held_elsewhere(&head, 0),
-        "nobody holds a new letter"
-    );
-
-    assert!(first.hold_letter(head.id, 1_000, 60_000).unwrap());
-    let head = *second
-        .owed()
-        .unwrap()
-        .iter()
-        .find(|h| h.id == head.id)
-        .unwrap();
-    assert!(second.held_elsewhere(&head, 2_000));
-    assert!(!first.held_elsewhere(&head, 2_000), "its own hold");
-    assert!(!second.hold_letter(head.id, 2_000, 60_000).unwrap());
-    assert!(
-        first.hold_letter(head.id, 3_000, 60_000).unwrap(),
-        "held again by its holder"
-    );
-
-    // The holder died: once its hold runs out, the other process takes the letter over.
-    assert!(!second.hold_letter(head.id, 62_999, 60_000).unwrap());
-    assert!(second.hold_letter(head.id, 63_000, 60_000).unwrap());
-    assert!(!first.hold_letter(head.id, 64_000, 60_000).unwrap());
-
-    second.delivered(head.id).unwrap();
-    assert!(
-        !first.hold_letter(head.id, 200_000, 60_000).unwrap(),
-        "a delivered letter is gone"
-    );
-}
-
-#[test]
 fn timers_fire_once_across_service_handles() {
     let Some(url) = support::postgres::database() else {
         return;
