@@ -25,6 +25,10 @@ pub struct Publisher {
     pub refused: std::sync::Mutex<std::collections::HashMap<u64, crate::store::records::Lacking>>,
     /// The web pages' public address (`BREDON_WEB_URL`): outcomes with a page link to it.
     pub web_url: Option<String>,
+    /// Until when Discord holds this process's requests back (a request given up past its
+    /// budget, `posting.rs`): meanwhile its outbox takes no letter, leaving them to processes
+    /// Discord does not hold back.
+    pub held_back_until_ms: std::sync::atomic::AtomicI64,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -102,6 +102,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     // Read by the outbox's first sweep, and every minute after.
                     refused: Default::default(),
                     web_url: web_url.clone(),
+                    held_back_until_ms: std::sync::atomic::AtomicI64::new(i64::MIN),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

@@ -54,6 +54,10 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         if publisher.fatal.reason().is_some() {
             return;
         }
+        if publisher.held_back() {
+            // Discord holds this process back: other processes deliver meanwhile.
+            continue;
+        }
         if refusals_read.is_none_or(|at| at.elapsed() >= REFUSALS_READ) {
             publisher.reload_refusals().await;
             refusals_read = Some(std::time::Instant::now());

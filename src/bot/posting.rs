@@ -13,6 +13,7 @@ use super::post::Post;
 use crate::service::{event_id, Outcome, Part, FIRST_EPOCH};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Why an outcome is not (wholly) delivered.
@@ -99,8 +100,13 @@ const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
 
 /// The longest a request may take once its letter's lease was renewed (`LEASE_MS` ahead):
 /// a request a rate limit holds back longer is given up while the lease still holds, so it
-/// can never reach Discord after another process took the letter over.
-const REQUEST_BUDGET: std::time::Duration = std::time::Duration::from_secs(40);
+/// can never reach Discord after another process took the letter over. Shorter than the HTTP
+/// client's own time-out, so a request Discord leaves unanswered is given up here too.
+const REQUEST_BUDGET: std::time::Duration = std::time::Duration::from_secs(25);
+
+/// How long a process that Discord held back past a request's budget leaves the outbox's
+/// letters to other processes.
+const HELD_BACK_MS: i64 = 60_000;
 
 /// How many pages of 100 messages a look reads at most (an outage of hours in a busy channel).
 const LOOK_PAGES: usize = 5;
@@ -188,7 +194,23 @@ impl Publisher {
                 self.went_through(owed.guild, channel, with_picture).await;
                 Ok(Some(id))
             }
-            Err(e) => self.failed(channel, owed, e).await,
+            Err(e) => {
+                self.let_go_if_held_back(owed).await;
+                self.failed(channel, owed, e).await
+            }
+        }
+    }
+
+    /// Lets go of the letter's lease when Discord holds this process back, so that another
+    /// process takes it at once rather than when the lease lapses.
+    async fn let_go_if_held_back(&self, owed: Owed) {
+        let (Some(letter), true) = (owed.letter, self.held_back()) else {
+            return;
+        };
+        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
+        let released = tokio::task::spawn_blocking(move || s.release_letter(letter, epoch)).await;
+        if !matches!(released, Ok(Ok(()))) {
+            tracing::info!(letter, "a letter's lease was not let go; it lapses");
         }
     }
 
@@ -197,10 +219,36 @@ impl Publisher {
             .message()
             .nonce(serenity::Nonce::String(nonce.to_string()))
             .enforce_nonce(true);
-        let sent =
-            within_budget(serenity::ChannelId::new(channel).send_message(&self.http, message))
-                .await?;
+        let sent = self
+            .within_budget(serenity::ChannelId::new(channel).send_message(&self.http, message))
+            .await?;
         Ok(sent.id.get())
+    }
+
+    /// `request`, given up past `REQUEST_BUDGET` (as a failure whose effect is unknown: the
+    /// nonce, or a look, settles it on the next try). Discord then holds this process back:
+    /// for `HELD_BACK_MS` its outbox leaves letters to the others.
+    async fn within_budget<T>(
+        &self,
+        request: impl std::future::Future<Output = serenity::Result<T>>,
+    ) -> serenity::Result<T> {
+        match tokio::time::timeout(REQUEST_BUDGET, request).await {
+            Ok(done) => done,
+            Err(_) => {
+                let until = now_ms() + HELD_BACK_MS;
+                self.held_back_until_ms.fetch_max(until, Ordering::SeqCst);
+                tracing::warn!(budget_secs = REQUEST_BUDGET.as_secs(), "Discord kept a request waiting past its budget (a rate limit?): given up inside the letter's lease, and this process's outbox leaves letters to the others for a minute");
+                Err(serenity::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "held back past the request's budget",
+                )))
+            }
+        }
+    }
+
+    /// Whether Discord holds this process's requests back now (`within_budget`).
+    pub(super) fn held_back(&self) -> bool {
+        self.held_back_until_ms.load(Ordering::SeqCst) > now_ms()
     }
 
     /// Renews this process's lease on the letter before a part's requests: they then run
@@ -354,6 +402,7 @@ impl Publisher {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
+        self.let_go_if_held_back(owed).await;
         match classify(&error) {
             Failure::Uncertain | Failure::RateLimited => {
                 return Err(Undelivered::Later(describe(&error)))
@@ -398,23 +447,6 @@ impl Publisher {
             .expect("dm channels")
             .insert(user, dm.id);
         Ok(dm.id)
-    }
-}
-
-/// `request`, given up past `REQUEST_BUDGET` (as a failure whose effect is unknown: the nonce,
-/// or a look, settles it on the next try).
-async fn within_budget<T>(
-    request: impl std::future::Future<Output = serenity::Result<T>>,
-) -> serenity::Result<T> {
-    match tokio::time::timeout(REQUEST_BUDGET, request).await {
-        Ok(done) => done,
-        Err(_) => {
-            tracing::warn!(budget_secs = REQUEST_BUDGET.as_secs(), "Discord kept a request waiting past its budget (a rate limit?): given up while the letter's lease holds");
-            Err(serenity::Error::Io(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "held back past the request's budget",
-            )))
-        }
     }
 }
 

@@ -181,6 +181,26 @@ impl FakeDiscord {
             .push((fragment.to_string(), until));
     }
 
+    /// The REST base to give process `name`: its requests are told apart by it (`via`).
+    pub fn api_base_for(&self, name: &str) -> String {
+        format!("{}/p/{name}", self.api_base)
+    }
+
+    /// For the next `length` of wall time, process `name`'s POSTs whose path holds `fragment`
+    /// are held back until the end, as its rate limiter would hold them after a long 429 (the
+    /// 429 answered to that process only); a request it gives up meanwhile has no effect and
+    /// is recorded with status 499.
+    pub fn hold_back(&self, name: &str, fragment: &str, length: Duration) {
+        let until = Instant::now() + length;
+        let held = (name.to_string(), fragment.to_string(), until);
+        self.state.held_back.lock().unwrap().push(held);
+    }
+
+    /// How many requests are held back now (none given up or let go since).
+    pub fn holding(&self) -> u64 {
+        self.state.holding.load(Ordering::SeqCst)
+    }
+
     /// Requests `method` whose path holds `fragment` take `delay` to take effect and be answered.
     pub fn slow_route(&self, method: &str, fragment: &str, delay: Duration) {
         self.state.slow_routes.lock().unwrap().push((

@@ -154,6 +154,9 @@ const ATTACHMENT_SIZE_LIMIT: usize = 10 * 1024 * 1024;
 pub struct Request {
     pub method: String,
     pub path: String,
+    /// Which process sent it, when the test gave processes bases of their own
+    /// (`api_base_for`).
+    pub via: Option<String>,
     pub content_type: String,
     /// Shared, so a test that copies the log of requests while it waits copies no picture.
     pub body: Arc<[u8]>,
@@ -426,6 +429,13 @@ struct State {
     /// (method, path fragment, delay): matching requests take `delay` of wall time to take
     /// effect and be answered, as Discord's slower routes do.
     slow_routes: Mutex<Vec<(String, String, Duration)>>,
+    /// (process, path fragment, until): the POSTs of that process (by the base it was given,
+    /// `api_base_for`) holding the fragment are held back until then, as a process's own rate
+    /// limiter holds a request after a long 429 and sends it when the wait is over; one the
+    /// process gives up meanwhile (its connection closed) never takes effect.
+    held_back: Mutex<Vec<(String, String, Instant)>>,
+    /// How many requests are held back now.
+    holding: AtomicU64,
     /// (until, every, seen): before `until`, every `every`-th message-making request takes
     /// effect but is answered 503.
     lossy: Mutex<Option<(i64, u64, u64)>>,

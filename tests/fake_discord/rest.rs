@@ -15,6 +15,11 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
             words.next().unwrap_or("").to_string(),
             words.next().unwrap_or("").to_string(),
         );
+        // A process given a base of its own (`api_base_for`): `/p/<name>/api/v10/...`.
+        let (via, path) = match path.strip_prefix("/p/").and_then(|p| p.split_once('/')) {
+            Some((name, rest)) => (Some(name.to_string()), format!("/{rest}")),
+            None => (None, path),
+        };
         let (mut length, mut chunked, mut content_type) = (0usize, false, String::new());
         loop {
             let mut h = String::new();
@@ -57,6 +62,7 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
         let mut request = Request {
             method,
             path,
+            via,
             content_type,
             body: body.into(),
             status: 0,
@@ -79,6 +85,21 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
             .map(|(_, _, delay)| *delay);
         if let Some(delay) = delay {
             tokio::time::sleep(delay).await;
+        }
+        if let Some(until) = held_back_until(&state, &request) {
+            state.holding.fetch_add(1, Ordering::SeqCst);
+            let mut probe = [0u8; 1];
+            let given_up = tokio::select! {
+                _ = tokio::time::sleep_until(until.into()) => false,
+                _ = reader.get_mut().read(&mut probe) => true,
+            };
+            state.holding.fetch_sub(1, Ordering::SeqCst);
+            if given_up {
+                request.status = 499;
+                state.requests.lock().unwrap().push(request);
+                state.changed.notify_waiters();
+                return;
+            }
         }
         let (status, response) = match verdict.as_ref().and_then(|v| v.refused.clone()) {
             Some(refused) => {
@@ -135,6 +156,24 @@ pub(super) fn take_matching(queue: &Mutex<VecDeque<(String, u16)>>, path: &str) 
         .iter()
         .position(|(frag, _)| path.contains(frag.as_str()))?;
     q.remove(i).map(|(_, status)| status)
+}
+
+/// Until when `request` is held back (`FakeDiscord::hold_back`), if it is.
+fn held_back_until(state: &State, request: &Request) -> Option<Instant> {
+    let via = request.via.as_deref()?;
+    let now = Instant::now();
+    state
+        .held_back
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(name, fragment, until)| {
+            request.method == "POST"
+                && name == via
+                && request.path.contains(fragment.as_str())
+                && *until > now
+        })
+        .map(|(.., until)| *until)
 }
 
 /// Takes one from `count` if any is left.

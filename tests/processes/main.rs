@@ -9,4 +9,5 @@ mod harness;
 mod support;
 
 mod crash;
+mod leases;
 mod scale;

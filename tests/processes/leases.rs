@@ -1,0 +1,77 @@
+//! One letter, two processes: the lease written with the change, fenced by its epoch, decides
+//! who delivers, also when Discord holds one process back far past the nonce's window.
+
+use crate::fake_discord::{shard_of, GUILD_ID};
+use crate::harness::*;
+use crate::support;
+use serde_json::json;
+use std::time::Duration;
+
+/// A finished game's record is a channel post the answering process owes. Discord answers that
+/// process's posts in the channel with a 429 of four minutes (its limiter holds them back; the
+/// other process is not limited): it gives the record up inside its lease and lets the letter
+/// go, the other process delivers it, and nothing held back ever reaches the channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing_is_posted_twice() {
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
+    let fake = start_fake().await;
+    fake.recommend_shards(2);
+    let names = ["first", "second"];
+    let bases: Vec<String> = names.iter().map(|n| fake.api_base_for(n)).collect();
+    let _bots: Vec<Bot> = (0..2)
+        .map(|s| {
+            let range = format!("{s}..{}", s + 1);
+            start_shards(&fake, &url, 2, &range, &[("DISCORD_API_BASE", &bases[s])])
+        })
+        .collect();
+    fake.wait_until("both shards connected", Duration::from_secs(30), |f| {
+        f.shards_connected() == vec![(0, 2), (1, 2)] && f.registered_commands() > 0
+    })
+    .await;
+    start_game(&fake).await;
+    // The server's shard decides which process answers its interactions.
+    let answering = names[shard_of(Some(GUILD_ID), 2) as usize];
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.hold_back(answering, &posts, Duration::from_secs(240));
+    says(&run(&fake, &bob(), "resign", json!([])).await, "resigns");
+    let records = |f: &crate::fake_discord::FakeDiscord| {
+        f.messages()
+            .iter()
+            .filter(|m| m.channel == CHANNEL && !m.deleted && m.content.contains("Series"))
+            .count()
+    };
+    fake.wait_until("the record", Duration::from_secs(120), |f| records(f) == 1)
+        .await;
+    let posted_by: Vec<Option<String>> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with(&posts) && r.status == 200 && r.content().contains("Series"))
+        .map(|r| r.via.clone())
+        .collect();
+    assert_eq!(posted_by.len(), 1, "{posted_by:?}");
+    assert_ne!(
+        posted_by[0].as_deref(),
+        Some(answering),
+        "the other process delivered"
+    );
+    // Whatever the held-back process tried was given up before its lease lapsed: nothing of it
+    // waits to reach the channel when the four minutes end.
+    let store = bredon::store::Store::connect(&url).unwrap();
+    fake.wait_until("the outbox empty", Duration::from_secs(60), |_| {
+        store.letter_heads().is_ok_and(|l| l.is_empty())
+    })
+    .await;
+    fake.wait_until("nothing held back", Duration::from_secs(60), |f| {
+        f.holding() == 0
+    })
+    .await;
+    let given_up = fake
+        .requests()
+        .iter()
+        .filter(|r| r.via.as_deref() == Some(answering) && r.status == 499)
+        .count();
+    assert!(given_up >= 1, "the held-back process gave its try up");
+    assert_eq!(records(&fake), 1, "one record");
+}
