@@ -25,6 +25,9 @@ pub struct Publisher {
     pub refused: std::sync::Mutex<std::collections::HashMap<u64, crate::store::records::Lacking>>,
     /// The web pages' public address (`BREDON_WEB_URL`): outcomes with a page link to it.
     pub web_url: Option<String>,
+    /// Channels where a task takes Bredon's turns now, each with whether another action
+    /// asked for a turn meanwhile (`publish.rs`, `spawn_turn`): one search per game at a time.
+    pub turns: std::sync::Mutex<std::collections::HashMap<u64, bool>>,
     /// Until when Discord holds this process's requests back (a request given up past its
     /// budget, `posting.rs`): meanwhile its outbox takes no letter, leaving them to processes
     /// Discord does not hold back.

@@ -103,6 +103,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     refused: Default::default(),
                     web_url: web_url.clone(),
                     held_back_until_ms: std::sync::atomic::AtomicI64::new(i64::MIN),
+                    turns: Default::default(),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

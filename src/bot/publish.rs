@@ -102,14 +102,28 @@ impl Publisher {
         }
     }
 
-    /// Bredon's turns in `channel`, on a task of their own: accepting a rematch, or answering an
-    /// undo, may make it Bredon's move, so a few steps at most. Each is stored before it is
+    /// Bredon's turns in `channel`, on a task of their own, one task per channel: accepting a
+    /// rematch, answering an undo, or a conditional line answering its plies may make it
+    /// Bredon's move again, so the task goes on until Bredon has nothing to do there. An action
+    /// asking for a turn while the task runs is noted, and the task looks once more before it
+    /// ends, so no second search starts beside the first. Each turn is stored before it is
     /// posted, so a failed post is the outbox's to repeat, never a reason to stop.
     pub fn spawn_turn(self: &Arc<Self>, channel: u64) {
+        {
+            let mut turns = self.turns.lock().expect("turns");
+            if let Some(again) = turns.get_mut(&channel) {
+                *again = true;
+                return;
+            }
+            turns.insert(channel, false);
+        }
         let me = Arc::clone(self);
         tokio::spawn(async move {
-            for _ in 0..4 {
+            loop {
                 let Some(turn) = take_turn(&me.engine, &me.service, channel).await else {
+                    if me.turn_asked_again(channel) {
+                        continue;
+                    }
                     return;
                 };
                 let ready = me.ready(turn.outcome).await;
@@ -122,10 +136,27 @@ impl Publisher {
                     TOURNAMENT_NEWS.notify_one();
                 }
                 if turn.failed {
+                    me.turns.lock().expect("turns").remove(&channel);
                     return;
                 }
             }
         });
+    }
+
+    /// Whether an action asked for a turn in `channel` while its task ran (the task looks
+    /// again); if not, the task ends, under the same lock, so no request falls between.
+    fn turn_asked_again(&self, channel: u64) -> bool {
+        let mut turns = self.turns.lock().expect("turns");
+        match turns.get_mut(&channel) {
+            Some(again) if *again => {
+                *again = false;
+                true
+            }
+            _ => {
+                turns.remove(&channel);
+                false
+            }
+        }
     }
 
     /// Posts an outcome in `channel`: the announcement, the board's message remembered, the

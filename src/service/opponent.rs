@@ -125,10 +125,20 @@ impl EngineOpponent {
                 t.position().name(found.ply)
             }
         };
-        service
-            .play(&ctx, &ply)
-            .map(Some)
-            .map_err(|r| format!("its ply {ply} was refused: {}", r.0))
+        match service.play(&ctx, &ply) {
+            Ok(outcome) => Ok(Some(outcome)),
+            // Another action (another process's search, a player's undo) changed the game while
+            // Bredon thought: that is no failure of its engine, and what is left to do is read
+            // afresh by the next look.
+            Err(_) if Self::changed_since(service, channel, game.seq) => Ok(None),
+            Err(r) => Err(format!("its ply {ply} was refused: {}", r.0)),
+        }
+    }
+
+    /// Whether `channel`'s game is no longer the version `seq` (or is gone).
+    fn changed_since(service: &Service, channel: u64, seq: u64) -> bool {
+        let now = service.store().game(channel).ok().flatten();
+        now.is_none_or(|g| g.seq != seq)
     }
 
     /// The memory of `game`'s earlier searches, if the last search was of it (taken: a search

@@ -5,6 +5,7 @@
 use crate::fake_discord::{self, FakeDiscord, Request, TestUser};
 use crate::harness::*;
 use serde_json::json;
+use std::time::Duration;
 
 async fn premove(fake: &FakeDiscord, user: &TestUser, options: serde_json::Value) -> Request {
     let r = run(fake, user, "premove", options).await;
@@ -180,4 +181,47 @@ async fn lines_answer_bredon_too() {
         r.path.contains(&posts) && r.content().contains("alice to move")
     })
     .await;
+}
+
+/// A refused `/move` while Bredon thinks asks for its turn again: it is noted, not started
+/// beside the search already running, so Bredon plays once and nothing says its engine failed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_move_while_bredon_thinks_leaves_it_one_turn() {
+    let (fake, data, bot) = boot_with(30.0, &[("BREDON_ENGINE_SECS", "2")]).await;
+    let bot_id = fake_discord::BOT_ID.to_string();
+    let r = run(
+        &fake,
+        &alice(),
+        "challenge",
+        json!([
+            { "name": "opponent", "type": 6, "value": bot_id },
+            { "name": "level", "type": 4, "value": 2 },
+            { "name": "size", "type": 4, "value": 5 },
+            { "name": "seat", "type": 4, "value": 0 }
+        ]),
+    )
+    .await;
+    says(&r, "alice (White) vs Bredon (Black)");
+    says(&ply(&fake, &alice(), "a1").await, "Bredon to move");
+    let refused = ply(&fake, &alice(), "b1").await;
+    assert!(refused.is_ephemeral(), "{}", refused.content());
+    let said = |f: &FakeDiscord, text: &str| {
+        f.messages()
+            .iter()
+            .filter(|m| m.channel == CHANNEL && !m.deleted && m.content.contains(text))
+            .count()
+    };
+    fake.wait_until("Bredon's ply", Duration::from_secs(30), |f| {
+        said(f, "Bredon played") >= 1
+    })
+    .await;
+    // A second search, started by the refusal, would end within its two seconds after the
+    // first: it is given three before the bot stops.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(
+        outbox_after(&fake, data.path(), &[("BREDON_ENGINE_SECS", "2")], bot).await,
+        0
+    );
+    assert_eq!(said(&fake, "Bredon played"), 1, "one ply");
+    assert_eq!(said(&fake, "engine failed"), 0, "no false failure");
 }
