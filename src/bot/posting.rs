@@ -82,11 +82,11 @@ impl Owed {
     fn past_nonce_window(self, now_ms: i64) -> bool {
         self.letter.is_some() && now_ms - self.since_ms > NONCE_TRUSTED_MS
     }
+}
 
-    /// Whether the token of the interaction this letter answered may still be used.
-    pub fn token_lives(self, now_ms: i64) -> bool {
-        now_ms - self.since_ms < TOKEN_TRUSTED_MS
-    }
+/// Whether the token of an interaction made at `issued_ms` may still be used at `now_ms`.
+pub fn token_lives(issued_ms: i64, now_ms: i64) -> bool {
+    now_ms - issued_ms < TOKEN_TRUSTED_MS
 }
 
 /// How long after a letter was stored a repeated post may rely on its nonce alone: Discord
@@ -94,8 +94,8 @@ impl Owed {
 const NONCE_TRUSTED_MS: i64 = 60_000;
 
 /// How long after a letter was stored its interaction's token is used: Discord's tokens live
-/// 15 minutes from the interaction (interactions/receiving-and-responding), which came at most
-/// 3 seconds before the handler stored the letter; the margin keeps every request well inside.
+/// 15 minutes from the interaction (interactions/receiving-and-responding), counted from its
+/// id; the margin keeps every request well inside.
 const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
 
 /// The longest a request may take once its letter's lease was renewed (`LEASE_MS` ahead):
@@ -113,6 +113,12 @@ const LOOK_PAGES: usize = 5;
 
 /// Discord's epoch in Unix milliseconds (reference, "Snowflakes").
 const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// When Discord made what has the id `id` (reference, "Snowflakes": milliseconds since
+/// Discord's epoch above bit 22).
+pub(super) fn created_ms(id: u64) -> i64 {
+    (id >> 22) as i64 + DISCORD_EPOCH_MS
+}
 
 /// The smallest id Discord could give something made at `ms`.
 fn snowflake_at(ms: i64) -> u64 {
@@ -464,7 +470,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_letter_trusts_its_nonce_and_token_only_while_young() {
+    fn a_letter_trusts_its_nonce_and_its_request_its_token_only_while_young() {
         let owed = Owed {
             letter: Some(7),
             since_ms: 1_000_000,
@@ -481,14 +487,15 @@ mod tests {
             !unowed.past_nonce_window(i64::MAX / 2),
             "nothing stored, nothing to look for"
         );
-        assert!(owed.token_lives(1_000_000 + 13 * 60_000));
-        assert!(!owed.token_lives(1_000_000 + 15 * 60_000));
+        assert!(token_lives(1_000_000, 1_000_000 + 13 * 60_000));
+        assert!(!token_lives(1_000_000, 1_000_000 + 15 * 60_000));
     }
 
     #[test]
     fn snowflakes_order_by_time() {
         let at = 1_700_000_000_000;
         assert_eq!(snowflake_at(at) >> 22, (at - DISCORD_EPOCH_MS) as u64);
+        assert_eq!(created_ms(snowflake_at(at)), at);
         assert!(snowflake_at(at) < snowflake_at(at + 1));
         assert_eq!(snowflake_at(0), 1 << 22, "never before Discord's epoch");
     }

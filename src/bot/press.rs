@@ -4,6 +4,7 @@
 use super::buttons::{buttons, label, move_id, parse_custom_id, web_link_of, with_web_link};
 use super::checks::{is_thread, missing_permissions};
 use super::post::{escape, fit, MAX_CONTENT};
+use super::posting::created_ms;
 use super::publish::Via;
 use super::respond::{
     blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker,
@@ -11,7 +12,7 @@ use super::respond::{
 };
 use super::{Data, Error};
 use crate::game::Kind;
-use crate::service::{Answer, Ctx, Prompt, Refusal};
+use crate::service::{Answer, Ctx, Prompt, Refusal, RequestToken};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 
@@ -211,7 +212,10 @@ pub async fn on_move_modal(
         return Ok(());
     };
     let sctx = Ctx {
-        request: Some(submit.token.clone()),
+        request: Some(RequestToken {
+            token: submit.token.clone(),
+            issued_ms: created_ms(submit.id.get()),
+        }),
         ..interaction_ctx(
             submit.guild_id,
             submit.channel_id,

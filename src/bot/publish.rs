@@ -10,7 +10,7 @@ use super::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
 use super::failure::{classify, describe, Failure};
 use super::opponent::take_turn;
 use super::post::{announce, digest_text, jump_link, record, Post};
-use super::posting::{Owed, Undelivered};
+use super::posting::{token_lives, Owed, Undelivered};
 use super::{Context, Error};
 use crate::service::{FollowUp, Outcome, Part, Prompt};
 use poise::serenity_prelude as serenity;
@@ -252,11 +252,14 @@ impl Publisher {
             guild: d.letter.guild,
             epoch,
         };
+        // The token's life runs from the interaction (a letter written before that was known
+        // counts from itself).
+        let issued_ms = d.letter.request_at_ms.unwrap_or(d.letter.created_ms);
         let token = d
             .letter
             .request
             .as_deref()
-            .filter(|_| owed.token_lives(now_ms()));
+            .filter(|_| token_lives(issued_ms, now_ms()));
         let mut pinged = d.has_sent(Part::Pings);
         let message = match d.has_sent(Part::Announcement) || !d.outcome.digest.is_empty() {
             true => d.letter.message,

@@ -5,9 +5,10 @@ use super::checks::{is_moderator, may_post, member_may_open_threads, thread_home
 use super::data::{interaction, now_ms};
 use super::failure::describe;
 use super::post::{escape, fit, Post};
+use super::posting::created_ms;
 use super::publish::{Ready, Via};
 use super::{Context, Data, Error};
-use crate::service::{Ctx, Outcome, Refusal, Service};
+use crate::service::{Ctx, Outcome, Refusal, RequestToken, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -37,7 +38,10 @@ pub fn option_player(ctx: Context<'_>, user: &serenity::User) -> PlayerRef {
 pub fn service_ctx(ctx: Context<'_>) -> Ctx {
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
     Ctx {
-        request: interaction(ctx).map(|i| i.token.clone()),
+        request: interaction(ctx).map(|i| RequestToken {
+            token: i.token.clone(),
+            issued_ms: created_ms(i.id.get()),
+        }),
         ..interaction_ctx(ctx.guild_id(), ctx.channel_id(), ctx.author(), member)
     }
 }
@@ -466,8 +470,7 @@ pub fn window_nearly_gone(id: u64) -> bool {
 /// What is left at `now_ms` of the response window of the interaction with this id, whose
 /// creation time the id holds (reference, "Snowflakes": milliseconds since 2015 above bit 22).
 fn window_left(id: u64, now_ms: i64) -> Duration {
-    const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
-    let created = (id >> 22) as i64 + DISCORD_EPOCH_MS;
+    let created = created_ms(id);
     let age = Duration::from_millis((now_ms - created).max(0) as u64);
     RESPONSE_WINDOW.saturating_sub(age)
 }

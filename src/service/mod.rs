@@ -71,7 +71,15 @@ pub struct Ctx {
     /// The request this action answers, if its answer may carry the outcome (a Discord
     /// interaction's token): stored with the outcome, so a publisher that restarts can ask
     /// whether the answer went out before posting it again.
-    pub request: Option<String>,
+    pub request: Option<RequestToken>,
+}
+
+/// What answers a request: its token, and when the request was made (the token's life runs
+/// from then, not from when Bredon read it: a request replayed late has less of it left).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestToken {
+    pub token: String,
+    pub issued_ms: i64,
 }
 
 impl Ctx {
@@ -197,7 +205,8 @@ impl Service {
             guild: ctx.guild,
             channel: ctx.channel,
             created_ms: ctx.now_ms,
-            request: ctx.request.clone(),
+            request: ctx.request.as_ref().map(|r| r.token.clone()),
+            request_at_ms: ctx.request.as_ref().map(|r| r.issued_ms),
             sent: Vec::new(),
             message: None,
             body: letter::body_of(&outcome),

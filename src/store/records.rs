@@ -636,6 +636,9 @@ pub struct Letter {
     /// The request the action answered (a Discord interaction's token), whose answer may carry
     /// the message: a publisher that restarts asks it whether the answer went out.
     pub request: Option<String>,
+    /// When that request was made: its token lives 15 minutes from then.
+    #[serde(default)]
+    pub request_at_ms: Option<i64>,
     /// The parts delivered so far (the announcement, the record, each direct message).
     pub sent: Vec<String>,
     /// The announcement's message, once it is posted.

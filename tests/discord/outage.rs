@@ -373,6 +373,47 @@ async fn a_move_replayed_after_a_resume_is_stored_and_announced_in_the_channel()
     assert_eq!(notified_since(&fake, seen), vec![bob().id, alice().id]);
 }
 
+/// A token lives 15 minutes from its interaction, not from when Bredon read it: a move replayed
+/// five minutes late, then an outage, is announced in the channel without its token ever being
+/// used past its life.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_lives_from_its_interaction_not_from_its_reading() {
+    let (fake, data, clock, bot) = game_on_the_virtual_clock().await;
+    fake.deliver_late(Duration::from_secs(5 * 60));
+    fake.outage(Duration::from_secs(12 * 60));
+    let from = fake.requests().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    let token = fake.command(&alice(), CHANNEL, "move", options);
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.wait_request(from, "a post refused by the outage", |r| {
+        r.path.ends_with(&posts) && r.status == 503
+    })
+    .await;
+    // Sixteen minutes after the interaction, eleven after Bredon read it, Discord is still down;
+    // then it is back.
+    let from = fake.requests().len();
+    fake.advance(Duration::from_secs(11 * 60));
+    fake.wait_request(from, "a try in the outage's last minute", |r| {
+        r.path.ends_with(&posts) && r.status == 503
+    })
+    .await;
+    fake.advance(Duration::from_secs(2 * 60));
+    fake.wait_until("the ply announced", Duration::from_secs(30), |f| {
+        posts_holding(f, "alice played a1") == 1
+    })
+    .await;
+    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    let dead: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains(&token) && r.status == 401)
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(dead.is_empty(), "the token used past its life: {dead:?}");
+    assert_eq!(posts_holding(&fake, "alice played a1"), 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ply_whose_answer_is_lost_is_found_and_not_posted_again() {
     let (fake, data, bot) = boot_logging().await;

@@ -208,11 +208,13 @@ pub(super) fn live_token(
     let Some(ixn) = ixns.get(token) else {
         return Err(error(404, 10015, "Unknown Webhook"));
     };
-    if ixn.responded.is_none() {
-        return Err(error(404, 10015, "Unknown Webhook"));
-    }
+    // Tokens are valid for 15 minutes from the interaction (interactions/receiving-and-
+    // responding), whether or not it was ever answered.
     if state.now_ms() - ixn.created_ms > TOKEN_LIFETIME_MS {
         return Err(error(401, 50027, "Invalid Webhook Token"));
+    }
+    if ixn.responded.is_none() {
+        return Err(error(404, 10015, "Unknown Webhook"));
     }
     Ok((
         ixn.channel,
