@@ -430,8 +430,8 @@ impl Publisher {
             let closed = tokio::task::spawn_blocking(move || s.direct_messages_closed(user)).await;
             if let Ok(Ok(true)) = closed {
                 let text = "Bredon cannot send you direct messages (your privacy settings for \
-                            this server close them), so it stopped trying. Open them and use \
-                            /notify dm:true to have them again.";
+                            this server close them), so it stopped sending them, the daily digest \
+                            too. Open them and use /notify (dm:true, digest:) to have them again.";
                 let told = Post::pinging(vec![user], text);
                 self.post(channel, owed, Part::Direct(user), told).await?;
             }

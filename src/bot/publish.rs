@@ -423,6 +423,9 @@ impl Publisher {
             .filter(|p| !sent.contains(&Part::Direct(p.id).key()))
             .cloned()
             .collect();
+        // A digest waits in its reader's queue: a reader whose direct messages are closed is
+        // told in the longest-waiting game's channel.
+        let told_in = outcome.digest.first().map_or(channel, |g| g.channel);
         for player in wanted {
             let text = match outcome.digest.is_empty() {
                 true => format!(
@@ -431,7 +434,7 @@ impl Publisher {
                 ),
                 false => digest_text(&outcome.digest),
             };
-            self.direct(channel, player.id, owed, text).await?;
+            self.direct(told_in, player.id, owed, text).await?;
             self.note(owed, Part::Direct(player.id), None).await?;
         }
         if !sent.contains(&Part::Record.key()) {

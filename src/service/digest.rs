@@ -49,14 +49,16 @@ impl Service {
                 digest: Some(DigestSent { user, day }),
                 ..Change::default()
             };
-            // The letter waits in the channel of the longest-waiting game (where a player
-            // whose direct messages are closed is told so).
-            let ctx = Ctx::of_bredon(first.guild, first.channel, now_ms);
+            // The letter waits in a queue of its reader's (the reader's id stands for it:
+            // Discord's ids are unique across users and channels), not behind a game channel's
+            // messages, which a channel Bredon can no longer see would hold for good. A reader
+            // whose direct messages are closed is told so in the longest-waiting game's channel.
+            let ctx = Ctx::of_bredon(first.guild, user, now_ms);
             // A conflict: another process sent today's digest first.
             if let Ok(outcome) = self.commit(&ctx, change, outcome) {
                 events.push(TimerEvent {
                     guild: first.guild,
-                    channel: first.channel,
+                    channel: user,
                     outcome,
                 });
             }

@@ -46,14 +46,15 @@ impl Service {
     }
 
     /// Discord will not deliver `user`'s direct messages (their privacy settings close them):
-    /// the wish is turned off, so nothing keeps failing. True if it was on (then the player is
-    /// told, once).
+    /// the wishes that send them (`dm`, the daily digest) are turned off, so nothing keeps
+    /// failing. True if one was on (then the player is told, once).
     pub fn direct_messages_closed(&self, user: u64) -> Result<bool, Refusal> {
         let mut prefs = self.store.prefs(user)?;
-        if !prefs.dm {
+        if !prefs.dm && prefs.digest_hour.is_none() {
             return Ok(false);
         }
         prefs.dm = false;
+        prefs.digest_hour = None;
         self.store.put_prefs(user, &prefs)?;
         self.store.flush()?;
         Ok(true)

@@ -118,3 +118,68 @@ async fn the_daily_digest_comes_once_at_its_hour_and_not_when_nothing_waits() {
     ticks(&bot).await;
     assert_eq!(digests(&fake).len(), 1, "no digest when nothing waits");
 }
+
+/// A digest waits in its reader's own queue: one whose longest-waiting game is in a channel
+/// Bredon can no longer see (its messages there stuck) still arrives. A reader whose direct
+/// messages are closed is told once, in that game's channel, and the digest is turned off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_digest_passes_a_hidden_channel_and_closed_dms_turn_it_off() {
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    {
+        let service = Service::new(bredon::store::Store::open(data.path()).unwrap());
+        game_for_alice(&service, CHANNEL, &bob(), now_ms() - HOUR_MS);
+        game_for_alice(&service, CHANNEL + 1, &carol(), now_ms());
+    }
+    // The longest-waiting game's channel is hidden from Bredon: its own news there wait.
+    fake.set_bot_permissions(CHANNEL, 0);
+    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    connected(&fake, 1).await;
+    let bot_now = |f: &FakeDiscord| now_ms() + f.advanced_ms();
+    let hour = (bot_now(&fake).div_euclid(HOUR_MS) + 2).rem_euclid(24);
+    let option = json!([{ "name": "digest", "type": 3, "value": hour.to_string() }]);
+    says(
+        &run_with(&fake, CHANNEL + 1, &alice(), "notify", option).await,
+        "Daily digest",
+    );
+    // Its first try fails on the way (Discord's 503 opening the DM channel): the outbox takes
+    // it over.
+    fake.fail_next("/users/@me/channels", 503);
+    let to_hour = HOUR_MS - bot_now(&fake).rem_euclid(HOUR_MS) + HOUR_MS + 30_000;
+    fake.advance(Duration::from_millis(to_hour as u64));
+    fake.wait_until("the digest", Duration::from_secs(20), |f| {
+        digests(f).len() == 1
+    })
+    .await;
+    assert!(digests(&fake)[0].contains(&format!("<#{CHANNEL}> vs bob")));
+    let refused = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/users/@me/channels") && r.status == 503)
+        .count();
+    assert_eq!(refused, 1, "the first try failed");
+    // The channel is visible again, and alice closes her direct messages: the next day's
+    // digest is refused, alice is told once in the game's channel, and the digest is off.
+    fake.set_bot_permissions(CHANNEL, fake_discord::perms::INVITE);
+    fake.close_dms(alice().id);
+    let told = |f: &FakeDiscord| {
+        f.messages()
+            .iter()
+            .filter(|m| {
+                m.channel == CHANNEL && m.content.contains("cannot send you direct messages")
+            })
+            .count()
+    };
+    fake.advance(Duration::from_millis(24 * HOUR_MS as u64));
+    fake.wait_until("alice told", Duration::from_secs(30), |f| told(f) == 1)
+        .await;
+    let r = run_with(&fake, CHANNEL + 1, &alice(), "notify", json!([])).await;
+    says(&r, "Daily digest: off");
+    fake.advance(Duration::from_millis(24 * HOUR_MS as u64));
+    ticks(&bot).await;
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    assert_eq!(told(&fake), 1, "told once");
+    assert_eq!(digests(&fake).len(), 1, "no digest once they are off");
+}
