@@ -93,20 +93,22 @@ impl Claims {
         self.bell.notify_one();
     }
 
-    /// Discord says a channel or a role changed (a permission given back, perhaps): every
-    /// channel waiting after a failure is tried at its next sweep. Bredon does not keep which
-    /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
-    /// so all are; the count of failed tries stays, so the waits after a refusal keep growing.
-    pub fn wake_all(&self) {
+    /// Discord says a channel or a role of server `guild` changed (a permission given back,
+    /// perhaps): every channel of that server waiting after a failure is tried at its next
+    /// sweep. Bredon does not keep which channels a role or a parent's overrides open (a
+    /// thread's permissions are its parent's), so all of the server's are; the count of failed
+    /// tries stays, so the waits after a refusal keep growing.
+    pub fn wake_guild(&self, guild: u64) {
         let woken = self
             .channels
             .lock()
             .expect("outbox channels")
-            .wake_all(now_ms());
+            .wake_guild(guild, now_ms());
         if woken > 0 {
             tracing::info!(
+                guild,
                 channels = woken,
-                "Discord says something changed; what is owed is tried again"
+                "Discord says something changed in a server; what is owed there is tried again"
             );
             self.bell.notify_one();
         }
@@ -149,6 +151,8 @@ pub struct Channels {
 /// A channel's wait after failed tries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Wait {
+    /// The channel's server (0: none, a DM reader's queue).
+    pub guild: u64,
     /// Failed tries in a row.
     pub tries: u32,
     /// When the last one failed, and when to try again.
@@ -161,13 +165,15 @@ pub struct Wait {
 const WAKE_GAP_MS: i64 = 30_000;
 
 impl Channels {
-    /// Every waiting channel's next try is now, or `WAKE_GAP_MS` after its last one if that is
-    /// later (and never later than it was); how many were waiting.
-    pub fn wake_all(&mut self, now_ms: i64) -> usize {
-        for wait in self.waiting.values_mut() {
+    /// Every waiting channel of `guild` has its next try now, or `WAKE_GAP_MS` after its last
+    /// one if that is later (and never later than it was); how many were waiting there.
+    pub fn wake_guild(&mut self, guild: u64, now_ms: i64) -> usize {
+        let mut woken = 0;
+        for wait in self.waiting.values_mut().filter(|w| w.guild == guild) {
             wait.at_ms = wait.at_ms.min(now_ms.max(wait.tried_ms + WAKE_GAP_MS));
+            woken += 1;
         }
-        self.waiting.len()
+        woken
     }
 }
 
@@ -300,21 +306,28 @@ mod tests {
     }
 
     #[test]
-    fn a_change_on_discord_ends_the_waits_but_keeps_their_count() {
+    fn a_change_in_a_server_ends_its_waits_but_keeps_their_count() {
         let claims = Claims::default();
         let now = now_ms();
-        let wait = |tries, tried_ms| Wait {
+        let wait = |guild, tries, tried_ms| Wait {
+            guild,
             tries,
             tried_ms,
             at_ms: now + 300_000,
         };
         {
             let mut c = claims.channels.lock().unwrap();
-            c.waiting.insert(1, wait(4, now - 60_000));
-            c.waiting.insert(2, wait(9, now - 1_000));
+            c.waiting.insert(1, wait(7, 4, now - 60_000));
+            c.waiting.insert(2, wait(7, 9, now - 1_000));
+            c.waiting.insert(3, wait(8, 2, now - 60_000));
         }
-        claims.wake_all();
+        claims.wake_guild(7);
         let c = claims.channels.lock().unwrap();
+        assert_eq!(
+            c.waiting[&3].at_ms,
+            now + 300_000,
+            "another server's wait stands"
+        );
         let (one, two) = (c.waiting[&1], c.waiting[&2]);
         assert!(one.at_ms <= now_ms() && one.tries == 4, "{one:?}");
         assert_eq!(

@@ -37,9 +37,14 @@ pub async fn on_event(
             on_thread_update(ctx, new, data).await;
             Ok(())
         }
-        serenity::FullEvent::ChannelUpdate { .. } | serenity::FullEvent::GuildRoleUpdate { .. } => {
-            // A permission given back, perhaps: what waits is tried now.
-            data.publisher.claims.wake_all();
+        // A permission given back in that server, perhaps: what waits there is tried now (not
+        // in every server: each refused try counts towards Discord's invalid requests).
+        serenity::FullEvent::ChannelUpdate { new, .. } => {
+            data.publisher.claims.wake_guild(new.guild_id.get());
+            Ok(())
+        }
+        serenity::FullEvent::GuildRoleUpdate { new, .. } => {
+            data.publisher.claims.wake_guild(new.guild_id.get());
             Ok(())
         }
         serenity::FullEvent::ChannelDelete { channel, .. } => {

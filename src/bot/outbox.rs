@@ -7,7 +7,7 @@
 //! channel where Bredon may not post for now (a permission taken away) waits up to
 //! `MOST_WAIT_NOT_ALLOWED` between tries, since each refused try counts towards Discord's limit
 //! of invalid requests (topics/rate-limits), and is tried at once when Discord says a channel or
-//! a role changed (`Claims::wake_all`). Waits run on the bot's clock (`now_ms`).
+//! a role changed in its server (`Claims::wake_guild`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds its lease in the store (given with the change to the process that made
 //! it; taken with the next epoch once it lapsed, `Service::hold_letter`), the others leave it
@@ -87,6 +87,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                     continue;
                 }
             }
+            let guild = owed.first().map_or(0, |head| head.guild);
             let (publisher, channels) = (Arc::clone(&publisher), Arc::clone(&channels));
             tokio::spawn(async move {
                 let (delivered, result) = deliver_in_order(&publisher, owed).await;
@@ -117,6 +118,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                 c.waiting.insert(
                     channel,
                     Wait {
+                        guild,
                         tries,
                         tried_ms,
                         at_ms: tried_ms + wait,

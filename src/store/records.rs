@@ -681,6 +681,7 @@ impl Hold {
 #[derive(Clone, Copy, Debug, Deserialize)]
 pub struct LetterHead {
     pub id: u64,
+    pub guild: u64,
     pub channel: u64,
     pub created_ms: i64,
     #[serde(default)]
