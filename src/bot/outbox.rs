@@ -149,9 +149,12 @@ async fn deliver_in_order(
         let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
-        let epoch = match publisher.service.hold_letter(letter, now, LEASE_MS) {
-            Ok(Some(epoch)) => epoch,
-            Ok(None) => break,
+        let s = Arc::clone(&publisher.service);
+        let held = tokio::task::spawn_blocking(move || s.hold_letter(letter, now, LEASE_MS)).await;
+        let epoch = match held {
+            Ok(Ok(Some(epoch))) => epoch,
+            Ok(Ok(None)) => break,
+            Ok(Err(e)) => return (delivered, Err(Undelivered::Later(e.to_string()))),
             Err(e) => return (delivered, Err(Undelivered::Later(e.to_string()))),
         };
         match publisher.deliver(letter, epoch, claim).await {
@@ -159,10 +162,7 @@ async fn deliver_in_order(
             // Another process delivers it, and the channel's later letters after it.
             Err(Undelivered::Fenced) => break,
             Err(undelivered) => {
-                // Any process may try next (one that Discord does not hold back, perhaps).
-                if let Err(why) = publisher.service.release_letter(letter, epoch) {
-                    tracing::info!(letter, %why, "a letter's lease was not let go; it lapses");
-                }
+                publisher.let_go(letter, epoch).await;
                 return (delivered, Err(undelivered));
             }
         }

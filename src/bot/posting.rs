@@ -210,10 +210,15 @@ impl Publisher {
     /// Lets go of the letter's lease when Discord holds this process back, so that another
     /// process takes it at once rather than when the lease lapses.
     async fn let_go_if_held_back(&self, owed: Owed) {
-        let (Some(letter), true) = (owed.letter, self.held_back()) else {
-            return;
-        };
-        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
+        if let (Some(letter), true) = (owed.letter, self.held_back()) {
+            self.let_go(letter, owed.epoch).await;
+        }
+    }
+
+    /// Lets go of this process's lease on `letter` (taken as `epoch`) after a failed try, so
+    /// that any process may take it next (one Discord does not hold back, perhaps).
+    pub(super) async fn let_go(&self, letter: u64, epoch: u64) {
+        let s = Arc::clone(&self.service);
         let released = tokio::task::spawn_blocking(move || s.release_letter(letter, epoch)).await;
         if !matches!(released, Ok(Ok(()))) {
             tracing::info!(letter, "a letter's lease was not let go; it lapses");
