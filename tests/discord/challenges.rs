@@ -23,20 +23,7 @@ async fn a_level_with_a_human_opponent_is_refused_saying_what_to_do() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenging_bredon_starts_a_game_against_its_engine_and_a_rematch() {
     let (fake, _data, _bot) = boot().await;
-    let bot_id = fake_discord::BOT_ID.to_string();
-    let r = run(
-        &fake,
-        &alice(),
-        "challenge",
-        json!([
-            { "name": "opponent", "type": 6, "value": bot_id },
-            { "name": "level", "type": 4, "value": 0 },
-            { "name": "size", "type": 4, "value": 4 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]),
-    )
-    .await;
-    says(&r, "alice (White) vs Bredon (Black)");
+    alice_plays_bredon(&fake, 0, 4).await;
     let posts = format!("/channels/{CHANNEL}/messages");
     let from = fake.requests().len();
     let mine = ply(&fake, &alice(), "a1").await;

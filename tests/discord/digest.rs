@@ -164,14 +164,7 @@ async fn a_digest_passes_a_hidden_channel_and_closed_dms_turn_it_off() {
     // digest is refused, alice is told once in the game's channel, and the digest is off.
     fake.set_bot_permissions(CHANNEL, fake_discord::perms::INVITE);
     fake.close_dms(alice().id);
-    let told = |f: &FakeDiscord| {
-        f.messages()
-            .iter()
-            .filter(|m| {
-                m.channel == CHANNEL && m.content.contains("cannot send you direct messages")
-            })
-            .count()
-    };
+    let told = |f: &FakeDiscord| said_in(f, CHANNEL, "cannot send you direct messages");
     fake.advance(Duration::from_millis(24 * HOUR_MS as u64));
     fake.wait_until("alice told", Duration::from_secs(30), |f| told(f) == 1)
         .await;

@@ -1,19 +1,9 @@
 //! A moderator's hand on a game's channel: a thread locked and unlocked. Only a channel that is
 //! gone stops a game's clocks; what Bredon owes a closed one waits for it to open again.
 
-use crate::fake_discord::FakeDiscord;
 use crate::harness::*;
 use serde_json::json;
 use std::time::Duration;
-
-/// Bredon's messages in `channel` holding `text`.
-fn said(fake: &FakeDiscord, channel: u64, text: &str) -> usize {
-    fake.messages()
-        .iter()
-        .filter(|m| m.author == crate::fake_discord::BOT_ID && m.channel == channel)
-        .filter(|m| !m.deleted && m.content.contains(text))
-        .count()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thread_locked_for_two_hours_keeps_the_clocks_and_gets_what_waited() {
@@ -53,11 +43,11 @@ async fn a_thread_locked_for_two_hours_keeps_the_clocks_and_gets_what_waited() {
         refused.content()
     );
     fake.advance(Duration::from_secs(59 * 60));
-    assert_eq!(said(&fake, thread, "it is your move"), 0);
+    assert_eq!(said_in(&fake, thread, "it is your move"), 0);
     // Unlocked two hours on (still archived): Bredon reopens it and the reminder goes out.
     fake.unlock_thread(thread);
     fake.wait_until("the reminder", Duration::from_secs(30), |f| {
-        said(f, thread, "it is your move") == 1
+        said_in(f, thread, "it is your move") == 1
     })
     .await;
     assert!(!fake.thread_archived(thread), "reopened");
@@ -65,10 +55,10 @@ async fn a_thread_locked_for_two_hours_keeps_the_clocks_and_gets_what_waited() {
     // reminders due meanwhile are overtaken by it, and not posted).
     fake.advance(Duration::from_secs(22 * 3600 + 60));
     fake.wait_until("the time-out", Duration::from_secs(30), |f| {
-        said(f, thread, "ran out of time") == 1
+        said_in(f, thread, "ran out of time") == 1
     })
     .await;
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
-    assert_eq!(said(&fake, thread, "it is your move"), 1, "one reminder");
-    assert_eq!(said(&fake, thread, "ran out of time"), 1, "one time-out");
+    assert_eq!(said_in(&fake, thread, "it is your move"), 1, "one reminder");
+    assert_eq!(said_in(&fake, thread, "ran out of time"), 1, "one time-out");
 }

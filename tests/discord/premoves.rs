@@ -2,7 +2,7 @@
 //! opponent follows a line, dropped when they deviate, private, kept over a restart, and
 //! played against Bredon too.
 
-use crate::fake_discord::{self, FakeDiscord, Request, TestUser};
+use crate::fake_discord::{FakeDiscord, Request, TestUser};
 use crate::harness::*;
 use serde_json::json;
 use std::time::Duration;
@@ -123,20 +123,7 @@ async fn a_line_answers_the_foreseen_replies_at_once_and_is_dropped_when_they_de
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lines_answer_bredon_too() {
     let (fake, _data, _bot) = boot_with(30.0, &[("BREDON_ENGINE_SECS", "0.05")]).await;
-    let bot_id = fake_discord::BOT_ID.to_string();
-    let r = run(
-        &fake,
-        &alice(),
-        "challenge",
-        json!([
-            { "name": "opponent", "type": 6, "value": bot_id },
-            { "name": "level", "type": 4, "value": 0 },
-            { "name": "size", "type": 4, "value": 3 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]),
-    )
-    .await;
-    says(&r, "alice (White) vs Bredon (Black)");
+    alice_plays_bredon(&fake, 0, 3).await;
     // Bredon's first reply places one of alice's flats on one of eight squares: alice answers
     // each with the Move form's second field, one branch a square.
     let answers = [
@@ -188,31 +175,12 @@ async fn lines_answer_bredon_too() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_move_while_bredon_thinks_leaves_it_one_turn() {
     let (fake, data, bot) = boot_with(30.0, &[("BREDON_ENGINE_SECS", "2")]).await;
-    let bot_id = fake_discord::BOT_ID.to_string();
-    let r = run(
-        &fake,
-        &alice(),
-        "challenge",
-        json!([
-            { "name": "opponent", "type": 6, "value": bot_id },
-            { "name": "level", "type": 4, "value": 2 },
-            { "name": "size", "type": 4, "value": 5 },
-            { "name": "seat", "type": 4, "value": 0 }
-        ]),
-    )
-    .await;
-    says(&r, "alice (White) vs Bredon (Black)");
+    alice_plays_bredon(&fake, 2, 5).await;
     says(&ply(&fake, &alice(), "a1").await, "Bredon to move");
     let refused = ply(&fake, &alice(), "b1").await;
     assert!(refused.is_ephemeral(), "{}", refused.content());
-    let said = |f: &FakeDiscord, text: &str| {
-        f.messages()
-            .iter()
-            .filter(|m| m.channel == CHANNEL && !m.deleted && m.content.contains(text))
-            .count()
-    };
     fake.wait_until("Bredon's ply", Duration::from_secs(30), |f| {
-        said(f, "Bredon played") >= 1
+        said_in(f, CHANNEL, "Bredon played") >= 1
     })
     .await;
     // A second search, started by the refusal, would end within its two seconds after the
@@ -222,6 +190,10 @@ async fn a_refused_move_while_bredon_thinks_leaves_it_one_turn() {
         outbox_after(&fake, data.path(), &[("BREDON_ENGINE_SECS", "2")], bot).await,
         0
     );
-    assert_eq!(said(&fake, "Bredon played"), 1, "one ply");
-    assert_eq!(said(&fake, "engine failed"), 0, "no false failure");
+    assert_eq!(said_in(&fake, CHANNEL, "Bredon played"), 1, "one ply");
+    assert_eq!(
+        said_in(&fake, CHANNEL, "engine failed"),
+        0,
+        "no false failure"
+    );
 }

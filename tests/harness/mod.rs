@@ -358,6 +358,28 @@ pub async fn open_form(fake: &FakeDiscord, user: &TestUser, channel: u64, button
     .await
 }
 
+/// alice (White) challenges Bredon at `level` (the option's index: 0 easy, 2 hard) on a board
+/// of `size`, and the game starts.
+pub async fn alice_plays_bredon(fake: &FakeDiscord, level: u64, size: u64) {
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": fake_discord::BOT_ID.to_string() },
+        { "name": "level", "type": 4, "value": level },
+        { "name": "size", "type": 4, "value": size },
+        { "name": "seat", "type": 4, "value": 0 }
+    ]);
+    let r = run(fake, &alice(), "challenge", options).await;
+    says(&r, "alice (White) vs Bredon (Black)");
+}
+
+/// How many of Bredon's messages in `channel`, not deleted, hold `text`.
+pub fn said_in(fake: &FakeDiscord, channel: u64, text: &str) -> usize {
+    fake.messages()
+        .iter()
+        .filter(|m| m.author == fake_discord::BOT_ID && m.channel == channel)
+        .filter(|m| !m.deleted && m.content.contains(text))
+        .count()
+}
+
 /// Asserts that an answer's text contains `text`, showing the whole text if not.
 #[track_caller]
 pub fn says(answer: &Request, text: &str) {

@@ -36,14 +36,10 @@ async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing
     let posts = format!("/channels/{CHANNEL}/messages");
     fake.hold_back(answering, &posts, Duration::from_secs(240));
     says(&run(&fake, &bob(), "resign", json!([])).await, "resigns");
-    let records = |f: &crate::fake_discord::FakeDiscord| {
-        f.messages()
-            .iter()
-            .filter(|m| m.channel == CHANNEL && !m.deleted && m.content.contains("Series"))
-            .count()
-    };
-    fake.wait_until("the record", Duration::from_secs(120), |f| records(f) == 1)
-        .await;
+    fake.wait_until("the record", Duration::from_secs(120), |f| {
+        said_in(f, CHANNEL, "Series") == 1
+    })
+    .await;
     let posted_by: Vec<Option<String>> = fake
         .requests()
         .iter()
@@ -73,5 +69,5 @@ async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing
         .filter(|r| r.via.as_deref() == Some(answering) && r.status == 499)
         .count();
     assert!(given_up >= 1, "the held-back process gave its try up");
-    assert_eq!(records(&fake), 1, "one record");
+    assert_eq!(said_in(&fake, CHANNEL, "Series"), 1, "one record");
 }
