@@ -142,7 +142,6 @@ impl Publisher {
         part: Part,
         post: Post,
     ) -> Result<Option<u64>, Undelivered> {
-        self.renew(owed).await?;
         if owed.past_nonce_window(now_ms()) {
             match self.posted_since(channel, owed.since_ms, &post).await {
                 Ok(Some(id)) => return Ok(Some(id)),
@@ -156,6 +155,8 @@ impl Publisher {
                 Err(e) => return self.failed(channel, owed, e).await,
             }
         }
+        // The posts run inside the lease, renewed after the look (which posts nothing).
+        self.renew(owed).await?;
         let nonce = nonce_of(owed.letter, part, channel);
         let without_files = (!post.files.is_empty()).then(|| post.without_files());
         let text_only = post.has_more_than_text().then(|| post.text_only());
@@ -396,20 +397,25 @@ impl Publisher {
     ) -> Result<(), Undelivered> {
         let nonce = nonce_of(owed.letter, Part::Direct(user), user);
         let post = Post::text(text);
-        self.renew(owed).await?;
-        let sent = async {
+        let looked = async {
             let dm = self.dm_channel(user).await?;
-            if owed.past_nonce_window(now_ms())
+            let found = owed.past_nonce_window(now_ms())
                 && self
                     .posted_since(dm.get(), owed.since_ms, &post)
                     .await?
-                    .is_some()
-            {
-                return Ok(());
-            }
-            self.create(dm.get(), &nonce, post).await.map(drop)
+                    .is_some();
+            Ok::<_, serenity::Error>((dm, found))
         };
-        let error = match sent.await {
+        let sent = match looked.await {
+            Ok((_, true)) => return Ok(()),
+            Ok((dm, false)) => {
+                // The post runs inside the lease, renewed after the look.
+                self.renew(owed).await?;
+                self.create(dm.get(), &nonce, post).await.map(drop)
+            }
+            Err(e) => Err(e),
+        };
+        let error = match sent {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
