@@ -39,9 +39,13 @@ pub async fn browser() -> Option<Browser> {
         crate::support::postgres::skip(tool, "the web pages are tested in a real browser");
         return None;
     };
-    // Port 0: chromedriver takes a free port itself and names it on its first lines.
+    // Port 0: chromedriver takes a free port itself and names it on its first lines. The
+    // browser keeps the machine's own clock when the tests run under libfaketime (Chromium
+    // hangs under it); what the pages show comes from the server, on the test's clock.
     let mut driver = std::process::Command::new(chromedriver)
         .arg("--port=0")
+        .env_remove("LD_PRELOAD")
+        .env_remove("FAKETIME")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
