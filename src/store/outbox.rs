@@ -1,6 +1,7 @@
-//! The outbox tree: letters (messages an outcome owes) read, noted part by part, held by the
-//! process delivering them, and removed once delivered. A change's new letters are written by
-//! `Store::commit` inside its transaction.
+//! The outbox tree: letters (messages an outcome owes) read, leased to the process delivering
+//! them, noted part by part and removed once delivered, each write under the lease's epoch. A
+//! change's new letters are written by `Store::commit` inside its transaction, with the lease
+//! of the process that made them.
 
 use super::records::{Hold, Letter, LetterHead};
 use super::tx::Tree;
