@@ -35,7 +35,7 @@ pub use options::{
     describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
     ChallengeOptions,
 };
-pub use outbox::{Delivery, Part, FIRST_EPOCH, LEASE_MS};
+pub use outbox::{Delivery, Part};
 pub use outcome::{
     Answer, Board, DigestGame, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record,
     Stats, Summary, TimerEvent,
@@ -122,6 +122,13 @@ impl From<StoreError> for Refusal {
         ))
     }
 }
+
+/// How long a lease on a letter lasts, from the change that writes it or from its last
+/// renewal (the deliverer renews it before each part).
+pub const LEASE_MS: i64 = 60_000;
+
+/// The epoch of the lease a letter is written with.
+pub const FIRST_EPOCH: u64 = 1;
 
 pub struct Service {
     store: Store,

@@ -45,13 +45,6 @@ impl Part {
     }
 }
 
-/// How long a lease on a letter lasts, from the change that writes it or from its last
-/// renewal (the deliverer renews it before each part).
-pub const LEASE_MS: i64 = 60_000;
-
-/// The epoch of the lease a letter is written with.
-pub const FIRST_EPOCH: u64 = 1;
-
 impl Delivery {
     pub fn has_sent(&self, part: Part) -> bool {
         self.letter.sent.contains(&part.key())
