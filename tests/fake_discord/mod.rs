@@ -77,6 +77,7 @@
 #![allow(dead_code)]
 
 mod driver;
+mod faults;
 mod gateway;
 mod interactions;
 mod messages;
