@@ -32,6 +32,8 @@ pub struct Publisher {
     /// budget, `posting.rs`): meanwhile its outbox takes no letter, leaving them to processes
     /// Discord does not hold back.
     pub held_back_until_ms: std::sync::atomic::AtomicI64,
+    /// The one way to Discord's REST API (`gate`): its limits and its count of invalid requests.
+    pub gate: Arc<super::gate::Gate>,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -9,6 +9,7 @@ mod config;
 mod data;
 mod events;
 mod failure;
+mod gate;
 mod gateway;
 mod opponent;
 mod outbox;
@@ -59,6 +60,8 @@ pub async fn run(config: Config) -> Result<(), String> {
     let playtak = config.playtak.clone();
     let typed_plies = config.typed_plies;
     let web_url = config.web_url.clone();
+    let (http, gate) = http_client(&config.token, config.api_base.as_deref()).await?;
+    let gate_in_setup = Arc::clone(&gate);
     if let Some(addr) = config.web_addr {
         // Bound before the bot connects: an address that cannot be served stops the start.
         let listener = tokio::net::TcpListener::bind(addr)
@@ -104,6 +107,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     web_url: web_url.clone(),
                     held_back_until_ms: std::sync::atomic::AtomicI64::new(i64::MIN),
                     turns: Default::default(),
+                    gate: Arc::clone(&gate_in_setup),
                 });
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));
@@ -148,7 +152,6 @@ pub async fn run(config: Config) -> Result<(), String> {
             })
         })
         .build();
-    let http = http_client(&config.token, config.api_base.as_deref())?;
     // GUILDS brings thread updates, channel deletions and server removals; messages only for
     // typed plies, and their text without a mention only with the privileged intent.
     let intents = serenity::GatewayIntents::GUILDS | config.typed_plies.intents();
@@ -200,25 +203,28 @@ pub async fn run(config: Config) -> Result<(), String> {
     })
 }
 
-/// Discord's REST API (or `api_base`'s proxy) with `token`.
-fn http_client(token: &str, api_base: Option<&str>) -> Result<serenity::Http, String> {
+/// Discord's REST API (or `api_base`'s proxy) with `token`, every request through this
+/// process's gate (`gate.rs`): serenity's own limiter is off, the gate keeps the limits.
+async fn http_client(
+    token: &str,
+    api_base: Option<&str>,
+) -> Result<(serenity::Http, Arc<gate::Gate>), String> {
     // A request Discord never answers would hold up its handler or its channel's outbox for
     // good: it fails after `HTTP_TIMEOUT` instead, and is tried again like any other failure.
-    let client = reqwest::Client::builder()
-        .use_rustls_tls()
-        .timeout(HTTP_TIMEOUT)
-        .build()
-        .map_err(|e| format!("cannot set up HTTP: {e}"))?;
-    let mut http = serenity::HttpBuilder::new(token).client(client);
-    if let Some(base) = api_base {
-        // serenity's rate limiter would still talk to Discord itself: off when proxied (the
-        // proxy keeps the limits; a 429 that gets through fails the request, and the outbox
-        // tries again).
-        http = http
-            .proxy(base.trim_end_matches('/'))
-            .ratelimiter_disabled(true);
-    }
-    Ok(http.build())
+    let client = |timeout| {
+        reqwest::Client::builder()
+            .use_rustls_tls()
+            .timeout(timeout)
+            .build()
+            .map_err(|e| format!("cannot set up HTTP: {e}"))
+    };
+    let gate = gate::Gate::open(api_base, client(HTTP_TIMEOUT)?).await?;
+    let http = serenity::HttpBuilder::new(token)
+        .client(client(HTTP_TIMEOUT + gate::MOST_WAIT)?)
+        .proxy(gate.base())
+        .ratelimiter_disabled(true)
+        .build();
+    Ok((http, Arc::new(gate)))
 }
 
 /// `bredon register`: makes Discord's slash commands this build's (in `guild` only, or
@@ -228,7 +234,7 @@ pub async fn register_commands(
     api_base: Option<&str>,
     guild: Option<u64>,
 ) -> Result<bool, String> {
-    let http = http_client(token, api_base)?;
+    let (http, _gate) = http_client(token, api_base).await?;
     let app = http.get_current_application_info().await.map_err(|e| {
         format!(
             "Discord did not name the application: {}",

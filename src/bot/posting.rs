@@ -258,9 +258,11 @@ impl Publisher {
         }
     }
 
-    /// Whether Discord holds this process's requests back now (`within_budget`).
+    /// Whether Discord holds this process's requests back now: a request given up past its
+    /// budget (`within_budget`), or a global 429 the gate waits out.
     pub(super) fn held_back(&self) -> bool {
-        self.held_back_until_ms.load(Ordering::SeqCst) > now_ms()
+        let until = self.held_back_until_ms.load(Ordering::SeqCst);
+        until.max(self.gate.held_back_until_ms()) > now_ms()
     }
 
     /// Renews this process's lease on the letter before a part's requests: they then run

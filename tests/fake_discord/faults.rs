@@ -43,8 +43,6 @@ impl FakeDiscord {
         self.state.outage_until_ms.store(until, Ordering::SeqCst);
     }
 
-    /// For the next `length` of virtual time, every `every`-th message-making request makes its
-    /// message but is answered 503.
     /// For `length` of virtual time, requests whose path holds `fragment` answer 503 and have no
     /// effect (an incident of one route).
     pub fn outage_of(&self, fragment: &str, length: Duration) {
@@ -71,6 +69,37 @@ impl FakeDiscord {
         self.state.held_back.lock().unwrap().push(held);
     }
 
+    /// Process `name` (any, when `None`) is rate-limited for `length` of the shared clock from its
+    /// next request whose path holds `fragment`: globally (every route but the interaction
+    /// endpoints), or on that request's route (`LongLimit`).
+    pub fn rate_limit_for(
+        &self,
+        name: Option<&str>,
+        fragment: &str,
+        length: Duration,
+        global: bool,
+    ) {
+        self.state.long_limits.lock().unwrap().push(LongLimit {
+            via: name.map(str::to_string),
+            fragment: fragment.to_string(),
+            length_ms: length.as_millis() as i64,
+            global,
+            running: None,
+        });
+    }
+
+    /// The most invalid requests (401, 403, 429) answered in any `window` of the shared clock.
+    pub fn most_invalid_in(&self, window: Duration) -> usize {
+        let at = self.state.invalid_at.lock().unwrap().clone();
+        let window = window.as_millis() as i64;
+        let mut most = 0;
+        for (i, &start) in at.iter().enumerate() {
+            let within = at[i..].iter().take_while(|&&t| t < start + window).count();
+            most = most.max(within);
+        }
+        most
+    }
+
     /// How many requests are held back now (none given up or let go since).
     pub fn holding(&self) -> u64 {
         self.state.holding.load(Ordering::SeqCst)
@@ -85,6 +114,8 @@ impl FakeDiscord {
         ));
     }
 
+    /// For the next `length` of virtual time, every `every`-th message-making request makes its
+    /// message but is answered 503.
     pub fn lossy(&self, length: Duration, every: u64) {
         let until = self.state.now_ms() + length.as_millis() as i64;
         *self.state.lossy.lock().unwrap() = Some((until, every, 0));

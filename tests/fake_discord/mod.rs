@@ -437,6 +437,11 @@ struct State {
     held_back: Mutex<Vec<(String, String, Instant)>>,
     /// How many requests are held back now.
     holding: AtomicU64,
+    /// Long 429s a test asked for (`rate_limit_for`).
+    long_limits: Mutex<Vec<LongLimit>>,
+    /// When (virtual time) each invalid request was answered: 401, 403 and 429 (topics/
+    /// rate-limits, "Invalid Request Limit").
+    invalid_at: Mutex<Vec<i64>>,
     /// (until, every, seen): before `until`, every `every`-th message-making request takes
     /// effect but is answered 503.
     lossy: Mutex<Option<(i64, u64, u64)>>,
@@ -554,6 +559,20 @@ impl RateLimits {
     }
 }
 
+/// A long 429 for one process (or all): from the first request holding `fragment`, for
+/// `length_ms` of the clock the bot shares (wall time and the test's advances), every request of the process bound by the same limit (every
+/// route but the interaction endpoints when `global`, else the same bucket) is answered 429
+/// with what is left of the wait, and has no effect (topics/rate-limits, "Exceeding A Rate
+/// Limit"; a global limit is told by `X-RateLimit-Global`).
+struct LongLimit {
+    via: Option<String>,
+    fragment: String,
+    length_ms: i64,
+    global: bool,
+    /// Once started: until when, and the bucket it holds.
+    running: Option<(i64, String)>,
+}
+
 /// One shard's gateway connection (topics/gateway, "Sharding").
 struct ShardConnection {
     shard: u64,
@@ -611,6 +630,15 @@ impl State {
             true => self.now_ms(),
             false => 0,
         }
+    }
+
+    /// The time as a bot sharing the clock reads it: the wall clock and the test's advances.
+    fn bot_clock_ms(&self) -> i64 {
+        let wall = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        wall + self.shared_clock_ms()
     }
 
     fn dispatch(&self, event: &str, data: Value) {

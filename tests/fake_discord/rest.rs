@@ -101,14 +101,24 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
                 return;
             }
         }
+        let long_limit = long_limited(&state, &request);
         let (status, response) = match verdict.as_ref().and_then(|v| v.refused.clone()) {
             Some(refused) => {
                 state.rate_limited.fetch_add(1, Ordering::SeqCst);
                 refused
             }
+            None if long_limit.is_some() => {
+                state.rate_limited.fetch_add(1, Ordering::SeqCst);
+                let (left, global) = long_limit.unwrap();
+                let body = json!({ "message": "You are being rate limited.", "retry_after": left as f64 / 1000.0, "global": global });
+                (429, Some(body))
+            }
             None => route(&state, &request),
         };
         request.status = status;
+        if matches!(status, 401 | 403 | 429) {
+            state.invalid_at.lock().unwrap().push(state.bot_clock_ms());
+        }
         if find(&request.body, b"\x89PNG").is_some() {
             // Arrival, not the fake's own checks, is what the bench times.
             state
@@ -133,12 +143,25 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
         };
         let body = response.map(|v| v.to_string()).unwrap_or_default();
         let mut head = format!("HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n", body.len());
-        match &verdict {
-            Some(v) => head.push_str(&v.headers),
-            None if status == 429 => {
+        match (&verdict, long_limit) {
+            (_, Some((left, global))) => {
+                let scope = if global { "global" } else { "user" };
+                head.push_str(&format!(
+                    "retry-after: {}\r\nx-ratelimit-scope: {scope}\r\n",
+                    (left + 999) / 1000
+                ));
+                if global {
+                    head.push_str("x-ratelimit-global: true\r\n");
+                } else {
+                    let reset_after = left as f64 / 1000.0;
+                    head.push_str(&format!("x-ratelimit-limit: 5\r\nx-ratelimit-remaining: 0\r\nx-ratelimit-reset-after: {reset_after:.3}\r\n"));
+                }
+            }
+            (Some(v), None) => head.push_str(&v.headers),
+            (None, None) if status == 429 => {
                 head.push_str("retry-after: 0\r\nx-ratelimit-global: true\r\n")
             }
-            None => {}
+            (None, None) => {}
         }
         head.push_str("\r\n");
         let stream = reader.get_mut();
@@ -174,6 +197,39 @@ fn held_back_until(state: &State, request: &Request) -> Option<Instant> {
                 && *until > now
         })
         .map(|(.., until)| *until)
+}
+
+/// Whether a long 429 (`LongLimit`) refuses `request`: the wait left in milliseconds, and
+/// whether the limit is global.
+fn long_limited(state: &State, request: &Request) -> Option<(i64, bool)> {
+    let now = state.bot_clock_ms();
+    let bucket = bucket_of(&request.method, &request.path);
+    let interaction =
+        request.path.contains("/interactions/") || request.path.contains("/webhooks/");
+    let mut limits = state.long_limits.lock().unwrap();
+    for limit in limits.iter_mut() {
+        if limit.via.is_some() && limit.via != request.via {
+            continue;
+        }
+        match &limit.running {
+            None if request.path.contains(limit.fragment.as_str()) => {
+                limit.running = Some((now + limit.length_ms, bucket));
+                return Some((limit.length_ms, limit.global));
+            }
+            Some((until, held)) if now < *until => {
+                let bound = if limit.global {
+                    !interaction
+                } else {
+                    *held == bucket
+                };
+                if bound {
+                    return Some((until - now, limit.global));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Takes one from `count` if any is left.

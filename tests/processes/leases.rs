@@ -1,11 +1,35 @@
 //! One letter, two processes: the lease written with the change, fenced by its epoch, decides
 //! who delivers, also when Discord holds one process back far past the nonce's window.
 
-use crate::fake_discord::{shard_of, GUILD_ID};
+use crate::fake_discord::{shard_of, FakeDiscord, GUILD_ID};
 use crate::harness::*;
 use crate::support;
 use serde_json::json;
 use std::time::Duration;
+
+const NAMES: [&str; 2] = ["first", "second"];
+
+/// Two processes on one PostgreSQL, each with a REST base of its own (`api_base_for`), and a
+/// game started in `CHANNEL`; the name of the process that answers its interactions.
+async fn two_processes_with_a_game(url: &str) -> (FakeDiscord, Vec<Bot>, &'static str) {
+    let fake = start_fake().await;
+    fake.recommend_shards(2);
+    let bases: Vec<String> = NAMES.iter().map(|n| fake.api_base_for(n)).collect();
+    let bots: Vec<Bot> = (0..2)
+        .map(|s| {
+            let range = format!("{s}..{}", s + 1);
+            start_shards(&fake, url, 2, &range, &[("DISCORD_API_BASE", &bases[s])])
+        })
+        .collect();
+    fake.wait_until("both shards connected", Duration::from_secs(30), |f| {
+        f.shards_connected() == vec![(0, 2), (1, 2)] && f.registered_commands() > 0
+    })
+    .await;
+    start_game(&fake).await;
+    // The server's shard decides which process answers its interactions.
+    let answering = NAMES[shard_of(Some(GUILD_ID), 2) as usize];
+    (fake, bots, answering)
+}
 
 /// A finished game's record is a channel post the answering process owes. Discord answers that
 /// process's posts in the channel with a 429 of four minutes (its limiter holds them back; the
@@ -16,23 +40,7 @@ async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing
     let Some(url) = support::postgres::database() else {
         return;
     };
-    let fake = start_fake().await;
-    fake.recommend_shards(2);
-    let names = ["first", "second"];
-    let bases: Vec<String> = names.iter().map(|n| fake.api_base_for(n)).collect();
-    let _bots: Vec<Bot> = (0..2)
-        .map(|s| {
-            let range = format!("{s}..{}", s + 1);
-            start_shards(&fake, &url, 2, &range, &[("DISCORD_API_BASE", &bases[s])])
-        })
-        .collect();
-    fake.wait_until("both shards connected", Duration::from_secs(30), |f| {
-        f.shards_connected() == vec![(0, 2), (1, 2)] && f.registered_commands() > 0
-    })
-    .await;
-    start_game(&fake).await;
-    // The server's shard decides which process answers its interactions.
-    let answering = names[shard_of(Some(GUILD_ID), 2) as usize];
+    let (fake, _bots, answering) = two_processes_with_a_game(&url).await;
     let posts = format!("/channels/{CHANNEL}/messages");
     fake.hold_back(answering, &posts, Duration::from_secs(240));
     says(&run(&fake, &bob(), "resign", json!([])).await, "resigns");
@@ -69,5 +77,43 @@ async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing
         .filter(|r| r.via.as_deref() == Some(answering) && r.status == 499)
         .count();
     assert!(given_up >= 1, "the held-back process gave its try up");
+    assert_eq!(said_in(&fake, CHANNEL, "Series"), 1, "one record");
+}
+
+/// The same with the limiter production runs (the gate): Discord answers the answering
+/// process's first post of the record with a global 429 of four minutes. The process holds
+/// every request back at once (Discord sees no second one), lets the letter go, and the other
+/// process posts the record, once, long before the four minutes end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_global_429_of_four_minutes_leaves_the_record_to_the_other_process_once() {
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
+    let (fake, _bots, answering) = two_processes_with_a_game(&url).await;
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.rate_limit_for(Some(answering), &posts, Duration::from_secs(240), true);
+    says(&run(&fake, &bob(), "resign", json!([])).await, "resigns");
+    fake.wait_until("the record", Duration::from_secs(60), |f| {
+        said_in(f, CHANNEL, "Series") == 1
+    })
+    .await;
+    let store = bredon::store::Store::connect(&url).unwrap();
+    fake.wait_until("the outbox empty", Duration::from_secs(60), |_| {
+        store.letter_heads().is_ok_and(|l| l.is_empty())
+    })
+    .await;
+    let posted_by: Vec<Option<String>> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with(&posts) && r.status == 200 && r.content().contains("Series"))
+        .map(|r| r.via.clone())
+        .collect();
+    assert_eq!(posted_by.len(), 1, "{posted_by:?}");
+    assert_ne!(posted_by[0].as_deref(), Some(answering));
+    assert_eq!(
+        fake.rate_limited(),
+        1,
+        "the limited process sent nothing more in the wait"
+    );
     assert_eq!(said_in(&fake, CHANNEL, "Series"), 1, "one record");
 }

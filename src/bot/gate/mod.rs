@@ -1,0 +1,276 @@
+//! The gate: the one way this process's requests reach Discord's REST API. serenity sends every
+//! request to it on 127.0.0.1 as to a REST proxy (its own limiter off), and the gate sends it on
+//! to Discord, or to `DISCORD_API_BASE`, under the limits it learns from the answers
+//! (`limits.rs`). The same code runs under the fake Discord and in production, behind a REST
+//! proxy too, whose 429s it honours as Discord's.
+//!
+//! Invariant: a request reaches Discord at most `MOST_WAIT` after it came to the gate, or never.
+//! A request whose turn is further off (a bucket spent, a long 429) is answered 429 here without
+//! reaching Discord, so a letter's post never goes out after its lease (renewed right before
+//! it) could have passed to another process; a 429 Discord gives is waited out here when short
+//! and handed back when long. A global 429 holds back every request of the process once
+//! (`held_back_until_ms`), instead of each meeting it in turn.
+
+mod limits;
+
+use crate::clock::now_ms;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use limits::{Admit, Limits, Route, TooMany};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The longest a request waits at the gate for its turn (see the invariant above).
+pub const MOST_WAIT: Duration = Duration::from_secs(10);
+/// The largest request body passed on: above Discord's own upload limits, which Discord judges.
+const MOST_BODY: usize = 64 << 20;
+
+/// This process's gate to Discord's REST API.
+pub struct Gate {
+    /// Where serenity sends its requests (a secret path on a loopback port).
+    base: String,
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// Discord's address, or the REST base the operator set.
+    upstream: String,
+    /// The path every request of this process starts with: no other program on the machine
+    /// can send through the gate.
+    secret: String,
+    client: reqwest::Client,
+    limits: Mutex<Limits>,
+}
+
+impl Gate {
+    /// Opens the gate on a loopback port, sending on to `upstream` (Discord itself when
+    /// `None`) with `client`.
+    pub async fn open(upstream: Option<&str>, client: reqwest::Client) -> Result<Gate, String> {
+        let mut secret = [0u8; 16];
+        getrandom::getrandom(&mut secret)
+            .map_err(|e| format!("no randomness for the gate: {e}"))?;
+        let secret: String = secret.iter().map(|b| format!("{b:02x}")).collect();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| format!("cannot open the gate to Discord on 127.0.0.1: {e}"))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let inner = Arc::new(Inner {
+            upstream: upstream
+                .unwrap_or("https://discord.com")
+                .trim_end_matches('/')
+                .to_string(),
+            secret: format!("/{secret}"),
+            client,
+            limits: Mutex::new(Limits::default()),
+        });
+        let app = axum::Router::new()
+            .fallback(pass)
+            .layer(DefaultBodyLimit::max(MOST_BODY))
+            .with_state(Arc::clone(&inner));
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!(error = %e, "the gate to Discord stopped");
+            }
+        });
+        Ok(Gate {
+            base: format!("http://127.0.0.1:{port}/{secret}"),
+            inner,
+        })
+    }
+
+    /// The base serenity sends to, in place of `https://discord.com`.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// Until when a global 429 holds every request of this process back.
+    pub fn held_back_until_ms(&self) -> i64 {
+        self.limits().global_until_ms()
+    }
+
+    /// Invalid requests (401, 403, 429) Discord answered this process in the last 10 minutes.
+    pub fn invalid_in_window(&self) -> usize {
+        self.limits().invalid_in_window(now_ms())
+    }
+
+    fn limits(&self) -> std::sync::MutexGuard<'_, Limits> {
+        self.inner.limits.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One request from serenity: its turn waited for, sent on, and its answer handed back.
+async fn pass(
+    State(inner): State<Arc<Inner>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let full = uri.path_and_query().map_or("", |p| p.as_str());
+    let Some(path) = full.strip_prefix(inner.secret.as_str()) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let route = Route::of(method.as_str(), path);
+    let came = Instant::now();
+    loop {
+        let admit = inner
+            .limits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .admit(&route, now_ms());
+        if let Admit::Wait { ms, global } = admit {
+            let wait = Duration::from_millis(ms.max(1) as u64);
+            if came.elapsed() + wait > MOST_WAIT {
+                return too_many_here(ms, global);
+            }
+            tokio::time::sleep(wait).await;
+            continue;
+        }
+        let sent = inner
+            .client
+            .request(method.clone(), format!("{}{path}", inner.upstream))
+            .headers(passed_on(&headers))
+            .body(body.clone())
+            .send()
+            .await;
+        let answer = match sent {
+            Ok(answer) => answer,
+            Err(e) => return unreachable(&e),
+        };
+        let status = answer.status().as_u16();
+        let answer_headers = answer.headers().clone();
+        let Ok(answer_body) = answer.bytes().await else {
+            // Sent, its answer lost: the effect is unknown, as serenity would have seen it.
+            return unreachable_body();
+        };
+        let too_many = (status == 429).then(|| too_many(&answer_headers, &answer_body));
+        learn(&inner, &route, status, &answer_headers, too_many);
+        match too_many {
+            Some(t) if came.elapsed() + Duration::from_millis(t.retry_after_ms as u64) <= MOST_WAIT => {
+                tracing::debug!(route = ?route, retry_after_ms = t.retry_after_ms, "a short 429, waited out at the gate");
+                continue;
+            }
+            Some(t) => tracing::warn!(
+                retry_after_ms = t.retry_after_ms,
+                global = t.global,
+                "Discord rate-limits Bredon for longer than a request may wait: handed back, and tried again later"
+            ),
+            None => {}
+        }
+        return handed_back(status, &answer_headers, answer_body);
+    }
+}
+
+/// What an answer tells the limits.
+fn learn(
+    inner: &Inner,
+    route: &Route,
+    status: u16,
+    headers: &HeaderMap,
+    too_many: Option<TooMany>,
+) {
+    let number = |name: &str| headers.get(name)?.to_str().ok()?.parse::<f64>().ok();
+    let now = now_ms();
+    let mut limits = inner.limits.lock().unwrap_or_else(|e| e.into_inner());
+    if let (Some(remaining), Some(reset_after)) = (
+        number("x-ratelimit-remaining"),
+        number("x-ratelimit-reset-after"),
+    ) {
+        limits.told(
+            route,
+            remaining as u32,
+            (reset_after * 1000.0).ceil() as i64,
+            now,
+        );
+    }
+    limits.answered(route, status, too_many, now);
+    if matches!(status, 401 | 403 | 429) {
+        let invalid = limits.invalid_in_window(now);
+        if invalid > 0 && invalid.is_multiple_of(500) {
+            tracing::warn!(invalid, "invalid requests in the last 10 minutes (Discord bans a bot's address for an hour at 10,000)");
+        }
+    }
+}
+
+/// A 429's wait and scope, from its JSON body ("retry_after" in seconds, "global") or else its
+/// headers (topics/rate-limits, "Exceeding A Rate Limit").
+fn too_many(headers: &HeaderMap, body: &[u8]) -> TooMany {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let json: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+    let seconds = json["retry_after"]
+        .as_f64()
+        .or_else(|| header("retry-after")?.parse().ok())
+        .unwrap_or(1.0);
+    let scope = header("x-ratelimit-scope");
+    TooMany {
+        retry_after_ms: (seconds * 1000.0).ceil() as i64,
+        global: json["global"].as_bool() == Some(true)
+            || header("x-ratelimit-global").is_some()
+            || scope == Some("global"),
+        shared: scope == Some("shared"),
+    }
+}
+
+/// The request's headers, but those of its hop to the gate.
+fn passed_on(headers: &HeaderMap) -> HeaderMap {
+    let hop = ["host", "connection", "content-length", "transfer-encoding"];
+    let mut out = HeaderMap::new();
+    for (name, value) in headers {
+        if !hop.contains(&name.as_str()) {
+            out.append(name.clone(), value.clone());
+        }
+    }
+    out
+}
+
+/// Discord's answer as the gate hands it back to serenity.
+fn handed_back(status: u16, headers: &HeaderMap, body: Bytes) -> Response {
+    let mut response = Response::new(axum::body::Body::from(body));
+    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
+    for (name, value) in headers {
+        if !["connection", "content-length", "transfer-encoding"].contains(&name.as_str()) {
+            response.headers_mut().append(name.clone(), value.clone());
+        }
+    }
+    response
+}
+
+/// A 429 of the gate's own: the request's turn is further off than it may wait, so it never
+/// reached Discord.
+fn too_many_here(ms: i64, global: bool) -> Response {
+    let body = serde_json::json!({
+        "code": 0,
+        "message": "held back by Bredon's rate limiter (not sent to Discord)",
+        "retry_after": ms as f64 / 1000.0,
+        "global": global,
+    });
+    let mut response = (StatusCode::TOO_MANY_REQUESTS, body.to_string()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        HeaderName::from_static("content-type"),
+        HeaderValue::from_static("application/json"),
+    );
+    if let Ok(seconds) = HeaderValue::from_str(&format!("{}", (ms + 999) / 1000)) {
+        headers.insert(HeaderName::from_static("retry-after"), seconds);
+    }
+    response
+}
+
+/// Discord could not be reached, or its answer was lost: the effect is unknown.
+fn unreachable(error: &reqwest::Error) -> Response {
+    let body = serde_json::json!({
+        "code": 0,
+        "message": format!("Bredon's gate could not reach Discord: {error}"),
+    });
+    (StatusCode::BAD_GATEWAY, body.to_string()).into_response()
+}
+
+fn unreachable_body() -> Response {
+    let body = serde_json::json!({
+        "code": 0,
+        "message": "Discord's answer was cut off on its way to Bredon",
+    });
+    (StatusCode::BAD_GATEWAY, body.to_string()).into_response()
+}
