@@ -96,10 +96,11 @@ impl Claims {
     }
 
     /// Discord says a channel or a role of server `guild` changed (a permission given back,
-    /// perhaps): every channel of that server waiting after a failure is tried at its next
-    /// sweep. Bredon does not keep which channels a role or a parent's overrides open (a
-    /// thread's permissions are its parent's), so all of the server's are; the count of failed
-    /// tries stays, so the waits after a refusal keep growing.
+    /// perhaps): every channel of that server waiting after a failure is due at its next
+    /// sweep, the refused ones one probe at a time (`outbox.rs`). Bredon does not keep which
+    /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
+    /// so all of the server's are; the count of failed tries stays, so the waits after a
+    /// refusal keep growing.
     pub fn wake_guild(&self, guild: u64) {
         let woken = self
             .channels
@@ -116,15 +117,17 @@ impl Claims {
         }
     }
 
-    /// Discord says `channel` is open again (a thread unlocked or reopened): what it is owed is
-    /// tried now, and not only when its wait runs out.
+    /// Discord says `channel` is open again, or changed (a thread unlocked or reopened, its
+    /// overrides edited): what it is owed is tried now, without waiting for its server's probe.
     pub fn wake(&self, channel: u64) {
-        let waited = self
-            .channels
-            .lock()
-            .expect("outbox channels")
-            .waiting
-            .remove(&channel);
+        let waited = {
+            let mut c = self.channels.lock().expect("outbox channels");
+            let waited = c.waiting.remove(&channel);
+            if waited.is_some() {
+                c.woken.insert(channel);
+            }
+            waited
+        };
         if let Some(wait) = waited {
             tracing::info!(
                 channel,
@@ -133,6 +136,33 @@ impl Claims {
             );
             self.bell.notify_one();
         }
+    }
+
+    /// Discord refused Bredon a post in `channel` of server `guild`, on any path: the channel
+    /// waits as refused, and from now on the server's refused channels are tried one probe
+    /// at a time (`outbox.rs`), until a probe goes through.
+    pub fn note_refused(&self, guild: u64, channel: u64) {
+        if guild == 0 {
+            return;
+        }
+        let now = now_ms();
+        let refused = Wait {
+            guild,
+            tries: 1,
+            tried_ms: now,
+            at_ms: now + FIRST_PROBE_WAIT_MS,
+            refused: true,
+        };
+        let mut c = self.channels.lock().expect("outbox channels");
+        c.probe_after.entry(guild).or_insert(refused);
+        c.waiting.entry(channel).or_insert(refused);
+    }
+
+    /// Whether Discord refused Bredon a post in server `guild` since a post there last went
+    /// through (its channels are then the outbox's probes').
+    pub fn suspect(&self, guild: u64) -> bool {
+        let c = self.channels.lock().expect("outbox channels");
+        c.probe_after.contains_key(&guild)
     }
 
     /// Whether a handler gave `letter` up (and forgets it).
@@ -148,6 +178,13 @@ pub struct Channels {
     pub busy: std::collections::HashSet<u64>,
     /// Channels whose last post failed, and when to try again.
     pub waiting: std::collections::HashMap<u64, Wait>,
+    /// Servers where a channel refused to Bredon is being tried now (their probe).
+    pub probing: std::collections::HashSet<u64>,
+    /// Servers whose last probes were refused: their count, when the last was, and when the
+    /// next may go.
+    pub probe_after: std::collections::HashMap<u64, Wait>,
+    /// Refused channels Discord said changed: tried once without their server's probe.
+    pub woken: std::collections::HashSet<u64>,
 }
 
 /// A channel's wait after failed tries.
@@ -160,16 +197,23 @@ pub struct Wait {
     /// When the last one failed, and when to try again.
     pub tried_ms: i64,
     pub at_ms: i64,
+    /// The last try was refused (Bredon may not post there): tried again as its server's probe.
+    pub refused: bool,
 }
 
 /// However often Discord says something changed, a waiting channel is tried again at most this
 /// often for it: each refused try counts towards Discord's limit of invalid requests.
 const WAKE_GAP_MS: i64 = 30_000;
+/// The wait before a server's first probe after a refusal there.
+const FIRST_PROBE_WAIT_MS: i64 = 1_000;
 
 impl Channels {
     /// Every waiting channel of `guild` has its next try now, or `WAKE_GAP_MS` after its last
     /// one if that is later (and never later than it was); how many were waiting there.
     pub fn wake_guild(&mut self, guild: u64, now_ms: i64) -> usize {
+        if let Some(probe) = self.probe_after.get_mut(&guild) {
+            probe.at_ms = probe.at_ms.min(now_ms.max(probe.tried_ms + WAKE_GAP_MS));
+        }
         let mut woken = 0;
         for wait in self.waiting.values_mut().filter(|w| w.guild == guild) {
             wait.at_ms = wait.at_ms.min(now_ms.max(wait.tried_ms + WAKE_GAP_MS));
@@ -316,6 +360,7 @@ mod tests {
             tries,
             tried_ms,
             at_ms: now + 300_000,
+            refused: true,
         };
         {
             let mut c = claims.channels.lock().unwrap();

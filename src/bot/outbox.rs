@@ -15,11 +15,11 @@
 //! written under the lease's epoch, and each request runs inside the lease (`posting.rs`), so a
 //! process whose lease lapsed can neither note nor post what another delivers.
 
-use super::data::{now_ms, Publisher, Wait};
+use super::data::{now_ms, Channels, Publisher, Wait};
 use super::posting::Undelivered;
 use crate::service::LEASE_MS;
 use crate::store::records::LetterHead;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,6 +34,10 @@ const YOUNG_MS: i64 = 10_000;
 const FIRST_WAIT_MS: i64 = 1_000;
 const MOST_WAIT_MS: i64 = 30_000;
 const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
+/// Invalid requests (401, 403, 429) in Discord's window of 10 minutes past which this process
+/// tries no refused channel: a tenth of the 10,000 that get a bot's address banned for an
+/// hour (topics/rate-limits, "Invalid Request Limit").
+const INVALID_BUDGET: usize = 1_000;
 /// The wait after `tries` failed tries in a row, doubling from the first wait to `most_ms`.
 fn wait_ms(tries: u32, most_ms: i64) -> i64 {
     (FIRST_WAIT_MS << (tries.saturating_sub(1)).min(10)).min(most_ms)
@@ -78,54 +82,130 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         for head in owed {
             by_channel.entry(head.channel).or_default().push(head);
         }
-        let now = now_ms();
-        for (channel, owed) in by_channel {
-            {
-                let mut c = channels.lock().expect("outbox channels");
-                let waits = c.waiting.get(&channel).is_some_and(|w| w.at_ms > now);
-                if waits || !c.busy.insert(channel) {
-                    continue;
-                }
-            }
+        for (channel, owed, probe) in due(&publisher, by_channel) {
             let guild = owed.first().map_or(0, |head| head.guild);
             let (publisher, channels) = (Arc::clone(&publisher), Arc::clone(&channels));
             tokio::spawn(async move {
                 let (delivered, result) = deliver_in_order(&publisher, owed).await;
                 let mut c = channels.lock().expect("outbox channels");
                 c.busy.remove(&channel);
-                let most = match &result {
-                    Ok(()) => {
-                        if let Some(Wait { tries, .. }) = c.waiting.remove(&channel) {
-                            tracing::info!(channel, tries, "owed messages delivered");
-                        }
-                        return;
-                    }
-                    Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => {
-                        MOST_WAIT_NOT_ALLOWED_MS
-                    }
-                    Err(_) => MOST_WAIT_MS,
-                };
-                let before = match delivered {
-                    0 => c.waiting.get(&channel).map_or(0, |w| w.tries),
-                    _ => 0,
-                };
-                let tries = before + 1;
-                let wait = wait_ms(tries, most);
-                if let Err(why) = result {
-                    tracing::info!(channel, tries, wait_ms = wait, %why, "an owed message waits");
+                if probe {
+                    c.probing.remove(&guild);
                 }
-                let tried_ms = now_ms();
-                c.waiting.insert(
-                    channel,
-                    Wait {
-                        guild,
-                        tries,
-                        tried_ms,
-                        at_ms: tried_ms + wait,
-                    },
-                );
+                after_try(&mut c, channel, guild, probe, delivered, result);
             });
         }
+    }
+}
+
+/// The channels to deliver to at this sweep (each marked busy), with whether it is its
+/// server's probe. A channel waits out its wait after a failed try. A server where Discord
+/// refused Bredon a post is suspect (`Claims::note_refused`) until a post there goes through:
+/// meanwhile its channels are tried one at a time (its probe: the channel tried longest ago,
+/// one never tried first), the next not before the server's own wait, which grows with each
+/// failed probe, and none while this process's invalid requests reach `INVALID_BUDGET`. A
+/// probe that goes through clears the server and wakes its channels. So a role taken from
+/// Bredon in a server of hundreds of games costs one refused request per wait, not one per
+/// game; a channel Discord says changed (`Claims::wake`) is tried at once all the same.
+fn due(
+    publisher: &Publisher,
+    by_channel: BTreeMap<u64, Vec<LetterHead>>,
+) -> Vec<(u64, Vec<LetterHead>, bool)> {
+    let now = now_ms();
+    let over_budget = publisher.gate.invalid_in_window() >= INVALID_BUDGET;
+    let mut c = publisher.claims.channels.lock().expect("outbox channels");
+    let mut due = Vec::new();
+    let mut probes: HashMap<u64, (i64, u64)> = HashMap::new();
+    let mut suspect = Vec::new();
+    for (channel, owed) in by_channel {
+        let guild = owed.first().map_or(0, |head| head.guild);
+        let wait = c.waiting.get(&channel).copied();
+        if wait.is_some_and(|w| w.at_ms > now) || c.busy.contains(&channel) {
+            continue;
+        }
+        let server = c.probe_after.get(&guild).copied();
+        let Some(server) = server.filter(|_| !c.woken.contains(&channel)) else {
+            due.push((channel, owed, false));
+            continue;
+        };
+        if over_budget || server.at_ms > now || c.probing.contains(&guild) {
+            continue;
+        }
+        let tried = wait.map_or(i64::MIN, |w| w.tried_ms);
+        let best = probes.entry(guild).or_insert((tried, channel));
+        if tried < best.0 {
+            *best = (tried, channel);
+        }
+        suspect.push((channel, owed, guild));
+    }
+    for (channel, owed, guild) in suspect {
+        if probes
+            .get(&guild)
+            .is_some_and(|&(_, probe)| probe == channel)
+        {
+            c.probing.insert(guild);
+            due.push((channel, owed, true));
+        }
+    }
+    for (channel, ..) in &due {
+        c.busy.insert(*channel);
+        c.woken.remove(channel);
+    }
+    due
+}
+
+/// What a try at `channel` leaves: its wait, and for a probe its server's.
+fn after_try(
+    c: &mut Channels,
+    channel: u64,
+    guild: u64,
+    probe: bool,
+    delivered: usize,
+    result: Result<(), Undelivered>,
+) {
+    let now = now_ms();
+    let most = match &result {
+        // A probe that stopped before trying (its letter held by a handler, or by another
+        // process) says nothing of the server.
+        Ok(()) if probe && delivered == 0 => return,
+        Ok(()) => {
+            if let Some(Wait { tries, .. }) = c.waiting.remove(&channel) {
+                tracing::info!(channel, tries, "owed messages delivered");
+            }
+            if probe && c.probe_after.remove(&guild).is_some() {
+                tracing::info!(
+                    guild,
+                    "Bredon may post in a server again: its other channels are tried now"
+                );
+                c.wake_guild(guild, now);
+            }
+            return;
+        }
+        Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => MOST_WAIT_NOT_ALLOWED_MS,
+        Err(_) => MOST_WAIT_MS,
+    };
+    let before = match delivered {
+        0 => c.waiting.get(&channel).map_or(0, |w| w.tries),
+        _ => 0,
+    };
+    let tries = before + 1;
+    let wait = wait_ms(tries, most);
+    let refused = matches!(result, Err(Undelivered::NotAllowed(_)));
+    if let Err(why) = result {
+        tracing::info!(channel, tries, wait_ms = wait, %why, "an owed message waits");
+    }
+    let waiting = Wait {
+        guild,
+        tries,
+        tried_ms: now,
+        at_ms: now + wait,
+        refused,
+    };
+    c.waiting.insert(channel, waiting);
+    if let Some(server) = c.probe_after.get_mut(&guild).filter(|_| probe) {
+        server.tries += 1;
+        server.tried_ms = now;
+        server.at_ms = now + wait_ms(server.tries, most);
     }
 }
 
@@ -183,5 +263,64 @@ mod tests {
         assert_eq!(wait_ms(40, MOST_WAIT_MS), 30_000);
         assert_eq!(wait_ms(9, MOST_WAIT_NOT_ALLOWED_MS), 256_000);
         assert_eq!(wait_ms(40, MOST_WAIT_NOT_ALLOWED_MS), 300_000);
+    }
+
+    #[test]
+    fn failed_probes_grow_their_servers_wait_and_one_that_goes_through_wakes_the_server() {
+        let mut c = Channels::default();
+        let refused = || Err(Undelivered::NotAllowed("403".into()));
+        let now = now_ms();
+        let suspect = Wait {
+            guild: 7,
+            tries: 1,
+            tried_ms: now - 60_000,
+            at_ms: now,
+            refused: true,
+        };
+        c.probe_after.insert(7, suspect);
+        // Two channels of server 7 refused, one of server 8.
+        after_try(&mut c, 1, 7, false, 0, refused());
+        after_try(&mut c, 2, 7, false, 0, refused());
+        after_try(&mut c, 3, 8, false, 0, refused());
+        assert!(c.waiting.values().all(|w| w.refused && w.tries == 1));
+        assert_eq!(
+            c.probe_after[&7].tries, 1,
+            "only probes count for the server"
+        );
+        for probe in 2..=4 {
+            after_try(&mut c, 1, 7, true, 0, refused());
+            let server = c.probe_after[&7];
+            assert_eq!(server.tries, probe);
+            let wait = wait_ms(probe, MOST_WAIT_NOT_ALLOWED_MS);
+            assert_eq!(server.at_ms - server.tried_ms, wait);
+        }
+        after_try(&mut c, 2, 7, true, 0, Ok(()));
+        assert_eq!(
+            c.probe_after[&7].tries, 4,
+            "a probe that tried nothing tells nothing"
+        );
+        // Channel 1 was tried just now: woken, but not before the gap between wakes.
+        c.waiting.get_mut(&1).unwrap().tried_ms = now - 60_000;
+        after_try(&mut c, 2, 7, true, 1, Ok(()));
+        assert!(!c.probe_after.contains_key(&7), "the server is open again");
+        assert!(!c.waiting.contains_key(&2));
+        assert!(
+            c.waiting[&1].at_ms <= now_ms(),
+            "woken: {:?}",
+            c.waiting[&1]
+        );
+        assert!(
+            c.waiting[&3].at_ms > now_ms(),
+            "another server's wait stands"
+        );
+        after_try(
+            &mut c,
+            1,
+            7,
+            false,
+            0,
+            Err(Undelivered::Later("503".into())),
+        );
+        assert!(!c.waiting[&1].refused, "an outage is no refusal");
     }
 }

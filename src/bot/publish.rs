@@ -13,6 +13,7 @@ use super::post::{announce, digest_text, jump_link, record, Post};
 use super::posting::{token_lives, Owed, Undelivered};
 use super::{Context, Error};
 use crate::service::{FollowUp, Outcome, Part, Prompt};
+use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use std::sync::Arc;
@@ -177,6 +178,16 @@ impl Publisher {
             return Ok(());
         }
         let owed = Owed::fresh(&outcome);
+        let refused_here = self.known_refusal(channel) == Some(Lacking::Posting)
+            || self.claims.suspect(owed.guild);
+        if matches!(via, Via::Channel) && claim.is_some() && refused_here {
+            // Each refused try counts towards Discord's invalid requests: the outbox tries the
+            // channel when its server's probe says Bredon may post there.
+            return Err(format!(
+                "Discord refused Bredon posts in channel {channel}'s server: kept for the outbox"
+            )
+            .into());
+        }
         if !outcome.digest.is_empty() {
             // A digest is its direct message alone.
             self.rest(channel, owed, &outcome, None, &[]).await?;

@@ -90,7 +90,7 @@ impl Publisher {
         }
     }
 
-    fn known_refusal(&self, channel: u64) -> Option<Lacking> {
+    pub(super) fn known_refusal(&self, channel: u64) -> Option<Lacking> {
         self.refused
             .lock()
             .expect("refused channels")

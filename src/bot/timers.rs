@@ -7,6 +7,7 @@ use super::data::{now_ms, TOURNAMENT_NEWS};
 use super::failure::{classify, describe, Failure};
 use super::publish::Via;
 use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
+use futures_util::StreamExt;
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,14 +38,28 @@ pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
             }
         };
         tracing::debug!(events = events.len(), "timers checked");
+        let mut by_guild: HashMap<u64, Vec<TimerEvent>> = HashMap::new();
         for event in events {
+            by_guild.entry(event.guild).or_default().push(event);
+        }
+        for (_, events) in by_guild {
             let publisher = Arc::clone(&publisher);
-            // Each channel on its own task: one slow retry never holds up the others.
-            tokio::spawn(async move { post_event(&publisher, event).await });
+            // Each server on its own task, a few of its channels at a time: one slow retry
+            // never holds up the others, and once Discord refuses Bredon a post there, the
+            // server's other posts are left to the outbox's probe (`Publisher::send`) instead
+            // of each meeting the refusal (topics/rate-limits, "Invalid Request Limit").
+            tokio::spawn(async move {
+                futures_util::stream::iter(events)
+                    .for_each_concurrent(AT_ONCE_PER_SERVER, |event| post_event(&publisher, event))
+                    .await;
+            });
         }
         tournament_work(&publisher, &mut refused).await;
     }
 }
+
+/// How many of a server's timer posts are in flight at once.
+const AT_ONCE_PER_SERVER: usize = 4;
 
 /// Posts an event as a channel message.
 async fn post_event(publisher: &Arc<Publisher>, event: TimerEvent) {

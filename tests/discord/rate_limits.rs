@@ -98,3 +98,54 @@ async fn a_route_429_longer_than_a_request_may_wait_is_tried_again_after_it_and_
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     assert_eq!(reminders_in(&fake, held), 1, "posted once");
 }
+
+/// A server of 500 games, Bredon's role losing Send Messages for over an hour, in which every
+/// game's reminder falls due: Discord counts fewer than 1,000 invalid requests in any 10
+/// minutes (its ban comes at 10,000, topics/rate-limits "Invalid Request Limit"), and once the
+/// role has it back, every reminder arrives, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests() {
+    use crate::fake_discord::{perms, GUILD_ID};
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let channels: Vec<u64> = (0..500).map(|i| CHANNEL + i).collect();
+    games_with_reminders(data.path(), &channels);
+    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    connected(&fake, 1).await;
+    fake.set_role_permissions(GUILD_ID, perms::INVITE & !perms::SEND_MESSAGES);
+    fake.advance(Duration::from_secs(61 * 60));
+    let refused = |f: &crate::fake_discord::FakeDiscord| {
+        f.requests().iter().filter(|r| r.status == 403).count()
+    };
+    fake.wait_until("a reminder refused", Duration::from_secs(60), |f| {
+        refused(f) >= 1
+    })
+    .await;
+    let at_first = refused(&fake);
+    // Ten minutes more without the permission, in steps of 20 s, each long enough for the
+    // outbox to sweep (once a second): what Discord's window would count.
+    for _ in 0..30 {
+        fake.advance(Duration::from_secs(20));
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+    }
+    let most = fake.most_invalid_in(Duration::from_secs(600));
+    assert!(most < 1_000, "{most} invalid requests in 10 minutes");
+    let probed = refused(&fake) - at_first;
+    assert!(probed >= 5, "the server was probed meanwhile: {probed}");
+    fake.set_role_permissions(GUILD_ID, perms::INVITE);
+    fake.wait_until("every reminder", Duration::from_secs(120), |f| {
+        channels.iter().all(|&c| reminders_in(f, c) >= 1)
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    let twice: Vec<u64> = channels
+        .iter()
+        .copied()
+        .filter(|&c| reminders_in(&fake, c) != 1)
+        .collect();
+    assert!(twice.is_empty(), "posted more than once in {twice:?}");
+    let most = fake.most_invalid_in(Duration::from_secs(600));
+    assert!(most < 1_000, "{most} invalid requests in 10 minutes");
+}

@@ -196,6 +196,32 @@ impl FakeDiscord {
         self.state.dispatch("CHANNEL_UPDATE", json);
     }
 
+    /// What Bredon's role lets it do in every channel of `guild`, those made later too (the
+    /// fake keeps no overrides apart: a role change reaches every channel), told by one
+    /// GUILD_ROLE_UPDATE (events/gateway-events, "Guild Role Update"; topics/permissions,
+    /// "Permission Hierarchy": @everyone's role has the server's id).
+    pub fn set_role_permissions(&self, guild: u64, bits: u64) {
+        self.state
+            .role_permissions
+            .lock()
+            .unwrap()
+            .insert(guild, bits);
+        for c in self.state.channels.lock().unwrap().values_mut() {
+            if c.guild == guild {
+                c.bot_permissions = bits;
+            }
+        }
+        let role = json!({
+            "id": guild.to_string(), "name": "@everyone", "color": 0,
+            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+            "hoist": false,
+            "icon": null, "unicode_emoji": null, "position": 0, "permissions": bits.to_string(),
+            "managed": false, "mentionable": false, "flags": 0,
+        });
+        let event = json!({ "guild_id": guild.to_string(), "role": role });
+        self.state.dispatch("GUILD_ROLE_UPDATE", event);
+    }
+
     /// Gives `guild` a system channel (a text channel of its own), as GUILD_CREATE then tells
     /// (resources/guild, "Guild Object": `system_channel_id`). Set before the bot connects.
     pub fn set_system_channel(&self, guild: u64, channel: u64) {

@@ -380,6 +380,9 @@ struct State {
     more_guilds: Mutex<Vec<u64>>,
     /// Each server's system channel, where Discord posts its own notices (none by default).
     system_channels: Mutex<HashMap<u64, u64>>,
+    /// What Bredon's role lets it do in each server's channels, once a test set it
+    /// (`set_role_permissions`).
+    role_permissions: Mutex<HashMap<u64, u64>>,
     /// IDENTIFYs allowed at once ("Session Start Limit Object": `max_concurrency`; 1 for most
     /// bots).
     max_concurrency: AtomicU64,
@@ -665,7 +668,13 @@ impl State {
 
     fn with_channel<T>(&self, id: u64, f: impl FnOnce(&mut Channel) -> T) -> T {
         let mut channels = self.channels.lock().unwrap();
-        f(channels.entry(id).or_insert_with(Channel::text))
+        f(channels.entry(id).or_insert_with(|| {
+            let mut c = Channel::text();
+            if let Some(&bits) = self.role_permissions.lock().unwrap().get(&c.guild) {
+                c.bot_permissions = bits;
+            }
+            c
+        }))
     }
 }
 
