@@ -59,6 +59,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let analysis_per_position = config.analysis_per_position;
     let playtak = config.playtak.clone();
     let typed_plies = config.typed_plies;
+    let layout = config.shards.layout();
     let web_url = config.web_url.clone();
     let (http, gate) = http_client(&config.token, config.api_base.as_deref()).await?;
     let gate_in_setup = Arc::clone(&gate);
@@ -112,7 +113,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                 tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));
                 // Engine games left waiting for the bot's move when the last process stopped.
-                let waiting = service.engine_games().map_err(|e| {
+                let waiting = service.engine_games(layout).map_err(|e| {
                     let reason = format!("reading the live games failed: {e}");
                     fatal_in_setup.raise(reason.clone());
                     reason

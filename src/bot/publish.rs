@@ -119,6 +119,7 @@ impl Publisher {
             turns.insert(channel, false);
         }
         let me = Arc::clone(self);
+        tracing::info!(channel, "Bredon looks for its turn");
         tokio::spawn(async move {
             loop {
                 let Some(turn) = take_turn(&me.engine, &me.service, channel).await else {

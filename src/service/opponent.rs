@@ -7,6 +7,7 @@
 use super::{Ctx, Outcome, Refusal, Service};
 use crate::engine::{choose, tei, Level, Memory};
 use crate::game::Match;
+use crate::store::layout::Layout;
 use crate::store::records::PlayerRef;
 use crate::tak::Setup;
 use std::sync::Mutex;
@@ -27,14 +28,16 @@ pub struct EngineOpponent {
 }
 
 impl Service {
-    /// The channels of engine games, where Bredon may have something to do (after a restart).
-    /// The store holds only this process's guilds, so one scan finds them all.
-    pub fn engine_games(&self) -> Result<Vec<u64>, Refusal> {
+    /// The channels of engine games in the servers of `shards`, where Bredon may have
+    /// something to do (after a restart). A sled folder holds only its shards' servers; a
+    /// shared PostgreSQL holds every process's, and each takes its own servers' turns, so that
+    /// processes starting together never search one game twice.
+    pub fn engine_games(&self, shards: Layout) -> Result<Vec<u64>, Refusal> {
         Ok(self
             .store
             .all_live_games()?
             .into_iter()
-            .filter(|g| g.settings.engine.is_some())
+            .filter(|g| g.settings.engine.is_some() && shards.holds(g.guild))
             .map(|g| g.channel)
             .collect())
     }

@@ -197,3 +197,87 @@ async fn a_refused_move_while_bredon_thinks_leaves_it_one_turn() {
         "no false failure"
     );
 }
+
+/// A TEI engine that plays `replies` in turn, the one after the position's `n` plies being
+/// the `n / 2`-th (Bredon plays Black): Bredon's replies known in advance.
+fn scripted_engine(dir: &std::path::Path, replies: &[&str]) -> String {
+    let script = format!(
+        "#!/bin/sh\nreplies='{}'\nn=0\nwhile read line; do case \"$line\" in\n\
+         tei) echo 'id name scripted'; echo teiok;;\n\
+         isready) echo readyok;;\n\
+         position*) set -- $line; n=0; seen=; for w; do \
+         if [ \"$seen\" = 1 ]; then n=$((n + 1)); fi; [ \"$w\" = moves ] && seen=1; done;;\n\
+         go*) set -- $replies; shift $((n / 2)); echo \"bestmove $1\";;\n\
+         quit) exit 0;;\nesac; done\n",
+        replies.join(" ")
+    );
+    let path = dir.join("scripted-engine");
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// A conditional line of six pairs against Bredon plays to its end, each of Bredon's turns
+/// answered at once, and Bredon takes the turn after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_of_six_pairs_against_bredon_plays_to_its_end() {
+    let scripts = tempfile::tempdir().unwrap();
+    let replies = ["e5", "e1", "e2", "e3", "a3", "a4", "a5", "b1"];
+    let engine = scripted_engine(scripts.path(), &replies);
+    let (fake, _data, _bot) = boot_with(30.0, &[("BREDON_TEI_ENGINE", &engine)]).await;
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": crate::fake_discord::BOT_ID.to_string() },
+        { "name": "level", "type": 4, "value": 4 },
+        { "name": "size", "type": 4, "value": 5 },
+        { "name": "seat", "type": 4, "value": 0 }
+    ]);
+    says(
+        &run(&fake, &alice(), "challenge", options).await,
+        "alice (White) vs Bredon (Black)",
+    );
+    says(&ply(&fake, &alice(), "a1").await, "Bredon to move");
+    fake.wait_until("Bredon's first ply", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "Bredon played e5") == 1
+    })
+    .await;
+    let form = open_move_form(&fake, &alice(), CHANNEL).await;
+    let modal_id = form.json()["data"]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let from = fake.requests().len();
+    let line = "e1 c2 e2 d2 e3 b4 a3 c4 a4 d4 a5 b3";
+    let fields = [("ply", "b2"), ("then", line)];
+    let token = fake.submit_modal_fields(&alice(), CHANNEL, &modal_id, &fields);
+    says(
+        &answer(&fake, from, &token).await,
+        "alice played b2. Bredon to move.",
+    );
+    fake.wait_until(
+        "Bredon's ply after the line",
+        Duration::from_secs(60),
+        |f| said_in(f, CHANNEL, "Bredon played b1") == 1,
+    )
+    .await;
+    // Each of Bredon's six replies answered by the line, in one message ("Tak!" may stand
+    // between: a5 threatens a road).
+    let messages = fake.messages();
+    let pairs = [
+        ("e1", "c2"),
+        ("e2", "d2"),
+        ("e3", "b4"),
+        ("a3", "c4"),
+        ("a4", "d4"),
+        ("a5", "b3"),
+    ];
+    for (reply, answered) in pairs {
+        let answered = format!("alice answered with a conditional ply: {answered}.");
+        let found = messages.iter().filter(|m| {
+            m.content.starts_with(&format!("Bredon played {reply}."))
+                && m.content.contains(&answered)
+        });
+        assert_eq!(found.count(), 1, "{reply}, {answered}");
+    }
+    assert_eq!(said_in(&fake, CHANNEL, "engine failed"), 0);
+}

@@ -168,16 +168,19 @@ pub fn start_shards(
     env: &[(&str, &str)],
 ) -> Bot {
     let work = tempfile::tempdir().unwrap();
+    // Its log in `bot.log` (`Bot::log`), or on the test's stderr when BREDON_TEST_LOG is set.
     let log = std::env::var("BREDON_TEST_LOG").ok();
     let stderr = match log {
         Some(_) => Stdio::inherit(),
-        None => Stdio::null(),
+        None => std::fs::File::create(work.path().join("bot.log"))
+            .unwrap()
+            .into(),
     };
     let child = bot_command(fake, &work.path().join("unused"), 0.5, work.path())
         .args(["--shards", &total.to_string(), "--shard-range", range])
         .env("BREDON_DATABASE_URL", url)
         .env_remove("DISCORD_GUILD_ID")
-        .env("RUST_LOG", log.as_deref().unwrap_or("off"))
+        .env("RUST_LOG", log.as_deref().unwrap_or("bredon=info"))
         .env("NO_COLOR", "1")
         .envs(env.iter().copied())
         .stderr(stderr)

@@ -11,3 +11,4 @@ mod support;
 mod crash;
 mod leases;
 mod scale;
+mod turns;
