@@ -16,8 +16,14 @@ pub struct Browser {
 }
 
 impl Drop for Browser {
+    /// Ends chromedriver and every Chromium process it started: they share its process group
+    /// (a panicking test never reaches a WebDriver session's close, and killing chromedriver
+    /// alone would leave its browsers running).
     fn drop(&mut self) {
-        let _ = self.driver.kill();
+        // SAFETY: kill(2) with a negative pid signals the process group chromedriver leads.
+        unsafe {
+            libc::kill(-(self.driver.id() as i32), libc::SIGKILL);
+        }
         let _ = self.driver.wait();
     }
 }
@@ -42,8 +48,10 @@ pub async fn browser() -> Option<Browser> {
     // Port 0: chromedriver takes a free port itself and names it on its first lines. The
     // browser keeps the machine's own clock when the tests run under libfaketime (Chromium
     // hangs under it); what the pages show comes from the server, on the test's clock.
+    use std::os::unix::process::CommandExt;
     let mut driver = std::process::Command::new(chromedriver)
         .arg("--port=0")
+        .process_group(0)
         .env_remove("LD_PRELOAD")
         .env_remove("FAKETIME")
         .stdout(std::process::Stdio::piped())
