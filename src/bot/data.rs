@@ -21,19 +21,19 @@ pub struct Publisher {
     pub fatal: Arc<Fatal>,
     /// The servers and channels Bredon is in, as the gateway told them (system channels).
     pub cache: Arc<serenity::Cache>,
-    /// Channels where Discord refuses Bredon something, as this process knows (`refused.rs`).
+    /// Channels where Discord refuses Bredon something, as this process knows (`delivery/refused.rs`).
     pub refused: std::sync::Mutex<std::collections::HashMap<u64, crate::store::records::Lacking>>,
     /// The web pages' public address (`BREDON_WEB_URL`): outcomes with a page link to it.
     pub web_url: Option<String>,
     /// Channels where a task takes Bredon's turns now, each with whether another action
-    /// asked for a turn meanwhile (`publish.rs`, `spawn_turn`): one search per game at a time.
+    /// asked for a turn meanwhile (`delivery/publish.rs`, `spawn_turn`): one search per game at a time.
     pub turns: std::sync::Mutex<std::collections::HashMap<u64, bool>>,
     /// Until when Discord holds this process's requests back (a request given up past its
-    /// budget, `posting.rs`): meanwhile its outbox takes no letter, leaving them to processes
+    /// budget, `delivery/posting.rs`): meanwhile its outbox takes no letter, leaving them to processes
     /// Discord does not hold back.
     pub held_back_until_ms: std::sync::atomic::AtomicI64,
     /// The one way to Discord's REST API (`gate`): its limits and its count of invalid requests.
-    pub gate: Arc<super::gate::Gate>,
+    pub gate: Arc<super::delivery::gate::Gate>,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,
@@ -97,7 +97,7 @@ impl Claims {
 
     /// Discord says a channel or a role of server `guild` changed (a permission given back,
     /// perhaps): every channel of that server waiting after a failure is due at its next
-    /// sweep, the refused ones one probe at a time (`outbox.rs`). Bredon does not keep which
+    /// sweep, the refused ones one probe at a time (`delivery/outbox.rs`). Bredon does not keep which
     /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
     /// so all of the server's are; the count of failed tries stays, so the waits after a
     /// refusal keep growing.
@@ -140,7 +140,7 @@ impl Claims {
 
     /// Discord refused Bredon a post in `channel` of server `guild`, on any path: the channel
     /// waits as refused, and from now on the server's refused channels are tried one probe
-    /// at a time (`outbox.rs`), until a probe goes through.
+    /// at a time (`delivery/outbox.rs`), until a probe goes through.
     pub fn note_refused(&self, guild: u64, channel: u64) {
         if guild == 0 {
             return;
@@ -172,7 +172,7 @@ impl Claims {
 }
 
 #[derive(Default)]
-/// The outbox's channels (`outbox.rs`).
+/// The outbox's channels (`delivery/outbox.rs`).
 pub struct Channels {
     /// Channels a task is delivering to.
     pub busy: std::collections::HashSet<u64>,

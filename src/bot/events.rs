@@ -1,9 +1,9 @@
 //! Gateway events that matter to games (presses and forms, threads archived, channels deleted,
 //! Bredon removed from a server) and the framework's errors, answered so users know what to do.
 
-use super::failure::{classify, describe, Failure};
+use super::delivery::failure::{classify, describe, Failure};
+use super::delivery::posting::Undelivered;
 use super::post::{escape, Post};
-use super::posting::Undelivered;
 use super::press::{on_move_modal, on_press};
 use super::respond::blocking;
 use super::typed::on_message;

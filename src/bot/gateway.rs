@@ -5,7 +5,7 @@
 //! IDENTIFYs 5 s apart within a process; the store spaces the processes sharing it.
 
 use super::data::wall_clock_ms;
-use super::failure;
+use super::delivery::failure;
 use super::Shards;
 use crate::service::Service;
 use poise::serenity_prelude as serenity;

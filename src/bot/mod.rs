@@ -7,17 +7,12 @@ mod choices;
 mod commands;
 mod config;
 mod data;
+mod delivery;
 mod events;
-mod failure;
-mod gate;
 mod gateway;
 mod opponent;
-mod outbox;
 mod post;
-mod posting;
 mod press;
-mod publish;
-mod refused;
 mod register;
 mod respond;
 mod timers;
@@ -110,7 +105,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     turns: Default::default(),
                     gate: Arc::clone(&gate_in_setup),
                 });
-                tokio::spawn(outbox::outbox_loop(Arc::clone(&publisher)));
+                tokio::spawn(delivery::outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));
                 // Engine games left waiting for the bot's move when the last process stopped.
                 let waiting = service.engine_games(layout).map_err(|e| {
@@ -209,7 +204,7 @@ pub async fn run(config: Config) -> Result<(), String> {
 async fn http_client(
     token: &str,
     api_base: Option<&str>,
-) -> Result<(serenity::Http, Arc<gate::Gate>), String> {
+) -> Result<(serenity::Http, Arc<delivery::gate::Gate>), String> {
     // A request Discord never answers would hold up its handler or its channel's outbox for
     // good: it fails after `HTTP_TIMEOUT` instead, and is tried again like any other failure.
     let client = |timeout| {
@@ -219,9 +214,9 @@ async fn http_client(
             .build()
             .map_err(|e| format!("cannot set up HTTP: {e}"))
     };
-    let gate = gate::Gate::open(api_base, client(HTTP_TIMEOUT)?).await?;
+    let gate = delivery::gate::Gate::open(api_base, client(HTTP_TIMEOUT)?).await?;
     let http = serenity::HttpBuilder::new(token)
-        .client(client(HTTP_TIMEOUT + gate::MOST_WAIT)?)
+        .client(client(HTTP_TIMEOUT + delivery::gate::MOST_WAIT)?)
         .proxy(gate.base())
         .ratelimiter_disabled(true)
         .build();
@@ -239,7 +234,7 @@ pub async fn register_commands(
     let app = http.get_current_application_info().await.map_err(|e| {
         format!(
             "Discord did not name the application: {}",
-            failure::describe(&e)
+            delivery::failure::describe(&e)
         )
     })?;
     http.set_application_id(app.id);

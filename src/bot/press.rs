@@ -3,9 +3,9 @@
 
 use super::buttons::{buttons, label, move_id, parse_custom_id, web_link_of, with_web_link};
 use super::checks::{is_thread, missing_permissions};
+use super::delivery::posting::created_ms;
+use super::delivery::publish::Via;
 use super::post::{escape, fit, MAX_CONTENT};
-use super::posting::created_ms;
-use super::publish::Via;
 use super::respond::{
     blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker,
     Foresight, Work,

@@ -3,7 +3,7 @@
 //! is skipped when Discord already holds the same commands: a restart costs one GET, and the
 //! registration rate limit (200 creates a day per guild) is never spent on nothing.
 
-use super::failure;
+use super::delivery::failure;
 use poise::serenity_prelude as serenity;
 use serde_json::Value;
 

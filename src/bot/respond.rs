@@ -3,10 +3,10 @@
 
 use super::checks::{is_moderator, may_post, member_may_open_threads, thread_home};
 use super::data::{interaction, now_ms};
-use super::failure::describe;
+use super::delivery::failure::describe;
+use super::delivery::posting::created_ms;
+use super::delivery::publish::{Ready, Via};
 use super::post::{escape, fit, Post};
-use super::posting::created_ms;
-use super::publish::{Ready, Via};
 use super::{Context, Data, Error};
 use crate::service::{Ctx, Outcome, Refusal, RequestToken, Service};
 use crate::store::records::PlayerRef;

@@ -4,8 +4,8 @@
 
 use super::data::Publisher;
 use super::data::{now_ms, TOURNAMENT_NEWS};
-use super::failure::{classify, describe, Failure};
-use super::publish::Via;
+use super::delivery::failure::{classify, describe, Failure};
+use super::delivery::publish::Via;
 use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
 use futures_util::StreamExt;
 use poise::serenity_prelude as serenity;

@@ -4,9 +4,9 @@
 //! `/move`; a ply that cannot be played is answered with a reply saying why; anything else is
 //! talk, and Bredon stays quiet.
 
-use super::failure::{code, describe, discord_code};
+use super::delivery::failure::{code, describe, discord_code};
+use super::delivery::publish::Via;
 use super::post::Post;
-use super::publish::Via;
 use super::respond::{blocking, player_ref, refusal_text};
 use super::{Data, TypedPlies};
 use crate::service::{Ctx, Refusal};

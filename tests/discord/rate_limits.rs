@@ -1,4 +1,4 @@
-//! Discord's rate limits through the limiter production runs (the gate, `src/bot/gate/`): a
+//! Discord's rate limits through the limiter production runs (the gate, `src/bot/delivery/gate/`): a
 //! global 429 holds every request of the process back once, and a 429 longer than a request
 //! may wait is handed back and tried again after it, never posting anything twice.
 

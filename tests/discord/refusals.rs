@@ -1,4 +1,4 @@
-//! Discord's refusals, each decided by its JSON code (`src/bot/failure.rs`): a code Bredon has
+//! Discord's refusals, each decided by its JSON code (`src/bot/delivery/failure.rs`): a code Bredon has
 //! no row for keeps what is owed; an address Discord would refuse in every link stops the start.
 
 use crate::harness::*;

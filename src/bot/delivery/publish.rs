@@ -6,12 +6,12 @@
 //! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
-use super::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
 use super::failure::{classify, describe, Failure};
-use super::opponent::take_turn;
-use super::post::{announce, digest_text, jump_link, record, Post};
 use super::posting::{token_lives, Owed, Undelivered};
-use super::{Context, Error};
+use crate::bot::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
+use crate::bot::opponent::take_turn;
+use crate::bot::post::{announce, digest_text, jump_link, record, Post};
+use crate::bot::{Context, Error};
 use crate::service::{FollowUp, Outcome, Part, Prompt};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;

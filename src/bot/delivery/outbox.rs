@@ -15,8 +15,8 @@
 //! written under the lease's epoch, and each request runs inside the lease (`posting.rs`), so a
 //! process whose lease lapsed can neither note nor post what another delivers.
 
-use super::data::{now_ms, Channels, Publisher, Wait};
 use super::posting::Undelivered;
+use crate::bot::data::{now_ms, Channels, Publisher, Wait};
 use crate::service::LEASE_MS;
 use crate::store::records::LetterHead;
 use std::collections::{BTreeMap, HashMap};

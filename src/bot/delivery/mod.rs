@@ -1,0 +1,15 @@
+//! Delivery: every way an outcome reaches Discord after the service made it durable. The
+//! publisher (`publish.rs`) posts what a handler, a timer or Bredon's turn owes, each part once
+//! (`posting.rs`), inside the letter's lease; the outbox (`outbox.rs`) delivers what no handler
+//! holds, a channel in order, a suspect server by probes; one table of Discord's codes decides
+//! what a failure means (`failure.rs`); refused channels are told and remembered
+//! (`refused.rs`); and every REST request of the process goes through its gate, Bredon's own
+//! rate limiter (`gate/`). Handlers' first answers (`respond.rs`) and the messages' text
+//! (`post.rs`) stay beside the commands that use them.
+
+pub(super) mod failure;
+pub(super) mod gate;
+pub(super) mod outbox;
+pub(super) mod posting;
+pub(super) mod publish;
+mod refused;
