@@ -132,6 +132,13 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     }
     let most = fake.most_invalid_in(Duration::from_secs(600));
     assert!(most < 1_000, "{most} invalid requests in 10 minutes");
+    // The operator reads the refused route, not the gate's address with its secret path.
+    let log = bot.log();
+    assert!(log.contains("Discord answered 403 Forbidden to POST /api/v10/channels/"));
+    let addresses = log
+        .lines()
+        .filter(|l| l.contains("Discord answered") && l.contains("http://"));
+    assert_eq!(addresses.count(), 0);
     let probed = refused(&fake) - at_first;
     assert!(probed >= 5, "the server was probed meanwhile: {probed}");
     fake.set_role_permissions(GUILD_ID, perms::INVITE);

@@ -224,9 +224,14 @@ pub fn discord_code(error: &serenity::Error) -> Option<isize> {
 pub fn describe(error: &serenity::Error) -> String {
     match error {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            // The route alone: the address before it is the gate's, with its secret path.
+            let route = r
+                .url
+                .find("/api/")
+                .map_or(r.url.as_str(), |at| &r.url[at..]);
             let mut text = format!(
-                "Discord answered {} to {} {}: {} (code {})",
-                r.status_code, r.method, r.url, r.error.message, r.error.code
+                "Discord answered {} to {} {route}: {} (code {})",
+                r.status_code, r.method, r.error.message, r.error.code
             );
             for e in &r.error.errors {
                 text.push_str(&format!("; {}: {}", e.path, e.message));
