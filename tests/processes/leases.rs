@@ -81,19 +81,18 @@ async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing
 }
 
 /// The same with the limiter production runs (the gate): Discord answers the answering
-/// process's first post of the record with a global 429 of four minutes. The process holds
-/// every request back at once (Discord sees no second one), lets the letter go, and the other
-/// process posts the record, once, long before the four minutes end.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_global_429_of_four_minutes_leaves_the_record_to_the_other_process_once() {
+/// process's first post of the record with a 429 of four minutes, global or of the channel's
+/// route. The process holds the limited requests back itself (Discord sees no second one),
+/// and the record is posted once, by whichever process, long before the four minutes end.
+async fn a_429_of_four_minutes_posts_the_record_once(global: bool) {
     let Some(url) = support::postgres::database() else {
         return;
     };
     let (fake, _bots, answering) = two_processes_with_a_game(&url).await;
     let posts = format!("/channels/{CHANNEL}/messages");
-    fake.rate_limit_for(Some(answering), &posts, Duration::from_secs(240), true);
+    fake.rate_limit_for(Some(answering), &posts, Duration::from_secs(240), global);
     says(&run(&fake, &bob(), "resign", json!([])).await, "resigns");
-    fake.wait_until("the record", Duration::from_secs(60), |f| {
+    fake.wait_until("the record", Duration::from_secs(90), |f| {
         said_in(f, CHANNEL, "Series") == 1
     })
     .await;
@@ -116,4 +115,14 @@ async fn a_global_429_of_four_minutes_leaves_the_record_to_the_other_process_onc
         "the limited process sent nothing more in the wait"
     );
     assert_eq!(said_in(&fake, CHANNEL, "Series"), 1, "one record");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_global_429_of_four_minutes_leaves_the_record_to_the_other_process_once() {
+    a_429_of_four_minutes_posts_the_record_once(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_route_429_of_four_minutes_leaves_the_record_to_the_other_process_once() {
+    a_429_of_four_minutes_posts_the_record_once(false).await;
 }
