@@ -5,27 +5,6 @@
 use crate::harness::*;
 use std::time::Duration;
 
-/// Games in `channels` between alice and bob with a reminder an hour after each move, their
-/// first messages posted already.
-fn games_with_reminders(data: &std::path::Path, channels: &[u64]) {
-    with_service(data, |s| {
-        for &channel in channels {
-            let options = bredon::service::ChallengeOptions {
-                opponent: Some(bredon::store::records::PlayerRef {
-                    id: bob().id,
-                    name: "bob".into(),
-                }),
-                seat: bredon::store::records::Seat::White,
-                reminder: Some("1h".into()),
-                ..Default::default()
-            };
-            s.challenge(&sctx(&alice(), channel), &options).unwrap();
-            s.accept(&sctx(&bob(), channel)).unwrap();
-        }
-        posted_earlier(s);
-    });
-}
-
 fn reminders_in(fake: &crate::fake_discord::FakeDiscord, channel: u64) -> usize {
     said_in(fake, channel, "it is your move")
 }

@@ -21,20 +21,7 @@ async fn a_refusal_with_an_unknown_code_keeps_the_message_and_tells_the_operator
     let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());
-    with_service(data.path(), |s| {
-        let options = bredon::service::ChallengeOptions {
-            opponent: Some(bredon::store::records::PlayerRef {
-                id: bob().id,
-                name: "bob".into(),
-            }),
-            seat: bredon::store::records::Seat::White,
-            reminder: Some("1h".into()),
-            ..Default::default()
-        };
-        s.challenge(&sctx(&alice(), CHANNEL), &options).unwrap();
-        s.accept(&sctx(&bob(), CHANNEL)).unwrap();
-        posted_earlier(s);
-    });
+    games_with_reminders(data.path(), &[CHANNEL]);
     let env = [("BREDON_CLOCK_FILE", clock.as_str())];
     let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
     connected(&fake, 1).await;

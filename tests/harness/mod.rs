@@ -599,6 +599,27 @@ pub fn stored_game(service: &bredon::service::Service, channel: u64, plies: usiz
     posted_earlier(service);
 }
 
+/// Games in `channels` between alice and bob with a reminder an hour after each move, their
+/// first messages posted already.
+pub fn games_with_reminders(data: &Path, channels: &[u64]) {
+    with_service(data, |s| {
+        for &channel in channels {
+            let options = bredon::service::ChallengeOptions {
+                opponent: Some(bredon::store::records::PlayerRef {
+                    id: bob().id,
+                    name: "bob".into(),
+                }),
+                seat: bredon::store::records::Seat::White,
+                reminder: Some("1h".into()),
+                ..Default::default()
+            };
+            s.challenge(&sctx(&alice(), channel), &options).unwrap();
+            s.accept(&sctx(&bob(), channel)).unwrap();
+        }
+        posted_earlier(s);
+    });
+}
+
 /// Empties the outbox, as if an earlier Bredon had posted every outcome stored so far.
 pub fn posted_earlier(service: &bredon::service::Service) {
     for owed in service.deliveries().unwrap() {

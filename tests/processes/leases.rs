@@ -31,6 +31,15 @@ async fn two_processes_with_a_game(url: &str) -> (FakeDiscord, Vec<Bot>, &'stati
     (fake, bots, answering)
 }
 
+/// Which process posted each copy of the record (by the REST base it was given).
+fn record_posted_by(fake: &FakeDiscord, posts: &str) -> Vec<Option<String>> {
+    fake.requests()
+        .iter()
+        .filter(|r| r.path.ends_with(posts) && r.status == 200 && r.content().contains("Series"))
+        .map(|r| r.via.clone())
+        .collect()
+}
+
 /// A finished game's record is a channel post the answering process owes. Discord answers that
 /// process's posts in the channel with a 429 of four minutes (its limiter holds them back; the
 /// other process is not limited): it gives the record up inside its lease and lets the letter
@@ -48,12 +57,7 @@ async fn a_process_discord_holds_back_leaves_the_record_to_the_other_and_nothing
         said_in(f, CHANNEL, "Series") == 1
     })
     .await;
-    let posted_by: Vec<Option<String>> = fake
-        .requests()
-        .iter()
-        .filter(|r| r.path.ends_with(&posts) && r.status == 200 && r.content().contains("Series"))
-        .map(|r| r.via.clone())
-        .collect();
+    let posted_by = record_posted_by(&fake, &posts);
     assert_eq!(posted_by.len(), 1, "{posted_by:?}");
     assert_ne!(
         posted_by[0].as_deref(),
@@ -101,12 +105,7 @@ async fn a_429_of_four_minutes_posts_the_record_once(global: bool) {
         store.letter_heads().is_ok_and(|l| l.is_empty())
     })
     .await;
-    let posted_by: Vec<Option<String>> = fake
-        .requests()
-        .iter()
-        .filter(|r| r.path.ends_with(&posts) && r.status == 200 && r.content().contains("Series"))
-        .map(|r| r.via.clone())
-        .collect();
+    let posted_by = record_posted_by(&fake, &posts);
     assert_eq!(posted_by.len(), 1, "{posted_by:?}");
     assert_ne!(posted_by[0].as_deref(), Some(answering));
     assert_eq!(
