@@ -178,6 +178,11 @@ pub struct Channels {
     pub busy: std::collections::HashSet<u64>,
     /// Channels whose last post failed, and when to try again.
     pub waiting: std::collections::HashMap<u64, Wait>,
+    /// How many channels of each server are being delivered to (0, the DM queues: never capped).
+    pub busy_in: std::collections::HashMap<u64, usize>,
+    /// Servers whose channels waited for a place at the last sweep: a try that ends there
+    /// rings for the next sweep at once.
+    pub capped: std::collections::HashSet<u64>,
     /// Servers where a channel refused to Bredon is being tried now (their probe).
     pub probing: std::collections::HashSet<u64>,
     /// Servers whose last probes were refused: their count, when the last was, and when the

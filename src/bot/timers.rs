@@ -5,6 +5,7 @@
 use super::data::Publisher;
 use super::data::{now_ms, TOURNAMENT_NEWS};
 use super::delivery::failure::{classify, describe, Failure};
+use super::delivery::outbox::AT_ONCE_PER_SERVER;
 use super::delivery::publish::Via;
 use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
 use futures_util::StreamExt;
@@ -57,9 +58,6 @@ pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
         tournament_work(&publisher, &mut refused).await;
     }
 }
-
-/// How many of a server's timer posts are in flight at once.
-const AT_ONCE_PER_SERVER: usize = 4;
 
 /// Posts an event as a channel message.
 async fn post_event(publisher: &Arc<Publisher>, event: TimerEvent) {

@@ -34,6 +34,8 @@ const YOUNG_MS: i64 = 10_000;
 const FIRST_WAIT_MS: i64 = 1_000;
 const MOST_WAIT_MS: i64 = 30_000;
 const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
+/// How many of a server's channels are delivered to at once (the timers post as many).
+pub(in crate::bot) const AT_ONCE_PER_SERVER: usize = 4;
 /// Invalid requests (401, 403, 429) in Discord's window of 10 minutes past which this process
 /// tries no refused channel: a tenth of the 10,000 that get a bot's address banned for an
 /// hour (topics/rate-limits, "Invalid Request Limit").
@@ -89,6 +91,16 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
                 let (delivered, result) = deliver_in_order(&publisher, owed).await;
                 let mut c = channels.lock().expect("outbox channels");
                 c.busy.remove(&channel);
+                if let Some(busy) = c.busy_in.get_mut(&guild) {
+                    *busy -= 1;
+                    if *busy == 0 {
+                        c.busy_in.remove(&guild);
+                    }
+                }
+                if c.capped.remove(&guild) {
+                    // The server's other channels wait for a place: the next sweep now.
+                    publisher.claims.bell.notify_one();
+                }
                 if probe {
                     c.probing.remove(&guild);
                 }
@@ -104,7 +116,8 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
 /// meanwhile its channels are tried one at a time (its probe: the channel tried longest ago,
 /// one never tried first), the next not before the server's own wait, which grows with each
 /// failed probe, and none while this process's invalid requests reach `INVALID_BUDGET`. A
-/// probe that goes through clears the server and wakes its channels. So a role taken from
+/// probe that goes through clears the server and wakes its channels; a server that is not
+/// suspect has at most `AT_ONCE_PER_SERVER` channels tried at once. So a role taken from
 /// Bredon in a server of hundreds of games costs one refused request per wait, not one per
 /// game; a channel Discord says changed (`Claims::wake`) is tried at once all the same.
 fn due(
@@ -125,6 +138,14 @@ fn due(
         }
         let server = c.probe_after.get(&guild).copied();
         let Some(server) = server.filter(|_| !c.woken.contains(&channel)) else {
+            // A few of a server's channels at a time: if Discord refuses Bredon there, the
+            // server turns suspect before the rest are tried (after a restart, say).
+            let busy = c.busy_in.get(&guild).copied().unwrap_or(0);
+            if guild != 0 && busy >= AT_ONCE_PER_SERVER {
+                c.capped.insert(guild);
+                continue;
+            }
+            *c.busy_in.entry(guild).or_default() += 1;
             due.push((channel, owed, false));
             continue;
         };
@@ -144,6 +165,7 @@ fn due(
             .is_some_and(|&(_, probe)| probe == channel)
         {
             c.probing.insert(guild);
+            *c.busy_in.entry(guild).or_default() += 1;
             due.push((channel, owed, true));
         }
     }
