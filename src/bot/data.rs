@@ -158,6 +158,20 @@ impl Claims {
         c.waiting.entry(channel).or_insert(refused);
     }
 
+    /// Discord says `channel`'s overrides changed (a permission given back there, perhaps): it
+    /// is tried at its next sweep outside its server's probes, but not twice in `WAKE_GAP_MS`.
+    pub fn wake_changed(&self, channel: u64) {
+        let now = now_ms();
+        let mut c = self.channels.lock().expect("outbox channels");
+        let Some(wait) = c.waiting.get_mut(&channel) else {
+            return;
+        };
+        wait.at_ms = wait.at_ms.min(now.max(wait.tried_ms + WAKE_GAP_MS));
+        c.woken.insert(channel);
+        drop(c);
+        self.bell.notify_one();
+    }
+
     /// Whether Discord refused Bredon a post in server `guild` since a post there last went
     /// through (its channels are then the outbox's probes').
     pub fn suspect(&self, guild: u64) -> bool {
@@ -388,5 +402,32 @@ mod tests {
             "not twice in {WAKE_GAP_MS} ms"
         );
         assert_eq!(two.tries, 9);
+    }
+
+    #[test]
+    fn a_changed_channel_is_tried_outside_its_servers_probes_but_not_twice_in_the_gap() {
+        let claims = Claims::default();
+        let now = now_ms();
+        let wait = |tried_ms| Wait {
+            guild: 7,
+            tries: 3,
+            tried_ms,
+            at_ms: now + 300_000,
+            refused: true,
+        };
+        {
+            let mut c = claims.channels.lock().unwrap();
+            c.waiting.insert(1, wait(now - 60_000));
+            c.waiting.insert(2, wait(now - 1_000));
+        }
+        claims.wake_changed(1);
+        claims.wake_changed(2);
+        claims.wake_changed(3);
+        let c = claims.channels.lock().unwrap();
+        assert!(c.waiting[&1].at_ms <= now_ms(), "{:?}", c.waiting[&1]);
+        assert_eq!(c.waiting[&2].at_ms, now - 1_000 + WAKE_GAP_MS);
+        assert!(c.woken.contains(&1) && c.woken.contains(&2));
+        assert!(!c.woken.contains(&3), "a channel owed nothing is not kept");
+        assert_eq!(c.waiting[&1].tries, 3, "the count of tries stays");
     }
 }

@@ -38,8 +38,10 @@ pub async fn on_event(
             Ok(())
         }
         // A permission given back in that server, perhaps: what waits there is tried now (not
-        // in every server: each refused try counts towards Discord's invalid requests).
+        // in every server: each refused try counts towards Discord's invalid requests), the
+        // channel itself outside its server's probes.
         serenity::FullEvent::ChannelUpdate { new, .. } => {
+            data.publisher.claims.wake_changed(new.id.get());
             data.publisher.claims.wake_guild(new.guild_id.get());
             Ok(())
         }
