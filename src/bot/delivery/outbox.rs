@@ -128,8 +128,8 @@ fn due(
     let over_budget = publisher.gate.invalid_in_window() >= INVALID_BUDGET;
     let mut c = publisher.claims.channels.lock().expect("outbox channels");
     let mut due = Vec::new();
-    let mut probes: HashMap<u64, (i64, u64)> = HashMap::new();
-    let mut suspect = Vec::new();
+    // Each suspect server's probe so far: when it was last tried, the channel, what it owes.
+    let mut probes: HashMap<u64, (i64, u64, Vec<LetterHead>)> = HashMap::new();
     for (channel, owed) in by_channel {
         let guild = owed.first().map_or(0, |head| head.guild);
         let wait = c.waiting.get(&channel).copied();
@@ -153,21 +153,14 @@ fn due(
             continue;
         }
         let tried = wait.map_or(i64::MIN, |w| w.tried_ms);
-        let best = probes.entry(guild).or_insert((tried, channel));
-        if tried < best.0 {
-            *best = (tried, channel);
+        if probes.get(&guild).is_none_or(|(best, ..)| tried < *best) {
+            probes.insert(guild, (tried, channel, owed));
         }
-        suspect.push((channel, owed, guild));
     }
-    for (channel, owed, guild) in suspect {
-        if probes
-            .get(&guild)
-            .is_some_and(|&(_, probe)| probe == channel)
-        {
-            c.probing.insert(guild);
-            *c.busy_in.entry(guild).or_default() += 1;
-            due.push((channel, owed, true));
-        }
+    for (guild, (_, channel, owed)) in probes {
+        c.probing.insert(guild);
+        *c.busy_in.entry(guild).or_default() += 1;
+        due.push((channel, owed, true));
     }
     for (channel, ..) in &due {
         c.busy.insert(*channel);

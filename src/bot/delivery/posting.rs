@@ -135,7 +135,7 @@ impl Publisher {
     /// Posts one part of an outcome in `channel`, once. Without Attach Files, the post goes
     /// out with its picture's description instead of the picture; a post Discord refuses as it
     /// is (`Failure::Malformed`) goes again as text alone.
-    pub(in crate::bot) async fn post(
+    pub(super) async fn post(
         &self,
         channel: u64,
         owed: Owed,
@@ -218,7 +218,7 @@ impl Publisher {
 
     /// Lets go of this process's lease on `letter` (taken as `epoch`) after a failed try, so
     /// that any process may take it next (one Discord does not hold back, perhaps).
-    pub(in crate::bot) async fn let_go(&self, letter: u64, epoch: u64) {
+    pub(super) async fn let_go(&self, letter: u64, epoch: u64) {
         let s = Arc::clone(&self.service);
         let released = tokio::task::spawn_blocking(move || s.release_letter(letter, epoch)).await;
         if !matches!(released, Ok(Ok(()))) {
@@ -260,14 +260,14 @@ impl Publisher {
 
     /// Whether Discord holds this process's requests back now: a request given up past its
     /// budget (`within_budget`), or a global 429 the gate waits out.
-    pub(in crate::bot) fn held_back(&self) -> bool {
+    pub(super) fn held_back(&self) -> bool {
         let until = self.held_back_until_ms.load(Ordering::SeqCst);
         until.max(self.gate.held_back_until_ms()) > now_ms()
     }
 
     /// Renews this process's lease on the letter before a part's requests: they then run
     /// inside it (`REQUEST_BUDGET`). `Fenced` when another process took the letter over.
-    pub(in crate::bot) async fn renew(&self, owed: Owed) -> Result<(), Undelivered> {
+    pub(super) async fn renew(&self, owed: Owed) -> Result<(), Undelivered> {
         let Some(letter) = owed.letter else {
             return Ok(());
         };
@@ -391,7 +391,7 @@ impl Publisher {
     /// A direct message a player asked for (`/notify dm:on`), from a post in `channel`. A
     /// transient failure is tried again later; DMs the player's settings close (50007) turn the
     /// wish off, and the player is told once in the channel; other refusals are logged.
-    pub(in crate::bot) async fn direct(
+    pub(super) async fn direct(
         &self,
         channel: u64,
         user: u64,

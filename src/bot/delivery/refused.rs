@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 impl Publisher {
     /// Discord refused Bredon `lacking` in `channel` of `guild` (0: no server, a DM).
-    pub(in crate::bot) async fn refused(&self, guild: u64, channel: u64, lacking: Lacking) {
+    pub(super) async fn refused(&self, guild: u64, channel: u64, lacking: Lacking) {
         if guild == 0 || self.known_refusal(channel).is_some_and(|l| l >= lacking) {
             return;
         }
@@ -58,7 +58,7 @@ impl Publisher {
 
     /// A post went through in `channel` (`with_picture`: with its picture): what the server was
     /// told of it is over.
-    pub(in crate::bot) async fn went_through(&self, guild: u64, channel: u64, with_picture: bool) {
+    pub(super) async fn went_through(&self, guild: u64, channel: u64, with_picture: bool) {
         let ends = match self.known_refusal(channel) {
             Some(Lacking::Posting) => true,
             Some(Lacking::Files) => with_picture,
@@ -80,7 +80,7 @@ impl Publisher {
 
     /// What the store says the servers were told, for this process to go by: read at start and
     /// again now and then, since processes sharing a store tell and clear refusals apart.
-    pub(in crate::bot) async fn reload_refusals(&self) {
+    pub(super) async fn reload_refusals(&self) {
         let s = Arc::clone(&self.service);
         if let Ok(Ok(all)) = tokio::task::spawn_blocking(move || s.refused_channels()).await {
             *self.refused.lock().expect("refused channels") = all
@@ -90,7 +90,7 @@ impl Publisher {
         }
     }
 
-    pub(in crate::bot) fn known_refusal(&self, channel: u64) -> Option<Lacking> {
+    pub(super) fn known_refusal(&self, channel: u64) -> Option<Lacking> {
         self.refused
             .lock()
             .expect("refused channels")

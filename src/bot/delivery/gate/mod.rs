@@ -96,7 +96,13 @@ impl Gate {
     }
 
     fn limits(&self) -> std::sync::MutexGuard<'_, Limits> {
-        self.inner.limits.lock().unwrap_or_else(|e| e.into_inner())
+        self.inner.limits()
+    }
+}
+
+impl Inner {
+    fn limits(&self) -> std::sync::MutexGuard<'_, Limits> {
+        self.limits.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -115,11 +121,7 @@ async fn pass(
     let route = Route::of(method.as_str(), path);
     let came = Instant::now();
     loop {
-        let admit = inner
-            .limits
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .admit(&route, now_ms());
+        let admit = inner.limits().admit(&route, now_ms());
         if let Admit::Wait { ms, global } = admit {
             let wait = Duration::from_millis(ms.max(1) as u64);
             if came.elapsed() + wait > MOST_WAIT {
@@ -137,13 +139,13 @@ async fn pass(
             .await;
         let answer = match sent {
             Ok(answer) => answer,
-            Err(e) => return unreachable(&e),
+            Err(e) => return bad_gateway(format!("Bredon's gate could not reach Discord: {e}")),
         };
         let status = answer.status().as_u16();
         let answer_headers = answer.headers().clone();
         let Ok(answer_body) = answer.bytes().await else {
             // Sent, its answer lost: the effect is unknown, as serenity would have seen it.
-            return unreachable_body();
+            return bad_gateway("Discord's answer was cut off on its way to Bredon".into());
         };
         let too_many = (status == 429).then(|| too_many(&answer_headers, &answer_body));
         learn(&inner, &route, status, &answer_headers, too_many);
@@ -173,7 +175,7 @@ fn learn(
 ) {
     let number = |name: &str| headers.get(name)?.to_str().ok()?.parse::<f64>().ok();
     let now = now_ms();
-    let mut limits = inner.limits.lock().unwrap_or_else(|e| e.into_inner());
+    let mut limits = inner.limits();
     if let (Some(remaining), Some(reset_after)) = (
         number("x-ratelimit-remaining"),
         number("x-ratelimit-reset-after"),
@@ -213,7 +215,8 @@ fn too_many(headers: &HeaderMap, body: &[u8]) -> TooMany {
     }
 }
 
-/// The request's headers, but those of its hop to the gate.
+/// `headers` but those of one hop (and the host, which is the next hop's), which each hop
+/// sets itself.
 fn passed_on(headers: &HeaderMap) -> HeaderMap {
     let hop = ["host", "connection", "content-length", "transfer-encoding"];
     let mut out = HeaderMap::new();
@@ -229,11 +232,7 @@ fn passed_on(headers: &HeaderMap) -> HeaderMap {
 fn handed_back(status: u16, headers: &HeaderMap, body: Bytes) -> Response {
     let mut response = Response::new(axum::body::Body::from(body));
     *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
-    for (name, value) in headers {
-        if !["connection", "content-length", "transfer-encoding"].contains(&name.as_str()) {
-            response.headers_mut().append(name.clone(), value.clone());
-        }
-    }
+    *response.headers_mut() = passed_on(headers);
     response
 }
 
@@ -259,18 +258,7 @@ fn too_many_here(ms: i64, global: bool) -> Response {
 }
 
 /// Discord could not be reached, or its answer was lost: the effect is unknown.
-fn unreachable(error: &reqwest::Error) -> Response {
-    let body = serde_json::json!({
-        "code": 0,
-        "message": format!("Bredon's gate could not reach Discord: {error}"),
-    });
-    (StatusCode::BAD_GATEWAY, body.to_string()).into_response()
-}
-
-fn unreachable_body() -> Response {
-    let body = serde_json::json!({
-        "code": 0,
-        "message": "Discord's answer was cut off on its way to Bredon",
-    });
+fn bad_gateway(message: String) -> Response {
+    let body = serde_json::json!({ "code": 0, "message": message });
     (StatusCode::BAD_GATEWAY, body.to_string()).into_response()
 }
