@@ -98,13 +98,7 @@ async fn the_daily_digest_comes_once_at_its_hour_and_not_when_nothing_waits() {
     assert!(digest.contains("vs carol · played e5 <t:"), "{digest}");
     assert!(digest.contains("vs bob · started <t:"), "{digest}");
     // A restart within the hour sends nothing more.
-    drop(bot);
-    fake.wait_until("the bot to stop", Duration::from_secs(10), |f| {
-        !f.connected()
-    })
-    .await;
-    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
-    connected(&fake, 2).await;
+    let bot = restarted_logging_with(&fake, bot, data.path(), &env, 2).await;
     ticks(&bot).await;
     assert_eq!(digests(&fake).len(), 1, "one digest across the restart");
     // alice moves everywhere: the next day, nothing waits and nothing is sent.

@@ -226,16 +226,8 @@ async fn a_line_of_six_pairs_against_bredon_plays_to_its_end() {
     let replies = ["e5", "e1", "e2", "e3", "a3", "a4", "a5", "b1"];
     let engine = scripted_engine(scripts.path(), &replies);
     let (fake, _data, _bot) = boot_with(30.0, &[("BREDON_TEI_ENGINE", &engine)]).await;
-    let options = json!([
-        { "name": "opponent", "type": 6, "value": crate::fake_discord::BOT_ID.to_string() },
-        { "name": "level", "type": 4, "value": 4 },
-        { "name": "size", "type": 4, "value": 5 },
-        { "name": "seat", "type": 4, "value": 0 }
-    ]);
-    says(
-        &run(&fake, &alice(), "challenge", options).await,
-        "alice (White) vs Bredon (Black)",
-    );
+    // Level 4 is `strongest`: the server's TEI engine, here the scripted one.
+    alice_plays_bredon(&fake, 4, 5).await;
     says(&ply(&fake, &alice(), "a1").await, "Bredon to move");
     fake.wait_until("Bredon's first ply", Duration::from_secs(30), |f| {
         said_in(f, CHANNEL, "Bredon played e5") == 1

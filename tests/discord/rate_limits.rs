@@ -141,13 +141,7 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     // A restart while still refused: every reminder is owed again at the first sweep, and the
     // server turns suspect after its first few channels (16 refused here; 58 with no cap on a
     // server's channels at once, when only the gate's pace held the sweep back).
-    drop(bot);
-    fake.wait_until("the old connection closed", Duration::from_secs(10), |f| {
-        !f.connected()
-    })
-    .await;
-    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
-    connected(&fake, 2).await;
+    let bot = restarted_logging_with(&fake, bot, data.path(), &env, 2).await;
     let before = refused(&fake);
     for _ in 0..5 {
         fake.advance(Duration::from_secs(20));

@@ -282,6 +282,28 @@ pub async fn boot_with(
 
 /// Kills `bot` (as SIGKILL would) and starts it again on `data`, ready as its `n`th start.
 pub async fn restarted(fake: &FakeDiscord, bot: Bot, data: &Path, n: u64) -> Bot {
+    killed(fake, bot).await;
+    let bot = start_bot(fake, data, 30.0);
+    connected(fake, n).await;
+    bot
+}
+
+/// `restarted`, the new bot logging, with `env` (a shared clock) and a tick of 0.2 s.
+pub async fn restarted_logging_with(
+    fake: &FakeDiscord,
+    bot: Bot,
+    data: &Path,
+    env: &[(&str, &str)],
+    n: u64,
+) -> Bot {
+    killed(fake, bot).await;
+    let bot = start_bot_logging_with(fake, data, 0.2, env);
+    connected(fake, n).await;
+    bot
+}
+
+/// Kills `bot` (as SIGKILL would) and waits until its gateway connection closed.
+async fn killed(fake: &FakeDiscord, bot: Bot) {
     drop(bot);
     fake.wait_until(
         "the old connection to close",
@@ -289,9 +311,6 @@ pub async fn restarted(fake: &FakeDiscord, bot: Bot, data: &Path, n: u64) -> Bot
         |f| !f.connected(),
     )
     .await;
-    let bot = start_bot(fake, data, 30.0);
-    connected(fake, n).await;
-    bot
 }
 
 /// Waits for the `n`th start of the bot to be ready: its IDENTIFY, then its look at the
