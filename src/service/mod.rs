@@ -35,7 +35,7 @@ pub use options::{
     describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
     ChallengeOptions,
 };
-pub use outbox::{Delivery, Part};
+pub use outbox::{Delivery, Part, NEWER_BUILD_WAIT_MS};
 pub use outcome::{
     Answer, Board, DigestGame, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record,
     Stats, Summary, TimerEvent,
@@ -138,6 +138,8 @@ pub struct Service {
     /// Who this process is to the outbox's holds (`Hold`): the same after a restart, and
     /// never the same as another process sharing the store.
     holder: u64,
+    /// Letters of a newer build this one cannot read, passed by in their channels (told once).
+    passed_by: std::sync::Mutex<std::collections::HashSet<u64>>,
 }
 
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
@@ -159,6 +161,7 @@ impl Service {
             store,
             daily_checked: std::sync::atomic::AtomicI64::new(i64::MIN),
             holder,
+            passed_by: Default::default(),
         }
     }
 

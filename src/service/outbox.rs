@@ -4,6 +4,10 @@
 use super::letter::{newer_than_this_build, outcome_of};
 use super::*;
 
+/// How long a letter a newer build wrote is left to that build (a deploy's overlap) before this
+/// build delivers it as best it reads it: after a rollback no newer build is left to.
+pub const NEWER_BUILD_WAIT_MS: i64 = 15 * 60_000;
+
 /// An outcome still owed: its letter (where, since when, for which request, what of it went
 /// out already; its body read into `outcome`).
 #[derive(Clone, Debug)]
@@ -72,20 +76,49 @@ impl Service {
         Ok(self.store.letter_heads()?)
     }
 
-    /// The outcome `letter` still owes, if it owes one.
-    /// One of a newer version is refused, and let go of at once so that its build may take it.
-    pub fn delivery(&self, letter: u64) -> Result<Option<Delivery>, Refusal> {
-        match self.store.letter(letter)? {
-            Some(letter) if newer_than_this_build(&letter) => {
+    /// The outcome `letter` still owes at `now_ms`, if it owes one. One of a newer version is
+    /// refused and let go of at once, so that its build may take it, for `NEWER_BUILD_WAIT_MS`
+    /// from its making. Past that no newer build took it (a rollback): this build delivers
+    /// what it reads of it (the newer build's fields dropped), or, if it reads nothing, passes
+    /// it by (`None`) and keeps it for its build, so the channel's later letters still go out.
+    pub fn delivery(&self, letter: u64, now_ms: i64) -> Result<Option<Delivery>, Refusal> {
+        let Some(mut letter) = self.store.letter(letter)? else {
+            return Ok(None);
+        };
+        if !newer_than_this_build(&letter) {
+            return self.read_letter(letter);
+        }
+        if now_ms - letter.created_ms < NEWER_BUILD_WAIT_MS {
+            self.store
+                .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
+            return refuse(format!(
+                "letter {} was written by a newer Bredon; it delivers it",
+                letter.id
+            ));
+        }
+        match outcome_of(letter.body.take()) {
+            Ok(mut outcome) => {
+                tracing::warn!(
+                    letter = letter.id,
+                    "a letter of a newer Bredon waited {} minutes with no newer build to deliver it; delivered as this build reads it",
+                    NEWER_BUILD_WAIT_MS / 60_000
+                );
+                outcome.letter = Some(letter.id);
+                outcome.guild = letter.guild;
+                Ok(Some(Delivery { letter, outcome }))
+            }
+            Err(e) => {
+                if self.passed_by.lock().expect("passed by").insert(letter.id) {
+                    tracing::warn!(
+                        letter = letter.id,
+                        error = %e,
+                        "a letter of a newer Bredon cannot be read by this build; kept for it, and the channel's later letters go past it"
+                    );
+                }
                 self.store
                     .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
-                refuse(format!(
-                    "letter {} was written by a newer Bredon; it delivers it",
-                    letter.id
-                ))
+                Ok(None)
             }
-            Some(letter) => self.read_letter(letter),
-            None => Ok(None),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::world::*;
 use bredon::game::Match;
-use bredon::service::{Part, Service};
+use bredon::service::{Part, Service, NEWER_BUILD_WAIT_MS};
 use bredon::store::records::Seat;
 
 #[test]
@@ -36,7 +36,7 @@ fn every_change_stores_the_message_it_owes_until_it_is_delivered() {
 }
 
 #[test]
-fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
+fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build_for_a_while() {
     let w = world();
     started(&w, opts(Some("bob"), Seat::White));
     let ply = play(&w, "alice", "a1");
@@ -47,17 +47,34 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     // Written by a newer Bredon sharing the store: neither read nor dropped.
     letter.body["v"] = serde_json::json!(5);
     store.put_letter(&letter).unwrap();
-    assert!(w.service.delivery(id).is_err());
+    let made = letter.created_ms;
+    let left_to_its_build = made + NEWER_BUILD_WAIT_MS - 1;
+    assert!(w.service.delivery(id, left_to_its_build).is_err());
     assert_eq!(
         w.service.deliveries().unwrap().len(),
         2,
         "the others still read"
     );
     assert!(store.letter(id).unwrap().is_some(), "kept for its build");
+    // No newer build took it in time (a rollback): this one delivers what it reads of it.
+    letter.body["a_field_of_the_newer_build"] = serde_json::json!([1, 2]);
+    store.put_letter(&letter).unwrap();
+    let rolled_back = made + NEWER_BUILD_WAIT_MS;
+    let read = w.service.delivery(id, rolled_back).unwrap().unwrap();
+    assert_eq!(read.outcome.text, ply.text);
+    // One it cannot read at all is passed by (the channel's later letters go out) and kept.
+    let mut unreadable = letter.clone();
+    unreadable.body["text"] = serde_json::json!({"a": "shape this build does not know"});
+    store.put_letter(&unreadable).unwrap();
+    assert!(w.service.delivery(id, rolled_back).unwrap().is_none());
+    assert!(
+        store.letter(id).unwrap().is_some(),
+        "still kept for its build"
+    );
     // One stored before bodies had a version reads as the first.
     letter.body.as_object_mut().unwrap().remove("v");
     store.put_letter(&letter).unwrap();
-    let read = w.service.delivery(id).unwrap().unwrap();
+    let read = w.service.delivery(id, made).unwrap().unwrap();
     assert_eq!(read.outcome.text, ply.text);
     // A notice naming a channel is version 2, which a build reading only 1 leaves alone.
     let (notice, _) = w
@@ -87,7 +104,7 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build() {
     );
     let result = store.letter(resigned.letter.unwrap()).unwrap().unwrap();
     assert_eq!(result.body["v"], 4, "{}", result.body);
-    let read = w.service.delivery(result.id).unwrap().unwrap();
+    let read = w.service.delivery(result.id, made).unwrap().unwrap();
     assert_eq!(read.outcome.page, Some(page));
 }
 

@@ -245,7 +245,8 @@ impl Publisher {
     /// alone, which looks before it repeats a post.
     pub async fn deliver(&self, letter: u64, epoch: u64, claim: Claim) -> Result<(), Undelivered> {
         let s = Arc::clone(&self.service);
-        let found = tokio::task::spawn_blocking(move || s.delivery(letter)).await;
+        let now = now_ms();
+        let found = tokio::task::spawn_blocking(move || s.delivery(letter, now)).await;
         let mut d = match found {
             Ok(Ok(Some(d))) => d,
             Ok(Ok(None)) => {
