@@ -125,3 +125,65 @@ async fn a_global_429_of_four_minutes_leaves_the_record_to_the_other_process_onc
 async fn a_route_429_of_four_minutes_leaves_the_record_to_the_other_process_once() {
     a_429_of_four_minutes_posts_the_record_once(false).await;
 }
+
+/// The same for a deferred answer: every store call of both processes waits 15 s behind a lock
+/// of the table (the work of bob's `/resign`, so its answer is deferred), and the answering
+/// process's first channel post then meets a 429 of four minutes, global or of the route. The
+/// "thinking" message becomes the resignation (interaction endpoints are not bound by the
+/// global limit), and the record is posted once, by the other process, long before the four
+/// minutes end.
+async fn a_deferred_answer_and_a_429_of_four_minutes_post_the_record_once(global: bool) {
+    let Some(url) = support::postgres::database() else {
+        return;
+    };
+    let (fake, _bots, answering) = two_processes_with_a_game(&url).await;
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.rate_limit_for(Some(answering), &posts, Duration::from_secs(240), global);
+    let (locker, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    locker
+        .batch_execute("BEGIN; LOCK TABLE bredon_kv IN ACCESS EXCLUSIVE MODE")
+        .await
+        .unwrap();
+    let from = fake.requests().len();
+    let token = fake.command(&bob(), CHANNEL, "resign", json!([]));
+    let callback = format!("/{token}/callback");
+    let first = fake
+        .wait_request(from, "the first response", |r| r.path.contains(&callback))
+        .await;
+    assert_eq!(first.json()["type"], 5, "deferred while the work waits");
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    locker.batch_execute("COMMIT").await.unwrap();
+    says(&answer(&fake, from, &token).await, "resigns");
+    fake.wait_until("the record", Duration::from_secs(90), |f| {
+        said_in(f, CHANNEL, "Series") == 1
+    })
+    .await;
+    let store = bredon::store::Store::connect(&url).unwrap();
+    fake.wait_until("the outbox empty", Duration::from_secs(60), |_| {
+        store.letter_heads().is_ok_and(|l| l.is_empty())
+    })
+    .await;
+    let posted_by = record_posted_by(&fake, &posts);
+    assert_eq!(posted_by.len(), 1, "{posted_by:?}");
+    assert_ne!(posted_by[0].as_deref(), Some(answering));
+    assert_eq!(
+        fake.rate_limited(),
+        1,
+        "the limited process sent nothing more"
+    );
+    assert_eq!(said_in(&fake, CHANNEL, "resigns"), 1, "one announcement");
+    assert_eq!(said_in(&fake, CHANNEL, "Series"), 1, "one record");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_then_a_global_429_of_four_minutes_posts_the_record_once() {
+    a_deferred_answer_and_a_429_of_four_minutes_post_the_record_once(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_answer_then_a_route_429_of_four_minutes_posts_the_record_once() {
+    a_deferred_answer_and_a_429_of_four_minutes_post_the_record_once(false).await;
+}
