@@ -15,6 +15,7 @@ mod post;
 mod press;
 mod register;
 mod respond;
+mod threads;
 mod timers;
 mod typed;
 

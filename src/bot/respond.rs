@@ -1,7 +1,7 @@
 //! The handler path of slash commands: who acts where (the service's `Ctx`), the service called on
 //! a blocking thread, refusals answered ephemerally, outcomes handed to the publisher.
 
-use super::checks::{is_moderator, may_post, member_may_open_threads, thread_home};
+use super::checks::{is_moderator, may_post};
 use super::data::{interaction, now_ms};
 use super::delivery::failure::describe;
 use super::delivery::posting::created_ms;
@@ -213,75 +213,6 @@ async fn act_for<T: Send + 'static>(
         Ok(publisher.ready(outcome).await)
     });
     respond_to(Asker::Command(ctx), work, foresight).await
-}
-
-/// An action in a new thread that stays listed for a week, under this channel or, from a
-/// thread, under its parent: `check` first (so a refusal leaves no empty thread behind), then
-/// the thread, then `start` in it; its outcome is posted there, and the answer points at it
-/// (`why` starts the answer, `what` names what the outcome started).
-pub async fn act_in_thread(
-    ctx: Context<'_>,
-    name: String,
-    check: impl FnOnce(&Service, &Ctx) -> Result<(), Refusal> + Send + 'static,
-    start: impl FnOnce(&Service, &Ctx) -> Result<Outcome, Refusal> + Send + 'static,
-    why: &str,
-    what: fn(&Outcome) -> &'static str,
-) -> Result<(), Error> {
-    if let Some(refusal) = may_post(ctx, true) {
-        return refuse(ctx, refusal).await;
-    }
-    if !member_may_open_threads(ctx) {
-        let why = "a thread would be opened for this, and you may not open threads here \
-                   (Create Public Threads): use a channel without a game, or ask a moderator";
-        return refuse(ctx, Refusal(why.into())).await;
-    }
-    let (home, kind) = match thread_home(ctx) {
-        Ok(home) => home,
-        Err(refusal) => return refuse(ctx, refusal).await,
-    };
-    let sctx = service_ctx(ctx);
-    if let Err(refusal) = blocking(&ctx.data().service, move |s| check(s, &sctx)).await {
-        return refuse(ctx, refusal).await;
-    }
-    let Some(interaction) = interaction(ctx) else {
-        return Ok(());
-    };
-    // Creating a thread is a round trip to Discord: answer "thinking" first.
-    ctx.defer().await?;
-    let thread = serenity::ChannelId::new(home)
-        .create_thread(
-            ctx,
-            serenity::CreateThread::new(name)
-                .kind(kind)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-        )
-        .await?;
-    let mut sctx = service_ctx(ctx);
-    sctx.channel = thread.id.get();
-    // The outcome is announced in the thread, not in the answer to the command.
-    sctx.request = None;
-    let http = ctx.http();
-    match blocking(&ctx.data().service, move |s| start(s, &sctx)).await {
-        Err(refusal) => {
-            interaction.delete_response(http).await?;
-            refuse(ctx, refusal).await
-        }
-        Ok(outcome) => {
-            let what = what(&outcome);
-            let channel = thread.id.get();
-            let publisher = &ctx.data().publisher;
-            let ready = publisher.ready(outcome).await;
-            // Stored: if the thread's post fails, the outbox makes it, and the user is told
-            // where it went all the same.
-            if let Err(e) = publisher.publish(channel, ready, Via::Channel).await {
-                tracing::info!(channel, error = %e, "the new thread's first post waits for the outbox");
-            }
-            let answer = format!("{why}{what} in <#{}>.", thread.id);
-            let edit = serenity::EditInteractionResponse::new().content(answer);
-            interaction.edit_response(http, edit).await?;
-            Ok(())
-        }
-    }
 }
 
 /// Answers with an outcome already decided (and stored).

@@ -7,9 +7,11 @@ use super::data::{now_ms, TOURNAMENT_NEWS};
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::outbox::AT_ONCE_PER_SERVER;
 use super::delivery::publish::Via;
+use super::threads;
 use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
 use futures_util::StreamExt;
 use poise::serenity_prelude as serenity;
+use serenity::ChannelType::PublicThread;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -144,7 +146,7 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
         };
         let thread = match earlier {
             Some(thread) => thread,
-            None => match open_thread(publisher, &p).await {
+            None => match threads::open(&publisher.http, p.channel, &p.name, PublicThread).await {
                 Ok(thread) => thread,
                 Err(e) => {
                     tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
@@ -175,44 +177,27 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
 /// minutes.
 const THREAD_CLAIM_MS: i64 = 300_000;
 
-async fn open_thread(publisher: &Publisher, p: &PendingPairing) -> serenity::Result<u64> {
-    let thread = serenity::ChannelId::new(p.channel)
-        .create_thread(
-            &publisher.http,
-            serenity::CreateThread::new(p.name.clone())
-                .kind(serenity::ChannelType::PublicThread)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-        )
-        .await?;
-    Ok(thread.id.get())
-}
-
 /// The pairing's thread, if an earlier try made it although its answer was lost: an active
-/// thread under the tournament's channel with its name, made since the first try (resources/
-/// guild, "List Active Guild Threads").
+/// thread under the tournament's channel with its name, made since the first try.
 async fn made_earlier(
     publisher: &Publisher,
     p: &PendingPairing,
     since_ms: i64,
 ) -> serenity::Result<Option<u64>> {
-    let active = serenity::GuildId::new(p.guild)
-        .get_active_threads(&publisher.http)
-        .await?;
-    let Ok(since) = serenity::Timestamp::from_millis(since_ms - 5_000) else {
-        return Ok(None);
-    };
-    let found = active.threads.iter().find(|t| {
-        t.parent_id.map(|c| c.get()) == Some(p.channel)
-            && t.name == p.name
-            && *t.id.created_at() >= *since
-    });
+    let found = threads::made_since(
+        &publisher.http,
+        p.guild,
+        p.channel,
+        &p.name,
+        since_ms - 5_000,
+    )
+    .await?
+    .first()
+    .map(|t| t.id.get());
     if let Some(thread) = found {
-        tracing::info!(
-            thread = thread.id.get(),
-            "a tournament game's thread made by an earlier try"
-        );
+        tracing::info!(thread, "a tournament game's thread made by an earlier try");
     }
-    Ok(found.map(|t| t.id.get()))
+    Ok(found)
 }
 
 /// Tells the tournament's channel (once, until a thread opens) why its games cannot start.

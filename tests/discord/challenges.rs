@@ -153,6 +153,47 @@ async fn a_challenge_can_open_a_thread_for_its_game() {
     assert_eq!(threads, 0, "no thread opened");
 }
 
+/// Opening a thread is a create Discord cannot repeat safely: one whose answer was lost is
+/// looked for before another is made. First the look finds it, and the challenge goes there.
+/// Then the look fails too, so alice is told to try again, and her next try takes the empty
+/// thread that one left (not the first, which holds a challenge) instead of opening another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_whose_answer_was_lost_is_found_not_made_twice() {
+    let (fake, _data, _bot) = boot().await;
+    let creates = format!("/channels/{CHANNEL}/threads");
+    let thread = json!([{ "name": "thread", "type": 5, "value": true }]);
+    fake.lose_next_answer(&creates, 503);
+    let r = challenge_bob(&fake, thread.clone()).await;
+    let first = fake.threads();
+    assert_eq!(first.len(), 1);
+    says(&r, &format!("Challenge posted in <#{}>", first[0]));
+    fake.fail_next("/threads/active", 503);
+    fake.lose_next_answer(&creates, 503);
+    fake.fail_next("/threads/active", 503);
+    let r = challenge_bob(&fake, thread.clone()).await;
+    assert!(
+        r.is_ephemeral() && r.content().contains("try again"),
+        "{}",
+        r.content()
+    );
+    let made = fake.threads();
+    assert_eq!(made.len(), 2, "the lost create made its thread");
+    let left = made[1];
+    assert_eq!(said_in(&fake, left, "challenges"), 0, "left empty");
+    let r = challenge_bob(&fake, thread).await;
+    says(&r, &format!("Challenge posted in <#{left}>"));
+    assert_eq!(fake.threads(), made, "no third thread");
+    let tries = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with(&creates))
+        .count();
+    assert_eq!(tries, 2, "a create asked of Discord per lost answer");
+    for thread in made {
+        assert_eq!(said_in(&fake, thread, "alice challenges bob"), 1);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn position_and_rules_draw_pictures() {
     let (fake, _data, _bot) = boot().await;

@@ -380,6 +380,7 @@ impl FakeDiscord {
             author: user.id,
             created_ms: self.state.now_ms(),
         });
+        self.state.note_message(channel, id);
         if intents & intents::GUILD_MESSAGES == 0 {
             return id;
         }

@@ -507,6 +507,8 @@ pub(super) fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
         // Without a duration, a thread takes the channel's default: a day.
         auto_archive_minutes: body["auto_archive_duration"].as_i64().unwrap_or(1440),
         last_activity_ms: state.now_ms(),
+        last_message: None,
+        message_count: 0,
     };
     let json = thread_of(id, &thread);
     state.channels.lock().unwrap().insert(id, thread);

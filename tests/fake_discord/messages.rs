@@ -180,6 +180,7 @@ pub(super) fn create_message(
         created_ms: state.now_ms(),
     };
     state.messages.lock().unwrap().push(msg.clone());
+    state.note_message(channel, msg.id);
     if !ephemeral {
         let allowed = &payload["allowed_mentions"];
         let parse: Vec<&str> = if allowed.is_object() {

@@ -336,6 +336,10 @@ struct Channel {
     last_activity_ms: i64,
     /// The server it is in (`GUILD_ID` unless a test places it in another).
     guild: u64,
+    /// The newest message posted in it, and how many were (resources/channel, "Channel
+    /// Object": `last_message_id`, and a thread's `message_count`).
+    last_message: Option<u64>,
+    message_count: u64,
 }
 
 impl Channel {
@@ -351,6 +355,8 @@ impl Channel {
             locked: false,
             auto_archive_minutes: 0,
             last_activity_ms: 0,
+            last_message: None,
+            message_count: 0,
         }
     }
 }
@@ -664,6 +670,14 @@ impl State {
         let id = self.next_id();
         dms.push((user, id));
         id
+    }
+
+    /// Message `id` was posted in `channel`: its last message, and one more in its count.
+    fn note_message(&self, channel: u64, id: u64) {
+        if let Some(c) = self.channels.lock().unwrap().get_mut(&channel) {
+            c.last_message = Some(id);
+            c.message_count += 1;
+        }
     }
 
     fn with_channel<T>(&self, id: u64, f: impl FnOnce(&mut Channel) -> T) -> T {

@@ -141,6 +141,8 @@ pub(super) fn thread_of(id: u64, c: &Channel) -> Value {
     v["thread_metadata"] = thread_metadata(c);
     v["guild_id"] = json!(c.guild.to_string());
     v["name"] = json!(c.name);
+    v["message_count"] = json!(c.message_count);
+    v["last_message_id"] = json!(c.last_message.map(|m| m.to_string()));
     v
 }
 

@@ -5,7 +5,8 @@ use crate::bot::choices::{
     autocomplete_hide, autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice,
     LevelChoice, OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
 };
-use crate::bot::respond::{act, act_in_thread, blocking, option_player, refuse, service_ctx};
+use crate::bot::respond::{act, blocking, option_player, refuse, service_ctx};
+use crate::bot::threads::act_in_thread;
 use crate::bot::{Context, Error};
 use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};
 use crate::store::records::{Seat, Stakes};
