@@ -7,7 +7,7 @@ use crate::store::records::Letter;
 use serde::{Deserialize, Serialize};
 
 /// The newest version of a letter's body this build reads.
-const BODY_VERSION: u32 = 4;
+const BODY_VERSION: u32 = 5;
 
 /// What a letter owes, as stored: a type of its own with its version, apart from `Outcome` (what
 /// the service answers), so changing one is a decision about the other. Version 1 holds the
@@ -16,7 +16,8 @@ const BODY_VERSION: u32 = 4;
 /// a body is written as 2 only when it has one, so every other letter stays deliverable by the
 /// older build during a deploy. Version 3 adds `digest` (a daily digest, sent as a direct
 /// message alone), written only for a digest. Version 4 adds `page` (the web page a result links),
-/// written only when the outcome has one.
+/// written only when the outcome has one. Version 5 adds `direct_only` (a direct message alone,
+/// in its reader's queue), written only for one.
 #[derive(Serialize, Deserialize)]
 struct LetterBody<T> {
     #[serde(default = "first_version")]
@@ -32,14 +33,16 @@ fn first_version() -> u32 {
 /// The body of the letter that holds `outcome`, as this build writes it.
 pub(super) fn body_of(outcome: &Outcome) -> serde_json::Value {
     let v = match (
+        outcome.direct_only,
         outcome.page.is_some(),
         outcome.digest.is_empty(),
         outcome.about,
     ) {
-        (true, ..) => 4,
-        (false, false, _) => 3,
-        (false, true, Some(_)) => 2,
-        (false, true, None) => 1,
+        (true, ..) => 5,
+        (false, true, ..) => 4,
+        (false, false, false, _) => 3,
+        (false, false, true, Some(_)) => 2,
+        (false, false, true, None) => 1,
     };
     serde_json::to_value(LetterBody { v, owed: outcome }).expect("outcomes serialize")
 }

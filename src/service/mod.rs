@@ -35,7 +35,7 @@ pub use options::{
     describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
     ChallengeOptions,
 };
-pub use outbox::{Delivery, Part, NEWER_BUILD_WAIT_MS};
+pub use outbox::{Delivery, Fenced, Part, NEWER_BUILD_WAIT_MS};
 pub use outcome::{
     Answer, Board, DigestGame, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record,
     Stats, Summary, TimerEvent,

@@ -3,6 +3,11 @@
 
 use super::letter::{newer_than_this_build, outcome_of};
 use super::*;
+use crate::store::HandedOver;
+
+/// Another process took a letter over since this one took its lease: this one must stop.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Fenced;
 
 /// How long a letter a newer build wrote is left to that build (a deploy's overlap) before this
 /// build delivers it as best it reads it: after a rollback no newer build is left to.
@@ -156,6 +161,57 @@ impl Service {
             self.store.flush()?;
         }
         Ok(noted)
+    }
+
+    /// Hands the direct message `text` for `reader` (who asked for one: `/notify dm:on`) over
+    /// from `letter`, held as `epoch`, to a letter of its own in the reader's queue (the
+    /// reader's id stands for it, as for a digest), so that a direct message held long never
+    /// holds the game's channel; one whose direct messages are closed is told in `about`. The
+    /// new letter is held by this process, as any it makes: its id, or `None` when nothing
+    /// was written (handed over before, or `Fenced`: another process took `letter` over, and
+    /// this one must stop).
+    pub fn hand_over_direct(
+        &self,
+        letter: u64,
+        epoch: u64,
+        about: u64,
+        reader: PlayerRef,
+        text: String,
+        now_ms: i64,
+    ) -> Result<Result<Option<u64>, Fenced>, Refusal> {
+        let outcome = Outcome {
+            text,
+            about: Some(about),
+            direct_only: true,
+            direct: vec![reader.clone()],
+            ..Outcome::default()
+        };
+        let own = Letter {
+            id: self.store.new_id()?,
+            // A direct message belongs to no server's queue.
+            guild: 0,
+            channel: reader.id,
+            created_ms: now_ms,
+            request: None,
+            request_at_ms: None,
+            sent: Vec::new(),
+            message: None,
+            body: super::letter::body_of(&outcome),
+            hold: Some(Hold {
+                holder: self.holder,
+                until_ms: now_ms + LEASE_MS,
+                epoch: FIRST_EPOCH,
+            }),
+        };
+        let part = Part::Direct(reader.id).key();
+        let handed = self
+            .store
+            .hand_over_part(letter, self.holder, epoch, &part, &own)?;
+        Ok(match handed {
+            HandedOver::Now => Ok(Some(own.id)),
+            HandedOver::Before => Ok(None),
+            HandedOver::Fenced => Err(Fenced),
+        })
     }
 
     /// Takes the right to deliver `letter` for `for_ms` (the outbox loop, before it delivers):

@@ -186,6 +186,11 @@ pub struct Outcome {
     /// `/board` and `/tournament standings`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
+    /// A direct message alone, handed over from a game's letter to its reader's queue (a
+    /// player's turn, for one who asked: `/notify dm:on`): `text` goes to each of `direct`,
+    /// with no post in a channel; one whose direct messages are closed is told in `about`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub direct_only: bool,
 }
 
 /// One game of a daily digest.

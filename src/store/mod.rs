@@ -37,6 +37,7 @@ mod wallets;
 
 pub use change::{Change, CoinChange, DigestSent, PuzzleChange, RefusalNote};
 pub use error::{CommitError, StoreError};
+pub use outbox::HandedOver;
 
 use crate::game::Kind;
 use error::TxAbort;

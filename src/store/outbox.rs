@@ -7,6 +7,17 @@ use super::records::{Hold, Letter, LetterHead};
 use super::tx::Tree;
 use super::{decode_all, encode, tx_decode, Store, StoreError, TxAbort};
 
+/// What `Store::hand_over_part` did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HandedOver {
+    /// The part is noted and its letter written.
+    Now,
+    /// The part was handed over before: nothing is written.
+    Before,
+    /// Another process took the letter over since, or it is gone: nothing is written.
+    Fenced,
+}
+
 impl Store {
     /// Every letter not yet delivered, oldest first.
     pub fn letters(&self) -> Result<Vec<Letter>, StoreError> {
@@ -76,6 +87,39 @@ impl Store {
             letter.message = letter.message.or(message);
             true
         })
+    }
+
+    /// Hands part `part` of letter `id` over to `letter`, a letter of its own (a direct message
+    /// into its reader's queue), only under the lease `holder` took as `epoch`: the part is
+    /// noted and the new letter written in one transaction, so the part is handed over once
+    /// whatever fails.
+    pub fn hand_over_part(
+        &self,
+        id: u64,
+        holder: u64,
+        epoch: u64,
+        part: &str,
+        letter: &Letter,
+    ) -> Result<HandedOver, StoreError> {
+        let key = id.to_be_bytes();
+        self.kv
+            .transaction(&[Tree::Outbox], |tx| {
+                let Some(bytes) = tx.get(Tree::Outbox, &key)? else {
+                    return Ok(HandedOver::Fenced);
+                };
+                let mut from: Letter = tx_decode("outbox", &bytes)?;
+                if !Hold::is(from.hold, holder, epoch) {
+                    return Ok(HandedOver::Fenced);
+                }
+                if from.sent.iter().any(|p| p == part) {
+                    return Ok(HandedOver::Before);
+                }
+                from.sent.push(part.to_string());
+                tx.insert(Tree::Outbox, &key, &encode(&from))?;
+                tx.insert(Tree::Outbox, &letter.id.to_be_bytes(), &encode(letter))?;
+                Ok(HandedOver::Now)
+            })
+            .map_err(TxAbort::into_store_error)
     }
 
     /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's

@@ -308,8 +308,8 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
     .await;
     ply(&fake, &bob(), "e4").await;
     ply(&fake, &alice(), "c4").await;
-    // The game's seventh outcome (challenge, accept, a1, e5, c3, e4, c4) is posted whole,
-    // direct messages included, before the count.
+    // The game's seventh outcome (challenge, accept, a1, e5, c3, e4, c4) is posted whole before
+    // the count, its direct messages handed over to letters of their own (c4 owes none).
     bot.logged_times(&["outcome posted"], 7).await;
     assert_eq!(
         fake.direct_messages(222).len(),

@@ -514,6 +514,42 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
     assert!(fake.direct_messages(bob().id).is_empty());
 }
 
+/// A player's direct message is a letter of its own, in the player's queue: while Discord
+/// cannot open bob's DM channel, the game's letters go on without it. Alice's a1 owes bob a
+/// direct message; bob's e5 is answered by the outbox (its answer failed), which finds no
+/// letter of a1's still waiting in the channel ahead of it. Once Discord is back, bob gets the
+/// direct message once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_message_held_by_an_outage_holds_nothing_of_its_game() {
+    let (fake, data, bot) = boot().await;
+    start_game(&fake).await;
+    let on = json!([{ "name": "dm", "type": 5, "value": true }]);
+    assert!(run(&fake, &bob(), "notify", on).await.is_ephemeral());
+    fake.outage_of("/users/@me/channels", Duration::from_secs(600));
+    says(&ply(&fake, &alice(), "a1").await, "alice played a1");
+    fake.fail_next("/callback", 503);
+    let options = json!([{ "name": "ply", "type": 3, "value": "e5" }]);
+    fake.command(&bob(), CHANNEL, "move", options);
+    fake.wait_until("bob's e5 from the outbox", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "bob played e5") == 1
+    })
+    .await;
+    assert!(
+        fake.direct_messages(bob().id).is_empty(),
+        "the direct message still waits for Discord"
+    );
+    fake.advance(Duration::from_secs(601));
+    fake.wait_until("bob's direct message", Duration::from_secs(60), |f| {
+        !f.direct_messages(bob().id).is_empty()
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    let dms = fake.direct_messages(bob().id);
+    assert_eq!(dms.len(), 1, "once");
+    let link = format!("It is your move in <#{CHANNEL}>: https://discord.com/channels/");
+    assert!(dms[0].content.contains(&link), "{}", dms[0].content);
+}
+
 /// The bot started with the fake's virtual clock as its own, storing in `data`.
 fn start_on_virtual_clock(fake: &FakeDiscord, data: &std::path::Path, clock: &str) -> Bot {
     start_bot_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)])

@@ -45,7 +45,7 @@ fn a_letter_is_stored_with_its_version_and_a_newer_one_is_left_to_its_build_for_
     let mut letter = store.letter(id).unwrap().unwrap();
     assert_eq!(letter.body["v"], 1, "{}", letter.body);
     // Written by a newer Bredon sharing the store: neither read nor dropped.
-    letter.body["v"] = serde_json::json!(5);
+    letter.body["v"] = serde_json::json!(99);
     store.put_letter(&letter).unwrap();
     let made = letter.created_ms;
     let left_to_its_build = made + NEWER_BUILD_WAIT_MS - 1;
@@ -212,4 +212,46 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
         None,
         "a delivered letter is gone"
     );
+}
+
+#[test]
+fn a_direct_message_is_handed_over_to_a_letter_of_its_own_once_and_only_by_the_holder() {
+    let w = world();
+    let first = &w.service;
+    let second = Service::of_process(first.store().clone(), 2);
+    started(&w, opts(Some("bob"), Seat::White));
+    let game = play(&w, "alice", "a1").letter.unwrap();
+    let epoch = bredon::service::FIRST_EPOCH;
+    let now = bredon::clock::now_ms();
+    let text = "It is your move in <#5>: https://discord.com/channels/1/5/9";
+    let hand = |s: &Service, epoch| {
+        s.hand_over_direct(game, epoch, CHANNEL, user("bob"), text.into(), now)
+            .unwrap()
+    };
+    let own = hand(first, epoch).unwrap().expect("a letter of its own");
+    let letter = first.store().letter(own).unwrap().unwrap();
+    assert_eq!(letter.channel, user("bob").id, "in bob's queue");
+    assert_eq!(letter.guild, 0, "no server's");
+    assert_eq!(letter.body["v"], 5, "{}", letter.body);
+    let read = first.delivery(own, now).unwrap().unwrap();
+    assert!(read.outcome.direct_only);
+    assert_eq!(read.outcome.text, text);
+    assert_eq!(
+        read.outcome.about,
+        Some(CHANNEL),
+        "closed DMs are told there"
+    );
+    let sent = &first.store().letter(game).unwrap().unwrap().sent;
+    assert_eq!(sent, &vec![Part::Direct(user("bob").id).key()]);
+    // Handed over once, whatever is tried again.
+    assert_eq!(hand(first, epoch), Ok(None));
+    let owed = first.owed().unwrap().len();
+    // Another process that took the game's letter over fences its old holder out.
+    let later = now + bredon::service::LEASE_MS;
+    assert_eq!(second.hold_letter(game, later, 60_000).unwrap(), Some(2));
+    let mut fresh = first.store().letter(game).unwrap().unwrap();
+    fresh.sent.clear();
+    first.store().put_letter(&fresh).unwrap();
+    assert_eq!(hand(first, epoch), Err(bredon::service::Fenced));
+    assert_eq!(first.owed().unwrap().len(), owed, "nothing written");
 }

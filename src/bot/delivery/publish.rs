@@ -2,7 +2,8 @@
 //! (a slash command, a button, the Move form, a timer, Bredon's own ply, a tournament). An outcome
 //! of a change was stored with it (the outbox letter); the handler that made it claims it and
 //! delivers it the way its carrier allows ([`Via`]), part by part (the announcement, the pings
-//! of a deferred answer, the direct messages, the record of a finished game), noting each part.
+//! of a deferred answer, the direct messages (each handed over to a letter in its reader's queue),
+//! the record of a finished game), noting each part.
 //! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
@@ -12,8 +13,8 @@ use crate::bot::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
 use crate::bot::opponent::take_turn;
 use crate::bot::post::{announce, digest_text, jump_link, record, Post};
 use crate::bot::{Context, Error};
-use crate::service::{FollowUp, Outcome, Part, Prompt};
-use crate::store::records::Lacking;
+use crate::service::{Fenced, FollowUp, Outcome, Part, Prompt};
+use crate::store::records::{Lacking, PlayerRef};
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use std::sync::Arc;
@@ -274,7 +275,8 @@ impl Publisher {
             .as_deref()
             .filter(|_| token_lives(issued_ms, now_ms()));
         let mut pinged = d.has_sent(Part::Pings);
-        let message = match d.has_sent(Part::Announcement) || !d.outcome.digest.is_empty() {
+        let alone = d.outcome.direct_only || !d.outcome.digest.is_empty();
+        let message = match d.has_sent(Part::Announcement) || alone {
             true => d.letter.message,
             false => {
                 let post = announce(&d.outcome, self.web_url.as_deref()).await;
@@ -436,19 +438,28 @@ impl Publisher {
             .filter(|p| !sent.contains(&Part::Direct(p.id).key()))
             .cloned()
             .collect();
-        // A digest waits in its reader's queue: a reader whose direct messages are closed is
-        // told in the longest-waiting game's channel.
-        let told_in = outcome.digest.first().map_or(channel, |g| g.channel);
-        for player in wanted {
-            let text = match outcome.digest.is_empty() {
-                true => format!(
-                    "It is your move in <#{channel}>: {}",
-                    jump_link(outcome.guild, channel, message)
-                ),
-                false => digest_text(&outcome.digest),
+        if outcome.direct_only || !outcome.digest.is_empty() {
+            // A letter in its reader's queue: the direct message is all it owes. A reader
+            // whose direct messages are closed is told in the game's channel (a digest's
+            // longest-waiting game's).
+            let told_in = match outcome.digest.first() {
+                Some(game) => game.channel,
+                None => outcome.about.unwrap_or(channel),
             };
-            self.direct(told_in, player.id, owed, text).await?;
-            self.note(owed, Part::Direct(player.id), None).await?;
+            for player in wanted {
+                let text = match outcome.digest.is_empty() {
+                    true => outcome.text.clone(),
+                    false => digest_text(&outcome.digest),
+                };
+                self.direct(told_in, player.id, owed, text).await?;
+                self.note(owed, Part::Direct(player.id), None).await?;
+            }
+        } else {
+            let link = jump_link(outcome.guild, channel, message);
+            for player in wanted {
+                let text = format!("It is your move in <#{channel}>: {link}");
+                self.hand_over_direct(channel, owed, player, text).await?;
+            }
         }
         if !sent.contains(&Part::Record.key()) {
             if let Some(record) = record(outcome, self.web_url.as_deref()).await {
@@ -471,6 +482,37 @@ impl Publisher {
             Ok(Ok(true)) => Ok(()),
             Ok(Ok(false)) => Err(Undelivered::Fenced),
             _ => Err(Undelivered::Later("the outbox could not be written".into())),
+        }
+    }
+
+    /// Hands a player's direct message from a game's letter (`owed`, posted in `channel`) over
+    /// to a letter of its own in the player's queue, which the outbox delivers at once: a
+    /// direct message held long never holds the game's channel. An outcome no letter holds
+    /// sends it itself.
+    async fn hand_over_direct(
+        &self,
+        channel: u64,
+        owed: Owed,
+        player: PlayerRef,
+        text: String,
+    ) -> Result<(), Undelivered> {
+        let Some(letter) = owed.letter else {
+            return self.direct(channel, player.id, owed, text).await;
+        };
+        let s = Arc::clone(&self.service);
+        let now = now_ms();
+        let handed = tokio::task::spawn_blocking(move || {
+            s.hand_over_direct(letter, owed.epoch, channel, player, text, now)
+        })
+        .await;
+        match handed {
+            Ok(Ok(Ok(own))) => {
+                self.claims.release(&Vec::from_iter(own));
+                Ok(())
+            }
+            Ok(Ok(Err(Fenced))) => Err(Undelivered::Fenced),
+            Ok(Err(e)) => Err(Undelivered::Later(e.0)),
+            Err(e) => Err(Undelivered::Later(e.to_string())),
         }
     }
 
