@@ -75,6 +75,14 @@ impl Service {
         Ok(out)
     }
 
+    /// Whether `channel` is still owed a letter made before `letter`: a post of `letter` now
+    /// would overtake it, so `letter` is left to the outbox, which delivers a channel's letters
+    /// in the order they were made.
+    pub fn owes_before(&self, channel: u64, letter: u64) -> Result<bool, Refusal> {
+        let heads = self.store.letter_heads()?;
+        Ok(heads.iter().any(|h| h.channel == channel && h.id < letter))
+    }
+
     /// Every letter still owed, oldest first, by where and since when (the outbox loop's
     /// schedule; `delivery` reads one whole when its turn comes).
     pub fn owed(&self) -> Result<Vec<LetterHead>, Refusal> {

@@ -550,6 +550,35 @@ async fn a_direct_message_held_by_an_outage_holds_nothing_of_its_game() {
     assert!(dms[0].content.contains(&link), "{}", dms[0].content);
 }
 
+/// Messages keep their order in a channel: alice's ply against Bredon is left to the outbox (its
+/// answer failed, and the outbox cannot yet ask whether it went out), and Bredon's reply, ready
+/// at once, waits behind it instead of overtaking it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bredons_reply_never_overtakes_the_ply_it_answers() {
+    let (fake, data, bot) = boot().await;
+    alice_plays_bredon(&fake, 1, 5).await;
+    fake.fail_next("/callback", 503);
+    for _ in 0..3 {
+        fake.fail_next("/messages/@original", 503);
+    }
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    fake.command(&alice(), CHANNEL, "move", options);
+    fake.wait_until("Bredon's reply", Duration::from_secs(60), |f| {
+        said_in(f, CHANNEL, "Bredon played") == 1
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    let order: Vec<String> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == CHANNEL && !m.deleted)
+        .map(|m| m.content)
+        .filter(|c| c.contains("alice played a1") || c.contains("Bredon played"))
+        .collect();
+    assert_eq!(order.len(), 2, "{order:?}");
+    assert!(order[0].contains("alice played a1"), "{order:?}");
+}
+
 /// The bot started with the fake's virtual clock as its own, storing in `data`.
 fn start_on_virtual_clock(fake: &FakeDiscord, data: &std::path::Path, clock: &str) -> Bot {
     start_bot_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)])

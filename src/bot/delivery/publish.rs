@@ -190,6 +190,18 @@ impl Publisher {
             )
             .into());
         }
+        if let (Via::Channel, Some(letter)) = (&via, outcome.letter.filter(|_| claim.is_some())) {
+            let s = Arc::clone(&self.service);
+            let earlier = tokio::task::spawn_blocking(move || s.owes_before(channel, letter));
+            if !matches!(earlier.await, Ok(Ok(false))) {
+                // A post now would overtake (or might: the store did not say) what the channel
+                // is owed from before; the outbox delivers them in order.
+                return Err(format!(
+                    "channel {channel} is owed earlier messages: kept for the outbox, after them"
+                )
+                .into());
+            }
+        }
         if !outcome.digest.is_empty() {
             // A digest is its direct message alone.
             self.rest(channel, owed, &outcome, None, &[]).await?;
