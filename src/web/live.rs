@@ -4,13 +4,15 @@
 //! game sends its last plies and ends the stream; a page of a finished game gets 204, which
 //! tells the browser not to ask again.
 
+use super::connections::LIVE_PAGES_PER_ADDRESS;
 use super::site::Web;
 use crate::service::{fingerprint, WebGame};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 /// How often an open page's game is read again.
@@ -50,9 +52,17 @@ fn shown(query: Option<&str>) -> Option<usize> {
 
 pub(super) async fn events(
     State(web): State<Web>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path((slug, number)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
+    let Some(place) = web.streams.take(peer.ip()) else {
+        let why = format!(
+            "Too many live pages are open from your address (at most {LIVE_PAGES_PER_ADDRESS}): \
+             close some, or reload this one later.\n"
+        );
+        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    };
     let game = match web.game(&slug, &number).await {
         Ok(game) => game,
         Err(answer) => return answer,
@@ -65,8 +75,8 @@ pub(super) async fn events(
         .filter(|&n| n <= game.plies.len())
         .map(|n| position(&game.plies[..n]));
     let stream = futures_util::stream::unfold(
-        (web, slug, number, seen, false),
-        |(web, slug, number, seen, ended)| async move {
+        (web, slug, number, seen, false, place),
+        |(web, slug, number, seen, ended, place)| async move {
             if ended {
                 return None;
             }
@@ -90,7 +100,7 @@ pub(super) async fn events(
                     let event = Event::default().event("plies").data(data);
                     return Some((
                         Ok::<Event, Infallible>(event),
-                        (web, slug, number, Some(now), finished),
+                        (web, slug, number, Some(now), finished, place),
                     ));
                 }
                 tokio::time::sleep(EVERY).await;

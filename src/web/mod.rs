@@ -5,6 +5,7 @@
 //! 404. Every page carries a strict Content-Security-Policy (scripts, styles and pictures from
 //! this site only, nothing inline) and sends no referrer, so a server's address never leaks.
 
+mod connections;
 mod live;
 mod pages;
 mod player_page;

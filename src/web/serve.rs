@@ -10,7 +10,6 @@ use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tower_governor::governor::GovernorConfigBuilder;
@@ -80,13 +79,11 @@ pub async fn serve_on(
     limit: Option<RateLimit>,
     clock: Clock,
 ) -> Result<(), String> {
-    let router = router(Web::new(service, clock), limit)?;
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
-    .map_err(|e| format!("the web pages stopped: {e}"))
+    // Without a limit per address here, a reverse proxy limits per reader: every reader comes
+    // from the proxy's address, so no bound per address applies either.
+    let per_address = limit.is_some();
+    let router = router(Web::new(service, clock, per_address), limit)?;
+    super::connections::serve(listener, router, per_address).await
 }
 
 /// Serves the pages beside the bot: on a runtime of their own, whose threads (half the cores,

@@ -28,14 +28,23 @@ pub struct Web {
     service: Arc<Service>,
     pictures: Arc<Mutex<HashMap<String, Arc<Vec<u8>>>>>,
     clock: Clock,
+    /// The live pages (event streams) each address holds open.
+    pub(super) streams: Arc<super::connections::PerAddress>,
 }
 
 impl Web {
-    pub fn new(service: Arc<Service>, clock: Clock) -> Web {
+    /// The pages over `service` on `clock`, with live pages bounded per address if
+    /// `per_address` (not behind a reverse proxy).
+    pub fn new(service: Arc<Service>, clock: Clock, per_address: bool) -> Web {
+        let streams = match per_address {
+            true => super::connections::LIVE_PAGES_PER_ADDRESS,
+            false => usize::MAX,
+        };
         Web {
             service,
             pictures: Arc::default(),
             clock,
+            streams: super::connections::PerAddress::new(streams),
         }
     }
 

@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bounds;
 mod browser;
 mod browser_pages;
 mod game_extras;

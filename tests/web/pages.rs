@@ -333,7 +333,7 @@ async fn an_address_past_its_limit_is_answered_429_on_every_page() {
         burst: 5,
         every: std::time::Duration::from_secs(3600),
     };
-    let site = Site::start_limited(limit).await;
+    let site = Site::start_limited(Some(limit)).await;
     let game = format!("/s/{}/game/1", site.slug);
     for _ in 0..5 {
         assert_eq!(get(&site.base, &game).await.status, 200);

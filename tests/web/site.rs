@@ -95,11 +95,11 @@ impl Site {
     /// The store and the pages: in each server, alice plays bob (#1, live) and alice's road on
     /// rank 3 (#2, finished); in OPEN, the hostile name plays carol too (#3, live).
     pub async fn start() -> Site {
-        Site::start_limited(bredon::web::RateLimit::PAGES).await
+        Site::start_limited(Some(bredon::web::RateLimit::PAGES)).await
     }
 
-    /// The site, with `limit` on each address's requests.
-    pub async fn start_limited(limit: bredon::web::RateLimit) -> Site {
+    /// The site, with `limit` on each address's requests (`None`: as behind a reverse proxy).
+    pub async fn start_limited(limit: Option<bredon::web::RateLimit>) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let service = Arc::new(Service::new(
             bredon::store::Store::open(dir.path()).unwrap(),
@@ -128,7 +128,7 @@ impl Site {
         tokio::spawn(bredon::web::serve_on(
             listener,
             Arc::clone(&service),
-            Some(limit),
+            limit,
             clock,
         ));
         Site {
