@@ -5,6 +5,7 @@
 //! tells the browser not to ask again.
 
 use super::connections::LIVE_PAGES_PER_ADDRESS;
+use super::pages::{isolate, isolated, when};
 use super::site::Web;
 use crate::service::{fingerprint, WebGame};
 use axum::extract::{ConnectInfo, Path, RawQuery, State};
@@ -28,11 +29,19 @@ struct Plies<'a> {
     finished: bool,
 }
 
-/// The status line as text: whose move it is, or how the game ended.
+/// The status line as text, as the page first showed it (names isolated): whose move it is,
+/// since when and until when, or how the game ended.
 fn status(game: &WebGame) -> String {
     match (&game.result, &game.to_move) {
-        (Some((sentence, code)), _) => format!("{code} {sentence}"),
-        (None, Some(to_move)) => format!("{to_move} to move."),
+        (Some((sentence, code)), _) => format!("{code} {}", isolated(sentence, &game.players)),
+        (None, Some(to_move)) => {
+            let deadline = game
+                .deadline_ms
+                .map(|d| format!("; loses on time at {}", when(d)))
+                .unwrap_or_default();
+            let since = when(game.last_ply_ms);
+            format!("{} to move, since {since}{deadline}.", isolate(to_move))
+        }
         (None, None) => String::new(),
     }
 }

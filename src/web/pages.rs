@@ -56,6 +56,46 @@ pub(super) fn when(ms: i64) -> String {
     format!("{} {:02}:{:02} UTC", ptn_date(ms), minute / 60, minute % 60)
 }
 
+/// `name` isolated from the text around it (U+2068 ... U+2069), so a name holding
+/// right-to-left marks or overrides cannot reorder the sentence it stands in.
+pub(super) fn isolate(name: &str) -> String {
+    format!("\u{2068}{name}\u{2069}")
+}
+
+/// `sentence` with each of `names` in it isolated, where it stands as a word of its own (the
+/// longest name first, so one name inside another is not cut).
+pub(super) fn isolated(sentence: &str, names: &[String]) -> String {
+    let mut names: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !n.is_empty())
+        .collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let word_char = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let mut out = String::with_capacity(sentence.len());
+    let mut at = 0;
+    while at < sentence.len() {
+        let (before, rest) = sentence.split_at(at);
+        let found = names.iter().find(|name| {
+            rest.starts_with(**name)
+                && !word_char(before.chars().next_back())
+                && !word_char(rest[name.len()..].chars().next())
+        });
+        match found {
+            Some(name) => {
+                out.push_str(&isolate(name));
+                at += name.len();
+            }
+            None => {
+                let c = rest.chars().next().expect("inside the sentence");
+                out.push(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    out
+}
+
 /// How long from `then` to `now`, roughly: `5 min`, `3 h`, `2 d`.
 fn span(then: i64, now: i64) -> String {
     let minutes = (now - then).max(0) / 60_000;
@@ -205,7 +245,7 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
         @if let Some(ratings) = &game.ratings { (rating_line(&game.players, ratings)) }
         p.status #status {
             @if let Some((sentence, code)) = &game.result {
-                strong { (code) } " " (sentence)
+                strong { (code) } " " (isolated(sentence, &game.players))
             } @else if let Some(to_move) = &game.to_move {
                 bdi { (to_move) } " to move, since " (time(game.last_ply_ms))
                 " (" (span(game.last_ply_ms, now)) ")"
@@ -242,7 +282,13 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
         }
         @if let Some(analysis) = &game.analysis { (analysis_section(game, analysis, &here)) }
     };
-    layout(&title, game.pictures, body)
+    // The tab names the players too (isolated: a name cannot reorder the title).
+    let tab = format!(
+        "{title}: {} vs {}",
+        isolate(&game.players[0]),
+        isolate(&game.players[1])
+    );
+    layout(&tab, game.pictures, body)
 }
 
 /// The plies two to a move, each a link to the board after it with its `/analyze` mark, and
@@ -329,5 +375,24 @@ fn analysis_section(game: &WebGame, analysis: &WebAnalysis, here: &str) -> Marku
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_isolated_where_they_stand_as_words() {
+        let names = [
+            "bob".to_string(),
+            "bobby".to_string(),
+            "\u{202E}eve".to_string(),
+        ];
+        assert_eq!(
+            isolated("bobby beat bob, not bobcat; \u{202E}eve watched", &names),
+            "\u{2068}bobby\u{2069} beat \u{2068}bob\u{2069}, not bobcat; \u{2068}\u{202E}eve\u{2069} watched"
+        );
+        assert_eq!(isolated("nobody here", &names), "nobody here");
     }
 }

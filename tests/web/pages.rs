@@ -352,3 +352,71 @@ async fn an_address_past_its_limit_is_answered_429_on_every_page() {
         );
     }
 }
+
+/// The first event a live page gets, read off the wire (its head and body, whatever comes
+/// within a few seconds).
+async fn first_event(site: &Site, target: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = site.base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let text = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    stream.write_all(text.as_bytes()).await.unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while !String::from_utf8_lossy(&seen).contains("event: plies") {
+            let n = stream.read(&mut buf).await.unwrap();
+            assert!(n > 0, "closed: {}", String::from_utf8_lossy(&seen));
+            seen.extend_from_slice(&buf[..n]);
+        }
+        // The event's data follows its name.
+        while !String::from_utf8_lossy(&seen).contains("\"finished\"") {
+            let n = stream.read(&mut buf).await.unwrap();
+            assert!(n > 0);
+            seen.extend_from_slice(&buf[..n]);
+        }
+    });
+    read.await.expect("an event within 10 s");
+    String::from_utf8_lossy(&seen).into_owned()
+}
+
+/// A live update says what the page first said: whose move it is, since when and until when
+/// (the deadline is what a correspondence watcher comes for), each name isolated so that one
+/// holding a right-to-left override cannot reorder the line.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_update_keeps_the_deadline_and_isolates_names() {
+    let site = Site::start().await;
+    let (alice, bob) = (user("alice"), user("bob"));
+    let options = bredon::service::ChallengeOptions {
+        opponent: Some(bob.clone()),
+        seat: bredon::store::records::Seat::White,
+        time_limit: Some("1d".into()),
+        ..Default::default()
+    };
+    let channel = 777;
+    site.service
+        .challenge(&ctx(OPEN, channel, &alice), &options)
+        .unwrap();
+    site.service.accept(&ctx(OPEN, channel, &bob)).unwrap();
+    site.service
+        .play(&ctx(OPEN, channel, &alice), "a1")
+        .unwrap();
+    let event = first_event(&site, &format!("/s/{}/game/4/events?plies=0", site.slug)).await;
+    assert!(
+        event.contains("\u{2068}bob\u{2069} to move, since ")
+            && event.contains("; loses on time at "),
+        "{event}"
+    );
+    let hostile = first_event(&site, &format!("/s/{}/game/3/events?plies=0", site.slug)).await;
+    let isolated = serde_json::to_string(&format!("\u{2068}{HOSTILE}\u{2069} to move")).unwrap();
+    let isolated = isolated.trim_matches('"');
+    assert!(hostile.contains(isolated), "{hostile}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_page_names_its_players_in_its_title() {
+    let site = Site::start().await;
+    let page = get(&site.base, &format!("/s/{}/game/1", site.slug)).await;
+    let title = "<title>Game #1: \u{2068}alice\u{2069} vs \u{2068}bob\u{2069} · Bredon</title>";
+    assert!(page.text().contains(title), "{}", page.text());
+}
