@@ -140,6 +140,9 @@ pub struct Service {
     holder: u64,
     /// Letters of a newer build this one cannot read, passed by in their channels (told once).
     passed_by: std::sync::Mutex<std::collections::HashSet<u64>>,
+    /// A count of the changes this process made durable: the web's live pages wait on it
+    /// instead of reading their games again every second.
+    changed: tokio::sync::watch::Sender<u64>,
 }
 
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
@@ -162,11 +165,23 @@ impl Service {
             daily_checked: std::sync::atomic::AtomicI64::new(i64::MIN),
             holder,
             passed_by: Default::default(),
+            changed: tokio::sync::watch::Sender::new(0),
         }
     }
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Whether other processes may change the store too (PostgreSQL).
+    pub fn store_is_shared(&self) -> bool {
+        self.store.is_shared()
+    }
+
+    /// Wakes whenever this process made a change durable (other processes sharing the store
+    /// wake nobody here: their changes are seen by reading again).
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changed.subscribe()
     }
 
     /// Reserves this process's turn at Discord's gateway: `count` IDENTIFYs `spacing_ms` apart,
@@ -184,6 +199,7 @@ impl Service {
         match self.store.commit(change) {
             Ok(()) => {
                 self.store.flush()?;
+                self.changed.send_modify(|n| *n = n.wrapping_add(1));
                 Ok(())
             }
             Err(CommitError::Conflict) => refuse(conflict),

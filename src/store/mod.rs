@@ -177,6 +177,12 @@ impl Store {
         Store::over(Backend::Postgres(postgres::PgKv::connect(url)?), None)
     }
 
+    /// Whether other processes may write this store too (PostgreSQL): what they change is seen
+    /// only by reading it again.
+    pub fn is_shared(&self) -> bool {
+        matches!(*self.kv, Backend::Postgres(_))
+    }
+
     /// PostgreSQL when `database_url` names one, else the sled folder `data` for `layout`.
     pub fn open_either(
         data: &Path,

@@ -1,6 +1,7 @@
-//! New plies on an open game page, as server-sent events: the game is read again every
-//! second while the page is open (the store may be another process's, so there is nothing to
-//! wait on), and its plies are sent whenever they differ from what the page shows. A finished
+//! New plies on an open game page, as server-sent events: the game is read again whenever
+//! this process made a change durable (the service's `changes`), and every second besides
+//! when the store is shared with other processes (PostgreSQL: their changes wake nothing
+//! here), and its plies are sent whenever they differ from what the page shows. A finished
 //! game sends its last plies and ends the stream; a page of a finished game gets 204, which
 //! tells the browser not to ask again.
 
@@ -16,8 +17,11 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-/// How often an open page's game is read again.
-const EVERY: Duration = Duration::from_secs(1);
+/// How often an open page's game is read again when other processes may change it (a store
+/// shared on PostgreSQL); otherwise a page reads its game only when this process changed
+/// something, and this often besides as a safety net.
+const EVERY_SHARED: Duration = Duration::from_secs(1);
+const EVERY_ALONE: Duration = Duration::from_secs(30);
 
 /// What a page is told: every ply, the status line, and whether the game has ended.
 #[derive(serde::Serialize)]
@@ -59,6 +63,46 @@ fn shown(query: Option<&str>) -> Option<usize> {
         .and_then(|n| n.parse().ok())
 }
 
+/// An open live page: its game, what it shows, and how it learns of changes.
+struct Watch {
+    web: Web,
+    slug: String,
+    number: String,
+    /// Where the page stands, as far as it knows.
+    seen: Option<(usize, u64)>,
+    /// The game ended: its last event was sent.
+    ended: bool,
+    /// Its address's place among the live pages (given back when the page closes).
+    _place: super::connections::Place,
+    changes: tokio::sync::watch::Receiver<u64>,
+    poll: Duration,
+}
+
+impl Watch {
+    /// Until this process changes something, or `poll` passed (a change another process
+    /// sharing the store made is seen only by reading again).
+    async fn next_change(&mut self) {
+        tokio::select! {
+            _ = self.changes.changed() => {}
+            _ = tokio::time::sleep(self.poll) => {}
+        }
+    }
+}
+
+/// The event telling a page everything of `game`.
+fn event(game: &WebGame) -> Event {
+    let plies = Plies {
+        plies: &game.plies,
+        took: (0..game.plies.len())
+            .map(|i| super::pages::took(game, i))
+            .collect(),
+        status: status(game),
+        finished: game.result.is_some(),
+    };
+    let data = serde_json::to_string(&plies).unwrap_or_default();
+    Event::default().event("plies").data(data)
+}
+
 pub(super) async fn events(
     State(web): State<Web>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -83,39 +127,34 @@ pub(super) async fn events(
     let seen = shown(query.as_deref())
         .filter(|&n| n <= game.plies.len())
         .map(|n| position(&game.plies[..n]));
-    let stream = futures_util::stream::unfold(
-        (web, slug, number, seen, false, place),
-        |(web, slug, number, seen, ended, place)| async move {
-            if ended {
-                return None;
-            }
-            loop {
-                let game = match web.game(&slug, &number).await {
-                    Ok(game) => game,
-                    Err(_) => return None,
-                };
-                let now = position(&game.plies);
-                if Some(now) != seen || game.result.is_some() {
-                    let finished = game.result.is_some();
-                    let plies = Plies {
-                        plies: &game.plies,
-                        took: (0..game.plies.len())
-                            .map(|i| super::pages::took(&game, i))
-                            .collect(),
-                        status: status(&game),
-                        finished,
-                    };
-                    let data = serde_json::to_string(&plies).unwrap_or_default();
-                    let event = Event::default().event("plies").data(data);
-                    return Some((
-                        Ok::<Event, Infallible>(event),
-                        (web, slug, number, Some(now), finished, place),
-                    ));
-                }
-                tokio::time::sleep(EVERY).await;
-            }
+    let watch = Watch {
+        changes: web.changes(),
+        poll: match web.store_is_shared() {
+            true => EVERY_SHARED,
+            false => EVERY_ALONE,
         },
-    );
+        web,
+        slug,
+        number,
+        seen,
+        ended: false,
+        _place: place,
+    };
+    let stream = futures_util::stream::unfold(watch, |mut watch| async move {
+        if watch.ended {
+            return None;
+        }
+        loop {
+            let game = watch.web.game(&watch.slug, &watch.number).await.ok()?;
+            let now = position(&game.plies);
+            if Some(now) != watch.seen || game.result.is_some() {
+                watch.seen = Some(now);
+                watch.ended = game.result.is_some();
+                return Some((Ok::<Event, Infallible>(event(&game)), watch));
+            }
+            watch.next_change().await;
+        }
+    });
     Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response()

@@ -63,6 +63,16 @@ impl Web {
             .map_err(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
     }
 
+    /// Wakes whenever the service made a change durable in this process.
+    pub(super) fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.service.changes()
+    }
+
+    /// Whether other processes may change the store (PostgreSQL).
+    pub(super) fn store_is_shared(&self) -> bool {
+        self.service.store_is_shared()
+    }
+
     /// Runs `work` with the service on a blocking thread (the service and the store are
     /// synchronous); a panic or a refusal becomes a 500 with no detail.
     pub(super) async fn ask<T: Send + 'static>(
