@@ -15,11 +15,24 @@
     board.src = board.dataset.base + ply;
     board.alt = "The board after ply " + ply + " of " + last;
     label.textContent = "ply " + ply + " of " + last;
+    let current = null;
     links().forEach(function (a) {
-      if (Number(a.dataset.ply) === ply) a.setAttribute("aria-current", "step");
+      if (Number(a.dataset.ply) === ply) { a.setAttribute("aria-current", "step"); current = a; }
       else a.removeAttribute("aria-current");
     });
+    keepInSight(current);
     history.replaceState(null, "", "?ply=" + ply);
+  }
+  // Where the moves are a box of their own (beside the board on a desktop), the current ply
+  // is scrolled into its middle when it is out of sight; the page itself never scrolls.
+  function keepInSight(a) {
+    const box = list.closest("section");
+    if (!a || !box || box.scrollHeight <= box.clientHeight) return;
+    const shown = box.getBoundingClientRect();
+    const at = a.getBoundingClientRect();
+    if (at.top < shown.top || at.bottom > shown.bottom) {
+      box.scrollTop += at.top - shown.top - shown.height / 2;
+    }
   }
   function link(ply, text) {
     const a = document.createElement("a");
@@ -55,6 +68,7 @@
     }
     list.replaceChildren.apply(list, items);
   }
+  keepInSight(list.querySelector("a[aria-current]"));
   list.addEventListener("click", function (e) {
     const a = e.target.closest("a[data-ply]");
     if (a) { e.preventDefault(); show(Number(a.dataset.ply)); }

@@ -128,7 +128,7 @@ async fn board(client: &Client) -> (String, Vec<u8>) {
     (src.as_str().expect("the board loads").to_string(), shot)
 }
 
-async fn press(client: &Client, key: Key) {
+pub async fn press(client: &Client, key: Key) {
     client
         .find(Locator::Css("body"))
         .await

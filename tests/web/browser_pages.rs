@@ -169,3 +169,65 @@ async fn the_puzzle_page_shows_its_picture_and_hides_todays_solution_in_the_brow
         serde_json::json!(false)
     );
 }
+
+/// A game of `plies` plies on 8x8 that ends nothing: each player places a wall, then moves it
+/// back and forth.
+fn long_game(site: &Site, channel: u64, plies: usize) {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let mut line = vec!["a1", "h8", "Sc3", "Sf6"];
+    let shuttles = [["c3>", "f6<"], ["d3<", "e6>"]];
+    while line.len() < plies {
+        let pair = shuttles[(line.len() - 4) / 2 % 2];
+        line.push(pair[line.len() % 2]);
+    }
+    sized_game(&site.service, OPEN, channel, [&alice, &bob], 8, &line);
+}
+
+/// The top and bottom of `css`'s first match, and the window's height, in CSS pixels.
+async fn box_of(c: &Client, css: &str) -> [f64; 3] {
+    let script = format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect(); \
+         return [r.top, r.bottom, window.innerHeight];"
+    );
+    serde_json::from_value(c.execute(&script, vec![]).await.unwrap()).unwrap()
+}
+
+/// A real game's page: at 1280x900 a 127-ply 8x8 game keeps the slider and its buttons in
+/// the window, its moves a box beside the board that keeps the current ply in sight; on the
+/// narrowest phones (360 and 320 px) the page fits, board and all.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_game_keeps_its_controls_in_sight_and_fits_a_narrow_phone() {
+    let site = Site::start().await;
+    long_game(&site, 700, 127);
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.set_window_size(1280, 900).await.unwrap();
+    c.goto(&site.page("game/4")).await.unwrap();
+    let [_, bottom, high] = box_of(c, "#ply").await;
+    assert!(bottom <= high, "the slider ends at {bottom} px of {high}");
+    let [_, next_bottom, _] = box_of(c, "#next").await;
+    assert!(next_bottom <= high, "▶ ends at {next_bottom} px of {high}");
+    let [top, bottom, _] = box_of(c, "a[aria-current]").await;
+    let [box_top, box_bottom, _] = box_of(c, "section.moves").await;
+    assert!(
+        top >= box_top && bottom <= box_bottom,
+        "the current ply {top}..{bottom} is in the moves' box {box_top}..{box_bottom}"
+    );
+    shot(c, 1280, "web-long-game-1280.png").await;
+    // Back to the start: the list follows.
+    crate::browser::press(c, fantoccini::key::Key::Home).await;
+    let [top, bottom, _] = box_of(c, "a[aria-current]").await;
+    let [box_top, box_bottom, _] = box_of(c, "section.moves").await;
+    assert!(
+        top >= box_top && bottom <= box_bottom,
+        "the start is in sight"
+    );
+    for width in [360, 320] {
+        shot(c, width, &format!("web-long-game-{width}.png")).await;
+        c.goto(&site.page("game/1")).await.unwrap();
+        shot(c, width, &format!("web-game-{width}.png")).await;
+        c.goto(&site.page("game/4")).await.unwrap();
+    }
+}
