@@ -332,7 +332,9 @@ impl Service {
             last_ply_ms: game.last_ply_ms,
             deadline_ms: game.timeout_due_ms,
             result: None,
-            link: (game.settings.game == Kind::Tak).then(|| finish::ninja_link(&record)),
+            // PTN Ninja shows the board, which a blind game hides while it is played.
+            link: (game.settings.game == Kind::Tak && !game.settings.blind)
+                .then(|| finish::ninja_link(&record)),
             file: game.settings.game.record_file(),
             record,
             pictures: !game.settings.blind,

@@ -236,7 +236,10 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
     let title = format!("Game #{}", game.number);
     let body = html! {
         nav { a href={ "/s/" (slug) } { "← All games of this server" } }
-        h1 { (title) ": " bdi { (game.players[0]) } " vs " bdi { (game.players[1]) } }
+        h1 {
+            (title) ": " bdi { (game.players[0]) } (won_mark(game, 0))
+            " vs " bdi { (game.players[1]) } (won_mark(game, 1))
+        }
         p.meta {
             (game.kind.name()) " on " (game.board) ", komi " (game.komi)
             @if game.rated { ", rated" } @else { ", unrated" }
@@ -323,6 +326,15 @@ fn moves(game: &WebGame, current: usize) -> Markup {
 
 /// How long ply `i` (from 0) waited for its player, if both its time and the one before it are
 /// known: `<1 min`, `12 min`, `5 h`, `2 d`.
+/// "won" beside the name of the player in `seat` (0 White, 1 Black) when they won the game.
+fn won_mark(game: &WebGame, seat: usize) -> Markup {
+    let won = game.result.as_ref().is_some_and(|(_, code)| match seat {
+        0 => code.ends_with("-0") && !code.starts_with("0-"),
+        _ => code.starts_with("0-") && !code.ends_with("-0"),
+    });
+    html! { @if won { " " span.won { "won" } } }
+}
+
 pub(super) fn took(game: &WebGame, i: usize) -> Option<String> {
     let at = *game.ply_ms.get(i).filter(|&&ms| ms > 0)?;
     let since = match i {

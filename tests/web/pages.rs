@@ -420,3 +420,42 @@ async fn a_game_page_names_its_players_in_its_title() {
     let title = "<title>Game #1: \u{2068}alice\u{2069} vs \u{2068}bob\u{2069} · Bredon</title>";
     assert!(page.text().contains(title), "{}", page.text());
 }
+
+/// The winner is marked beside their name; a blind game being played offers no PTN Ninja
+/// (which shows the board the game hides).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_winner_is_marked_and_a_blind_game_links_no_board() {
+    let site = Site::start().await;
+    let won = get(&site.base, &format!("/s/{}/game/2", site.slug))
+        .await
+        .text();
+    assert!(
+        won.contains("<bdi>alice</bdi> <span class=\"won\">won</span> vs <bdi>bob</bdi></h1>"),
+        "{won}"
+    );
+    let live = get(&site.base, &format!("/s/{}/game/1", site.slug))
+        .await
+        .text();
+    assert!(!live.contains("class=\"won\""), "nobody won yet");
+    assert!(
+        live.contains("Open in PTN Ninja"),
+        "the control: a game with pictures"
+    );
+    let (alice, bob) = (user("alice"), user("bob"));
+    let options = bredon::service::ChallengeOptions {
+        opponent: Some(bob.clone()),
+        seat: bredon::store::records::Seat::White,
+        blind: true,
+        ..Default::default()
+    };
+    site.service
+        .challenge(&ctx(OPEN, 778, &alice), &options)
+        .unwrap();
+    site.service.accept(&ctx(OPEN, 778, &bob)).unwrap();
+    site.service.play(&ctx(OPEN, 778, &alice), "a1").unwrap();
+    let blind = get(&site.base, &format!("/s/{}/game/4", site.slug))
+        .await
+        .text();
+    assert!(blind.contains("A blind game"), "{blind}");
+    assert!(!blind.contains("PTN Ninja"), "{blind}");
+}
