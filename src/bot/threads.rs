@@ -49,10 +49,18 @@ pub async fn act_in_thread(
         Ok(thread) => thread,
         Err(e) => {
             interaction.delete_response(ctx.http()).await?;
-            let why = format!(
-                "Discord did not open the game's thread ({}); try again",
-                describe(&e)
-            );
+            let why = match classify(&e) {
+                Failure::Uncertain | Failure::RateLimited => format!(
+                    "Discord did not say whether the game's thread opened ({}); try again: \
+                     Bredon takes the thread if it did",
+                    describe(&e)
+                ),
+                _ => format!(
+                    "Discord refused to open the game's thread ({}): challenge in a channel \
+                     without a game, or ask a moderator",
+                    describe(&e)
+                ),
+            };
             return refuse(ctx, Refusal(why)).await;
         }
     };
