@@ -68,6 +68,35 @@
     }
     list.replaceChildren.apply(list, items);
   }
+  // Times in the reader's own time zone and manner; UTC stays in each one's title.
+  function localize(root) {
+    root.querySelectorAll("time[data-ms]").forEach(function (t) {
+      if (!t.title) t.title = t.textContent;
+      const at = new Date(Number(t.dataset.ms));
+      t.textContent = at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    });
+  }
+  function timeOf(ms) {
+    const t = document.createElement("time");
+    t.dataset.ms = String(ms);
+    t.dateTime = new Date(ms).toISOString();
+    // As the server writes it ("2026.11.28 14:05 UTC"), kept in the title once localized.
+    t.textContent = t.dateTime.slice(0, 16).replace("T", " ").split("-").join(".") + " UTC";
+    return t;
+  }
+  // The status line as the page first drew it (names as text, isolated).
+  function status(news) {
+    const line = document.getElementById("status");
+    if (!news.to_move) { line.textContent = news.status; return; }
+    const who = document.createElement("bdi");
+    who.textContent = news.to_move;
+    const parts = [who, " to move, since ", timeOf(news.since_ms)];
+    if (news.deadline_ms) parts.push("; loses on time at ", timeOf(news.deadline_ms));
+    parts.push(".");
+    line.replaceChildren.apply(line, parts);
+    localize(line);
+  }
+  localize(document);
   keepInSight(list.querySelector("a[aria-current]"));
   list.addEventListener("click", function (e) {
     const a = e.target.closest("a[data-ply]");
@@ -91,7 +120,7 @@
       last = news.plies.length;
       slider.max = String(last);
       relist(news.plies, news.took);
-      document.getElementById("status").textContent = news.status;
+      status(news);
       show(atEnd ? last : Number(slider.value));
       if (news.finished) events.close();
     });

@@ -30,6 +30,11 @@ struct Plies<'a> {
     /// How long each ply took, where that is known (as the page's list says it).
     took: Vec<Option<String>>,
     status: String,
+    /// While the game is played, the status's parts, for the page to show times in the
+    /// reader's own time: whose move, since when, until when.
+    to_move: Option<&'a str>,
+    since_ms: i64,
+    deadline_ms: Option<i64>,
     finished: bool,
 }
 
@@ -97,6 +102,9 @@ fn event(game: &WebGame) -> Event {
             .map(|i| super::pages::took(game, i))
             .collect(),
         status: status(game),
+        to_move: game.to_move.as_deref().filter(|_| game.result.is_none()),
+        since_ms: game.last_ply_ms,
+        deadline_ms: game.deadline_ms,
         finished: game.result.is_some(),
     };
     let data = serde_json::to_string(&plies).unwrap_or_default();

@@ -106,8 +106,17 @@ fn span(then: i64, now: i64) -> String {
     }
 }
 
+/// A moment as the page shows it: in UTC, which the page's script turns into the reader's own
+/// time (keeping UTC in its title); `datetime` in ISO 8601, `data-ms` for the script.
 pub(super) fn time(ms: i64) -> Markup {
-    html! { time datetime=(ms) { (when(ms)) } }
+    let minute = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    let iso = format!(
+        "{}T{:02}:{:02}Z",
+        ptn_date(ms).replace('.', "-"),
+        minute / 60,
+        minute % 60
+    );
+    html! { time datetime=(iso) data-ms=(ms) { (when(ms)) } }
 }
 
 /// A player's name, linked to their page when they have one (`key`).

@@ -353,6 +353,16 @@ async fn a_new_ply_appears_on_the_open_page_without_a_reload() {
         .unwrap()
         .replace(['\u{2068}', '\u{2069}'], "");
     assert!(status.starts_with("bob to move, since "), "{status}");
+    // Its time, like every time on the page, in the reader's own manner, UTC in its title.
+    let times = "return [...document.querySelectorAll('time')] \
+                 .map(t => [t.textContent, t.title]);";
+    let times: Vec<(String, String)> =
+        serde_json::from_value(c.execute(times, vec![]).await.unwrap()).unwrap();
+    assert!(times.len() >= 2, "{times:?}");
+    for (shown, utc) in &times {
+        assert!(utc.ends_with(" UTC") && utc.len() == 20, "{times:?}");
+        assert_ne!(shown, utc, "{times:?}");
+    }
     // A reader looking back stays where they are when the next ply comes.
     press(c, Key::Home).await;
     site.service
