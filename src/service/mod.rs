@@ -218,15 +218,11 @@ impl Service {
         self.commit_or(ctx, change, outcome, CHANGED_MEANWHILE)
     }
 
-    /// `commit`, saying `conflict` if the records changed since they were read.
-    fn commit_or(
-        &self,
-        ctx: &Ctx,
-        mut change: Change,
-        mut outcome: Outcome,
-        conflict: &str,
-    ) -> Result<Outcome, Refusal> {
-        let letter = Letter {
+    /// The letter that owes `outcome` in `ctx.channel`, made by `ctx`'s action. The process
+    /// making it delivers it: the lease is given with it, so no other process's outbox takes
+    /// it while this one answers.
+    fn letter_for(&self, ctx: &Ctx, outcome: &Outcome) -> Result<Letter, Refusal> {
+        Ok(Letter {
             id: self.store.new_id()?,
             guild: ctx.guild,
             channel: ctx.channel,
@@ -235,15 +231,24 @@ impl Service {
             request_at_ms: ctx.request.as_ref().map(|r| r.issued_ms),
             sent: Vec::new(),
             message: None,
-            body: letter::body_of(&outcome),
-            // The process making it delivers it: the lease is given with the change, so no
-            // other process's outbox takes it while this one answers.
+            body: letter::body_of(outcome),
             hold: Some(Hold {
                 holder: self.holder,
                 until_ms: crate::clock::now_ms() + LEASE_MS,
                 epoch: FIRST_EPOCH,
             }),
-        };
+        })
+    }
+
+    /// `commit`, saying `conflict` if the records changed since they were read.
+    fn commit_or(
+        &self,
+        ctx: &Ctx,
+        mut change: Change,
+        mut outcome: Outcome,
+        conflict: &str,
+    ) -> Result<Outcome, Refusal> {
+        let letter = self.letter_for(ctx, &outcome)?;
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;
         change.letters.push(letter);

@@ -102,8 +102,7 @@ impl Service {
             return self.read_letter(letter);
         }
         if now_ms - letter.created_ms < NEWER_BUILD_WAIT_MS {
-            self.store
-                .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
+            self.leave_to_its_build(letter.id)?;
             return refuse(format!(
                 "letter {} was written by a newer Bredon; it delivers it",
                 letter.id
@@ -128,11 +127,18 @@ impl Service {
                         "a letter of a newer Bredon cannot be read by this build; kept for it, and the channel's later letters go past it"
                     );
                 }
-                self.store
-                    .hold_letter(letter.id, self.holder, i64::MIN, i64::MIN)?;
+                self.leave_to_its_build(letter.id)?;
                 Ok(None)
             }
         }
+    }
+
+    /// Lets go at once of the lease this process took on letter `id`, a newer build's, so that
+    /// a process of that build may take it.
+    fn leave_to_its_build(&self, id: u64) -> Result<(), Refusal> {
+        self.store
+            .hold_letter(id, self.holder, i64::MIN, i64::MIN)?;
+        Ok(())
     }
 
     fn read_letter(&self, mut letter: Letter) -> Result<Option<Delivery>, Refusal> {
@@ -194,23 +200,8 @@ impl Service {
             direct: vec![reader.clone()],
             ..Outcome::default()
         };
-        let own = Letter {
-            id: self.store.new_id()?,
-            // A direct message belongs to no server's queue.
-            guild: 0,
-            channel: reader.id,
-            created_ms: now_ms,
-            request: None,
-            request_at_ms: None,
-            sent: Vec::new(),
-            message: None,
-            body: super::letter::body_of(&outcome),
-            hold: Some(Hold {
-                holder: self.holder,
-                until_ms: now_ms + LEASE_MS,
-                epoch: FIRST_EPOCH,
-            }),
-        };
+        // A direct message belongs to no server's queue.
+        let own = self.letter_for(&Ctx::of_bredon(0, reader.id, now_ms), &outcome)?;
         let part = Part::Direct(reader.id).key();
         let handed = self
             .store

@@ -219,6 +219,12 @@ pub enum FollowUp {
 }
 
 impl Outcome {
+    /// Whether this outcome is a direct message alone, in its reader's queue (a digest, or a
+    /// player's turn handed over from its game's letter): no post in a channel.
+    pub fn is_direct_alone(&self) -> bool {
+        self.direct_only || !self.digest.is_empty()
+    }
+
     /// What follows this outcome, for an adapter whose Bredon is the player `bredon`: Bredon
     /// acts where the outcome calls on it (pings it), tournaments move where one changed.
     pub fn follow_ups(&self, bredon: u64) -> Vec<FollowUp> {

@@ -207,10 +207,7 @@ async fn the_move_button_opens_a_form_whose_ply_is_played() {
     start_game(&fake).await;
     let form = open_move_form(&fake, &alice(), CHANNEL).await;
     assert_eq!(form.json()["type"], 9, "a modal");
-    let modal_id = form.json()["data"]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let modal_id = form.modal_id();
     let input = form.json()["data"]["components"][0]["components"][0].clone();
     assert_eq!(input["custom_id"], "ply");
     assert_eq!(input["placeholder"], "c3, Sd4, Cb2, 3c3>12");

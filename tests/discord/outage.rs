@@ -260,10 +260,7 @@ async fn a_late_move_form_is_deferred_at_once_and_a_wrong_ply_stays_private() {
     let (fake, data, bot) = boot().await;
     start_game(&fake).await;
     let form = open_move_form(&fake, &alice(), CHANNEL).await;
-    let modal_id = form.json()["data"]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let modal_id = form.modal_id();
     // A wrong ply, late: the public "thinking" goes, the refusal is alice's alone.
     fake.deliver_late(Duration::from_millis(2_800));
     let from = fake.requests().len();

@@ -88,10 +88,7 @@ async fn a_line_answers_the_foreseen_replies_at_once_and_is_dropped_when_they_de
     let form = open_move_form(&fake, &alice(), CHANNEL).await;
     let inputs = &form.json()["data"]["components"];
     assert_eq!(inputs[1]["components"][0]["custom_id"], "then");
-    let modal_id = form.json()["data"]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let modal_id = form.modal_id();
     let from = fake.requests().len();
     let fields = [("ply", "a2"), ("then", "b5 a3")];
     let token = fake.submit_modal_fields(&alice(), CHANNEL, &modal_id, &fields);
@@ -138,10 +135,7 @@ async fn lines_answer_bredon_too() {
     ];
     let branches: Vec<String> = answers.iter().map(|(r, a)| format!("{r} {a}")).collect();
     let form = open_move_form(&fake, &alice(), CHANNEL).await;
-    let modal_id = form.json()["data"]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let modal_id = form.modal_id();
     let from = fake.requests().len();
     let fields = [("ply", "a1"), ("then", &branches.join("; ")[..])];
     let token = fake.submit_modal_fields(&alice(), CHANNEL, &modal_id, &fields);
@@ -234,10 +228,7 @@ async fn a_line_of_six_pairs_against_bredon_plays_to_its_end() {
     })
     .await;
     let form = open_move_form(&fake, &alice(), CHANNEL).await;
-    let modal_id = form.json()["data"]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let modal_id = form.modal_id();
     let from = fake.requests().len();
     let line = "e1 c2 e2 d2 e3 b4 a3 c4 a4 d4 a5 b3";
     let fields = [("ply", "b2"), ("then", line)];

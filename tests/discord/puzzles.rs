@@ -79,10 +79,7 @@ async fn a_puzzle_is_solved_in_its_thread_and_a_private_one_answered_privately()
     // of the board's Move button.
     let form = harness::open_form(&fake, &alice(), thread, "bredon:puzzle-move:").await;
     assert_eq!(form.json()["type"], 9, "a modal");
-    let modal = form.json()["data"]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let modal = form.modal_id();
     let from = fake.requests().len();
     let token = fake.submit_modal(&alice(), thread, &modal, "ply", "d4");
     let answered = harness::answer(&fake, from, &token).await;

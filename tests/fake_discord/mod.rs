@@ -209,6 +209,14 @@ impl Request {
         link_urls(&message_payload(&self.json())["components"])
     }
 
+    /// The custom id of the form (modal) a callback opens.
+    pub fn modal_id(&self) -> String {
+        self.json()["data"]["custom_id"]
+            .as_str()
+            .expect("a form's callback")
+            .to_string()
+    }
+
     /// The message text, for callbacks (`data.content`) and messages (`content`).
     pub fn content(&self) -> String {
         message_payload(&self.json())["content"]

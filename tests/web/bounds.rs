@@ -30,22 +30,53 @@ async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
     tokio::time::timeout(within, read_to_end).await.is_ok()
 }
 
-/// A GET of `target` on `stream`, kept alive: the status of the answer's head.
-async fn status_on(stream: &mut TcpStream, target: &str) -> u16 {
+/// A GET of `target` on `stream`, kept alive: the status of the answer's head, or `None` if the
+/// server closed the connection first.
+async fn head_status(stream: &mut TcpStream, target: &str) -> Option<u16> {
     let text = format!("GET {target} HTTP/1.1\r\nHost: pages\r\n\r\n");
-    stream.write_all(text.as_bytes()).await.unwrap();
+    stream.write_all(text.as_bytes()).await.ok()?;
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
-        assert_eq!(
-            stream.read(&mut byte).await.unwrap(),
-            1,
-            "closed before a head"
-        );
+        if stream.read(&mut byte).await.ok()? != 1 {
+            return None;
+        }
         head.push(byte[0]);
     }
     let head = String::from_utf8_lossy(&head);
-    head.split_whitespace().nth(1).unwrap().parse().unwrap()
+    head.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// `head_status` on a connection the server must answer.
+async fn status_on(stream: &mut TcpStream, target: &str) -> u16 {
+    head_status(stream, target)
+        .await
+        .expect("closed before a head")
+}
+
+/// `count` connections to `site`, each answered 200 for `target` and held open.
+async fn held_open(site: &Site, target: &str, count: usize) -> Vec<TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..count {
+        let mut stream = connect(site).await;
+        assert_eq!(status_on(&mut stream, target).await, 200);
+        held.push(stream);
+    }
+    held
+}
+
+/// The status of `target` on a new connection once one is neither closed at once nor refused
+/// 429, tried for 5 s: a place given back is free only once the server sees its connection
+/// close.
+async fn status_once_a_place_is_free(site: &Site, target: &str) -> Option<u16> {
+    for _ in 0..50 {
+        let mut stream = connect(site).await;
+        match head_status(&mut stream, target).await {
+            Some(status) if status != 429 => return Some(status),
+            _ => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    None
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -106,55 +137,27 @@ async fn heavy_headers_are_refused() {
 async fn one_address_holds_at_most_thirty_two_connections() {
     let site = Site::start().await;
     let page = format!("/s/{}", site.slug);
-    let mut held = Vec::new();
-    for _ in 0..32 {
-        let mut stream = connect(&site).await;
-        assert_eq!(status_on(&mut stream, &page).await, 200);
-        held.push(stream);
-    }
+    let mut held = held_open(&site, &page, 32).await;
     let mut one_more = connect(&site).await;
     assert!(
         closed_within(&mut one_more, Duration::from_secs(5)).await,
         "the 33rd is closed at once"
     );
     drop(held.pop());
-    // The place given back is taken by the next connection (closing is not instant).
-    let mut again = None;
-    for _ in 0..50 {
-        let mut stream = connect(&site).await;
-        let text = format!("GET {page} HTTP/1.1\r\nHost: pages\r\n\r\n");
-        stream.write_all(text.as_bytes()).await.unwrap();
-        let mut first = [0u8; 12];
-        if stream.read_exact(&mut first).await.is_ok() {
-            again = Some(String::from_utf8_lossy(&first).into_owned());
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(again.as_deref(), Some("HTTP/1.1 200"));
+    // The place given back is taken by the next connection.
+    assert_eq!(status_once_a_place_is_free(&site, &page).await, Some(200));
     drop(held);
     // Behind a reverse proxy (no limit per address here) every reader has the proxy's address:
     // forty connections from it are all served.
     let proxied = Site::start_limited(None).await;
-    let page = format!("/s/{}", proxied.slug);
-    let mut held = Vec::new();
-    for _ in 0..40 {
-        let mut stream = connect(&proxied).await;
-        assert_eq!(status_on(&mut stream, &page).await, 200);
-        held.push(stream);
-    }
+    held_open(&proxied, &format!("/s/{}", proxied.slug), 40).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn one_address_holds_at_most_eight_live_pages() {
     let site = Site::start().await;
     let events = format!("/s/{}/game/1/events", site.slug);
-    let mut live = Vec::new();
-    for _ in 0..8 {
-        let mut stream = connect(&site).await;
-        assert_eq!(status_on(&mut stream, &events).await, 200);
-        live.push(stream);
-    }
+    let mut live = held_open(&site, &events, 8).await;
     let refused = tokio::time::timeout(Duration::from_secs(10), get(&site.base, &events))
         .await
         .expect("the ninth is answered, not streamed");
@@ -166,16 +169,7 @@ async fn one_address_holds_at_most_eight_live_pages() {
     );
     // A page that is closed gives its place back.
     drop(live.pop());
-    let mut answered = 0;
-    for _ in 0..50 {
-        let mut stream = connect(&site).await;
-        answered = status_on(&mut stream, &events).await;
-        if answered == 200 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(answered, 200);
+    assert_eq!(status_once_a_place_is_free(&site, &events).await, Some(200));
 }
 
 /// The time a request's headers may take is no limit on an answer: a live page open for

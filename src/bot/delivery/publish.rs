@@ -202,7 +202,7 @@ impl Publisher {
                 .into());
             }
         }
-        if !outcome.digest.is_empty() {
+        if outcome.is_direct_alone() {
             // A digest is its direct message alone.
             self.rest(channel, owed, &outcome, None, &[]).await?;
             if let Some(claim) = claim {
@@ -287,8 +287,7 @@ impl Publisher {
             .as_deref()
             .filter(|_| token_lives(issued_ms, now_ms()));
         let mut pinged = d.has_sent(Part::Pings);
-        let alone = d.outcome.direct_only || !d.outcome.digest.is_empty();
-        let message = match d.has_sent(Part::Announcement) || alone {
+        let message = match d.has_sent(Part::Announcement) || d.outcome.is_direct_alone() {
             true => d.letter.message,
             false => {
                 let post = announce(&d.outcome, self.web_url.as_deref()).await;
@@ -450,7 +449,7 @@ impl Publisher {
             .filter(|p| !sent.contains(&Part::Direct(p.id).key()))
             .cloned()
             .collect();
-        if outcome.direct_only || !outcome.digest.is_empty() {
+        if outcome.is_direct_alone() {
             // A letter in its reader's queue: the direct message is all it owes. A reader
             // whose direct messages are closed is told in the game's channel (a digest's
             // longest-waiting game's).
