@@ -22,6 +22,7 @@ mod outage;
 mod playtak;
 mod premoves;
 mod puzzles;
+mod queues;
 mod rate_limits;
 mod records;
 mod refusals;

@@ -1,0 +1,72 @@
+//! Order and queues: what one channel or one reader is owed holds nothing else back, and
+//! nothing overtakes what a channel is still owed. A player's direct message waits in the
+//! player's own queue; a ply of Bredon's waits behind the ply it answers.
+
+use crate::harness::*;
+use serde_json::json;
+use std::time::Duration;
+
+/// A player's direct message is a letter of its own, in the player's queue: while Discord
+/// cannot open bob's DM channel, the game's letters go on without it. Alice's a1 owes bob a
+/// direct message; bob's e5 is answered by the outbox (its answer failed), which finds no
+/// letter of a1's still waiting in the channel ahead of it. Once Discord is back, bob gets the
+/// direct message once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_message_held_by_an_outage_holds_nothing_of_its_game() {
+    let (fake, data, bot) = boot().await;
+    start_game(&fake).await;
+    let on = json!([{ "name": "dm", "type": 5, "value": true }]);
+    assert!(run(&fake, &bob(), "notify", on).await.is_ephemeral());
+    fake.outage_of("/users/@me/channels", Duration::from_secs(600));
+    says(&ply(&fake, &alice(), "a1").await, "alice played a1");
+    fake.fail_next("/callback", 503);
+    let options = json!([{ "name": "ply", "type": 3, "value": "e5" }]);
+    fake.command(&bob(), CHANNEL, "move", options);
+    fake.wait_until("bob's e5 from the outbox", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "bob played e5") == 1
+    })
+    .await;
+    assert!(
+        fake.direct_messages(bob().id).is_empty(),
+        "the direct message still waits for Discord"
+    );
+    fake.advance(Duration::from_secs(601));
+    fake.wait_until("bob's direct message", Duration::from_secs(60), |f| {
+        !f.direct_messages(bob().id).is_empty()
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    let dms = fake.direct_messages(bob().id);
+    assert_eq!(dms.len(), 1, "once");
+    let link = format!("It is your move in <#{CHANNEL}>: https://discord.com/channels/");
+    assert!(dms[0].content.contains(&link), "{}", dms[0].content);
+}
+
+/// Messages keep their order in a channel: alice's ply against Bredon is left to the outbox (its
+/// answer failed, and the outbox cannot yet ask whether it went out), and Bredon's reply, ready
+/// at once, waits behind it instead of overtaking it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bredons_reply_never_overtakes_the_ply_it_answers() {
+    let (fake, data, bot) = boot().await;
+    alice_plays_bredon(&fake, 1, 5).await;
+    fake.fail_next("/callback", 503);
+    for _ in 0..3 {
+        fake.fail_next("/messages/@original", 503);
+    }
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    fake.command(&alice(), CHANNEL, "move", options);
+    fake.wait_until("Bredon's reply", Duration::from_secs(60), |f| {
+        said_in(f, CHANNEL, "Bredon played") == 1
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    let order: Vec<String> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == CHANNEL && !m.deleted)
+        .map(|m| m.content)
+        .filter(|c| c.contains("alice played a1") || c.contains("Bredon played"))
+        .collect();
+    assert_eq!(order.len(), 2, "{order:?}");
+    assert!(order[0].contains("alice played a1"), "{order:?}");
+}
