@@ -12,7 +12,7 @@ use super::respond::{
 };
 use super::{Data, Error};
 use crate::game::Kind;
-use crate::service::{Answer, Ctx, Prompt, Refusal, RequestToken};
+use crate::service::{Answer, Ctx, Deferral, Prompt, Refusal, RequestToken};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 
@@ -215,6 +215,7 @@ pub async fn on_move_modal(
         request: Some(RequestToken {
             token: submit.token.clone(),
             issued_ms: created_ms(submit.id.get()),
+            deferral: Deferral::default(),
         }),
         ..interaction_ctx(
             submit.guild_id,
@@ -223,7 +224,7 @@ pub async fn on_move_modal(
             submit.member.as_ref(),
         )
     };
-    let foresight = Foresight::asking();
+    let foresight = Foresight::asking().answering(&sctx);
     let told = foresight.clone();
     let publisher = Arc::clone(&data.publisher);
     let work: Work = tokio::spawn(async move {

@@ -8,7 +8,7 @@ use super::delivery::posting::created_ms;
 use super::delivery::publish::{Ready, Via};
 use super::post::{escape, fit, Post};
 use super::{Context, Data, Error};
-use crate::service::{Ctx, Outcome, Refusal, RequestToken, Service};
+use crate::service::{Ctx, Deferral, Outcome, Refusal, RequestToken, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -41,6 +41,7 @@ pub fn service_ctx(ctx: Context<'_>) -> Ctx {
         request: interaction(ctx).map(|i| RequestToken {
             token: i.token.clone(),
             issued_ms: created_ms(i.id.get()),
+            deferral: Deferral::default(),
         }),
         ..interaction_ctx(ctx.guild_id(), ctx.channel_id(), ctx.author(), member)
     }
@@ -116,17 +117,36 @@ enum Audience {
 
 /// What the work knows of its answer's audience before its slow part (Bredon's reply): told
 /// inside the same crossing to the service, so by the time a deferral is due it is mostly known.
+/// With it, the request's `Deferral`, which the work's letter reads as it is written.
 #[derive(Clone)]
-pub struct Foresight(Arc<watch::Sender<Option<Audience>>>);
+pub struct Foresight {
+    audience: Arc<watch::Sender<Option<Audience>>>,
+    deferral: Deferral,
+}
 
 impl Foresight {
     fn known(audience: Audience) -> Foresight {
-        Foresight(Arc::new(watch::Sender::new(Some(audience))))
+        Foresight {
+            audience: Arc::new(watch::Sender::new(Some(audience))),
+            // An outcome decided before: its letter is written.
+            deferral: Deferral::written(),
+        }
     }
 
     /// Not known until the work `learn`s it.
     pub fn asking() -> Foresight {
-        Foresight(Arc::new(watch::Sender::new(None)))
+        Foresight {
+            audience: Arc::new(watch::Sender::new(None)),
+            deferral: Deferral::written(),
+        }
+    }
+
+    /// For the work acting as `ctx`: a deferral is told to the letter it writes.
+    pub fn answering(mut self, ctx: &Ctx) -> Foresight {
+        if let Some(request) = &ctx.request {
+            self.deferral = request.deferral.clone();
+        }
+        self
     }
 
     /// The service's word (its `tell_private`, as `Service::play_then` takes it).
@@ -135,12 +155,12 @@ impl Foresight {
             true => Audience::Asker,
             false => Audience::Channel,
         };
-        self.0.send_replace(Some(audience));
+        self.audience.send_replace(Some(audience));
     }
 
     /// The audience, waiting at most `wait` for the work to tell it; the channel if it has not.
     async fn audience(&self, wait: Duration) -> Audience {
-        let mut told = self.0.subscribe();
+        let mut told = self.audience.subscribe();
         let known = tokio::time::timeout(wait, told.wait_for(Option::is_some)).await;
         match known {
             Ok(Ok(audience)) => audience.unwrap_or(Audience::Channel),
@@ -206,6 +226,7 @@ async fn act_for<T: Send + 'static>(
         return refuse(ctx, refusal).await;
     }
     let sctx = service_ctx(ctx);
+    let foresight = foresight.answering(&sctx);
     let publisher = Arc::clone(&ctx.data().publisher);
     let work: Work = tokio::spawn(async move {
         let fetched = fetch.await?;
@@ -270,8 +291,9 @@ impl<'a> Asker<'a> {
         }
     }
 
-    /// How the answer goes out, after a deferral seen by `deferred` or none.
-    async fn via(&self, deferred: Option<Audience>, private: bool) -> Via<'a> {
+    /// How the answer goes out, after a deferral seen by `deferred` or none (`marked` when the
+    /// letter says it was deferred).
+    async fn via(&self, deferred: Option<Audience>, private: bool, marked: bool) -> Via<'a> {
         match (self, self.interaction(), deferred) {
             // A private "thinking" message takes the private answer as a follow-up. A public
             // answer (the puzzle ended in between) cannot be in it: it goes, and the answer
@@ -284,7 +306,7 @@ impl<'a> Asker<'a> {
                 }
                 Via::Channel
             }
-            (_, Some((_, token)), Some(Audience::Channel)) => Via::Deferred(token),
+            (_, Some((_, token)), Some(Audience::Channel)) => Via::Deferred { token, marked },
             (Asker::Command(ctx), _, _) => Via::Reply(*ctx),
             (Asker::Form { submit, .. }, _, _) => Via::Form(submit),
         }
@@ -351,11 +373,17 @@ pub async fn respond_to(
         true => None,
         false => tokio::time::timeout(defer_after, &mut work).await.ok(),
     };
+    let mut marked = false;
     let (done, deferred) = match waited {
         Some(done) => (done, None),
         None => {
+            // Told to the letter before anything is awaited (the work may write it meanwhile)
+            // and before the deferral goes out: whatever happens to that, the outbox then looks
+            // for a "thinking" message to edit. Only a public deferral's answer is such an edit.
+            let told = foresight.deferral.defer();
             let wait = FORESIGHT_WAIT.min(left.saturating_sub(defer_after + DEFER_MARGIN));
             let audience = foresight.audience(wait).await;
+            marked = told && audience == Audience::Channel;
             if let Err(e) = asker.defer(audience).await {
                 // Too late to answer: the work goes on, and what it stores the outbox posts.
                 tracing::info!(error = %describe(&e), "could not defer; the outbox posts the outcome");
@@ -371,7 +399,7 @@ pub async fn respond_to(
     };
     match done.unwrap_or_else(|e| Err(failed_inside(e))) {
         Ok(ready) => {
-            let via = asker.via(deferred, ready.outcome.private).await;
+            let via = asker.via(deferred, ready.outcome.private, marked).await;
             publisher.publish(channel, ready, via).await
         }
         Err(refusal) => {

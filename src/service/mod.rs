@@ -35,7 +35,7 @@ pub use options::{
     describe_reminder, describe_secs, parse_duration, parse_reserves, parse_stakes,
     ChallengeOptions,
 };
-pub use outbox::{Delivery, Fenced, Part, NEWER_BUILD_WAIT_MS};
+pub use outbox::{Delivery, Fenced, Handed, Part, Progress, NEWER_BUILD_WAIT_MS};
 pub use outcome::{
     Answer, Board, DigestGame, Finished, FollowUp, Leaderboard, Outcome, Picture, Prompt, Record,
     Stats, Summary, TimerEvent,
@@ -58,6 +58,7 @@ use crate::store::records::*;
 use crate::store::{Change, CommitError, Store, StoreError, TimerKind};
 use crate::tak::{Color, Position};
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 /// Who does something, where, when.
 #[derive(Clone, Debug)]
@@ -76,10 +77,53 @@ pub struct Ctx {
 
 /// What answers a request: its token, and when the request was made (the token's life runs
 /// from then, not from when Bredon read it: a request replayed late has less of it left).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct RequestToken {
     pub token: String,
     pub issued_ms: i64,
+    pub deferral: Deferral,
+}
+
+/// Whether a request's answer is deferred (a "thinking" message first, which the answer
+/// edits), as far as the letter its action writes can say: the bot tells it as it defers, and
+/// the service reads it as it writes the letter, which then says so. The outbox then knows to
+/// edit the "thinking" message and ping after it, with no note written between the action
+/// and the answer. A deferral told after the letter was written is noted by the bot itself.
+#[derive(Clone, Debug, Default)]
+pub struct Deferral(Arc<Mutex<DeferralState>>);
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum DeferralState {
+    #[default]
+    Open,
+    Deferred,
+    Written,
+}
+
+impl Deferral {
+    /// For an answer whose letter was written before (an outcome decided already).
+    pub fn written() -> Deferral {
+        Deferral(Arc::new(Mutex::new(DeferralState::Written)))
+    }
+
+    /// The bot defers the answer: whether the letter will say so (not written yet).
+    pub fn defer(&self) -> bool {
+        let mut state = self.0.lock().expect("deferral");
+        if *state == DeferralState::Open {
+            *state = DeferralState::Deferred;
+        }
+        *state == DeferralState::Deferred
+    }
+
+    /// The service writes the letter: whether the answer was deferred by then. A deferral
+    /// after this is the bot's to note.
+    fn letter_written(&self) -> bool {
+        let mut state = self.0.lock().expect("deferral");
+        if *state == DeferralState::Open {
+            *state = DeferralState::Written;
+        }
+        *state == DeferralState::Deferred
+    }
 }
 
 impl Ctx {
@@ -218,28 +262,6 @@ impl Service {
         self.commit_or(ctx, change, outcome, CHANGED_MEANWHILE)
     }
 
-    /// The letter that owes `outcome` in `ctx.channel`, made by `ctx`'s action. The process
-    /// making it delivers it: the lease is given with it, so no other process's outbox takes
-    /// it while this one answers.
-    fn letter_for(&self, ctx: &Ctx, outcome: &Outcome) -> Result<Letter, Refusal> {
-        Ok(Letter {
-            id: self.store.new_id()?,
-            guild: ctx.guild,
-            channel: ctx.channel,
-            created_ms: ctx.now_ms,
-            request: ctx.request.as_ref().map(|r| r.token.clone()),
-            request_at_ms: ctx.request.as_ref().map(|r| r.issued_ms),
-            sent: Vec::new(),
-            message: None,
-            body: letter::body_of(outcome),
-            hold: Some(Hold {
-                holder: self.holder,
-                until_ms: crate::clock::now_ms() + LEASE_MS,
-                epoch: FIRST_EPOCH,
-            }),
-        })
-    }
-
     /// `commit`, saying `conflict` if the records changed since they were read.
     fn commit_or(
         &self,
@@ -251,6 +273,7 @@ impl Service {
         let letter = self.letter_for(ctx, &outcome)?;
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;
+        outcome.lease_until_ms = letter.hold.map_or(0, |h| h.until_ms);
         change.letters.push(letter);
         self.durable_or(&change, conflict)?;
         Ok(outcome)
@@ -443,5 +466,27 @@ fn describe_time_left(ms: i64) -> String {
         (0, 0) => "less than a minute".into(),
         (0, m) => format!("{m} min"),
         (h, m) => format!("{h} h {m:02} min"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Deferral;
+
+    #[test]
+    fn a_letter_says_its_answer_was_deferred_only_if_told_before_it_was_written() {
+        let told_first = Deferral::default();
+        assert!(told_first.defer(), "the letter is not written yet");
+        assert!(told_first.letter_written(), "so it says so");
+        assert!(told_first.defer(), "and a second look agrees");
+
+        let written_first = Deferral::default();
+        assert!(!written_first.letter_written());
+        assert!(
+            !written_first.defer(),
+            "too late: the bot answers otherwise"
+        );
+
+        assert!(!Deferral::written().defer(), "an outcome decided before");
     }
 }

@@ -3,7 +3,7 @@
 
 use super::letter::{newer_than_this_build, outcome_of};
 use super::*;
-use crate::store::HandedOver;
+use crate::store::{Settled, Settlement};
 
 /// Another process took a letter over since this one took its lease: this one must stop.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -54,6 +54,39 @@ impl Part {
     }
 }
 
+/// What a delivery did with its letter that the store is told in one step (`Service::settle`):
+/// at the delivery's end, or before a failed part is handed back, so the outbox neither repeats
+/// a part nor loses a direct message.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Parts that went out (the announcement with its message).
+    pub sent: Vec<(Part, Option<u64>)>,
+    /// Direct messages handed over to letters of their own.
+    pub handed: Vec<Handed>,
+    /// Everything the letter owed went out: it leaves the outbox.
+    pub done: bool,
+    /// On disk before anything else happens (what comes next depends on it surviving a crash).
+    pub durably: bool,
+    /// The message showing a live game's board, `(channel, message)` (for jump links).
+    pub board: Option<(u64, u64)>,
+}
+
+/// A player's direct message handed over from a game's letter: to `reader` (who asked for one:
+/// `/notify dm:on`), about the game in channel `about`.
+#[derive(Clone, Debug)]
+pub struct Handed {
+    pub about: u64,
+    pub reader: PlayerRef,
+    pub text: String,
+}
+
+impl Progress {
+    /// Whether the store has anything to be told.
+    pub fn is_empty(&self) -> bool {
+        self.sent.is_empty() && self.handed.is_empty() && !self.done && self.board.is_none()
+    }
+}
+
 impl Delivery {
     pub fn has_sent(&self, part: Part) -> bool {
         self.letter.sent.contains(&part.key())
@@ -61,6 +94,35 @@ impl Delivery {
 }
 
 impl Service {
+    /// The letter that owes `outcome` in `ctx.channel`, made by `ctx`'s action. The process
+    /// making it delivers it: the lease is given with it, so no other process's outbox takes
+    /// it while this one answers.
+    pub(super) fn letter_for(&self, ctx: &Ctx, outcome: &Outcome) -> Result<Letter, Refusal> {
+        Ok(Letter {
+            id: self.store.new_id()?,
+            guild: ctx.guild,
+            channel: ctx.channel,
+            created_ms: ctx.now_ms,
+            request: ctx.request.as_ref().map(|r| r.token.clone()),
+            request_at_ms: ctx.request.as_ref().map(|r| r.issued_ms),
+            sent: match ctx
+                .request
+                .as_ref()
+                .is_some_and(|r| r.deferral.letter_written())
+            {
+                true => vec![Part::Deferred.key()],
+                false => Vec::new(),
+            },
+            message: None,
+            body: letter::body_of(outcome),
+            hold: Some(Hold {
+                holder: self.holder,
+                until_ms: crate::clock::now_ms() + LEASE_MS,
+                epoch: FIRST_EPOCH,
+            }),
+        })
+    }
+
     /// Every outcome still owed that this build reads, oldest first. One whose body cannot be
     /// read although its version is known (a damaged record) is dropped with a warning rather
     /// than blocking its channel forever; one of a newer version is left to the build that
@@ -156,61 +218,65 @@ impl Service {
         }
     }
 
-    /// Notes that `part` of `letter` went out (as `message`, for the announcement), under the
-    /// lease this process took as `epoch`: false when another process took the letter over
-    /// since (nothing is written; this one must stop). `durably` when what happens next
-    /// depends on it surviving a crash.
-    pub fn part_sent(
+    /// Tells the store what a delivery did with `letter` (held as `epoch`), in one step:
+    /// `progress`'s parts noted, its direct messages handed over to letters of their own (each
+    /// in its reader's queue, so a direct message held long never holds the game's channel;
+    /// held by this process, as any letter it makes), the letter removed when done, and a live
+    /// board's message remembered. The ids of the letters handed over now, or `Fenced` when
+    /// another process took `letter` over since (nothing is written: this one must stop).
+    pub fn settle(
         &self,
-        letter: u64,
-        epoch: u64,
-        part: Part,
-        message: Option<u64>,
-        durably: bool,
-    ) -> Result<bool, Refusal> {
-        let noted = self
-            .store
-            .note_part(letter, self.holder, epoch, &part.key(), message)?;
-        if noted && durably {
-            self.store.flush()?;
+        letter: Option<(u64, u64)>,
+        progress: Progress,
+        now_ms: i64,
+    ) -> Result<Result<Vec<u64>, Fenced>, Refusal> {
+        if let Some((channel, message)) = progress.board {
+            self.board_posted(channel, message)?;
         }
-        Ok(noted)
+        let Some((letter, epoch)) = letter else {
+            return Ok(Ok(Vec::new()));
+        };
+        let mut settlement = Settlement {
+            sent: progress
+                .sent
+                .iter()
+                .map(|(part, message)| (part.key(), *message))
+                .collect(),
+            handed: Vec::new(),
+            done: progress.done,
+        };
+        for handed in progress.handed {
+            let part = Part::Direct(handed.reader.id).key();
+            settlement
+                .handed
+                .push((part, self.direct_letter(handed, now_ms)?));
+        }
+        let settled = self
+            .store
+            .settle_letter(letter, self.holder, epoch, &settlement)?;
+        match settled {
+            Settled::Now(own) => {
+                if progress.done || progress.durably {
+                    self.store.flush()?;
+                }
+                Ok(Ok(own))
+            }
+            Settled::Fenced => Ok(Err(Fenced)),
+        }
     }
 
-    /// Hands the direct message `text` for `reader` (who asked for one: `/notify dm:on`) over
-    /// from `letter`, held as `epoch`, to a letter of its own in the reader's queue (the
-    /// reader's id stands for it, as for a digest), so that a direct message held long never
-    /// holds the game's channel; one whose direct messages are closed is told in `about`. The
-    /// new letter is held by this process, as any it makes: its id, or `None` when nothing
-    /// was written (handed over before, or `Fenced`: another process took `letter` over, and
-    /// this one must stop).
-    pub fn hand_over_direct(
-        &self,
-        letter: u64,
-        epoch: u64,
-        about: u64,
-        reader: PlayerRef,
-        text: String,
-        now_ms: i64,
-    ) -> Result<Result<Option<u64>, Fenced>, Refusal> {
+    /// A letter of its own for a direct message handed over from a game's letter: in its
+    /// reader's queue (the reader's id stands for the channel, as for a digest; no server's),
+    /// told in `about` when the reader's direct messages are closed.
+    fn direct_letter(&self, handed: Handed, now_ms: i64) -> Result<Letter, Refusal> {
         let outcome = Outcome {
-            text,
-            about: Some(about),
+            text: handed.text,
+            about: Some(handed.about),
             direct_only: true,
-            direct: vec![reader.clone()],
+            direct: vec![handed.reader.clone()],
             ..Outcome::default()
         };
-        // A direct message belongs to no server's queue.
-        let own = self.letter_for(&Ctx::of_bredon(0, reader.id, now_ms), &outcome)?;
-        let part = Part::Direct(reader.id).key();
-        let handed = self
-            .store
-            .hand_over_part(letter, self.holder, epoch, &part, &own)?;
-        Ok(match handed {
-            HandedOver::Now => Ok(Some(own.id)),
-            HandedOver::Before => Ok(None),
-            HandedOver::Fenced => Err(Fenced),
-        })
+        self.letter_for(&Ctx::of_bredon(0, handed.reader.id, now_ms), &outcome)
     }
 
     /// Takes the right to deliver `letter` for `for_ms` (the outbox loop, before it delivers):
@@ -251,25 +317,5 @@ impl Service {
     /// Everything `letter` owed went out (or can never go: its channel is gone).
     pub fn delivered(&self, letter: u64) -> Result<(), Refusal> {
         Ok(self.store.remove_letter(letter)?)
-    }
-
-    /// What a delivery ends with, in one call: the letter (if one was owed, with the epoch
-    /// it was delivered under) is done, and the message showing a live game's board,
-    /// `(channel, message)`, is remembered. False when another process took the letter over:
-    /// it stays, for that one.
-    pub fn delivered_showing(
-        &self,
-        letter: Option<(u64, u64)>,
-        board: Option<(u64, u64)>,
-    ) -> Result<bool, Refusal> {
-        if let Some((channel, message)) = board {
-            self.board_posted(channel, message)?;
-        }
-        match letter {
-            Some((letter, epoch)) => {
-                Ok(self.store.remove_held_letter(letter, self.holder, epoch)?)
-            }
-            None => Ok(true),
-        }
     }
 }

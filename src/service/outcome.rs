@@ -144,6 +144,9 @@ pub struct Outcome {
     /// The server the letter belongs to (for the links of direct messages).
     #[serde(skip)]
     pub guild: u64,
+    /// Until when the process that made the letter holds its lease (given with the change).
+    #[serde(skip)]
+    pub lease_until_ms: i64,
     /// The announcement, in plain text with names (no markup: adapters escape it).
     pub text: String,
     /// A channel the announcement speaks of, named (as a mention) before its text.

@@ -37,7 +37,7 @@ mod wallets;
 
 pub use change::{Change, CoinChange, DigestSent, PuzzleChange, RefusalNote};
 pub use error::{CommitError, StoreError};
-pub use outbox::HandedOver;
+pub use outbox::{Settled, Settlement};
 
 use crate::game::Kind;
 use error::TxAbort;

@@ -7,14 +7,25 @@ use super::records::{Hold, Letter, LetterHead};
 use super::tx::Tree;
 use super::{decode_all, encode, tx_decode, Store, StoreError, TxAbort};
 
-/// What `Store::hand_over_part` did.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum HandedOver {
-    /// The part is noted and its letter written.
-    Now,
-    /// The part was handed over before: nothing is written.
-    Before,
-    /// Another process took the letter over since, or it is gone: nothing is written.
+/// What a delivery tells the store of a letter in one step (`Store::settle_letter`): the parts
+/// that went out (the announcement with its message), the parts handed over to letters of
+/// their own (a direct message into its reader's queue, keyed by the part), and whether the
+/// letter is done.
+#[derive(Clone, Debug, Default)]
+pub struct Settlement {
+    pub sent: Vec<(String, Option<u64>)>,
+    pub handed: Vec<(String, Letter)>,
+    pub done: bool,
+}
+
+/// What `Store::settle_letter` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// Written; the ids of the letters handed over now (one handed over before is not
+    /// written twice).
+    Now(Vec<u64>),
+    /// Another process took the letter over since (or it is gone, for a letter not done):
+    /// nothing is written.
     Fenced,
 }
 
@@ -66,58 +77,52 @@ impl Store {
             .map_err(TxAbort::into_store_error)
     }
 
-    /// Notes that part `part` of letter `id` went out (as `message`, the first such), only
-    /// under the lease `holder` took as `epoch`: false when another process took the letter
-    /// over since (or it is gone), and nothing is written.
-    pub fn note_part(
+    /// Writes what a delivery did with letter `id` (`settlement`) in one transaction that reads
+    /// the letter afresh, only under the lease `holder` took as `epoch`: its parts noted (the
+    /// first message kept), its handed-over parts noted with their letters written, and the
+    /// letter removed if done, so a part is noted or handed over once whatever fails. `Fenced`
+    /// when another process took the letter over since: nothing is written. A done letter
+    /// already gone is settled.
+    pub fn settle_letter(
         &self,
         id: u64,
         holder: u64,
         epoch: u64,
-        part: &str,
-        message: Option<u64>,
-    ) -> Result<bool, StoreError> {
-        self.change_letter(id, |letter| {
-            if !Hold::is(letter.hold, holder, epoch) {
-                return false;
-            }
-            if !letter.sent.iter().any(|p| p == part) {
-                letter.sent.push(part.to_string());
-            }
-            letter.message = letter.message.or(message);
-            true
-        })
-    }
-
-    /// Hands part `part` of letter `id` over to `letter`, a letter of its own (a direct message
-    /// into its reader's queue), only under the lease `holder` took as `epoch`: the part is
-    /// noted and the new letter written in one transaction, so the part is handed over once
-    /// whatever fails.
-    pub fn hand_over_part(
-        &self,
-        id: u64,
-        holder: u64,
-        epoch: u64,
-        part: &str,
-        letter: &Letter,
-    ) -> Result<HandedOver, StoreError> {
+        settlement: &Settlement,
+    ) -> Result<Settled, StoreError> {
         let key = id.to_be_bytes();
         self.kv
             .transaction(&[Tree::Outbox], |tx| {
                 let Some(bytes) = tx.get(Tree::Outbox, &key)? else {
-                    return Ok(HandedOver::Fenced);
+                    return Ok(match settlement.done {
+                        true => Settled::Now(Vec::new()),
+                        false => Settled::Fenced,
+                    });
                 };
-                let mut from: Letter = tx_decode("outbox", &bytes)?;
-                if !Hold::is(from.hold, holder, epoch) {
-                    return Ok(HandedOver::Fenced);
+                let mut letter: Letter = tx_decode("outbox", &bytes)?;
+                if !Hold::is(letter.hold, holder, epoch) {
+                    return Ok(Settled::Fenced);
                 }
-                if from.sent.iter().any(|p| p == part) {
-                    return Ok(HandedOver::Before);
+                let mut handed_now = Vec::new();
+                for (part, own) in &settlement.handed {
+                    if !letter.sent.contains(part) {
+                        tx.insert(Tree::Outbox, &own.id.to_be_bytes(), &encode(own))?;
+                        handed_now.push(own.id);
+                    }
                 }
-                from.sent.push(part.to_string());
-                tx.insert(Tree::Outbox, &key, &encode(&from))?;
-                tx.insert(Tree::Outbox, &letter.id.to_be_bytes(), &encode(letter))?;
-                Ok(HandedOver::Now)
+                let parts = settlement.sent.iter().map(|(part, _)| part);
+                for part in parts.chain(settlement.handed.iter().map(|(part, _)| part)) {
+                    if !letter.sent.contains(part) {
+                        letter.sent.push(part.clone());
+                    }
+                }
+                let message = settlement.sent.iter().find_map(|(_, message)| *message);
+                letter.message = letter.message.or(message);
+                match settlement.done {
+                    true => tx.remove(Tree::Outbox, &key)?,
+                    false => tx.insert(Tree::Outbox, &key, &encode(&letter))?,
+                }
+                Ok(Settled::Now(handed_now))
             })
             .map_err(TxAbort::into_store_error)
     }
@@ -173,28 +178,6 @@ impl Store {
             }
             ours
         })
-    }
-
-    /// A letter delivered under the lease `holder` took as `epoch` leaves the outbox, durably:
-    /// false (and it stays) when another process took it over since.
-    pub fn remove_held_letter(&self, id: u64, holder: u64, epoch: u64) -> Result<bool, StoreError> {
-        let key = id.to_be_bytes();
-        let removed = self
-            .kv
-            .transaction(&[Tree::Outbox], |tx| {
-                let Some(bytes) = tx.get(Tree::Outbox, &key)? else {
-                    return Ok(true);
-                };
-                let letter: LetterHead = tx_decode("outbox", &bytes)?;
-                if !Hold::is(letter.hold, holder, epoch) {
-                    return Ok(false);
-                }
-                tx.remove(Tree::Outbox, &key)?;
-                Ok(true)
-            })
-            .map_err(TxAbort::into_store_error)?;
-        self.flush()?;
-        Ok(removed)
     }
 
     /// A delivered letter leaves the outbox, durably.

@@ -351,3 +351,52 @@ async fn a_flat_win_and_a_reminder_that_fires_once() {
         "the reminder is posted once, then re-armed an hour later"
     );
 }
+
+/// A `/move` crosses from the bot to the service at most twice, whatever its path: its action,
+/// and one step that ends its delivery, where the announcement, the direct message handed over
+/// to the next player's own queue, the record and the board's message are told to the store
+/// together. Each delivery logs its steps into the store, taken after the action's one; tried
+/// answered at once, then deferred (the letter says so from its making).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_crosses_to_the_service_twice_on_every_path() {
+    for defer_ms in ["60000", "0"] {
+        let env = [("BREDON_DEFER_MS", defer_ms)];
+        let (fake, data, bot) = boot_logging_with(&env).await;
+        start_game(&fake).await;
+        // The challenge and the game's start, delivered (by their handlers or the outbox)
+        // before the moves are counted.
+        let delivered =
+            |bot: &Bot| bot.log_count(&["outcome posted"]) + bot.log_count(&["owed outcome"]);
+        let started = async {
+            while delivered(&bot) < 2 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        let waited = tokio::time::timeout(Duration::from_secs(30), started).await;
+        waited.expect("the game's start delivered");
+        let on = json!([{ "name": "dm", "type": 5, "value": true }]);
+        assert!(run(&fake, &bob(), "notify", on).await.is_ephemeral());
+        let before = bot.log_count(&["outcome posted"]);
+        for (player, text) in [(alice(), "a1"), (bob(), "e5"), (alice(), "b1")] {
+            let answered = ply(&fake, &player, text).await;
+            says(&answered, &format!("played {text}"));
+        }
+        let resigned = run(&fake, &bob(), "resign", json!([])).await;
+        says(&resigned, "bob resigns");
+        bot.logged_times(&["outcome posted"], before + 4).await;
+        let steps: Vec<String> = bot
+            .log()
+            .lines()
+            .filter(|l| l.contains("outcome posted"))
+            .skip(before)
+            .map(|l| l.split_whitespace().last().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(steps, ["store_steps=1"; 4], "BREDON_DEFER_MS={defer_ms}");
+        fake.wait_until("bob's direct messages", Duration::from_secs(30), |f| {
+            f.direct_messages(bob().id).len() >= 2
+        })
+        .await;
+        assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+        assert_eq!(fake.direct_messages(bob().id).len(), 2, "a1 and b1");
+    }
+}

@@ -513,7 +513,7 @@ async fn closed_direct_messages_are_told_once_and_not_tried_again() {
 
 /// The bot started with the fake's virtual clock as its own, storing in `data`.
 fn start_on_virtual_clock(fake: &FakeDiscord, data: &std::path::Path, clock: &str) -> Bot {
-    start_bot_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)])
+    start_bot_logging_with(fake, data, 0.2, &[("BREDON_CLOCK_FILE", clock)])
 }
 
 /// A fake Discord whose clock the bot shares, the bot, and a game between alice and bob.
@@ -573,6 +573,8 @@ async fn a_deferred_answer_whose_ping_failed_is_pinged_once_without_its_expired_
         r.path.ends_with(&posts) && r.content().contains("<@222>") && r.status == 503
     })
     .await;
+    bot.logged(&["a part failed: what went out before it is noted"])
+        .await;
     // Killed, and started again 16 minutes later: the token is dead, the ping still owed.
     let (bot, restarted) = killed_and_started_later(&fake, bot, data.path(), &clock).await;
     let ping = fake

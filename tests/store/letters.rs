@@ -2,7 +2,7 @@
 
 use super::world::*;
 use bredon::game::Match;
-use bredon::service::{Part, Service, NEWER_BUILD_WAIT_MS};
+use bredon::service::{Fenced, Handed, Part, Progress, Service, NEWER_BUILD_WAIT_MS};
 use bredon::store::records::Seat;
 
 #[test]
@@ -172,9 +172,14 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
     );
     let epoch = bredon::service::FIRST_EPOCH;
     assert!(first.renew_letter(head.id, epoch, now).unwrap());
-    assert!(first
-        .part_sent(head.id, epoch, Part::Announcement, Some(7), false)
-        .unwrap());
+    assert_eq!(
+        first.settle(
+            Some((head.id, epoch)),
+            sent(Part::Announcement, Some(7)),
+            now
+        ),
+        Ok(Ok(vec![]))
+    );
 
     // The holder stalls past its lease: the other process takes the letter over with the next
     // epoch, and the stalled one can neither note, renew nor finish it any more.
@@ -184,13 +189,15 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
         None
     );
     assert_eq!(second.hold_letter(head.id, later, 60_000).unwrap(), Some(2));
-    assert!(!first
-        .part_sent(head.id, epoch, Part::Record, None, false)
-        .unwrap());
+    assert_eq!(
+        first.settle(Some((head.id, epoch)), sent(Part::Record, None), now),
+        Ok(Err(Fenced))
+    );
     assert!(!first.renew_letter(head.id, epoch, later).unwrap());
-    assert!(!first
-        .delivered_showing(Some((head.id, epoch)), None)
-        .unwrap());
+    assert_eq!(
+        first.settle(Some((head.id, epoch)), done(), now),
+        Ok(Err(Fenced))
+    );
     let letter = second.store().letter(head.id).unwrap().unwrap();
     assert_eq!(
         letter.sent,
@@ -206,7 +213,10 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
     // The new holder fails a try and lets go: either process may take it at once.
     second.release_letter(head.id, 2).unwrap();
     assert_eq!(first.hold_letter(head.id, later, 60_000).unwrap(), Some(3));
-    assert!(first.delivered_showing(Some((head.id, 3)), None).unwrap());
+    assert_eq!(
+        first.settle(Some((head.id, 3)), done(), later),
+        Ok(Ok(vec![]))
+    );
     assert_eq!(
         second.hold_letter(head.id, later, 60_000).unwrap(),
         None,
@@ -225,10 +235,18 @@ fn a_direct_message_is_handed_over_to_a_letter_of_its_own_once_and_only_by_the_h
     let now = bredon::clock::now_ms();
     let text = "It is your move in <#5>: https://discord.com/channels/1/5/9";
     let hand = |s: &Service, epoch| {
-        s.hand_over_direct(game, epoch, CHANNEL, user("bob"), text.into(), now)
-            .unwrap()
+        let handed = Handed {
+            about: CHANNEL,
+            reader: user("bob"),
+            text: text.into(),
+        };
+        let progress = Progress {
+            handed: vec![handed],
+            ..Progress::default()
+        };
+        s.settle(Some((game, epoch)), progress, now).unwrap()
     };
-    let own = hand(first, epoch).unwrap().expect("a letter of its own");
+    let own = hand(first, epoch).unwrap()[0];
     let letter = first.store().letter(own).unwrap().unwrap();
     assert_eq!(letter.channel, user("bob").id, "in bob's queue");
     assert_eq!(letter.guild, 0, "no server's");
@@ -244,7 +262,7 @@ fn a_direct_message_is_handed_over_to_a_letter_of_its_own_once_and_only_by_the_h
     let sent = &first.store().letter(game).unwrap().unwrap().sent;
     assert_eq!(sent, &vec![Part::Direct(user("bob").id).key()]);
     // Handed over once, whatever is tried again.
-    assert_eq!(hand(first, epoch), Ok(None));
+    assert_eq!(hand(first, epoch), Ok(vec![]));
     let owed = first.owed().unwrap().len();
     // Another process that took the game's letter over fences its old holder out.
     let later = now + bredon::service::LEASE_MS;
@@ -252,6 +270,22 @@ fn a_direct_message_is_handed_over_to_a_letter_of_its_own_once_and_only_by_the_h
     let mut fresh = first.store().letter(game).unwrap().unwrap();
     fresh.sent.clear();
     first.store().put_letter(&fresh).unwrap();
-    assert_eq!(hand(first, epoch), Err(bredon::service::Fenced));
+    assert_eq!(hand(first, epoch), Err(Fenced));
     assert_eq!(first.owed().unwrap().len(), owed, "nothing written");
+}
+
+/// What a delivery tells of one part that went out.
+fn sent(part: Part, message: Option<u64>) -> Progress {
+    Progress {
+        sent: vec![(part, message)],
+        ..Progress::default()
+    }
+}
+
+/// What a delivery tells at its end.
+fn done() -> Progress {
+    Progress {
+        done: true,
+        ..Progress::default()
+    }
 }

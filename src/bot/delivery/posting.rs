@@ -8,6 +8,7 @@
 //! not attach is replaced by its description.
 
 use super::failure::{classify, code, describe, discord_code, first_time, Failure};
+use super::in_store;
 use crate::bot::data::{now_ms, Publisher};
 use crate::bot::post::Post;
 use crate::service::{event_id, Outcome, Part, FIRST_EPOCH};
@@ -64,6 +65,9 @@ pub struct Owed {
     pub guild: u64,
     /// The epoch of this process's lease on the letter: every note is written under it.
     pub epoch: u64,
+    /// Until when the lease surely runs, as this process knows it (0: unknown): a request
+    /// that fits in it needs no renewal first.
+    pub lease_until_ms: i64,
 }
 
 impl Owed {
@@ -75,7 +79,14 @@ impl Owed {
             guild: outcome.guild,
             since_ms: now_ms(),
             epoch: FIRST_EPOCH,
+            lease_until_ms: outcome.lease_until_ms,
         }
+    }
+
+    /// Whether a request starting at `now_ms` may run past the lease as this process knows it
+    /// (its whole budget, and a margin for clocks): then the lease is renewed first.
+    fn lease_runs_short(self, now_ms: i64) -> bool {
+        now_ms + REQUEST_BUDGET.as_millis() as i64 + LEASE_MARGIN_MS > self.lease_until_ms
     }
 
     /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
@@ -103,6 +114,10 @@ const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
 /// can never reach Discord after another process took the letter over. Shorter than the HTTP
 /// client's own time-out, so a request Discord leaves unanswered is given up here too.
 const REQUEST_BUDGET: std::time::Duration = std::time::Duration::from_secs(25);
+
+/// What a request's budget is kept short of a lease's end, for the clocks of processes sharing
+/// a store (the lease is written on the making process's clock).
+const LEASE_MARGIN_MS: i64 = 5_000;
 
 /// How long a process that Discord held back past a request's budget leaves the outbox's
 /// letters to other processes.
@@ -220,7 +235,7 @@ impl Publisher {
     /// that any process may take it next (one Discord does not hold back, perhaps).
     pub(super) async fn let_go(&self, letter: u64, epoch: u64) {
         let s = Arc::clone(&self.service);
-        let released = tokio::task::spawn_blocking(move || s.release_letter(letter, epoch)).await;
+        let released = in_store(move || s.release_letter(letter, epoch)).await;
         if !matches!(released, Ok(Ok(()))) {
             tracing::info!(letter, "a letter's lease was not let go; it lapses");
         }
@@ -271,9 +286,11 @@ impl Publisher {
         let Some(letter) = owed.letter else {
             return Ok(());
         };
+        if !owed.lease_runs_short(now_ms()) {
+            return Ok(());
+        }
         let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
-        let renewed =
-            tokio::task::spawn_blocking(move || s.renew_letter(letter, epoch, now_ms())).await;
+        let renewed = in_store(move || s.renew_letter(letter, epoch, now_ms())).await;
         match renewed {
             Ok(Ok(true)) => Ok(()),
             Ok(Ok(false)) => Err(Undelivered::Fenced),
@@ -308,7 +325,7 @@ impl Publisher {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
                 let s = Arc::clone(&self.service);
                 let letter = owed.letter;
-                let dropped = tokio::task::spawn_blocking(move || {
+                let dropped = in_store(move || {
                     if let Err(e) = s.channel_gone(channel) {
                         tracing::warn!(channel, error = %e, "a gone channel's timers could not be stopped");
                     }
@@ -441,7 +458,7 @@ impl Publisher {
         tracing::info!(user, error = %describe(&error), "no direct message");
         if discord_code(&error) == Some(code::CANNOT_MESSAGE_USER) {
             let s = Arc::clone(&self.service);
-            let closed = tokio::task::spawn_blocking(move || s.direct_messages_closed(user)).await;
+            let closed = in_store(move || s.direct_messages_closed(user)).await;
             if let Ok(Ok(true)) = closed {
                 let text = "Bredon cannot send you direct messages (your privacy settings for \
                             this server close them), so it stopped sending them, the daily digest \
@@ -490,6 +507,7 @@ mod tests {
             since_ms: 1_000_000,
             guild: 1,
             epoch: FIRST_EPOCH,
+            lease_until_ms: 1_000_000 + crate::service::LEASE_MS,
         };
         assert!(!owed.past_nonce_window(1_000_000 + NONCE_TRUSTED_MS));
         assert!(owed.past_nonce_window(1_000_001 + NONCE_TRUSTED_MS));
@@ -501,6 +519,9 @@ mod tests {
             !unowed.past_nonce_window(i64::MAX / 2),
             "nothing stored, nothing to look for"
         );
+        // The lease given with the change covers a request made within its first half minute.
+        assert!(!owed.lease_runs_short(1_000_000 + 30_000));
+        assert!(owed.lease_runs_short(1_000_001 + 30_000));
         assert!(token_lives(1_000_000, 1_000_000 + 13 * 60_000));
         assert!(!token_lives(1_000_000, 1_000_000 + 15 * 60_000));
     }

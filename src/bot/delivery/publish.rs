@@ -3,18 +3,19 @@
 //! of a change was stored with it (the outbox letter); the handler that made it claims it and
 //! delivers it the way its carrier allows ([`Via`]), part by part (the announcement, the pings
 //! of a deferred answer, the direct messages (each handed over to a letter in its reader's queue),
-//! the record of a finished game), noting each part.
+//! the record of a finished game), and tells the store what it did in one step at the end
+//! (`Progress`, `Service::settle`), or before a failure is handed back.
 //! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
 use super::failure::{classify, describe, Failure};
 use super::posting::{token_lives, Owed, Undelivered};
-use crate::bot::data::{now_ms, Claim, Publisher, TOURNAMENT_NEWS};
-use crate::bot::opponent::take_turn;
+use super::{counting_store_steps, in_store, store_steps};
+use crate::bot::data::{now_ms, Claim, Publisher};
 use crate::bot::post::{announce, digest_text, jump_link, record, Post};
 use crate::bot::{Context, Error};
-use crate::service::{Fenced, FollowUp, Outcome, Part, Prompt};
-use crate::store::records::{Lacking, PlayerRef};
+use crate::service::{Fenced, FollowUp, Handed, Outcome, Part, Progress, Prompt};
+use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ pub struct Ready {
     pub post: Post,
     claim: Option<Claim>,
     /// What the service says follows the outcome.
-    follow_ups: Vec<FollowUp>,
+    pub(super) follow_ups: Vec<FollowUp>,
 }
 
 /// How an outcome's announcement reaches Discord.
@@ -34,8 +35,10 @@ pub enum Via<'a> {
     /// The first response to a slash command.
     Reply(Context<'a>),
     /// An interaction (by its token) answered "thinking" first: that message is edited into the
-    /// outcome and the pings follow as a new message (an edit notifies no one).
-    Deferred(&'a str),
+    /// outcome and the pings follow as a new message (an edit notifies no one). `marked` when
+    /// the letter says so from its making (`Deferral`); if not (deferred after the letter was
+    /// written), the "thinking" message goes and the announcement is a channel message.
+    Deferred { token: &'a str, marked: bool },
     /// The response to the Move form.
     Form(&'a serenity::ModalInteraction),
     /// A new message in the channel (a nonce makes a repeated post arrive once).
@@ -94,78 +97,14 @@ impl Publisher {
         sent
     }
 
-    /// Runs the follow-ups of an outcome delivered in `channel`.
-    fn follow_up(self: &Arc<Self>, channel: u64, follow_ups: &[FollowUp]) {
-        for follow_up in follow_ups {
-            match follow_up {
-                FollowUp::BredonActs => self.spawn_turn(channel),
-                FollowUp::TournamentWork => TOURNAMENT_NEWS.notify_one(),
-            }
-        }
-    }
-
-    /// Bredon's turns in `channel`, on a task of their own, one task per channel: accepting a
-    /// rematch, answering an undo, or a conditional line answering its plies may make it
-    /// Bredon's move again, so the task goes on until Bredon has nothing to do there. An action
-    /// asking for a turn while the task runs is noted, and the task looks once more before it
-    /// ends, so no second search starts beside the first. Each turn is stored before it is
-    /// posted, so a failed post is the outbox's to repeat, never a reason to stop.
-    pub fn spawn_turn(self: &Arc<Self>, channel: u64) {
-        {
-            let mut turns = self.turns.lock().expect("turns");
-            if let Some(again) = turns.get_mut(&channel) {
-                *again = true;
-                return;
-            }
-            turns.insert(channel, false);
-        }
-        let me = Arc::clone(self);
-        tracing::info!(channel, "Bredon looks for its turn");
-        tokio::spawn(async move {
-            loop {
-                let Some(turn) = take_turn(&me.engine, &me.service, channel).await else {
-                    if me.turn_asked_again(channel) {
-                        continue;
-                    }
-                    return;
-                };
-                let ready = me.ready(turn.outcome).await;
-                let tournament = ready.follow_ups.contains(&FollowUp::TournamentWork);
-                if let Err(e) = me.send(channel, ready, Via::Channel).await {
-                    tracing::info!(channel, error = %e, "Bredon's action is not posted yet");
-                }
-                // Bredon's own next step is this loop's; a tournament's work is the timers'.
-                if tournament {
-                    TOURNAMENT_NEWS.notify_one();
-                }
-                if turn.failed {
-                    me.turns.lock().expect("turns").remove(&channel);
-                    return;
-                }
-            }
-        });
-    }
-
-    /// Whether an action asked for a turn in `channel` while its task ran (the task looks
-    /// again); if not, the task ends, under the same lock, so no request falls between.
-    fn turn_asked_again(&self, channel: u64) -> bool {
-        let mut turns = self.turns.lock().expect("turns");
-        match turns.get_mut(&channel) {
-            Some(again) if *again => {
-                *again = false;
-                true
-            }
-            _ => {
-                turns.remove(&channel);
-                false
-            }
-        }
-    }
-
     /// Posts an outcome in `channel`: the announcement, the board's message remembered, the
     /// direct messages, then a finished game's record; the letter leaves the outbox when all
     /// went out. On an error, what is left stays for the outbox.
     pub async fn send(&self, channel: u64, ready: Ready, via: Via<'_>) -> Result<(), Error> {
+        counting_store_steps(self.send_counted(channel, ready, via)).await
+    }
+
+    async fn send_counted(&self, channel: u64, ready: Ready, via: Via<'_>) -> Result<(), Error> {
         let Ready {
             outcome,
             post,
@@ -192,7 +131,7 @@ impl Publisher {
         }
         if let (Via::Channel, Some(letter)) = (&via, outcome.letter.filter(|_| claim.is_some())) {
             let s = Arc::clone(&self.service);
-            let earlier = tokio::task::spawn_blocking(move || s.owes_before(channel, letter));
+            let earlier = in_store(move || s.owes_before(channel, letter));
             if !matches!(earlier.await, Ok(Ok(false))) {
                 // A post now would overtake (or might: the store did not say) what the channel
                 // is owed from before; the outbox delivers them in order.
@@ -202,9 +141,11 @@ impl Publisher {
                 .into());
             }
         }
+        let mut progress = Progress::default();
         if outcome.is_direct_alone() {
             // A digest is its direct message alone.
-            self.rest(channel, owed, &outcome, None, &[]).await?;
+            self.rest(channel, owed, &outcome, None, &[], progress)
+                .await?;
             if let Some(claim) = claim {
                 claim.delivered();
             }
@@ -212,17 +153,19 @@ impl Publisher {
         }
         let message = match via {
             Via::Channel => self.post(channel, owed, Part::Announcement, post).await?,
-            via => self.answer(channel, &outcome, post, via).await?,
+            via => {
+                let answered = self.answer(channel, &outcome, post, via, &mut progress);
+                answered.await?
+            }
         };
-        if !outcome.direct.is_empty() || outcome.finished.is_some() {
-            // More parts follow: if one fails, the outbox must know this one went out.
-            self.note(owed, Part::Announcement, message).await?;
-        }
-        self.rest(channel, owed, &outcome, message, &[]).await?;
+        note(&mut progress, Part::Announcement, message);
+        self.rest(channel, owed, &outcome, message, &[], progress)
+            .await?;
         if let Some(claim) = claim {
             claim.delivered();
         }
-        tracing::debug!(channel, "outcome posted");
+        // A handler's action took one step into the store before: with these, its crossings.
+        tracing::debug!(channel, store_steps = store_steps(), "outcome posted");
         Ok(())
     }
 
@@ -235,7 +178,7 @@ impl Publisher {
             Via::Reply(ctx) => {
                 ctx.send(post.reply().ephemeral(true)).await?;
             }
-            Via::Deferred(token) => {
+            Via::Deferred { token, .. } => {
                 http.delete_original_interaction_response(token).await?;
                 private_followup(post).execute(http, (None, token)).await?;
             }
@@ -257,9 +200,18 @@ impl Publisher {
     /// interaction's token is used only while it surely lives; after that, the channel path
     /// alone, which looks before it repeats a post.
     pub async fn deliver(&self, letter: u64, epoch: u64, claim: Claim) -> Result<(), Undelivered> {
+        counting_store_steps(self.deliver_counted(letter, epoch, claim)).await
+    }
+
+    async fn deliver_counted(
+        &self,
+        letter: u64,
+        epoch: u64,
+        claim: Claim,
+    ) -> Result<(), Undelivered> {
         let s = Arc::clone(&self.service);
         let now = now_ms();
-        let found = tokio::task::spawn_blocking(move || s.delivery(letter, now)).await;
+        let found = in_store(move || s.delivery(letter, now)).await;
         let mut d = match found {
             Ok(Ok(Some(d))) => d,
             Ok(Ok(None)) => {
@@ -277,6 +229,8 @@ impl Publisher {
             since_ms: d.letter.created_ms,
             guild: d.letter.guild,
             epoch,
+            // Renewed before each post, as the time the outbox took it is not kept here.
+            lease_until_ms: 0,
         };
         // The token's life runs from the interaction (a letter written before that was known
         // counts from itself).
@@ -286,6 +240,7 @@ impl Publisher {
             .request
             .as_deref()
             .filter(|_| token_lives(issued_ms, now_ms()));
+        let mut progress = Progress::default();
         let mut pinged = d.has_sent(Part::Pings);
         let message = match d.has_sent(Part::Announcement) || d.outcome.is_direct_alone() {
             true => d.letter.message,
@@ -293,30 +248,42 @@ impl Publisher {
                 let post = announce(&d.outcome, self.web_url.as_deref()).await;
                 let mut message = None;
                 if let Some(token) = token {
-                    message = self.answered(token, &post.content).await?;
-                    if message.is_none() && d.has_sent(Part::Deferred) {
+                    let original = self.original(token, &post.content).await?;
+                    message = match original {
+                        Original::Carries(id) => Some(id),
                         // The "thinking" message still stands: it becomes the announcement
                         // (pinged below).
-                        message = self.edit_thinking(token, post.clone()).await?;
-                    }
+                        Original::Other if d.has_sent(Part::Deferred) => {
+                            self.edit_thinking(token, post.clone()).await?
+                        }
+                        // Never answered (the deferral failed), or answered otherwise.
+                        Original::Other | Original::Missing => None,
+                    };
                 }
                 if message.is_none() {
                     message = self.post(channel, owed, Part::Announcement, post).await?;
                     // A channel post pings by itself, even for a deferred answer.
-                    self.note(owed, Part::Pings, None).await?;
+                    note(&mut progress, Part::Pings, None);
                     pinged = true;
                 }
-                self.note(owed, Part::Announcement, message).await?;
+                note(&mut progress, Part::Announcement, message);
                 message
             }
         };
         if d.has_sent(Part::Deferred) && !pinged {
-            self.pings(channel, owed, &d.outcome, message).await?;
+            let outcome = &d.outcome;
+            self.pings(channel, owed, outcome, message, &mut progress)
+                .await?;
         }
-        self.rest(channel, owed, &d.outcome, message, &d.letter.sent)
+        self.rest(channel, owed, &d.outcome, message, &d.letter.sent, progress)
             .await?;
         claim.delivered();
-        tracing::debug!(channel, letter, "owed outcome delivered");
+        tracing::debug!(
+            channel,
+            letter,
+            store_steps = store_steps(),
+            "owed outcome delivered"
+        );
         Ok(())
     }
 
@@ -327,16 +294,16 @@ impl Publisher {
         outcome
     }
 
-    /// The message an interaction's answer made, if it carried this announcement: after a lost
-    /// answer or a restart, `@original` tells whether it went out.
-    async fn answered(&self, token: &str, content: &str) -> Result<Option<u64>, Undelivered> {
+    /// What an interaction's answer is, as `@original` tells after a lost answer or a restart:
+    /// whether it carried this announcement.
+    async fn original(&self, token: &str, content: &str) -> Result<Original, Undelivered> {
         match self.http.get_original_interaction_response(token).await {
-            Ok(m) if m.content.trim() == content.trim() => Ok(Some(m.id.get())),
-            Ok(_) => Ok(None),
+            Ok(m) if m.content.trim() == content.trim() => Ok(Original::Carries(m.id.get())),
+            Ok(_) => Ok(Original::Other),
             Err(e) => match classify(&e) {
                 Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
                 // Unknown or expired: the answer never went out, or can no longer be seen.
-                _ => Ok(None),
+                _ => Ok(Original::Missing),
             },
         }
     }
@@ -361,6 +328,7 @@ impl Publisher {
         outcome: &Outcome,
         post: Post,
         via: Via<'_>,
+        progress: &mut Progress,
     ) -> Result<Option<u64>, Undelivered> {
         let http = &self.http;
         let wants_id = wants_message_id(outcome);
@@ -371,16 +339,29 @@ impl Publisher {
                 Ok(_) => Ok(None),
                 Err(e) => Err(e),
             },
-            Via::Deferred(token) => {
+            Via::Deferred {
+                token,
+                marked: false,
+            } => {
+                // Deferred after its letter was written, which cannot say so: an edit of the
+                // "thinking" message would need its pings noted apart (a crash between them
+                // would lose them). It goes, and the announcement is a channel message, which
+                // pings by itself.
+                if let Err(e) = http.delete_original_interaction_response(token).await {
+                    tracing::info!(error = %describe(&e), "a \"thinking\" message stays");
+                }
                 let owed = Owed::fresh(outcome);
-                self.note_durably(owed, Part::Deferred, None).await?;
+                let message = self.post(channel, owed, Part::Announcement, post).await?;
+                note(progress, Part::Pings, None);
+                return Ok(message);
+            }
+            Via::Deferred { token, .. } => {
+                let owed = Owed::fresh(outcome);
                 match thinking_edit(post).execute(http.as_ref(), token).await {
                     Ok(edited) => {
-                        // On disk before the pings: if they fail, the outbox must not post the
-                        // announcement a second time once the token is past its life.
                         let id = Some(edited.id.get());
-                        self.note_durably(owed, Part::Announcement, id).await?;
-                        self.pings(channel, owed, outcome, id).await?;
+                        note(progress, Part::Announcement, id);
+                        self.pings(channel, owed, outcome, id, progress).await?;
                         Ok(id)
                     }
                     Err(e) => Err(e),
@@ -420,6 +401,7 @@ impl Publisher {
         owed: Owed,
         outcome: &Outcome,
         message: Option<u64>,
+        progress: &mut Progress,
     ) -> Result<(), Undelivered> {
         let mentions: Vec<u64> = outcome.ping.iter().map(|p| p.id).collect();
         if !mentions.is_empty() {
@@ -428,13 +410,17 @@ impl Publisher {
                 jump_link(outcome.guild, channel, message)
             );
             let ping = Post::pinging(mentions, &text);
-            self.post(channel, owed, Part::Pings, ping).await?;
+            let posted = self.post(channel, owed, Part::Pings, ping).await;
+            self.settled_if_failed(owed, progress, posted).await?;
         }
-        self.note(owed, Part::Pings, None).await
+        note(progress, Part::Pings, None);
+        Ok(())
     }
 
-    /// After the announcement (posted as `message`): the board's message remembered, the direct
-    /// messages and the record not yet `sent`, then the letter is done.
+    /// After the announcement (posted as `message`): the direct messages and the record not
+    /// yet `sent`, then what the delivery did (`progress`) is told to the store in one step:
+    /// the letter done, the direct messages handed over to letters in their readers' queues,
+    /// and the board's message remembered (for the jump links of /games and /mygames).
     async fn rest(
         &self,
         channel: u64,
@@ -442,6 +428,7 @@ impl Publisher {
         outcome: &Outcome,
         message: Option<u64>,
         sent: &[String],
+        mut progress: Progress,
     ) -> Result<(), Undelivered> {
         let wanted: Vec<_> = outcome
             .direct
@@ -462,108 +449,103 @@ impl Publisher {
                     true => outcome.text.clone(),
                     false => digest_text(&outcome.digest),
                 };
-                self.direct(told_in, player.id, owed, text).await?;
-                self.note(owed, Part::Direct(player.id), None).await?;
+                let sent = self.direct(told_in, player.id, owed, text).await;
+                self.settled_if_failed(owed, &mut progress, sent).await?;
+                note(&mut progress, Part::Direct(player.id), None);
             }
         } else {
             let link = jump_link(outcome.guild, channel, message);
             for player in wanted {
                 let text = format!("It is your move in <#{channel}>: {link}");
-                self.hand_over_direct(channel, owed, player, text).await?;
+                match owed.letter {
+                    // A direct message held long must never hold the game's channel.
+                    Some(_) => progress.handed.push(Handed {
+                        about: channel,
+                        reader: player,
+                        text,
+                    }),
+                    None => self.direct(channel, player.id, owed, text).await?,
+                }
             }
         }
         if !sent.contains(&Part::Record.key()) {
             if let Some(record) = record(outcome, self.web_url.as_deref()).await {
-                self.post(channel, owed, Part::Record, record).await?;
+                let posted = self.post(channel, owed, Part::Record, record).await;
+                self.settled_if_failed(owed, &mut progress, posted).await?;
             }
         }
-        // The letter done and the board's message remembered (for the jump links of /games and
-        // /mygames), in one step.
-        let board = match (outcome.prompt, message) {
+        progress.done = owed.letter.is_some();
+        progress.board = match (outcome.prompt, message) {
             (Some(Prompt::Board { .. }), Some(id)) => Some((channel, id)),
             _ => None,
         };
-        if owed.letter.is_none() && board.is_none() {
+        self.settle(owed, progress).await
+    }
+
+    /// A part's result; when it failed, what the delivery did before it (`progress`) is told to
+    /// the store first, so the outbox neither repeats those parts nor loses a handed-over
+    /// direct message.
+    async fn settled_if_failed<T>(
+        &self,
+        owed: Owed,
+        progress: &mut Progress,
+        result: Result<T, Undelivered>,
+    ) -> Result<T, Undelivered> {
+        if result.is_err() && !progress.is_empty() {
+            let done = Progress {
+                durably: true,
+                ..std::mem::take(progress)
+            };
+            match self.settle(owed, done).await {
+                Ok(()) => tracing::debug!(
+                    letter = owed.letter,
+                    "a part failed: what went out before it is noted"
+                ),
+                Err(Undelivered::Fenced) => return Err(Undelivered::Fenced),
+                Err(_) => {}
+            }
+        }
+        result
+    }
+
+    /// Tells the store what a delivery did with the letter `owed` (`Service::settle`), under
+    /// this process's lease, and rings the outbox for the direct messages handed over:
+    /// `Fenced` when another process took the letter over (this one stops), `Later` when the
+    /// store failed (what went out may go again, by its nonce or after a look: never silently
+    /// lost).
+    async fn settle(&self, owed: Owed, progress: Progress) -> Result<(), Undelivered> {
+        if progress.is_empty() {
             return Ok(());
         }
         let s = Arc::clone(&self.service);
         let letter = owed.letter.map(|letter| (letter, owed.epoch));
-        let done = tokio::task::spawn_blocking(move || s.delivered_showing(letter, board)).await;
-        match done {
-            Ok(Ok(true)) => Ok(()),
-            Ok(Ok(false)) => Err(Undelivered::Fenced),
-            _ => Err(Undelivered::Later("the outbox could not be written".into())),
-        }
-    }
-
-    /// Hands a player's direct message from a game's letter (`owed`, posted in `channel`) over
-    /// to a letter of its own in the player's queue, which the outbox delivers at once: a
-    /// direct message held long never holds the game's channel. An outcome no letter holds
-    /// sends it itself.
-    async fn hand_over_direct(
-        &self,
-        channel: u64,
-        owed: Owed,
-        player: PlayerRef,
-        text: String,
-    ) -> Result<(), Undelivered> {
-        let Some(letter) = owed.letter else {
-            return self.direct(channel, player.id, owed, text).await;
-        };
-        let s = Arc::clone(&self.service);
-        let now = now_ms();
-        let handed = tokio::task::spawn_blocking(move || {
-            s.hand_over_direct(letter, owed.epoch, channel, player, text, now)
-        })
-        .await;
-        match handed {
+        let settled = in_store(move || s.settle(letter, progress, now_ms()));
+        match settled.await {
             Ok(Ok(Ok(own))) => {
-                self.claims.release(&Vec::from_iter(own));
+                self.claims.release(&own);
                 Ok(())
             }
             Ok(Ok(Err(Fenced))) => Err(Undelivered::Fenced),
-            Ok(Err(e)) => Err(Undelivered::Later(e.0)),
-            Err(e) => Err(Undelivered::Later(e.to_string())),
-        }
-    }
-
-    /// Notes that `part` of the letter `owed` went out, under this process's lease: `Fenced`
-    /// when another process took the letter over (this one stops), `Later` when the store
-    /// failed (the part may go out again, by its nonce or after a look: never silently lost).
-    async fn note(&self, owed: Owed, part: Part, message: Option<u64>) -> Result<(), Undelivered> {
-        self.noted(owed, part, message, false).await
-    }
-
-    /// `note`, on disk before anything else happens.
-    async fn note_durably(
-        &self,
-        owed: Owed,
-        part: Part,
-        message: Option<u64>,
-    ) -> Result<(), Undelivered> {
-        self.noted(owed, part, message, true).await
-    }
-
-    async fn noted(
-        &self,
-        owed: Owed,
-        part: Part,
-        message: Option<u64>,
-        durably: bool,
-    ) -> Result<(), Undelivered> {
-        let Some(letter) = owed.letter else {
-            return Ok(());
-        };
-        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
-        let noted =
-            tokio::task::spawn_blocking(move || s.part_sent(letter, epoch, part, message, durably))
-                .await;
-        match noted {
-            Ok(Ok(true)) => Ok(()),
-            Ok(Ok(false)) => Err(Undelivered::Fenced),
             Ok(Err(why)) => Err(Undelivered::Later(why.0)),
             Err(e) => Err(Undelivered::Later(e.to_string())),
         }
+    }
+}
+
+/// An interaction's answer as `@original` shows it.
+enum Original {
+    /// The announcement, as this message.
+    Carries(u64),
+    /// Another message: a deferral's "thinking" message still standing.
+    Other,
+    /// None: never answered, or no longer to be seen.
+    Missing,
+}
+
+/// Notes in `progress` that `part` went out (as `message`), once.
+fn note(progress: &mut Progress, part: Part, message: Option<u64>) {
+    if !progress.sent.iter().any(|(p, _)| *p == part) {
+        progress.sent.push((part, message));
     }
 }
 

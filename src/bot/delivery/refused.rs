@@ -4,6 +4,7 @@
 //! told again. What this process knows is kept in `Publisher::refused`, so a post costs no read
 //! of the store.
 
+use super::in_store;
 use crate::bot::data::{now_ms, Publisher};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
@@ -40,10 +41,7 @@ impl Publisher {
             return;
         };
         let s = Arc::clone(&self.service);
-        let told = tokio::task::spawn_blocking(move || {
-            s.refused_in(guild, channel, lacking, system, now_ms())
-        })
-        .await;
+        let told = in_store(move || s.refused_in(guild, channel, lacking, system, now_ms())).await;
         match told {
             Ok(Ok((letter, stands))) => {
                 self.claims.release(&Vec::from_iter(letter));
@@ -68,8 +66,7 @@ impl Publisher {
             return;
         }
         let s = Arc::clone(&self.service);
-        let noted =
-            tokio::task::spawn_blocking(move || s.allowed_in(guild, channel, with_picture)).await;
+        let noted = in_store(move || s.allowed_in(guild, channel, with_picture)).await;
         if matches!(noted, Ok(Ok(()))) {
             tracing::info!(channel, with_picture, "Bredon may post there again");
             let left = (!with_picture).then_some(Lacking::Files);
@@ -82,7 +79,7 @@ impl Publisher {
     /// again now and then, since processes sharing a store tell and clear refusals apart.
     pub(super) async fn reload_refusals(&self) {
         let s = Arc::clone(&self.service);
-        if let Ok(Ok(all)) = tokio::task::spawn_blocking(move || s.refused_channels()).await {
+        if let Ok(Ok(all)) = in_store(move || s.refused_channels()).await {
             *self.refused.lock().expect("refused channels") = all
                 .into_iter()
                 .map(|(_, r)| (r.channel, r.lacking))
