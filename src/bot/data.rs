@@ -34,6 +34,8 @@ pub struct Publisher {
     pub held_back_until_ms: std::sync::atomic::AtomicI64,
     /// The one way to Discord's REST API (`gate`): its limits and its count of invalid requests.
     pub gate: Arc<super::delivery::gate::Gate>,
+    /// Each channel's sends in turn, and the letters delivered (`delivery/order.rs`).
+    pub order: super::delivery::order::ChannelOrder,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

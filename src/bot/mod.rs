@@ -105,6 +105,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     held_back_until_ms: std::sync::atomic::AtomicI64::new(i64::MIN),
                     turns: Default::default(),
                     gate: Arc::clone(&gate_in_setup),
+                    order: Default::default(),
                 });
                 tokio::spawn(delivery::outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

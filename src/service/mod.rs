@@ -274,6 +274,7 @@ impl Service {
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;
         outcome.lease_until_ms = letter.hold.map_or(0, |h| h.until_ms);
+        outcome.behind = self.owed_before(letter.channel, letter.id)?;
         change.letters.push(letter);
         self.durable_or(&change, conflict)?;
         Ok(outcome)

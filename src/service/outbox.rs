@@ -137,12 +137,25 @@ impl Service {
         Ok(out)
     }
 
-    /// Whether `channel` is still owed a letter made before `letter`: a post of `letter` now
-    /// would overtake it, so `letter` is left to the outbox, which delivers a channel's letters
-    /// in the order they were made.
-    pub fn owes_before(&self, channel: u64, letter: u64) -> Result<bool, Refusal> {
+    /// The letters `channel` is still owed that were made before `letter`: a post of `letter`
+    /// before them would overtake them.
+    pub(super) fn owed_before(&self, channel: u64, letter: u64) -> Result<Vec<u64>, Refusal> {
         let heads = self.store.letter_heads()?;
-        Ok(heads.iter().any(|h| h.channel == channel && h.id < letter))
+        let before = heads
+            .iter()
+            .filter(|h| h.channel == channel && h.id < letter);
+        Ok(before.map(|h| h.id).collect())
+    }
+
+    /// Which of `letters` are still owed.
+    pub fn still_owed(&self, letters: &[u64]) -> Result<Vec<u64>, Refusal> {
+        let mut owed = Vec::new();
+        for &letter in letters {
+            if self.store.letter(letter)?.is_some() {
+                owed.push(letter);
+            }
+        }
+        Ok(owed)
     }
 
     /// Every letter still owed, oldest first, by where and since when (the outbox loop's

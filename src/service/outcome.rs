@@ -147,6 +147,10 @@ pub struct Outcome {
     /// Until when the process that made the letter holds its lease (given with the change).
     #[serde(skip)]
     pub lease_until_ms: i64,
+    /// The letters its channel was still owed when this one was written: posted before they
+    /// are, it would overtake them.
+    #[serde(skip)]
+    pub behind: Vec<u64>,
     /// The announcement, in plain text with names (no markup: adapters escape it).
     pub text: String,
     /// A channel the announcement speaks of, named (as a mention) before its text.

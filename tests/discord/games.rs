@@ -240,8 +240,10 @@ async fn a_restarted_bot_continues_the_game_and_reconnects_after_a_drop() {
     start_game(&fake).await;
     ply(&fake, &alice(), "a1").await;
     let _bot = restarted(&fake, bot, data.path(), 2).await; // SIGKILL
+                                                            // Killed before a1's letter was done, the restarted bot answers bob's e5 at once when its
+                                                            // outbox has made sure a1 went out; if not yet, bob is told privately and e5 follows a1.
     let r = ply(&fake, &bob(), "e5").await;
-    says(&r, "bob played e5. alice to move");
+    announced(&fake, CHANNEL, &r, "bob played e5. alice to move").await;
     // The commands were already there: the restart looked, and wrote nothing.
     let writes = |f: &FakeDiscord| {
         f.requests()

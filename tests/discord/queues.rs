@@ -70,3 +70,47 @@ async fn bredons_reply_never_overtakes_the_ply_it_answers() {
     assert_eq!(order.len(), 2, "{order:?}");
     assert!(order[0].contains("alice played a1"), "{order:?}");
 }
+
+/// An interaction's answer never overtakes what its channel is owed either: alice's a1 is left
+/// to the outbox (its answer failed, and the outbox cannot yet ask whether it went out); bob's
+/// e5, played meanwhile, is stored and bob is told privately that it waits, since a public
+/// answer (even "thinking") would stand above alice's ply. The outbox posts both in order, and
+/// bob's pings alice once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_answer_waits_behind_what_the_channel_is_owed() {
+    let (fake, data, bot) = boot().await;
+    start_game(&fake).await;
+    fake.fail_next("/callback", 503);
+    for _ in 0..3 {
+        fake.fail_next("/messages/@original", 503);
+    }
+    let options = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    fake.command(&alice(), CHANNEL, "move", options);
+    fake.wait_request(0, "alice's answer, failing", |r| {
+        r.path.ends_with("/callback") && r.status == 503
+    })
+    .await;
+    let seen = fake.notifications().len();
+    let told = ply(&fake, &bob(), "e5").await;
+    assert!(told.is_ephemeral(), "{}", told.content());
+    says(&told, "Bredon posts the answer after them, in order");
+    fake.wait_until("both plies", Duration::from_secs(60), |f| {
+        said_in(f, CHANNEL, "bob played e5") == 1
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
+    let order: Vec<String> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == CHANNEL && !m.deleted && !m.ephemeral)
+        .map(|m| m.content)
+        .filter(|c| c.contains("played"))
+        .collect();
+    assert_eq!(order.len(), 2, "{order:?}");
+    assert!(order[0].contains("alice played a1"), "{order:?}");
+    assert!(order[1].contains("bob played e5"), "{order:?}");
+    assert!(
+        notified_since(&fake, seen).contains(&alice().id),
+        "alice is pinged for her move"
+    );
+}

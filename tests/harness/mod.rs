@@ -743,22 +743,28 @@ pub async fn decide_in(
         Some(w) => {
             let loser = if w == white { black } else { white };
             let r = run_in(fake, thread, &player(loser), "resign").await;
-            assert!(
-                r.content().contains(&format!("{w} wins")),
-                "{}",
-                r.content()
-            );
+            announced(fake, thread, &r, &format!("{w} wins")).await;
         }
         None => {
             run_in(fake, thread, &player(white), "draw").await;
             let r = run_in(fake, thread, &player(black), "draw").await;
-            assert!(
-                r.content().contains("Drawn by agreement"),
-                "{}",
-                r.content()
-            );
+            announced(fake, thread, &r, "Drawn by agreement").await;
         }
     }
+}
+
+/// Waits until `text` is announced in `channel`: in the answer `r` itself, or, when the answer
+/// said privately that it waits behind what the channel is still owed (under load, the outbox
+/// may take longer than a handler waits for it), in the channel after those messages.
+pub async fn announced(fake: &FakeDiscord, channel: u64, r: &Request, text: &str) {
+    if r.content().contains(text) {
+        return;
+    }
+    says(r, "Bredon posts the answer after them, in order");
+    fake.wait_until(text, Duration::from_secs(30), |f| {
+        said_in(f, channel, text) >= 1
+    })
+    .await;
 }
 
 /// The newest message in the tournament's channel containing `text`.

@@ -3,13 +3,16 @@
 //! (`posting.rs`), inside the letter's lease; the outbox (`outbox.rs`) delivers what no handler
 //! holds, a channel in order, a suspect server by probes; one table of Discord's codes decides
 //! what a failure means (`failure.rs`); refused channels are told and remembered
-//! (`refused.rs`); Bredon's own turns follow an outcome, one task per channel (`turns.rs`);
+//! (`refused.rs`); a channel's letters keep their order within the process (`order.rs`, `behind.rs`);
+//! Bredon's own turns follow an outcome, one task per channel (`turns.rs`);
 //! and every REST request of the process goes through its gate, Bredon's own
 //! rate limiter (`gate/`). Handlers' first answers (`respond.rs`) and the messages' text
 //! (`post.rs`) stay beside the commands that use them.
 
+mod behind;
 pub(super) mod failure;
 pub(super) mod gate;
+pub(super) mod order;
 pub(super) mod outbox;
 pub(super) mod posting;
 pub(super) mod publish;

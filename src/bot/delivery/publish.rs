@@ -129,17 +129,21 @@ impl Publisher {
             )
             .into());
         }
-        if let (Via::Channel, Some(letter)) = (&via, outcome.letter.filter(|_| claim.is_some())) {
-            let s = Arc::clone(&self.service);
-            let earlier = in_store(move || s.owes_before(channel, letter));
-            if !matches!(earlier.await, Ok(Ok(false))) {
-                // A post now would overtake (or might: the store did not say) what the channel
-                // is owed from before; the outbox delivers them in order.
-                return Err(format!(
-                    "channel {channel} is owed earlier messages: kept for the outbox, after them"
-                )
-                .into());
-            }
+        // In turn with this process's other sends in the channel: a letter still in a handler's
+        // hands when this one was written is delivered first.
+        let turn = match claim {
+            Some(_) => self.turn_after(channel, &outcome.behind, &via).await,
+            None => None,
+        };
+        if claim.is_some() && turn.is_none() {
+            // A post now would overtake what the channel is owed from before: the outbox
+            // delivers them in order, and the asker is told so privately.
+            tracing::info!(channel, letter = ?outcome.letter, "an answer waits behind its channel's earlier letters");
+            self.wait_behind(via).await;
+            return Err(format!(
+                "channel {channel} is owed earlier messages: kept for the outbox, after them"
+            )
+            .into());
         }
         let mut progress = Progress::default();
         if outcome.is_direct_alone() {
@@ -172,7 +176,7 @@ impl Publisher {
     /// An answer for the asker alone (a private puzzle's): ephemeral, and owed to no one else,
     /// so a lost one is only asked again. After a public deferral, the "thinking" message goes
     /// and the answer follows privately.
-    async fn answer_privately(&self, post: Post, via: Via<'_>) -> Result<(), Error> {
+    pub(super) async fn answer_privately(&self, post: Post, via: Via<'_>) -> Result<(), Error> {
         let http = self.http.as_ref();
         match via {
             Via::Reply(ctx) => {
@@ -224,6 +228,9 @@ impl Publisher {
         };
         d.outcome = self.for_players(d.outcome);
         let channel = d.letter.channel;
+        // In turn with this process's handlers in the channel: one that waits for this letter
+        // then knows it delivered.
+        let _turn = self.order.turn(channel, REQUEST_TURN_WAIT).await;
         let owed = Owed {
             letter: Some(letter),
             since_ms: d.letter.created_ms,
@@ -242,6 +249,7 @@ impl Publisher {
             .filter(|_| token_lives(issued_ms, now_ms()));
         let mut progress = Progress::default();
         let mut pinged = d.has_sent(Part::Pings);
+        let mut deferred = d.has_sent(Part::Deferred);
         let message = match d.has_sent(Part::Announcement) || d.outcome.is_direct_alone() {
             true => d.letter.message,
             false => {
@@ -253,7 +261,8 @@ impl Publisher {
                         Original::Carries(id) => Some(id),
                         // The "thinking" message still stands: it becomes the announcement
                         // (pinged below).
-                        Original::Other if d.has_sent(Part::Deferred) => {
+                        Original::Thinking => {
+                            deferred = true;
                             self.edit_thinking(token, post.clone()).await?
                         }
                         // Never answered (the deferral failed), or answered otherwise.
@@ -270,7 +279,7 @@ impl Publisher {
                 message
             }
         };
-        if d.has_sent(Part::Deferred) && !pinged {
+        if deferred && !pinged {
             let outcome = &d.outcome;
             self.pings(channel, owed, outcome, message, &mut progress)
                 .await?;
@@ -299,6 +308,7 @@ impl Publisher {
     async fn original(&self, token: &str, content: &str) -> Result<Original, Undelivered> {
         match self.http.get_original_interaction_response(token).await {
             Ok(m) if m.content.trim() == content.trim() => Ok(Original::Carries(m.id.get())),
+            Ok(m) if m.content.is_empty() && m.attachments.is_empty() => Ok(Original::Thinking),
             Ok(_) => Ok(Original::Other),
             Err(e) => match classify(&e) {
                 Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
@@ -519,10 +529,14 @@ impl Publisher {
         }
         let s = Arc::clone(&self.service);
         let letter = owed.letter.map(|letter| (letter, owed.epoch));
+        let done = owed.letter.filter(|_| progress.done);
         let settled = in_store(move || s.settle(letter, progress, now_ms()));
         match settled.await {
             Ok(Ok(Ok(own))) => {
                 self.claims.release(&own);
+                if let Some(letter) = done {
+                    self.order.delivered(letter);
+                }
                 Ok(())
             }
             Ok(Ok(Err(Fenced))) => Err(Undelivered::Fenced),
@@ -532,11 +546,17 @@ impl Publisher {
     }
 }
 
+/// How long the outbox waits for a handler's send in the same channel before delivering anyway
+/// (the letters are in order in the store; the turn only tells the handler what was delivered).
+const REQUEST_TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// An interaction's answer as `@original` shows it.
 enum Original {
     /// The announcement, as this message.
     Carries(u64),
-    /// Another message: a deferral's "thinking" message still standing.
+    /// A deferral's "thinking" message, still standing.
+    Thinking,
+    /// Another message.
     Other,
     /// None: never answered, or no longer to be seen.
     Missing,

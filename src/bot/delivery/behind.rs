@@ -1,0 +1,85 @@
+//! A letter written while its channel was still owed earlier ones (`Outcome::behind`): it
+//! goes in the channel's turn once they are delivered, the outbox given a moment for those a
+//! restart or another process left; otherwise it is left to the outbox, behind them, and an
+//! interaction's asker is told privately that the answer follows them.
+
+use super::in_store;
+use super::publish::Via;
+use crate::bot::data::Publisher;
+use crate::bot::post::Post;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl Publisher {
+    /// `channel`'s turn once none of `behind` (the letters it was owed when the next was
+    /// written) is owed any more, or `None` past the patience of `via`: this process's earlier
+    /// sends there are waited for, and the store is asked only when a letter this process did
+    /// not deliver is left (one a restart left, another process's, or one the action dropped
+    /// itself); such a letter is handed to the outbox at once and waited for.
+    pub(super) async fn turn_after(
+        &self,
+        channel: u64,
+        behind: &[u64],
+        via: &Via<'_>,
+    ) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+        let patience = patience(via);
+        let waited = tokio::time::Instant::now();
+        let turn = self.order.turn(channel, patience).await?;
+        if self.order.all_delivered(behind) {
+            return Some(turn);
+        }
+        // The outbox takes the channel's turn to deliver them.
+        drop(turn);
+        let mut left = behind.to_vec();
+        loop {
+            let (s, asked) = (Arc::clone(&self.service), left.clone());
+            left = match in_store(move || s.still_owed(&asked)).await {
+                Ok(Ok(owed)) => owed,
+                _ => return None,
+            };
+            let spent = waited.elapsed();
+            if left.is_empty() {
+                return self
+                    .order
+                    .turn(channel, patience.saturating_sub(spent))
+                    .await;
+            }
+            if spent >= patience {
+                return None;
+            }
+            self.claims.release(&left);
+            tokio::time::sleep(LOOK_AGAIN).await;
+        }
+    }
+
+    /// An interaction whose announcement waits behind what its channel is owed from before: the
+    /// asker is told privately (a public answer, even "thinking", would stand above the earlier
+    /// messages), and the outbox posts the announcement in the channel in its turn.
+    pub(super) async fn wait_behind(&self, via: Via<'_>) {
+        let told = match via {
+            Via::Channel | Via::Followup(_) => return,
+            via => self.answer_privately(Post::text(WAITS_BEHIND), via).await,
+        };
+        if let Err(e) = told {
+            tracing::info!(error = %e, "the asker was not told that the answer waits");
+        }
+    }
+}
+
+/// How long a send waits for its channel's earlier letters: an interaction's first answer is
+/// due within 3 s of it (and the work took some), a deferred answer's token lives 15 minutes,
+/// and a channel message has no deadline.
+fn patience(via: &Via<'_>) -> Duration {
+    match via {
+        Via::Reply(_) | Via::Form(_) => Duration::from_secs(1),
+        Via::Deferred { .. } | Via::Channel | Via::Followup(_) => Duration::from_secs(10),
+    }
+}
+
+/// How often a send waiting for the outbox asks the store again.
+const LOOK_AGAIN: Duration = Duration::from_millis(150);
+
+/// What the asker is told when the answer waits behind earlier messages of its channel.
+const WAITS_BEHIND: &str = "Done, and stored. This channel is still owed earlier messages \
+    (Discord has not taken them yet, or Bredon has not yet made sure it did); Bredon posts \
+    the answer after them, in order.";
