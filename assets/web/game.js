@@ -68,14 +68,6 @@
     }
     list.replaceChildren.apply(list, items);
   }
-  // Times in the reader's own time zone and manner; UTC stays in each one's title.
-  function localize(root) {
-    root.querySelectorAll("time[data-ms]").forEach(function (t) {
-      if (!t.title) t.title = t.textContent;
-      const at = new Date(Number(t.dataset.ms));
-      t.textContent = at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-    });
-  }
   function timeOf(ms) {
     const t = document.createElement("time");
     t.dataset.ms = String(ms);
@@ -94,9 +86,8 @@
     if (news.deadline_ms) parts.push("; loses on time at ", timeOf(news.deadline_ms));
     parts.push(".");
     line.replaceChildren.apply(line, parts);
-    localize(line);
+    window.bredonLocalize(line);
   }
-  localize(document);
   keepInSight(list.querySelector("a[aria-current]"));
   list.addEventListener("click", function (e) {
     const a = e.target.closest("a[data-ply]");

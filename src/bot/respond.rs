@@ -378,8 +378,9 @@ pub async fn respond_to(
         Some(done) => (done, None),
         None => {
             // Told to the letter before anything is awaited (the work may write it meanwhile)
-            // and before the deferral goes out: whatever happens to that, the outbox then looks
-            // for a "thinking" message to edit. Only a public deferral's answer is such an edit.
+            // and before the deferral goes out: whatever happens to that, the outbox then knows
+            // that an edit of the "thinking" message owes its pings. Only a public deferral's
+            // answer is such an edit.
             let told = foresight.deferral.defer();
             let wait = FORESIGHT_WAIT.min(left.saturating_sub(defer_after + DEFER_MARGIN));
             let audience = foresight.audience(wait).await;

@@ -5,7 +5,8 @@
 use crate::service::{ptn_date, WebAnalysis, WebBoard, WebGame, WebPuzzler, WebServerPage};
 use maud::{html, Markup, DOCTYPE};
 
-/// A page: `script` says whether it steps a board (the script is a file, deferred).
+/// A page: `script` says whether it steps a board (the scripts are files, deferred; every page
+/// shows its times in the reader's own time zone).
 pub(super) fn layout(title: &str, script: bool, body: Markup) -> String {
     html! {
         (DOCTYPE)
@@ -16,6 +17,7 @@ pub(super) fn layout(title: &str, script: bool, body: Markup) -> String {
                 meta name="referrer" content="no-referrer";
                 title { (title) " · Bredon" }
                 link rel="stylesheet" href="/static/style.css";
+                script src="/static/times.js" defer {}
                 @if script { script src="/static/game.js" defer {} }
             }
             body {

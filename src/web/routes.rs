@@ -1,5 +1,5 @@
 //! The addresses and their handlers: a server's page, a game's page, a ply's picture (PNG,
-//! cached by ETag), a game's record, and the style sheet and script as files of their own.
+//! cached by ETag), a game's record, and the style sheet and scripts as files of their own.
 //! Addresses go by a server's random slug and its game numbers; anything that does not name a
 //! page of a server with its pages on is the same 404.
 
@@ -15,12 +15,14 @@ use axum::Router;
 
 const STYLE: &str = include_str!("../../assets/web/style.css");
 const SCRIPT: &str = include_str!("../../assets/web/game.js");
+const TIMES: &str = include_str!("../../assets/web/times.js");
 
 pub(super) fn routes() -> Router<Web> {
     Router::new()
         .route("/", get(home))
         .route("/static/style.css", get(style))
         .route("/static/game.js", get(script))
+        .route("/static/times.js", get(times))
         .route("/s/{slug}", get(server))
         .route("/s/{slug}/game/{number}", get(game))
         .route("/s/{slug}/game/{number}/ptn", get(record))
@@ -52,6 +54,10 @@ async fn style() -> Response {
 
 async fn script() -> Response {
     static_file("text/javascript; charset=utf-8", SCRIPT)
+}
+
+async fn times() -> Response {
+    static_file("text/javascript; charset=utf-8", TIMES)
 }
 
 fn static_file(kind: &'static str, body: &'static str) -> Response {

@@ -98,6 +98,24 @@ async fn a_players_chart_reads_at_a_desktops_width_and_a_phones() {
     shot(c, 1280, "web-player-1280.png").await;
     shot(c, 400, "web-player-400.png").await;
     charts_read(c).await;
+    times_localized(c, 7).await;
+    // The server's page too: its games' last plies and deadlines, its results.
+    c.goto(&site.page("")).await.unwrap();
+    times_localized(c, 3).await;
+}
+
+/// Asserts the page shows at least `least` times, each in the reader's own manner with UTC
+/// kept in its title (as the server wrote it).
+async fn times_localized(c: &Client, least: usize) {
+    let script = "return [...document.querySelectorAll('time[data-ms]')] \
+                  .map(t => [t.textContent, t.title]);";
+    let times: Vec<(String, String)> =
+        serde_json::from_value(c.execute(script, vec![]).await.unwrap()).unwrap();
+    assert!(times.len() >= least, "{times:?}");
+    for (shown, title) in times {
+        assert!(title.ends_with(" UTC"), "{title}");
+        assert!(!shown.ends_with("UTC") && shown != title, "{shown}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
