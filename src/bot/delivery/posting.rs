@@ -90,7 +90,7 @@ impl Owed {
     }
 
     /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
-    fn past_nonce_window(self, now_ms: i64) -> bool {
+    pub(super) fn past_nonce_window(self, now_ms: i64) -> bool {
         self.letter.is_some() && now_ms - self.since_ms > NONCE_TRUSTED_MS
     }
 }
@@ -368,7 +368,7 @@ impl Publisher {
     /// nonce is not kept with a message, so the text and the author tell. Without Read Message
     /// History Discord lists no messages (resources/message, "Get Channel Messages"), and the
     /// post is made.
-    async fn posted_since(
+    pub(super) async fn posted_since(
         &self,
         channel: u64,
         since_ms: i64,

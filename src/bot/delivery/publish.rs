@@ -269,6 +269,12 @@ impl Publisher {
                         Original::Other | Original::Missing => None,
                     };
                 }
+                // A deferred answer edited before a restart, its token dead since: found by a
+                // look, it still owes its pings (an edit notifies no one).
+                if message.is_none() && deferred && owed.past_nonce_window(now_ms()) {
+                    let looked = self.posted_since(channel, owed.since_ms, &post).await;
+                    message = looked.ok().flatten();
+                }
                 if message.is_none() {
                     message = self.post(channel, owed, Part::Announcement, post).await?;
                     // A channel post pings by itself, even for a deferred answer.
