@@ -86,9 +86,10 @@ pub struct RequestToken {
 
 /// Whether a request's answer is deferred (a "thinking" message first, which the answer
 /// edits), as far as the letter its action writes can say: the bot tells it as it defers, and
-/// the service reads it as it writes the letter, which then says so. The outbox then knows to
-/// edit the "thinking" message and ping after it, with no note written between the action
-/// and the answer. A deferral told after the letter was written is noted by the bot itself.
+/// the service reads it as it writes the letter, which then says so. The outbox then knows that
+/// an edit of the "thinking" message owes its pings, with no note written between the action
+/// and the answer. After a deferral told too late (the letter written first), the bot deletes
+/// the "thinking" message and posts the answer in the channel instead.
 #[derive(Clone, Debug, Default)]
 pub struct Deferral(Arc<Mutex<DeferralState>>);
 

@@ -54,8 +54,13 @@ pub(super) fn home() -> String {
 
 /// `ms` as a UTC date and time: `2026.11.26 15:58 UTC`.
 pub(super) fn when(ms: i64) -> String {
+    format!("{} {} UTC", ptn_date(ms), hours_minutes(ms))
+}
+
+/// The UTC time of day of `ms`: `15:58`.
+fn hours_minutes(ms: i64) -> String {
     let minute = ms.div_euclid(60_000).rem_euclid(24 * 60);
-    format!("{} {:02}:{:02} UTC", ptn_date(ms), minute / 60, minute % 60)
+    format!("{:02}:{:02}", minute / 60, minute % 60)
 }
 
 /// `name` isolated from the text around it (U+2068 ... U+2069), so a name holding
@@ -111,13 +116,7 @@ fn span(then: i64, now: i64) -> String {
 /// A moment as the page shows it: in UTC, which the page's script turns into the reader's own
 /// time (keeping UTC in its title); `datetime` in ISO 8601, `data-ms` for the script.
 pub(super) fn time(ms: i64) -> Markup {
-    let minute = ms.div_euclid(60_000).rem_euclid(24 * 60);
-    let iso = format!(
-        "{}T{:02}:{:02}Z",
-        ptn_date(ms).replace('.', "-"),
-        minute / 60,
-        minute % 60
-    );
+    let iso = format!("{}T{}Z", ptn_date(ms).replace('.', "-"), hours_minutes(ms));
     html! { time datetime=(iso) data-ms=(ms) { (when(ms)) } }
 }
 
@@ -335,8 +334,6 @@ fn moves(game: &WebGame, current: usize) -> Markup {
     }
 }
 
-/// How long ply `i` (from 0) waited for its player, if both its time and the one before it are
-/// known: `<1 min`, `12 min`, `5 h`, `2 d`.
 /// "won" beside the name of the player in `seat` (0 White, 1 Black) when they won the game.
 fn won_mark(game: &WebGame, seat: usize) -> Markup {
     let won = game.result.as_ref().is_some_and(|(_, code)| match seat {
@@ -346,6 +343,8 @@ fn won_mark(game: &WebGame, seat: usize) -> Markup {
     html! { @if won { " " span.won { "won" } } }
 }
 
+/// How long ply `i` (from 0) waited for its player, if both its time and the one before it are
+/// known: `<1 min`, `12 min`, `5 h`, `2 d`.
 pub(super) fn took(game: &WebGame, i: usize) -> Option<String> {
     let at = *game.ply_ms.get(i).filter(|&&ms| ms > 0)?;
     let since = match i {

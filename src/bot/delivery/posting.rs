@@ -90,7 +90,7 @@ impl Owed {
     }
 
     /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
-    pub(super) fn past_nonce_window(self, now_ms: i64) -> bool {
+    fn past_nonce_window(self, now_ms: i64) -> bool {
         self.letter.is_some() && now_ms - self.since_ms > NONCE_TRUSTED_MS
     }
 }
@@ -147,9 +147,10 @@ const TOKEN_RESET: &str = "Discord no longer accepts DISCORD_TOKEN (401 Unauthor
     out then";
 
 impl Publisher {
-    /// Posts one part of an outcome in `channel`, once. Without Attach Files, the post goes
-    /// out with its picture's description instead of the picture; a post Discord refuses as it
-    /// is (`Failure::Malformed`) goes again as text alone.
+    /// Posts one part of an outcome in `channel`, once: past the nonce's window, only if a look
+    /// finds no earlier copy (`found_earlier`). Without Attach Files, the post goes out with its
+    /// picture's description instead of the picture; a post Discord refuses as it is
+    /// (`Failure::Malformed`) goes again as text alone.
     pub(super) async fn post(
         &self,
         channel: u64,
@@ -157,19 +158,46 @@ impl Publisher {
         part: Part,
         post: Post,
     ) -> Result<Option<u64>, Undelivered> {
-        if owed.past_nonce_window(now_ms()) {
-            match self.posted_since(channel, owed.since_ms, &post).await {
-                Ok(Some(id)) => return Ok(Some(id)),
-                Ok(None) => {}
-                // No look possible: the post is made, as without Read Message History.
-                Err(e)
-                    if matches!(
-                        classify(&e),
-                        Failure::Malformed | Failure::Impossible | Failure::Unknown
-                    ) => {}
-                Err(e) => return self.failed(channel, owed, e).await,
-            }
+        if let Some(id) = self.found_earlier(channel, owed, &post).await? {
+            return Ok(Some(id));
         }
+        self.post_unseen(channel, owed, part, post).await
+    }
+
+    /// An earlier copy of `post` in `channel`, when the letter is past the nonce's window (its
+    /// earlier try may have gone through): `None` within it, when the look finds none, or when
+    /// no look is possible (as without Read Message History).
+    pub(super) async fn found_earlier(
+        &self,
+        channel: u64,
+        owed: Owed,
+        post: &Post,
+    ) -> Result<Option<u64>, Undelivered> {
+        if !owed.past_nonce_window(now_ms()) {
+            return Ok(None);
+        }
+        match self.posted_since(channel, owed.since_ms, post).await {
+            Ok(found) => Ok(found),
+            Err(e)
+                if matches!(
+                    classify(&e),
+                    Failure::Malformed | Failure::Impossible | Failure::Unknown
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => self.failed(channel, owed, e).await,
+        }
+    }
+
+    /// `post` with no look first: the caller looked (`found_earlier`) and found no copy.
+    pub(super) async fn post_unseen(
+        &self,
+        channel: u64,
+        owed: Owed,
+        part: Part,
+        post: Post,
+    ) -> Result<Option<u64>, Undelivered> {
         // The posts run inside the lease, renewed after the look (which posts nothing).
         self.renew(owed).await?;
         let nonce = nonce_of(owed.letter, part, channel);
@@ -368,7 +396,7 @@ impl Publisher {
     /// nonce is not kept with a message, so the text and the author tell. Without Read Message
     /// History Discord lists no messages (resources/message, "Get Channel Messages"), and the
     /// post is made.
-    pub(super) async fn posted_since(
+    async fn posted_since(
         &self,
         channel: u64,
         since_ms: i64,

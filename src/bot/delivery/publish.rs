@@ -269,17 +269,23 @@ impl Publisher {
                         Original::Other | Original::Missing => None,
                     };
                 }
-                // A deferred answer edited before a restart, its token dead since: found by a
-                // look, it still owes its pings (an edit notifies no one).
-                if message.is_none() && deferred && owed.past_nonce_window(now_ms()) {
-                    let looked = self.posted_since(channel, owed.since_ms, &post).await;
-                    message = looked.ok().flatten();
-                }
                 if message.is_none() {
-                    message = self.post(channel, owed, Part::Announcement, post).await?;
-                    // A channel post pings by itself, even for a deferred answer.
-                    note(&mut progress, Part::Pings, None);
-                    pinged = true;
+                    message = self.found_earlier(channel, owed, &post).await?;
+                    // A channel post pings by itself, even for a deferred answer. Found by a
+                    // look, a deferred answer edited before a restart (its token dead since)
+                    // still owes its pings: an edit notifies no one.
+                    let pinged_itself = match message {
+                        Some(_) => !deferred,
+                        None => {
+                            let part = Part::Announcement;
+                            message = self.post_unseen(channel, owed, part, post).await?;
+                            true
+                        }
+                    };
+                    if pinged_itself {
+                        note(&mut progress, Part::Pings, None);
+                        pinged = true;
+                    }
                 }
                 note(&mut progress, Part::Announcement, message);
                 message
