@@ -424,7 +424,13 @@ const FORESIGHT_WAIT: Duration = Duration::from_millis(150);
 /// Whether the interaction with this id has too little of its window left to answer with
 /// anything slower than a deferral.
 pub fn window_nearly_gone(id: u64) -> bool {
-    window_left(id, now_ms()) <= DEFER_MARGIN
+    answer_time_left(id).is_zero()
+}
+
+/// How long the first answer to the interaction with this id may still take to start, leaving
+/// the margin a deferral is given to arrive.
+pub fn answer_time_left(id: u64) -> Duration {
+    window_left(id, now_ms()).saturating_sub(DEFER_MARGIN)
 }
 
 /// What is left at `now_ms` of the response window of the interaction with this id, whose

@@ -193,7 +193,8 @@ async fn a_game_thread_archived_while_bredon_was_offline_is_reopened_at_start() 
         "move",
         json!([{ "name": "ply", "type": 3, "value": "a1" }]),
     );
-    says(&answer(&fake, from, &token).await, "alice played a1");
+    let answered = answer(&fake, from, &token).await;
+    announced(&fake, thread, &answered, "alice played a1").await;
 }
 
 /// Messages Bredon wrote in `channel` holding `text`.

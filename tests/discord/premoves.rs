@@ -74,10 +74,8 @@ async fn a_line_answers_the_foreseen_replies_at_once_and_is_dropped_when_they_de
         r.content()
     );
     let r = ply(&fake, &bob(), "d5").await;
-    says(
-        &r,
-        "bob played d5. alice answered with a conditional ply: c1. bob to move.",
-    );
+    let d5 = "bob played d5. alice answered with a conditional ply: c1. bob to move.";
+    announced(&fake, CHANNEL, &r, d5).await;
     // A deviation drops the line silently: alice is simply to move.
     premove(&fake, &alice(), line("a5 b4; a4 c4")).await;
     let r = ply(&fake, &bob(), "e3").await;

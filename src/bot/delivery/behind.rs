@@ -5,8 +5,9 @@
 
 use super::in_store;
 use super::publish::Via;
-use crate::bot::data::Publisher;
+use crate::bot::data::{interaction, Publisher};
 use crate::bot::post::Post;
+use crate::bot::respond::answer_time_left;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ impl Publisher {
     /// written) is owed any more, or `None` past the patience of `via`: this process's earlier
     /// sends there are waited for, and the store is asked only when a letter this process did
     /// not deliver is left (one a restart left, another process's, or one the action dropped
-    /// itself); such a letter is handed to the outbox at once and waited for.
+    /// itself); such a letter is waited for while the outbox delivers it.
     pub(super) async fn turn_after(
         &self,
         channel: u64,
@@ -47,7 +48,8 @@ impl Publisher {
             if spent >= patience {
                 return None;
             }
-            self.claims.release(&left);
+            // Not released to the outbox from here: a letter of this process may still be on its
+            // way to its own handler, whose claim would then be lost with its answer.
             tokio::time::sleep(LOOK_AGAIN).await;
         }
     }
@@ -67,11 +69,14 @@ impl Publisher {
 }
 
 /// How long a send waits for its channel's earlier letters: an interaction's first answer is
-/// due within 3 s of it (and the work took some), a deferred answer's token lives 15 minutes,
-/// and a channel message has no deadline.
+/// due within 3 s of the interaction (a second at most, and never past what its window leaves
+/// for the private note that it waits), a deferred answer's token lives 15 minutes, and a
+/// channel message has no deadline.
 fn patience(via: &Via<'_>) -> Duration {
+    let first_answer = |id: u64| answer_time_left(id).min(Duration::from_secs(1));
     match via {
-        Via::Reply(_) | Via::Form(_) => Duration::from_secs(1),
+        Via::Reply(ctx) => interaction(*ctx).map_or(Duration::ZERO, |i| first_answer(i.id.get())),
+        Via::Form(submit) => first_answer(submit.id.get()),
         Via::Deferred { .. } | Via::Channel | Via::Followup(_) => Duration::from_secs(10),
     }
 }
