@@ -121,7 +121,10 @@ pub fn may_attach(ctx: Context<'_>) -> bool {
         .is_none_or(|p| p.administrator() || p.attach_files())
 }
 
+/// What Bredon lacks to carry a game here. Outside servers it answers, in a DM with Bredon
+/// or in a private channel where it is no member: no channel permission is needed for that.
 pub fn may_post(ctx: Context<'_>, opens_thread: bool) -> Option<Refusal> {
+    ctx.guild_id()?;
     let have = interaction(ctx).and_then(|i| i.app_permissions);
     missing_permissions(have, is_thread(channel_kind(ctx)), opens_thread)
 }

@@ -36,6 +36,8 @@ pub struct Publisher {
     pub gate: Arc<super::delivery::gate::Gate>,
     /// Each channel's sends in turn, and the letters delivered (`delivery/order.rs`).
     pub order: super::delivery::order::ChannelOrder,
+    /// The interactions that carry what channels outside servers are owed (`delivery/tokens.rs`).
+    pub answers: super::delivery::tokens::Answers,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -106,6 +106,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     turns: Default::default(),
                     gate: Arc::clone(&gate_in_setup),
                     order: Default::default(),
+                    answers: Default::default(),
                 });
                 tokio::spawn(delivery::outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

@@ -379,9 +379,13 @@ pub fn digest_text(games: &[DigestGame]) -> String {
 }
 
 pub fn jump_link(guild: u64, channel: u64, message: Option<u64>) -> String {
-    match message {
-        Some(m) => format!("https://discord.com/channels/{guild}/{channel}/{m}"),
-        None => format!("<#{channel}>"),
+    match (guild, message) {
+        // Outside servers a message's link names no server (`@me`), and a private channel
+        // cannot be mentioned.
+        (0, Some(m)) => format!("https://discord.com/channels/@me/{channel}/{m}"),
+        (0, None) => format!("https://discord.com/channels/@me/{channel}"),
+        (_, Some(m)) => format!("https://discord.com/channels/{guild}/{channel}/{m}"),
+        (_, None) => format!("<#{channel}>"),
     }
 }
 

@@ -37,7 +37,9 @@ pub async fn on_press(
         return Ok(());
     };
     let in_thread = is_thread(press.channel.as_ref().map(|c| c.kind));
-    if let Some(refusal) = missing_permissions(press.app_permissions, in_thread, false) {
+    // Outside servers Bredon answers, which needs no permission in the channel.
+    let have = press.app_permissions.filter(|_| press.guild_id.is_some());
+    if let Some(refusal) = missing_permissions(have, in_thread, false) {
         press.create_response(ctx, ephemeral(&refusal)).await?;
         return Ok(());
     }
@@ -49,6 +51,13 @@ pub async fn on_press(
     press
         .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
         .await?;
+    if press.guild_id.is_none() {
+        // Outside servers the outcome can only follow this press (`delivery/answers.rs`).
+        let (channel, issued_ms) = (press.channel_id.get(), created_ms(press.id.get()));
+        data.publisher
+            .answers
+            .acknowledged(channel, &press.token, issued_ms);
+    }
     let sctx = press_ctx(press);
     let who = sctx.user.name.clone();
     let outcome = match blocking(&data.service, move |s| s.answer(&sctx, prompt, answer)).await {
@@ -204,7 +213,11 @@ pub async fn on_move_modal(
     let in_thread = is_thread(submit.channel.as_ref().map(|c| c.kind));
     let refused = match prompt {
         None => Some(Refusal(OLD_BUTTON.into())),
-        Some(_) => missing_permissions(submit.app_permissions, in_thread, false),
+        // Outside servers Bredon answers, which needs no permission in the channel.
+        Some(_) => {
+            let have = submit.app_permissions.filter(|_| submit.guild_id.is_some());
+            missing_permissions(have, in_thread, false)
+        }
     };
     let (Some(prompt), None) = (prompt, &refused) else {
         let refusal = refused.unwrap_or_else(|| Refusal(OLD_BUTTON.into()));

@@ -306,7 +306,11 @@ impl<'a> Asker<'a> {
                 }
                 Via::Channel
             }
-            (_, Some((_, token)), Some(Audience::Channel)) => Via::Deferred { token, marked },
+            (_, Some((id, token)), Some(Audience::Channel)) => Via::Deferred {
+                token,
+                issued_ms: created_ms(id),
+                marked,
+            },
             (Asker::Command(ctx), _, _) => Via::Reply(*ctx),
             (Asker::Form { submit, .. }, _, _) => Via::Form(submit),
         }

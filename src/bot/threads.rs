@@ -23,6 +23,10 @@ pub async fn act_in_thread(
     why: &str,
     what: fn(&Outcome) -> &'static str,
 ) -> Result<(), Error> {
+    if ctx.guild_id().is_none() {
+        let why = "threads belong to servers, and a DM or group DM holds none: leave out `thread`";
+        return refuse(ctx, Refusal(why.into())).await;
+    }
     if let Some(refusal) = may_post(ctx, true) {
         return refuse(ctx, refusal).await;
     }

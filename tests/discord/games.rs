@@ -39,14 +39,27 @@ async fn challenge_tak_and_road_win_with_pictures() {
             "{name} registered: {names:?}"
         );
     }
-    // Installed with a server only; games and records in servers, the rest also in a DM.
+    // What belongs to a server is installed with it and used there only; the rest is
+    // installable by a user too, and used anywhere: servers, the DM with Bredon, private
+    // channels (interactions/application-commands, "Installation Context", "Interaction
+    // Contexts").
     for c in registration.json().as_array().unwrap() {
-        assert_eq!(c["integration_types"], json!([0]), "{}", c["name"]);
-        let contexts = match c["name"].as_str().unwrap() {
-            "help" | "rules" | "position" | "notify" => json!([0, 1]),
-            _ => json!([0]),
+        let name = c["name"].as_str().unwrap();
+        let server_only = [
+            "settings",
+            "tournament",
+            "vacation",
+            "bid",
+            "wallet",
+            "games",
+            "abort",
+        ];
+        let (installs, contexts) = match server_only.contains(&name) {
+            true => (json!([0]), json!([0])),
+            false => (json!([0, 1]), json!([0, 1, 2])),
         };
-        assert_eq!(c["contexts"], contexts, "{}", c["name"]);
+        assert_eq!(c["integration_types"], installs, "{name}");
+        assert_eq!(c["contexts"], contexts, "{name}");
     }
     start_game(&fake).await;
     let moves = [

@@ -8,6 +8,7 @@ mod harness;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod anywhere;
 mod buttons;
 mod challenges;
 mod channels;

@@ -280,6 +280,21 @@ pub(super) fn followup(state: &State, r: &Request, token: &str) -> Answer {
         Ok(m) => m,
         Err(answer) => return answer,
     };
+    // "Apps are limited to 5 followup messages per interaction if it was initiated from a
+    // user-installed app and isn't installed in the server" (interactions/receiving-and-
+    // responding, "Create Followup Message"); the code is 40094 (topics/opcodes-and-status-codes).
+    if let Some(ixn) = state.interactions.lock().unwrap().get_mut(token) {
+        if ixn.user_install_only && !m.thinking {
+            if ixn.follow_ups >= 5 {
+                return error(
+                    400,
+                    40094,
+                    "This interaction has hit the maximum number of follow up messages",
+                );
+            }
+            ixn.follow_ups += 1;
+        }
+    }
     if m.thinking {
         // Directly after a deferred response, a follow-up edits the "thinking" message (and
         // keeps its ephemeral state): no new message, no notification.
@@ -509,6 +524,7 @@ pub(super) fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
         last_activity_ms: state.now_ms(),
         last_message: None,
         message_count: 0,
+        recipients: Vec::new(),
     };
     let json = thread_of(id, &thread);
     state.channels.lock().unwrap().insert(id, thread);

@@ -123,6 +123,13 @@ pub mod perms {
     pub const MANAGE_THREADS: u64 = 1 << 34;
     pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+    pub const EMBED_LINKS: u64 = 1 << 14;
+    pub const MENTION_EVERYONE: u64 = 1 << 17;
+    pub const SEND_POLLS: u64 = 1 << 49;
+    /// What a user-installed app may do in a DM or group DM it is no member of, as Discord's
+    /// interactions there say (`app_permissions` 562949953601536): answer, with files, embeds,
+    /// mentions and polls; it can neither view the channel nor post in it.
+    pub const PRIVATE_CHANNEL_APP: u64 = EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE | SEND_POLLS;
     /// What Bredon's invite link asks for (README, "Setting up Discord").
     pub const INVITE: u64 = VIEW_CHANNEL
         | SEND_MESSAGES
@@ -329,6 +336,10 @@ struct Interaction {
     /// A deferred response's "thinking" message, not yet edited.
     thinking: bool,
     attachment_size_limit: usize,
+    /// Authorized by a user's install alone, outside the app's servers: at most 5 follow-ups
+    /// (interactions/receiving-and-responding, "Create Followup Message").
+    user_install_only: bool,
+    follow_ups: u8,
 }
 
 struct Channel {
@@ -348,6 +359,8 @@ struct Channel {
     /// Object": `last_message_id`, and a thread's `message_count`).
     last_message: Option<u64>,
     message_count: u64,
+    /// A DM's or group DM's members (resources/channel, "Channel Object": `recipients`).
+    recipients: Vec<u64>,
 }
 
 impl Channel {
@@ -365,6 +378,18 @@ impl Channel {
             last_activity_ms: 0,
             last_message: None,
             message_count: 0,
+            recipients: Vec::new(),
+        }
+    }
+
+    /// A DM (kind 1) or group DM (kind 3) of `recipients`: outside any server.
+    fn private(kind: u8, recipients: Vec<u64>, bot_permissions: u64) -> Channel {
+        Channel {
+            guild: 0,
+            kind,
+            bot_permissions,
+            recipients,
+            ..Channel::text()
         }
     }
 }
@@ -466,6 +491,8 @@ struct State {
     late_ms: AtomicI64,
     /// Users whose privacy settings refuse direct messages from server members.
     closed_dms: Mutex<Vec<u64>>,
+    /// Users who installed the app to their account (`install_for_user`).
+    user_installs: Mutex<Vec<u64>>,
     /// Server nicknames (resources/guild, "Guild Member Object": `nick`), by user.
     nicknames: Mutex<HashMap<u64, String>>,
     /// Session starts the day allows (1000 unless a test says otherwise), those spent, and the
@@ -677,7 +704,18 @@ impl State {
         }
         let id = self.next_id();
         dms.push((user, id));
+        let dm = Channel::private(1, vec![user], perms::INVITE);
+        self.channels.lock().unwrap().insert(id, dm);
         id
+    }
+
+    /// Whether `channel` is a DM with the app's bot user.
+    fn is_bot_dm(&self, channel: u64) -> bool {
+        self.dms
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(_, id)| *id == channel)
     }
 
     /// Message `id` was posted in `channel`: its last message, and one more in its count.

@@ -21,7 +21,7 @@ const ANALYSIS_BUDGET: Duration = Duration::from_secs(300);
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// Analyse a finished game: mistakes marked, an evaluation chart, annotated PTN.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn analyze(
     ctx: Context<'_>,
     #[description = "Which finished game of this server (its number in /history; default: this channel's last)"]

@@ -15,7 +15,7 @@ use poise::serenity_prelude as serenity;
 
 /// Challenge someone (or anyone) to a game of Tak (or Takat) in this channel.
 #[allow(clippy::too_many_arguments)]
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn challenge(
     ctx: Context<'_>,
     #[description = "Who to play; leave out for an open challenge"] opponent: Option<
@@ -93,7 +93,7 @@ pub(super) async fn challenge(
 }
 
 /// Right-click a member → Apps → "Challenge to Tak": a challenge with the server's defaults.
-#[poise::command(context_menu_command = "Challenge to Tak", guild_only)]
+#[poise::command(context_menu_command = "Challenge to Tak")]
 pub(super) async fn challenge_member(
     ctx: Context<'_>,
     member: serenity::User,
@@ -183,25 +183,25 @@ async fn issue_challenge(
 }
 
 /// Accept the challenge open in this channel (the same as its Accept button).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn accept(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.accept(c)).await
 }
 
 /// Decline the challenge made to you in this channel.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn decline(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.decline(c)).await
 }
 
 /// Cancel your challenge in this channel (moderators can cancel any).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.cancel(c)).await
 }
 
 /// Challenge your last opponent again, seats swapped.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn rematch(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.rematch(c)).await
 }

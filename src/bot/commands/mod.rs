@@ -14,21 +14,26 @@ mod university;
 use super::{Data, Error};
 use poise::serenity_prelude as serenity;
 
-/// Every command, installed with the server only (Bredon is no user app), usable in servers, and
-/// in a DM with Bredon those that need no server (interactions/application-commands,
-/// "Installation Context" and "Interaction Contexts"; left out, Discord lets a command be used
-/// wherever the app is installed).
+/// Every command. What belongs to a server (its settings, tournaments, vacations, the
+/// University, moderators' aborts, the server's list of games) is installed with the server and
+/// used there only; the rest is installed with a server or by a user and works anywhere: in
+/// servers, in a DM with Bredon, and in DMs and group DMs between users, where Bredon is no
+/// member and speaks only in answers (interactions/application-commands, "Installation Context"
+/// and "Interaction Contexts"; left out, Discord lets a command be used wherever the app is
+/// installed).
 pub fn all() -> Vec<poise::Command<Data, Error>> {
+    use serenity::{InstallationContext as Install, InteractionContext as Where};
     let mut commands = listed();
     for c in &mut commands {
-        c.install_context = Some(vec![serenity::InstallationContext::Guild]);
-        c.interaction_context = Some(match c.guild_only {
-            true => vec![serenity::InteractionContext::Guild],
-            false => vec![
-                serenity::InteractionContext::Guild,
-                serenity::InteractionContext::BotDm,
-            ],
-        });
+        let (install, used) = match c.guild_only {
+            true => (vec![Install::Guild], vec![Where::Guild]),
+            false => (
+                vec![Install::Guild, Install::User],
+                vec![Where::Guild, Where::BotDm, Where::PrivateChannel],
+            ),
+        };
+        c.install_context = Some(install);
+        c.interaction_context = Some(used);
     }
     commands
 }

@@ -6,7 +6,7 @@ use crate::bot::{Context, Error};
 use crate::service::Refusal;
 
 /// Play a ply in this channel's game (PTN: a1, Sb2, Cc3, 3c3>12).
-#[poise::command(slash_command, guild_only, rename = "move")]
+#[poise::command(slash_command, rename = "move")]
 pub(super) async fn play(
     ctx: Context<'_>,
     #[description = "Your ply in PTN, e.g. c3, Sd4, 3c3>12"]
@@ -20,7 +20,7 @@ pub(super) async fn play(
 }
 
 /// Answers you leave in advance to the replies you expect (only you see them).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn premove(
     ctx: Context<'_>,
     #[description = "Their reply, your answer, and on (e3 d3 f3 d4); none: list your lines"]
@@ -40,7 +40,7 @@ pub(super) async fn premove(
 }
 
 /// Keep a private note on your game here (only you ever see your notes).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn note(
     ctx: Context<'_>,
     #[description = "Your plan, kept after the plies played so far; none: list your notes"]
@@ -55,7 +55,7 @@ pub(super) async fn note(
 }
 
 /// Show this channel's board (or a finished game's, here or on PlayTak).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn board(
     ctx: Context<'_>,
     #[description = "Which finished game of this server (its number in /history)"]
@@ -94,19 +94,19 @@ pub(super) async fn board(
 }
 
 /// Ask to take back the last ply (your opponent confirms).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn undo(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.request_undo(c)).await
 }
 
 /// Offer a draw (your opponent accepts or declines).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.offer_draw(c)).await
 }
 
 /// Resign this channel's game.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     act(ctx, |s, c| s.resign(c)).await
 }

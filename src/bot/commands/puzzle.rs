@@ -28,7 +28,6 @@ pub enum PuzzleKindChoice {
 /// defends.
 #[poise::command(
     slash_command,
-    guild_only,
     subcommands("start", "hint", "give_up", "daily"),
     subcommand_required
 )]
@@ -37,7 +36,7 @@ pub(super) async fn puzzle(_: Context<'_>) -> Result<(), Error> {
 }
 
 /// A puzzle near your puzzle rating, in a thread of its own (or only for you).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 async fn start(
     ctx: Context<'_>,
     #[description = "Play and win (the default), play and survive, or win on flats"] kind: Option<
@@ -90,19 +89,19 @@ async fn start(
 }
 
 /// A hint for your puzzle: where to look, then the ply (the puzzle then counts as unsolved).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 async fn hint(ctx: Context<'_>) -> Result<(), Error> {
     act_asking(ctx, |s, c, tell_private| s.puzzle_hint(c, tell_private)).await
 }
 
 /// Give up your puzzle and see the road.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 async fn give_up(ctx: Context<'_>) -> Result<(), Error> {
     act_asking(ctx, |s, c, tell_private| s.give_up_puzzle(c, tell_private)).await
 }
 
 /// Today's puzzle of this server, solved privately (your time is kept for tomorrow's post).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 async fn daily(ctx: Context<'_>) -> Result<(), Error> {
     act_privately(ctx, |s, c| s.start_daily_puzzle(c)).await
 }

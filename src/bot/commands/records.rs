@@ -10,7 +10,7 @@ use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
 
 /// The PTN of this channel's game (or of a finished one), as a file and a PTN Ninja link.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn ptn(
     ctx: Context<'_>,
     #[description = "Which finished game of this server (its number in /history)"]
@@ -56,7 +56,7 @@ pub(super) async fn ptn(
 }
 
 /// Someone's finished games in this server (only you see the answer, unless public).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn history(
     ctx: Context<'_>,
     #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
@@ -115,7 +115,7 @@ pub(super) async fn games(
 }
 
 /// Your games in this server: whose turn, since when, the deadline, and a link to the board.
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn mygames(
     ctx: Context<'_>,
     #[description = "Page of the list"]
@@ -236,7 +236,7 @@ fn cut(text: &str, chars: usize) -> String {
 }
 
 /// A player's results and ratings per board size (only you see the answer, unless public).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (default: yours)"] user: Option<serenity::User>,
@@ -257,7 +257,7 @@ pub(super) async fn stats(
 
 /// The best rated players in this server on one board size (only you see the answer, unless
 /// public).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(slash_command)]
 pub(super) async fn leaderboard(
     ctx: Context<'_>,
     #[description = "Which game, or the puzzle solvers (default Tak)"] game: Option<RankingChoice>,

@@ -21,6 +21,9 @@ pub mod code {
     pub const UPLOADS_LIMITED: isize = 400001;
     /// Missing Permissions: Send Messages, Attach Files, ... taken away.
     pub const MISSING_PERMISSIONS: isize = 50013;
+    /// The interaction has hit the maximum number of follow up messages (5 for a user-installed
+    /// app outside its servers: interactions/receiving-and-responding, "Create Followup Message").
+    pub const MOST_FOLLOW_UPS: isize = 40094;
     /// Invalid Webhook Token: an interaction's token past its 15 minutes.
     pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
     /// An operation on an archived thread: a post in a thread a moderator locked and archived
@@ -48,7 +51,8 @@ pub enum Failure {
     /// A moderator locked the thread (50083, 160005): kept until it is unlocked, clocks
     /// running, and no server told (the moderator knows).
     Locked,
-    /// The interaction's token no longer works (50027, 10015, 10062): the channel takes over.
+    /// The interaction's token no longer works (50027, 10015, 10062) or carries no more
+    /// follow-ups (40094): the channel takes over.
     TokenExpired,
     /// Discord refuses Bredon's own token (401 without a webhook's code): it was reset.
     TokenReset,
@@ -100,6 +104,11 @@ pub const CODES: &[(isize, Failure, &str)] = &[
         "Send messages has been temporarily disabled",
     ),
     (40005, Failure::Malformed, "Request entity too large"),
+    (
+        code::MOST_FOLLOW_UPS,
+        Failure::TokenExpired,
+        "The interaction has hit the maximum number of follow up messages",
+    ),
     (
         40058,
         Failure::Impossible,

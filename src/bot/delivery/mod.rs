@@ -4,11 +4,14 @@
 //! holds, a channel in order, a suspect server by probes; one table of Discord's codes decides
 //! what a failure means (`failure.rs`); refused channels are told and remembered
 //! (`refused.rs`); a channel's letters keep their order within the process (`order.rs`, `behind.rs`);
-//! Bredon's own turns follow an outcome, one task per channel (`turns.rs`);
+//! Bredon's own turns follow an outcome, one task per channel (`turns.rs`); outside servers,
+//! where Bredon may only answer, what a channel is owed follows its interactions (`answers.rs`,
+//! `tokens.rs`);
 //! and every REST request of the process goes through its gate, Bredon's own
 //! rate limiter (`gate/`). Handlers' first answers (`respond.rs`) and the messages' text
 //! (`post.rs`) stay beside the commands that use them.
 
+pub(super) mod answers;
 mod behind;
 pub(super) mod failure;
 pub(super) mod gate;
@@ -17,6 +20,7 @@ pub(super) mod outbox;
 pub(super) mod posting;
 pub(super) mod publish;
 mod refused;
+pub(super) mod tokens;
 mod turns;
 
 tokio::task_local! {

@@ -68,6 +68,10 @@ pub struct Owed {
     /// Until when the lease surely runs, as this process knows it (0: unknown): a request
     /// that fits in it needs no renewal first.
     pub lease_until_ms: i64,
+    /// Owed to a channel outside servers, where Bredon may only answer (`answers.rs`): a
+    /// game's letter written there (its server 0; a letter in a reader's queue has none
+    /// either, but is owed to no channel).
+    pub outside: bool,
 }
 
 impl Owed {
@@ -80,6 +84,7 @@ impl Owed {
             since_ms: now_ms(),
             epoch: FIRST_EPOCH,
             lease_until_ms: outcome.lease_until_ms,
+            outside: written_outside(outcome),
         }
     }
 
@@ -95,19 +100,14 @@ impl Owed {
     }
 }
 
-/// Whether the token of an interaction made at `issued_ms` may still be used at `now_ms`.
-pub fn token_lives(issued_ms: i64, now_ms: i64) -> bool {
-    now_ms - issued_ms < TOKEN_TRUSTED_MS
+/// Whether `outcome`'s letter was written for a channel outside servers.
+pub fn written_outside(outcome: &Outcome) -> bool {
+    outcome.letter.is_some() && outcome.guild == 0 && !outcome.is_direct_alone()
 }
 
 /// How long after a letter was stored a repeated post may rely on its nonce alone: Discord
 /// keeps a nonce "in the past few minutes"; Bredon counts on one.
 const NONCE_TRUSTED_MS: i64 = 60_000;
-
-/// How long after a letter was stored its interaction's token is used: Discord's tokens live
-/// 15 minutes from the interaction (interactions/receiving-and-responding), counted from its
-/// id; the margin keeps every request well inside.
-const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
 
 /// The longest a request may take once its letter's lease was renewed (`LEASE_MS` ahead):
 /// a request a rate limit holds back longer is given up while the lease still holds, so it
@@ -173,7 +173,8 @@ impl Publisher {
         owed: Owed,
         post: &Post,
     ) -> Result<Option<u64>, Undelivered> {
-        if !owed.past_nonce_window(now_ms()) {
+        // Outside servers no channel can be read: its answers are not looked for.
+        if !owed.past_nonce_window(now_ms()) || self.outside_servers(channel, owed) {
             return Ok(None);
         }
         match self.posted_since(channel, owed.since_ms, post).await {
@@ -198,6 +199,9 @@ impl Publisher {
         part: Part,
         post: Post,
     ) -> Result<Option<u64>, Undelivered> {
+        if self.outside_servers(channel, owed) {
+            return self.answer_outside(channel, owed, part, post).await;
+        }
         // The posts run inside the lease, renewed after the look (which posts nothing).
         self.renew(owed).await?;
         let nonce = nonce_of(owed.letter, part, channel);
@@ -443,8 +447,22 @@ impl Publisher {
         owed: Owed,
         text: String,
     ) -> Result<(), Undelivered> {
-        let nonce = nonce_of(owed.letter, Part::Direct(user), user);
         let post = Post::text(text);
+        self.direct_post(channel, user, owed, Part::Direct(user), post)
+            .await
+    }
+
+    /// `post`, part `part` of what `channel` is owed, as a direct message to `user`: looked for
+    /// past the nonce's window, as a channel post is.
+    pub(super) async fn direct_post(
+        &self,
+        channel: u64,
+        user: u64,
+        owed: Owed,
+        part: Part,
+        post: Post,
+    ) -> Result<(), Undelivered> {
+        let nonce = nonce_of(owed.letter, part, user);
         let looked = async {
             let dm = self.dm_channel(user).await?;
             let found = owed.past_nonce_window(now_ms())
@@ -492,7 +510,13 @@ impl Publisher {
                             this server close them), so it stopped sending them, the daily digest \
                             too. Open them and use /notify (dm:true, digest:) to have them again.";
                 let told = Post::pinging(vec![user], text);
-                self.post(channel, owed, Part::Direct(user), told).await?;
+                // Told in the game's channel, outside servers as an answer if one is open.
+                let owed = Owed {
+                    outside: self.answers.knows(channel),
+                    ..owed
+                };
+                // Boxed: outside servers a post may be a direct message itself.
+                Box::pin(self.post(channel, owed, Part::Direct(user), told)).await?;
             }
         }
         Ok(())
@@ -526,6 +550,7 @@ fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tokens::token_lives;
     use super::*;
 
     #[test]
@@ -536,6 +561,7 @@ mod tests {
             guild: 1,
             epoch: FIRST_EPOCH,
             lease_until_ms: 1_000_000 + crate::service::LEASE_MS,
+            outside: false,
         };
         assert!(!owed.past_nonce_window(1_000_000 + NONCE_TRUSTED_MS));
         assert!(owed.past_nonce_window(1_000_001 + NONCE_TRUSTED_MS));

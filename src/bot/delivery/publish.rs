@@ -8,8 +8,10 @@
 //! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
-use super::failure::{classify, describe, Failure};
-use super::posting::{token_lives, Owed, Undelivered};
+use super::answers::{thinking_edit, Original};
+use super::failure::describe;
+use super::posting::{created_ms, written_outside, Owed, Undelivered};
+use super::tokens::token_lives;
 use super::{counting_store_steps, in_store, store_steps};
 use crate::bot::data::{now_ms, Claim, Publisher};
 use crate::bot::post::{announce, digest_text, jump_link, record, Post};
@@ -38,7 +40,11 @@ pub enum Via<'a> {
     /// outcome and the pings follow as a new message (an edit notifies no one). `marked` when
     /// the letter says so from its making (`Deferral`); if not (deferred after the letter was
     /// written), the "thinking" message goes and the announcement is a channel message.
-    Deferred { token: &'a str, marked: bool },
+    Deferred {
+        token: &'a str,
+        issued_ms: i64,
+        marked: bool,
+    },
     /// The response to the Move form.
     Form(&'a serenity::ModalInteraction),
     /// A new message in the channel (a nonce makes a repeated post arrive once).
@@ -158,8 +164,14 @@ impl Publisher {
         let message = match via {
             Via::Channel => self.post(channel, owed, Part::Announcement, post).await?,
             via => {
+                let answering = answering(&via);
                 let answered = self.answer(channel, &outcome, post, via, &mut progress);
-                answered.await?
+                let message = answered.await?;
+                // Outside servers, what follows (the record, Bredon's ply) follows this answer.
+                if let Some((token, issued_ms)) = answering.filter(|_| written_outside(&outcome)) {
+                    self.answers.acknowledged(channel, &token, issued_ms);
+                }
+                message
             }
         };
         note(&mut progress, Part::Announcement, message);
@@ -238,6 +250,7 @@ impl Publisher {
             epoch,
             // Renewed before each post, as the time the outbox took it is not kept here.
             lease_until_ms: 0,
+            outside: d.letter.guild == 0 && !d.outcome.is_direct_alone(),
         };
         // The token's life runs from the interaction (a letter written before that was known
         // counts from itself).
@@ -315,33 +328,6 @@ impl Publisher {
         outcome
     }
 
-    /// What an interaction's answer is, as `@original` tells after a lost answer or a restart:
-    /// whether it carried this announcement.
-    async fn original(&self, token: &str, content: &str) -> Result<Original, Undelivered> {
-        match self.http.get_original_interaction_response(token).await {
-            Ok(m) if m.content.trim() == content.trim() => Ok(Original::Carries(m.id.get())),
-            Ok(m) if m.content.is_empty() && m.attachments.is_empty() => Ok(Original::Thinking),
-            Ok(_) => Ok(Original::Other),
-            Err(e) => match classify(&e) {
-                Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
-                // Unknown or expired: the answer never went out, or can no longer be seen.
-                _ => Ok(Original::Missing),
-            },
-        }
-    }
-
-    /// Edits a deferred answer's "thinking" message into the announcement; `None` when its
-    /// interaction can no longer be answered.
-    async fn edit_thinking(&self, token: &str, post: Post) -> Result<Option<u64>, Undelivered> {
-        match thinking_edit(post).execute(self.http.as_ref(), token).await {
-            Ok(edited) => Ok(Some(edited.id.get())),
-            Err(e) => match classify(&e) {
-                Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
-                _ => Ok(None),
-            },
-        }
-    }
-
     /// The announcement as the interaction's answer. A failed answer whose effect is unknown
     /// (5xx, a dropped connection) is looked for before it is left to the outbox.
     async fn answer(
@@ -364,6 +350,7 @@ impl Publisher {
             Via::Deferred {
                 token,
                 marked: false,
+                ..
             } => {
                 // Deferred after its letter was written, which cannot say so: an edit of the
                 // "thinking" message would need its pings noted apart (a crash between them
@@ -562,18 +549,6 @@ impl Publisher {
 /// (the letters are in order in the store; the turn only tells the handler what was delivered).
 const REQUEST_TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// An interaction's answer as `@original` shows it.
-enum Original {
-    /// The announcement, as this message.
-    Carries(u64),
-    /// A deferral's "thinking" message, still standing.
-    Thinking,
-    /// Another message.
-    Other,
-    /// None: never answered, or no longer to be seen.
-    Missing,
-}
-
 /// Notes in `progress` that `part` went out (as `message`), once.
 fn note(progress: &mut Progress, part: Part, message: Option<u64>) {
     if !progress.sent.iter().any(|(p, _)| *p == part) {
@@ -581,20 +556,21 @@ fn note(progress: &mut Progress, part: Part, message: Option<u64>) {
     }
 }
 
-/// A deferred answer's "thinking" message made into `post`. An edit notifies no one, so it
-/// allows no mention: the pings follow as a message of their own.
-fn thinking_edit(post: Post) -> serenity::EditInteractionResponse {
-    let mut edit = serenity::EditInteractionResponse::new()
-        .content(post.content)
-        .components(post.components)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
-    for file in post.files {
-        edit = edit.new_attachment(file);
-    }
-    edit
-}
-
 /// Whether anything needs the id of an outcome's message: a live board (jump links) or a DM.
 fn wants_message_id(outcome: &Outcome) -> bool {
     matches!(outcome.prompt, Some(Prompt::Board { .. })) || !outcome.direct.is_empty()
+}
+
+/// The token of the interaction `via` answers, and when it was made.
+fn answering(via: &Via<'_>) -> Option<(String, i64)> {
+    match via {
+        Via::Reply(ctx) => {
+            crate::bot::data::interaction(*ctx).map(|i| (i.token.clone(), created_ms(i.id.get())))
+        }
+        Via::Deferred {
+            token, issued_ms, ..
+        } => Some((token.to_string(), *issued_ms)),
+        Via::Form(submit) => Some((submit.token.clone(), created_ms(submit.id.get()))),
+        Via::Channel | Via::Followup(_) => None,
+    }
 }
