@@ -80,6 +80,26 @@ pub fn missing_permissions(
     })
 }
 
+/// Commands a user's install may use in a server that never added Bredon: Bredon can only
+/// answer there, so only what is all answer (no game, no record, nothing owed later).
+const ANSWERED_ANYWHERE: [&str; 3] = ["rules", "help", "position"];
+
+/// Whether a command was used through a user's install in a server that never added Bredon
+/// (the interaction authorized by no server install), and is more than an answer: Bredon could
+/// never post a game's plies or reminders there.
+pub fn needs_bredon_in_the_server(ctx: Context<'_>) -> bool {
+    let Some(i) = interaction(ctx) else {
+        return false;
+    };
+    let by_server = i
+        .authorizing_integration_owners
+        .0
+        .iter()
+        .any(|o| matches!(o, serenity::AuthorizingIntegrationOwner::GuildInstall(_)));
+    let answered = ANSWERED_ANYWHERE.contains(&ctx.command().name.as_str());
+    ctx.guild_id().is_some() && !by_server && !answered
+}
+
 pub fn channel_kind(ctx: Context<'_>) -> Option<serenity::ChannelType> {
     interaction(ctx)
         .and_then(|i| i.channel.as_ref())

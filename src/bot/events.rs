@@ -5,9 +5,10 @@ use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::posting::Undelivered;
 use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
-use super::respond::blocking;
+use super::respond::{blocking, refuse};
 use super::typed::on_message;
-use super::{Data, Error};
+use super::{Context, Data, Error};
+use crate::service::Refusal;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 
@@ -171,6 +172,20 @@ fn is_autocomplete(interaction: &serenity::CommandInteraction) -> bool {
     })
 }
 
+/// The framework's check before every command: one that needs Bredon in a server that never
+/// added it is refused, saying where Bredon plays (the check told the user; `on_error` then
+/// says nothing more).
+pub async fn command_check(ctx: Context<'_>) -> Result<bool, Error> {
+    if !super::checks::needs_bredon_in_the_server(ctx) {
+        return Ok(true);
+    }
+    let why = "Bredon is not in this server, so it cannot keep a game here: play in your DM with \
+               Bredon or in a DM or group DM with friends (your install works there), or ask the \
+               server's moderators to add Bredon";
+    refuse(ctx, Refusal(why.into())).await?;
+    Ok(false)
+}
+
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     let outdated = "Discord still shows an older version of this command; reload Discord \
                     (Ctrl+R, or restart the app) and try again";
@@ -238,6 +253,8 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 .send(Post::text(text).reply().ephemeral(true))
                 .await;
         }
+        // Refused by the check itself, which told the user why.
+        poise::FrameworkError::CommandCheckFailed { error: None, .. } => {}
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::warn!(error = %e, "error while handling an error");

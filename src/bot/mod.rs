@@ -76,6 +76,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                 Box::pin(events::on_event(ctx, event, data))
             },
             on_error: |error| Box::pin(events::on_error(error)),
+            command_check: Some(|ctx| Box::pin(events::command_check(ctx))),
             // Messages are read for typed plies only (`events`), never as prefix commands.
             prefix_options: poise::PrefixFrameworkOptions {
                 mention_as_prefix: false,

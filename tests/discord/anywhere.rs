@@ -26,6 +26,14 @@ async fn by_form(fake: &FakeDiscord, channel: u64, user: &TestUser, text: &str) 
     answer(fake, from, &token).await
 }
 
+/// Waits until `user` was notified after the first `seen` notifications.
+async fn pinged(fake: &FakeDiscord, seen: usize, user: &TestUser) {
+    fake.wait_until("the ping", Duration::from_secs(20), |f| {
+        notified_since(f, seen).contains(&user.id)
+    })
+    .await;
+}
+
 /// Whether any request asked Discord to post in `channel` itself (not an interaction's answer).
 fn posted_in(fake: &FakeDiscord, channel: u64) -> Vec<String> {
     let path = format!("/channels/{channel}/messages");
@@ -38,7 +46,19 @@ fn posted_in(fake: &FakeDiscord, channel: u64) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_in_a_group_dm_is_played_in_answers_alone() {
-    let (fake, _data, bot) = boot_everywhere(&[]).await;
+    a_rated_game_in_a_group_dm(&[]).await;
+}
+
+/// The same with every answer deferred: the pings after each "thinking" message follow it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_in_a_group_dm_is_played_in_deferred_answers_alone() {
+    a_rated_game_in_a_group_dm(&[("BREDON_DEFER_MS", "0")]).await;
+}
+
+/// alice, who installed Bredon, challenges bob in their group DM; they play a rated game to
+/// alice's road, bob by the Move form, alice by /move; then the ladder outside servers.
+async fn a_rated_game_in_a_group_dm(env: &[(&str, &str)]) {
+    let (fake, data, bot) = boot_everywhere(env).await;
     fake.install_for_user(&alice());
     let dm = fake.group_dm(&[&alice(), &bob()]);
     let options = json!([
@@ -55,10 +75,14 @@ async fn a_rated_game_in_a_group_dm_is_played_in_answers_alone() {
         &r,
         "threads belong to servers, and a DM or group DM holds none",
     );
+    let seen = fake.notifications().len();
     let r = run_with(&fake, dm, &alice(), "challenge", options).await;
     says(&r, "alice challenges bob");
+    pinged(&fake, seen, &bob()).await;
+    let seen = fake.notifications().len();
     let r = press_in(&fake, dm, &bob(), "bredon:accept").await;
     says(&r, "alice (White) vs bob (Black)");
+    pinged(&fake, seen, &alice()).await;
     let plies = [
         (alice(), "a1"),
         (bob(), "e5"),
@@ -69,6 +93,7 @@ async fn a_rated_game_in_a_group_dm_is_played_in_answers_alone() {
         (alice(), "d5"),
     ];
     for (user, text) in plies {
+        let seen = fake.notifications().len();
         let r = match user.id == alice().id {
             true => {
                 let ply = json!([{ "name": "ply", "type": 3, "value": text }]);
@@ -77,6 +102,14 @@ async fn a_rated_game_in_a_group_dm_is_played_in_answers_alone() {
             false => by_form(&fake, dm, &user, text).await,
         };
         says(&r, &format!("played {text}"));
+        // The next player is pinged in the channel (after a deferred answer, by a follow-up
+        // of their own) before they play.
+        let next = if user.id == alice().id {
+            bob()
+        } else {
+            alice()
+        };
+        pinged(&fake, seen, &next).await;
     }
     // a5 finishes White's road on the fifth rank (e5 is the White stone bob placed).
     let tak = fake
@@ -118,8 +151,12 @@ async fn a_rated_game_in_a_group_dm_is_played_in_answers_alone() {
     says(&r, "1. alice — 1662 (1-0-0)");
     let r = run_with(&fake, CHANNEL, &alice(), "leaderboard", five).await;
     assert!(!r.content().contains("alice"), "{}", r.content());
+    let mut env = env.to_vec();
+    env.push(EVERYWHERE);
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     assert_eq!(posted_in(&fake, dm), Vec::<String>::new());
-    drop(bot);
+    // Every player pinged heard of it in the channel, never by a direct message.
+    assert!(fake.direct_messages(bob().id).is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -230,4 +267,19 @@ async fn a_game_against_bredon_in_a_dm_with_bredon_is_played_to_its_end() {
             .any(|r| r.files().iter().any(|(name, _)| name == "game.ptn"))
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_bredon_hears_where_bredon_plays() {
+    let (fake, _data, _bot) = boot_everywhere(&[]).await;
+    fake.install_for_user(&alice());
+    let elsewhere = fake.server_without_bredon();
+    let options = json!([{ "name": "opponent", "type": 6, "value": bob().id.to_string() }]);
+    let r = run_with(&fake, elsewhere, &alice(), "challenge", options).await;
+    assert!(r.is_ephemeral());
+    says(&r, "Bredon is not in this server");
+    // What is only answered works there as anywhere.
+    let r = run_with(&fake, elsewhere, &alice(), "rules", json!([])).await;
+    says(&r, "road");
+    assert_eq!(posted_in(&fake, elsewhere), Vec::<String>::new());
 }

@@ -608,8 +608,39 @@ impl FakeDiscord {
         payload["app_permissions"] = json!(app_permissions.to_string());
         if guild == 0 {
             self.outside_servers(&mut payload, &token, user, channel);
+        } else if !self.state.guilds().contains(&guild) {
+            self.in_a_server_without_the_app(&mut payload, &token, user);
         }
         (token, payload)
+    }
+
+    /// An interaction in a server that never added the app: only a user who installed it can
+    /// use its commands there ("Installation Context"), and the interaction says so: its
+    /// `authorizing_integration_owners` hold the user's install alone.
+    fn in_a_server_without_the_app(&self, payload: &mut Value, token: &str, user: &TestUser) {
+        let by_user = self.state.user_installs.lock().unwrap().contains(&user.id);
+        assert!(by_user, "Discord offers an app's commands in a server that did not add it only to a user who installed it");
+        if payload["type"] == 2 {
+            let name = payload["data"]["name"].as_str().unwrap_or_default();
+            self.assert_offered(name, 0, true);
+        }
+        payload["authorizing_integration_owners"] = json!({ "1": user.id.to_string() });
+        if let Some(ixn) = self.state.interactions.lock().unwrap().get_mut(token) {
+            ixn.user_install_only = true;
+        }
+    }
+
+    /// A channel of a server that never added the app, where a user who installed it may use
+    /// its commands: the app may answer there (`PRIVATE_CHANNEL_APP`), and post nothing.
+    pub fn server_without_bredon(&self) -> u64 {
+        let (guild, id) = (self.state.new_snowflake(), self.state.new_snowflake());
+        let channel = Channel {
+            guild,
+            bot_permissions: perms::PRIVATE_CHANNEL_APP,
+            ..Channel::text()
+        };
+        self.state.channels.lock().unwrap().insert(id, channel);
+        id
     }
 
     /// An interaction outside any server, as Discord sends it (interactions/receiving-and-

@@ -168,8 +168,8 @@ impl Publisher {
                 let answered = self.answer(channel, &outcome, post, via, &mut progress);
                 let message = answered.await?;
                 // Outside servers, what follows (the record, Bredon's ply) follows this answer.
-                if let Some((token, issued_ms)) = answering.filter(|_| written_outside(&outcome)) {
-                    self.answers.acknowledged(channel, &token, issued_ms);
+                if let Some((token, issued_ms)) = answering {
+                    self.acknowledged_outside(channel, &outcome, &token, issued_ms);
                 }
                 message
             }
@@ -321,6 +321,14 @@ impl Publisher {
         Ok(())
     }
 
+    /// The interaction with `token` (made at `issued_ms`) answered `outcome`: if its letter is
+    /// owed to a channel outside servers, follow-ups may use it from now on.
+    fn acknowledged_outside(&self, channel: u64, outcome: &Outcome, token: &str, issued_ms: i64) {
+        if written_outside(outcome) {
+            self.answers.acknowledged(channel, token, issued_ms);
+        }
+    }
+
     /// An outcome as it leaves: pinging its players but never Bredon itself (its turn in an
     /// engine game needs no notification).
     fn for_players(&self, mut outcome: Outcome) -> Outcome {
@@ -364,12 +372,16 @@ impl Publisher {
                 note(progress, Part::Pings, None);
                 return Ok(message);
             }
-            Via::Deferred { token, .. } => {
+            Via::Deferred {
+                token, issued_ms, ..
+            } => {
                 let owed = Owed::fresh(outcome);
                 match thinking_edit(post).execute(http.as_ref(), token).await {
                     Ok(edited) => {
                         let id = Some(edited.id.get());
                         note(progress, Part::Announcement, id);
+                        // Outside servers the pings follow this answer.
+                        self.acknowledged_outside(channel, outcome, token, issued_ms);
                         self.pings(channel, owed, outcome, id, progress).await?;
                         Ok(id)
                     }
