@@ -177,11 +177,21 @@ async fn a_reminder_and_a_time_out_in_a_group_dm_go_to_the_players_by_direct_mes
     ]);
     run_with(&fake, dm, &alice(), "challenge", options).await;
     press_in(&fake, dm, &bob(), "bredon:accept").await;
+    // bob asked, in a server, for a direct message when it is his move.
+    let notify = json!([{ "name": "dm", "type": 5, "value": true }]);
+    run_with(&fake, CHANNEL, &bob(), "notify", notify).await;
     let ply = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
     says(
         &run_with(&fake, dm, &alice(), "move", ply).await,
         "bob to move",
     );
+    let turn = format!("It is your move in your game: https://discord.com/channels/@me/{dm}/");
+    fake.wait_until("bob's turn told", Duration::from_secs(20), |f| {
+        f.direct_messages(bob().id)
+            .iter()
+            .any(|m| m.content.contains(&turn))
+    })
+    .await;
     // bob does nothing for an hour: every token in the channel is dead by then.
     let link = format!("https://discord.com/channels/@me/{dm}");
     fake.advance(Duration::from_secs(61 * 60));

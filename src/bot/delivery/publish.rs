@@ -477,7 +477,11 @@ impl Publisher {
         } else {
             let link = jump_link(outcome.guild, channel, message);
             for player in wanted {
-                let text = format!("It is your move in <#{channel}>: {link}");
+                // A DM or group DM cannot be mentioned: its link alone names it.
+                let text = match outcome.guild {
+                    0 => format!("It is your move in your game: {link}"),
+                    _ => format!("It is your move in <#{channel}>: {link}"),
+                };
                 match owed.letter {
                     // A direct message held long must never hold the game's channel.
                     Some(_) => progress.handed.push(Handed {
