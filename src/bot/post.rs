@@ -356,7 +356,12 @@ pub fn digest_text(games: &[DigestGame]) -> String {
         crate::words::count(games.len() as u64, "game")
     );
     for (n, g) in games.iter().enumerate() {
-        let mut line = format!("\n- <#{}> vs {}", g.channel, escape(&g.opponent));
+        // A DM or group DM cannot be mentioned: its link names it.
+        let place = match g.guild {
+            0 => format!("[a game in a DM]({})", jump_link(0, g.channel, None)),
+            _ => format!("<#{}>", g.channel),
+        };
+        let mut line = format!("\n- {place} vs {}", escape(&g.opponent));
         match &g.last_ply {
             Some(ply) => line.push_str(&format!(" · played {ply} <t:{}:R>", g.since_ms / 1000)),
             None => line.push_str(&format!(" · started <t:{}:R>", g.since_ms / 1000)),
@@ -409,6 +414,17 @@ mod tests {
         assert!(text.starts_with("Your move in 2 games"), "{text}");
         assert!(text.contains("played 6c3>1221* <t:1700000000:R> · time runs out"));
         assert!(!text.contains("more"), "{text}");
+        let outside = DigestGame {
+            guild: 0,
+            ..game(3)
+        };
+        let text = digest_text(&[outside]);
+        assert!(
+            text.contains(
+                "- [a game in a DM](https://discord.com/channels/@me/1000000000000000003) vs"
+            ),
+            "{text}"
+        );
         let many: Vec<_> = (0..60).map(game).collect();
         let text = digest_text(&many);
         assert!(text.chars().count() <= MAX_CONTENT, "{}", text.len());
