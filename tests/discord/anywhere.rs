@@ -228,6 +228,8 @@ async fn a_reminder_and_a_time_out_in_a_group_dm_go_to_the_players_by_direct_mes
 async fn a_game_against_bredon_in_a_dm_with_bredon_is_played_to_its_end() {
     let (fake, _data, _bot) = boot_everywhere(&[]).await;
     let dm = fake.bot_dm(&alice());
+    let r = run_with(&fake, dm, &alice(), "help", json!([])).await;
+    says(&r, "in DMs and group DMs with friends");
     let options = json!([
         { "name": "opponent", "type": 6, "value": fake_discord::BOT_ID.to_string() },
         { "name": "level", "type": 4, "value": 0 },

@@ -79,7 +79,8 @@ pub(super) async fn help(ctx: Context<'_>) -> Result<(), Error> {
 `/vacation start days:` stops the clocks of all your games here · `/notify` DMs and reminders\n\
 `/challenge stakes:university` plays for coins (the rulebook's University rules): `/bid` for the first move, `/wallet` your coins\n\
 `/tournament create` a round robin or Swiss in this channel (games in threads) · `/tournament join` `standings` `pairings` `withdraw`\n\
-`/position` draw any TPS or PTN · `/rules [game]` the rules in short · `/settings` server defaults (Manage Server) · `/abort` (players before the first ply; moderators)";
+`/position` draw any TPS or PTN · `/rules [game]` the rules in short · `/settings` server defaults (Manage Server) · `/abort` (players before the first ply; moderators)\n\
+Added to your own account (Bredon's profile → Add App), Bredon plays in your DM with it and in DMs and group DMs with friends: `/challenge @friend` there, and they play on with the buttons.";
     ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
         .await?;
     Ok(())
