@@ -22,6 +22,25 @@
     });
     keepInSight(current);
     history.replaceState(null, "", "?ply=" + ply);
+    showPosition(ply);
+  }
+  // The shown position's notation beside the board, asked of the server for each ply (a late
+  // answer for a ply no longer shown is dropped), and copied by its button.
+  const position = document.getElementById("position");
+  function showPosition(ply) {
+    if (!position) return;
+    fetch(position.dataset.base + ply).then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (text) { if (Number(slider.value) === ply) position.value = text; })
+      .catch(function () {});
+  }
+  const copy = document.getElementById("copy");
+  if (position && copy) {
+    copy.addEventListener("click", function () {
+      position.select();
+      const done = function () { copy.textContent = "Copied"; };
+      if (navigator.clipboard) navigator.clipboard.writeText(position.value).then(done, function () {});
+      else if (document.execCommand("copy")) done();
+    });
   }
   // Where the moves are a box of their own (beside the board on a desktop), the current ply
   // is scrolled into its middle when it is out of sight; the page itself never scrolls.

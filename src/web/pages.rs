@@ -279,6 +279,16 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
                     button #next type="button" aria-label="Next ply" { "▶" }
                     output #plyno for="ply" { "ply " (ply) " of " (total) }
                 }
+                // The shown position as its notation writes it, to copy into an engine or
+                // PTN Ninja (the script keeps it with the board).
+                @if let Some(shown) = game.at(ply) {
+                    p.position {
+                        label for="position" { (position_name(game.kind)) }
+                        input #position type="text" readonly spellcheck="false"
+                            value=(shown.position_text()) data-base={ (here) "position/" };
+                        button #copy type="button" { "Copy" }
+                    }
+                }
             } @else {
                 p { "A blind game: no pictures while it is being played, only the plies." }
             }
@@ -302,6 +312,14 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
         isolate(&game.players[1])
     );
     layout(&tab, game.pictures, body)
+}
+
+/// What a position's notation is called: TPS for Tak, Takat's own position string.
+fn position_name(kind: crate::game::Kind) -> &'static str {
+    match kind {
+        crate::game::Kind::Tak => "TPS",
+        crate::game::Kind::Takat => "Position",
+    }
 }
 
 /// The plies two to a move, each a link to the board after it with its `/analyze` mark, and

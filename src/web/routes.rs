@@ -27,6 +27,7 @@ pub(super) fn routes() -> Router<Web> {
         .route("/s/{slug}/game/{number}", get(game))
         .route("/s/{slug}/game/{number}/ptn", get(record))
         .route("/s/{slug}/game/{number}/board/{ply}", get(picture))
+        .route("/s/{slug}/game/{number}/position/{ply}", get(position))
         .route("/s/{slug}/game/{number}/chart", get(chart))
         .route("/s/{slug}/tournament/{id}", get(tournament_page::page))
         .route("/s/{slug}/player/{key}", get(super::player_page::page))
@@ -125,6 +126,38 @@ async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, Stri
         }
         Err(answer) => answer,
     }
+}
+
+/// The position after `ply` plies as its notation writes it (TPS for Tak), as text: what the
+/// game page's copy button copies. None for a blind game being played, as its pictures.
+async fn position(
+    State(web): State<Web>,
+    Path((slug, number, ply)): Path<(String, String, String)>,
+) -> Response {
+    let game = match web.game(&slug, &number).await {
+        Ok(game) => game,
+        Err(answer) => return answer,
+    };
+    let shown = ply
+        .parse::<usize>()
+        .ok()
+        .filter(|&ply| game.pictures && ply <= game.plies.len())
+        .and_then(|ply| game.at(ply));
+    let Some(shown) = shown else {
+        return not_found().await;
+    };
+    let caching = match game.result {
+        Some(_) => "public, max-age=86400",
+        None => "no-cache",
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, caching),
+        ],
+        shown.position_text(),
+    )
+        .into_response()
 }
 
 /// The board after `ply` plies, drawn by the same renderer as Discord's. Its ETag names the

@@ -247,6 +247,15 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .await
         .unwrap();
     shows(c, &site, 3, &again).await;
+    // The position beside the board follows it: the TPS of ply 3, as the server writes it.
+    let tps = crate::http::get(&site.base, &format!("/s/{}/game/2/position/3", site.slug))
+        .await
+        .text();
+    let follows = format!(
+        "return document.getElementById('position').value === {};",
+        serde_json::json!(tps)
+    );
+    until(c, &follows).await;
     let current = c.find(Locator::Css("a[aria-current]")).await.unwrap();
     assert_eq!(
         current.attr("data-ply").await.unwrap().as_deref(),

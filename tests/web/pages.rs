@@ -458,4 +458,30 @@ async fn the_winner_is_marked_and_a_blind_game_links_no_board() {
         .text();
     assert!(blind.contains("A blind game"), "{blind}");
     assert!(!blind.contains("PTN Ninja"), "{blind}");
+    // Nor its position, which would show the board as well as a picture.
+    assert!(!blind.contains("id=\"position\""), "{blind}");
+    let hidden = get(&site.base, &format!("/s/{}/game/4/position/1", site.slug)).await;
+    assert_eq!(hidden.status, 404);
+}
+
+/// Beside the board, the shown ply's position as TPS, to copy: on the page for the ply it
+/// opens at, and from the server for each ply the board steps to.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_shown_position_is_written_as_tps_to_copy() {
+    let site = Site::start().await;
+    let record = get(&site.base, &format!("/s/{}/game/2/ptn", site.slug)).await;
+    let game = bredon::game::Match::from_record(&record.text()).unwrap();
+    for ply in [0, 3, 11] {
+        let tps = game.after(ply).unwrap().position_text();
+        let target = format!("/s/{}/game/2/position/{ply}", site.slug);
+        let answer = get(&site.base, &target).await;
+        assert_eq!(answer.status, 200, "{target}");
+        assert_eq!(answer.text(), tps, "{target}");
+        let page = get(&site.base, &format!("/s/{}/game/2?ply={ply}", site.slug)).await;
+        let shown =
+            format!("id=\"position\" type=\"text\" readonly spellcheck=\"false\" value=\"{tps}\"");
+        assert!(page.text().contains(&shown), "{}", page.text());
+    }
+    let past = get(&site.base, &format!("/s/{}/game/2/position/12", site.slug)).await;
+    assert_eq!(past.status, 404, "no ply 12");
 }
