@@ -30,9 +30,49 @@
   function showPosition(ply) {
     if (!position) return;
     fetch(position.dataset.base + ply).then(function (r) { return r.ok ? r.text() : ""; })
-      .then(function (text) { if (Number(slider.value) === ply) position.value = text; })
+      .then(function (text) { if (Number(slider.value) === ply) { position.value = text; listStacks(text); } })
       .catch(function () {});
   }
+  // Every stack of two or more in a TPS, bottom up (○ White, ● Black), the pieces that may be
+  // carried off it (as many as the board is wide) underlined, and what is on top; text only.
+  const stacks = document.getElementById("stacks");
+  const KINDS = { "": "flat", S: "wall", C: "capstone" };
+  function listStacks(tps) {
+    if (!stacks) return;
+    const rows = tps.split(" ")[0].split("/");
+    const items = [];
+    rows.forEach(function (row, r) {
+      let file = 0;
+      row.split(",").forEach(function (square) {
+        const empty = /^x(\d*)$/.exec(square);
+        if (empty) { file += Number(empty[1] || 1); return; }
+        const stack = /^([12]+)([SC]?)$/.exec(square);
+        if (stack && stack[1].length >= 2) items.push(stackItem(
+          String.fromCharCode(97 + file) + (rows.length - r), stack[1], stack[2], rows.length));
+        file += 1;
+      });
+    });
+    stacks.replaceChildren.apply(stacks, items);
+    document.getElementById("stacks-legend").hidden = items.length === 0;
+  }
+  function stackItem(name, pieces, top, carry) {
+    const li = document.createElement("li");
+    const b = document.createElement("b");
+    b.textContent = name;
+    const marks = pieces.replace(/1/g, "○").replace(/2/g, "●");
+    const cut = Math.max(0, marks.length - carry);
+    const shown = document.createElement("span");
+    shown.className = "pieces";
+    shown.textContent = marks.slice(0, cut);
+    const carried = document.createElement("span");
+    carried.className = "carry";
+    carried.textContent = marks.slice(cut);
+    shown.appendChild(carried);
+    const owner = pieces[pieces.length - 1] === "1" ? "White" : "Black";
+    li.append(b, " ", String(pieces.length), " ", shown, ", " + owner + " " + KINDS[top] + " on top");
+    return li;
+  }
+  if (position) listStacks(position.value);
   const copy = document.getElementById("copy");
   if (position && copy) {
     copy.addEventListener("click", function () {

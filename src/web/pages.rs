@@ -282,11 +282,20 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
                 // The shown position as its notation writes it, to copy into an engine or
                 // PTN Ninja (the script keeps it with the board).
                 @if let Some(shown) = game.at(ply) {
-                    p.position {
-                        label for="position" { (position_name(game.kind)) }
-                        input #position type="text" readonly spellcheck="false"
-                            value=(shown.position_text()) data-base={ (here) "position/" };
-                        button #copy type="button" { "Copy" }
+                    div.position {
+                        p {
+                            label for="position" { (position_name(game.kind)) }
+                            input #position type="text" readonly spellcheck="false"
+                                value=(shown.position_text()) data-base={ (here) "position/" };
+                            button #copy type="button" { "Copy" }
+                        }
+                        // Tak's stacks, read from the TPS by the script.
+                        @if game.kind == crate::game::Kind::Tak {
+                            p.legend #stacks-legend hidden {
+                                "Stacks, bottom up (○ White, ● Black); underlined, the pieces that may be carried off."
+                            }
+                            ul #stacks .stacks aria-live="polite" {}
+                        }
                     }
                 }
             } @else {

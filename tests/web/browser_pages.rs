@@ -249,3 +249,65 @@ async fn a_long_game_keeps_its_controls_in_sight_and_fits_a_narrow_phone() {
         c.goto(&site.page("game/4")).await.unwrap();
     }
 }
+
+/// Under the board, every stack of the shown position bottom up, the pieces that may be
+/// carried off it marked, and what is on top; a position without stacks lists none.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stacks_of_the_shown_position_are_listed_bottom_up() {
+    let site = Site::start().await;
+    let (alice, bob) = (user("alice"), user("bob"));
+    let options = bredon::service::ChallengeOptions {
+        opponent: Some(bob.clone()),
+        seat: bredon::store::records::Seat::White,
+        size: Some(3),
+        ..Default::default()
+    };
+    site.service
+        .challenge(&ctx(OPEN, 779, &alice), &options)
+        .unwrap();
+    site.service.accept(&ctx(OPEN, 779, &bob)).unwrap();
+    // a1 is Black's, c3 White's (the swap); Black walls b3; White's b1 moves onto a1.
+    for (who, ply) in [
+        (&alice, "a1"),
+        (&bob, "c3"),
+        (&alice, "b1"),
+        (&bob, "Sb3"),
+        (&alice, "b1<"),
+    ] {
+        site.service.play(&ctx(OPEN, 779, who), ply).unwrap();
+    }
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    c.set_window_size(400, 900).await.unwrap();
+    c.goto(&site.page("game/4")).await.unwrap();
+    let listed = "return [...document.querySelectorAll('#stacks li')].map(li => li.textContent);";
+    let stacks = c.execute(listed, vec![]).await.unwrap();
+    assert_eq!(
+        stacks,
+        serde_json::json!(["a1 2 ●○, White flat on top"]),
+        "one stack: Black's a1 under White's b1"
+    );
+    let carried = "return document.querySelector('#stacks .carry').textContent;";
+    assert_eq!(
+        c.execute(carried, vec![]).await.unwrap(),
+        "●○",
+        "both may be carried on 3x3"
+    );
+    let legend = "return document.getElementById('stacks-legend').hidden;";
+    assert_eq!(c.execute(legend, vec![]).await.unwrap(), false);
+    crate::browser::shot(c, 400, "web-stacks-400.png").await;
+    // At the start there is none, and no legend.
+    crate::browser::press(c, fantoccini::key::Key::Home).await;
+    let none = "return document.getElementById('position').value.startsWith('x3/') \
+                && document.querySelectorAll('#stacks li').length === 0 \
+                && document.getElementById('stacks-legend').hidden;";
+    for _ in 0..200 {
+        if c.execute(none, vec![]).await.unwrap() == serde_json::json!(true) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the start still lists stacks");
+}
