@@ -295,3 +295,30 @@ async fn a_server_without_bredon_hears_where_bredon_plays() {
     says(&r, "road");
     assert_eq!(posted_in(&fake, elsewhere), Vec::<String>::new());
 }
+
+/// A ply whose answer Discord failed is still announced once in a group DM: as a follow-up of
+/// the channel's latest answered interaction while one lives, else to the player it pings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_answer_in_a_group_dm_is_delivered_once_all_the_same() {
+    let env = [EVERYWHERE];
+    let (fake, data, bot) = boot_everywhere(&[]).await;
+    fake.install_for_user(&alice());
+    let dm = fake.group_dm(&[&alice(), &bob()]);
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
+        { "name": "seat", "type": 4, "value": 0 }
+    ]);
+    run_with(&fake, dm, &alice(), "challenge", options).await;
+    press_in(&fake, dm, &bob(), "bredon:accept").await;
+    // alice's ply is stored, but Discord fails its answer (no effect).
+    fake.fail_next("/callback", 503);
+    let ply = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    fake.command(&alice(), dm, "move", ply);
+    fake.wait_until("the ply announced", Duration::from_secs(30), |f| {
+        said_in(f, dm, "alice played a1") == 1
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    assert_eq!(said_in(&fake, dm, "alice played a1"), 1, "once");
+    assert_eq!(posted_in(&fake, dm), Vec::<String>::new());
+}
