@@ -8,11 +8,13 @@
   const label = document.getElementById("plyno");
   const list = document.querySelector("ol.moves");
   let last = Number(slider.max);
+  // Seen from Black's side (the Flip button), kept in the address with the ply.
+  let flipped = board.dataset.flip === "1";
   function links() { return list.querySelectorAll("a[data-ply]"); }
   function show(ply) {
     ply = Math.max(0, Math.min(last, ply));
     slider.value = String(ply);
-    board.src = board.dataset.base + ply;
+    board.src = board.dataset.base + ply + (flipped ? "?flip=1" : "");
     board.alt = "The board after ply " + ply + " of " + last;
     label.textContent = "ply " + ply + " of " + last;
     let current = null;
@@ -21,7 +23,7 @@
       else a.removeAttribute("aria-current");
     });
     keepInSight(current);
-    history.replaceState(null, "", "?ply=" + ply);
+    history.replaceState(null, "", "?ply=" + ply + (flipped ? "&flip=1" : ""));
     showPosition(ply);
   }
   // The shown position's notation beside the board, asked of the server for each ply (a late
@@ -73,6 +75,14 @@
     return li;
   }
   if (position) listStacks(position.value);
+  const flip = document.getElementById("flip");
+  if (flip) {
+    flip.addEventListener("click", function () {
+      flipped = !flipped;
+      flip.setAttribute("aria-pressed", String(flipped));
+      show(Number(slider.value));
+    });
+  }
   const copy = document.getElementById("copy");
   if (position && copy) {
     copy.addEventListener("click", function () {

@@ -291,6 +291,8 @@ fn flat_territory(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) 
 fn arrow(img: &mut RgbImage, theme: &Theme, l: &Layout, from: Square, dir: Dir, counts: &[u8]) {
     let c = l.cell;
     let (dx, dy) = direction(dir);
+    // Seen from Black's side, every direction points the other way on the picture.
+    let (dx, dy) = if l.flipped { (-dx, -dy) } else { (dx, dy) };
     let side = if dy != 0.0 { -0.39 * c } else { 0.0 };
     let start = centre(l, from);
     let start = pt(start.x + side, start.y);

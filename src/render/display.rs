@@ -17,6 +17,9 @@ pub struct Display {
     /// taller, so Discord's preview shows the board smaller).
     #[serde(default)]
     pub tray: bool,
+    /// The board seen from Black's side: h1 at the top left (a viewer's choice, never stored).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flipped: bool,
 }
 
 impl Default for Display {
@@ -27,6 +30,7 @@ impl Default for Display {
             heights: true,
             labels: true,
             tray: false,
+            flipped: false,
         }
     }
 }

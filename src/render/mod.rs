@@ -42,7 +42,10 @@ fn template(theme: &Theme, layout: &Layout, labels: bool) -> std::sync::Arc<RgbI
     use std::sync::{Arc, Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<RgbImage>>>> = OnceLock::new();
     // Keyed by the whole theme: two themes with one name but other colours never mix.
-    let key = format!("{}:{}:{labels}:{theme:?}", layout.size, layout.height);
+    let key = format!(
+        "{}:{}:{labels}:{}:{theme:?}",
+        layout.size, layout.height, layout.flipped
+    );
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(t) = cache.lock().expect("template cache").get(&key) {
         return Arc::clone(t);
@@ -59,7 +62,7 @@ fn template(theme: &Theme, layout: &Layout, labels: bool) -> std::sync::Arc<RgbI
 
 /// Draws the scene.
 pub fn render(scene: &Scene, theme: &Theme) -> RgbImage {
-    let layout = Layout::with_tray(theme, scene.position.size(), scene.display.tray);
+    let layout = Layout::of(theme, scene.position.size(), scene.display);
     let mut img = RgbImage::clone(&template(theme, &layout, scene.display.labels));
     header(&mut img, scene, theme, &layout);
     board::draw(&mut img, scene, theme, &layout);
@@ -366,5 +369,45 @@ mod tests {
             .collect();
         assert!(sizes.windows(2).all(|w| w[0] == w[1]), "{sizes:?}");
         assert_eq!(sizes[0].0, 800);
+    }
+
+    /// Seen from Black's side, a1 is at the top right and its labels follow it: the picture is
+    /// the board turned half a circle, with the header as it is.
+    #[test]
+    fn a_flipped_board_turns_its_squares_and_labels_half_a_circle() {
+        use crate::tak::Position;
+        let theme = Theme::default();
+        let position = Position::from_tps("x4/x4/x4/1,x3 2 1").unwrap();
+        let scene = |flipped| Scene {
+            display: Display {
+                flipped,
+                ..Display::default()
+            },
+            ..Scene::of_position(&position, None, ["a", "b"])
+        };
+        let (upright, turned) = (render(&scene(false), &theme), render(&scene(true), &theme));
+        let l = Layout::new(&theme, 4);
+        let centre = |file: usize, rank: usize| {
+            let (x, y) = l.square_origin(file, rank);
+            ((x + l.cell / 2.0) as u32, (y + l.cell / 2.0) as u32)
+        };
+        let fill = theme.white_fill.0;
+        let (a1, d4) = (centre(0, 0), centre(3, 3));
+        assert_eq!(
+            *upright.get_pixel(a1.0, a1.1),
+            fill,
+            "a1 at the bottom left"
+        );
+        assert_eq!(
+            *turned.get_pixel(d4.0, d4.1),
+            fill,
+            "a1 where d4 stands upright"
+        );
+        assert_ne!(*turned.get_pixel(a1.0, a1.1), fill);
+        // The header is the same; the frame's labels are not.
+        use image::GenericImageView;
+        let header = |img: &RgbImage| img.view(0, 0, img.width(), l.header as u32).to_image();
+        assert_eq!(header(&upright), header(&turned));
+        assert_ne!(upright, turned);
     }
 }

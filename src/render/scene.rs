@@ -85,6 +85,8 @@ pub(crate) struct Layout {
     pub board_y: f32,
     pub cell: f32,
     pub size: usize,
+    /// Seen from Black's side: every square turned half a circle about the board's middle.
+    pub flipped: bool,
 }
 
 impl Layout {
@@ -113,6 +115,15 @@ impl Layout {
             board_y,
             cell,
             size,
+            flipped: false,
+        }
+    }
+
+    /// The layout of `display`'s picture: with its tray, and flipped if it asks.
+    pub fn of(theme: &Theme, size: usize, display: Display) -> Layout {
+        Layout {
+            flipped: display.flipped,
+            ..Layout::with_tray(theme, size, display.tray)
         }
     }
 
@@ -123,6 +134,10 @@ impl Layout {
 
     /// The top-left corner of a square on the picture (rank 1 at the bottom).
     pub fn square_origin(&self, file: usize, rank: usize) -> (f32, f32) {
+        let (file, rank) = match self.flipped {
+            true => (self.size - 1 - file, self.size - 1 - rank),
+            false => (file, rank),
+        };
         let row = self.size - 1 - rank;
         (
             self.board_x + file as f32 * self.cell,

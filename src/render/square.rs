@@ -129,7 +129,7 @@ pub struct SquareMarks {
 
 /// Where the parts of `sq` go in `scene`'s picture (`None` for an empty square).
 pub fn square_marks(scene: &Scene, theme: &Theme, sq: Square) -> Option<SquareMarks> {
-    let l = Layout::with_tray(theme, scene.position.size(), scene.display.tray);
+    let l = Layout::of(theme, scene.position.size(), scene.display);
     marks(scene, theme, &l, sq).map(|(marks, _)| marks)
 }
 

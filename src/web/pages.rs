@@ -240,7 +240,17 @@ fn puzzlers(players: &[WebPuzzler], slug: &str) -> Markup {
     }
 }
 
-pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
+/// How a reader looks at a game: at which ply, and from which side.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct View {
+    pub ply: usize,
+    /// Seen from Black's side (`?flip=1`).
+    pub flipped: bool,
+}
+
+pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
+    let View { ply, flipped } = view;
+    let flip = if flipped { "?flip=1" } else { "" };
     let here = format!("/s/{slug}/game/{}/", game.number);
     let total = game.plies.len();
     let title = format!("Game #{}", game.number);
@@ -269,7 +279,8 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
         div.play {
             @if game.pictures {
                 figure.board {
-                    img #board src={ (here) "board/" (ply) } data-base={ (here) "board/" }
+                    img #board src={ (here) "board/" (ply) (flip) } data-base={ (here) "board/" }
+                        data-flip=(if flipped { "1" } else { "0" })
                         data-events=[game.result.is_none().then(|| format!("{here}events"))] width="800"
                         alt={ "The board after ply " (ply) " of " (total) };
                 }
@@ -288,6 +299,10 @@ pub(super) fn game(game: &WebGame, slug: &str, ply: usize, now: i64) -> String {
                             input #position type="text" readonly spellcheck="false"
                                 value=(shown.position_text()) data-base={ (here) "position/" };
                             button #copy type="button" { "Copy" }
+                            @if game.kind == crate::game::Kind::Tak {
+                                button #flip type="button" aria-pressed=(flipped)
+                                    title="See the board from the other side" { "Flip" }
+                            }
                         }
                         // Tak's stacks, read from the TPS by the script.
                         @if game.kind == crate::game::Kind::Tak {

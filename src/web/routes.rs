@@ -91,7 +91,11 @@ async fn game(
         Ok(game) => {
             let ply =
                 asked_ply(query.as_deref()).map_or(game.plies.len(), |p| p.min(game.plies.len()));
-            Html(pages::game(&game, &slug, ply, web.now_ms())).into_response()
+            let view = pages::View {
+                ply,
+                flipped: asked_flip(query.as_deref()),
+            };
+            Html(pages::game(&game, &slug, view, web.now_ms())).into_response()
         }
         Err(answer) => answer,
     }
@@ -103,6 +107,11 @@ fn asked_ply(query: Option<&str>) -> Option<usize> {
         .split('&')
         .find_map(|pair| pair.strip_prefix("ply="))
         .and_then(|n| n.parse().ok())
+}
+
+/// `flip=1` in a query string: the board seen from Black's side.
+fn asked_flip(query: Option<&str>) -> bool {
+    query.is_some_and(|q| q.split('&').any(|pair| pair == "flip=1"))
 }
 
 async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, String)>) -> Response {
@@ -165,8 +174,10 @@ async fn position(
 async fn picture(
     State(web): State<Web>,
     Path((slug, number, ply)): Path<(String, String, String)>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
+    let flipped = asked_flip(query.as_deref());
     let game = match web.game(&slug, &number).await {
         Ok(game) => game,
         Err(answer) => return answer,
@@ -178,9 +189,10 @@ async fn picture(
         return not_found().await;
     }
     let etag = format!(
-        "\"{:x}-{ply}-{:x}\"",
+        "\"{:x}-{ply}-{:x}{}\"",
         game.id,
-        fingerprint(&game.plies[..ply])
+        fingerprint(&game.plies[..ply]),
+        if flipped { "-flipped" } else { "" }
     );
     let caching = match game.result {
         Some(_) => "public, max-age=86400",
@@ -190,7 +202,11 @@ async fn picture(
         let shown = game.at(ply)?;
         let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
         let names = [game.players[0].as_str(), game.players[1].as_str()];
-        Some(shown.png(names, &theme, None, game.display))
+        let display = crate::render::Display {
+            flipped,
+            ..game.display
+        };
+        Some(shown.png(names, &theme, None, display))
     })
     .await
 }

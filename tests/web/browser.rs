@@ -256,6 +256,26 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         serde_json::json!(tps)
     );
     until(c, &follows).await;
+    // The Flip button turns the board to Black's side (kept in the address), and back.
+    let (_, upright) = board(c).await;
+    c.find(Locator::Id("flip"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let (src, turned) = board(c).await;
+    assert!(src.ends_with("/board/3?flip=1"), "{src}");
+    assert_ne!(turned, upright, "the board turned");
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().ends_with("?ply=3&flip=1"), "{url}");
+    c.find(Locator::Id("flip"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(shows(c, &site, 3, &turned).await, upright);
     let current = c.find(Locator::Css("a[aria-current]")).await.unwrap();
     assert_eq!(
         current.attr("data-ply").await.unwrap().as_deref(),

@@ -485,3 +485,28 @@ async fn the_shown_position_is_written_as_tps_to_copy() {
     let past = get(&site.base, &format!("/s/{}/game/2/position/12", site.slug)).await;
     assert_eq!(past.status, 404, "no ply 12");
 }
+
+/// `?flip=1` draws the board from Black's side, a picture (and an ETag) of its own; the page
+/// asked so shows it, with its Flip button pressed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flipped_board_is_a_picture_of_its_own() {
+    let site = Site::start().await;
+    let board = |query: &'static str| {
+        let target = format!("/s/{}/game/2/board/3{query}", site.slug);
+        let base = site.base.clone();
+        async move { get(&base, &target).await }
+    };
+    let (upright, turned) = (board("").await, board("?flip=1").await);
+    assert_eq!((upright.status, turned.status), (200, 200));
+    assert_ne!(upright.body, turned.body);
+    assert_ne!(upright.header("etag"), turned.header("etag"));
+    let shot = crate::browser::screenshot_path("web-board-flipped.png");
+    std::fs::write(shot, &turned.body).unwrap();
+    let page = get(&site.base, &format!("/s/{}/game/2?ply=3&flip=1", site.slug)).await;
+    let page = page.text();
+    assert!(page.contains("board/3?flip=1\""), "{page}");
+    assert!(
+        page.contains("id=\"flip\" type=\"button\" aria-pressed=\"true\""),
+        "{page}"
+    );
+}
