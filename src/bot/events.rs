@@ -7,6 +7,7 @@ use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
 use super::respond::{blocking, refuse};
 use super::typed::on_message;
+use super::visibility;
 use super::{Context, Data, Error};
 use crate::service::Refusal;
 use poise::serenity_prelude as serenity;
@@ -32,10 +33,20 @@ pub async fn on_event(
         }
         serenity::FullEvent::GuildCreate { guild, .. } => {
             reopen_archived_threads(ctx, guild, data).await;
+            visibility::tell(ctx, data, guild.id).await;
             Ok(())
         }
         serenity::FullEvent::ThreadUpdate { new, .. } => {
             on_thread_update(ctx, new, data).await;
+            visibility::tell(ctx, data, new.guild_id).await;
+            Ok(())
+        }
+        // Who may see a channel or thread changed, perhaps: the web pages follow.
+        serenity::FullEvent::ChannelCreate { channel }
+        | serenity::FullEvent::ThreadCreate {
+            thread: channel, ..
+        } => {
+            visibility::tell(ctx, data, channel.guild_id).await;
             Ok(())
         }
         // A permission given back in that server, perhaps: what waits there is tried now (not
@@ -44,10 +55,12 @@ pub async fn on_event(
         serenity::FullEvent::ChannelUpdate { new, .. } => {
             data.publisher.claims.wake_changed(new.id.get());
             data.publisher.claims.wake_guild(new.guild_id.get());
+            visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
         serenity::FullEvent::GuildRoleUpdate { new, .. } => {
             data.publisher.claims.wake_guild(new.guild_id.get());
+            visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
         serenity::FullEvent::ChannelDelete { channel, .. } => {

@@ -18,6 +18,7 @@ mod respond;
 mod threads;
 mod timers;
 mod typed;
+mod visibility;
 
 pub use config::{Config, Shards, TypedPlies};
 pub use data::{Context, Data, Error};

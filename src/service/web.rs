@@ -174,11 +174,48 @@ impl Service {
         Ok(self.store.web_server(slug)?)
     }
 
+    /// The server's channels and threads whose games stay off its pages.
+    pub(super) fn hidden_channels(&self, guild: u64) -> Result<Vec<u64>, Refusal> {
+        Ok(self.store.settings(guild)?.hidden_channels)
+    }
+
+    /// What the bot read of the server's channels: `hidden` of those it `knows` are not seen
+    /// by everyone, the rest of them are; those it does not know keep their place (a thread
+    /// archived since). True if the list changed, and then it is stored.
+    pub fn set_hidden_channels(
+        &self,
+        guild: u64,
+        hidden: &[u64],
+        known: &[u64],
+    ) -> Result<bool, Refusal> {
+        let mut s = self.store.settings(guild)?;
+        let mut now: Vec<u64> = s
+            .hidden_channels
+            .iter()
+            .copied()
+            .filter(|c| !known.contains(c))
+            .chain(hidden.iter().copied())
+            .collect();
+        now.sort_unstable();
+        now.dedup();
+        if now == s.hidden_channels {
+            return Ok(false);
+        }
+        s.hidden_channels = now;
+        self.store.put_settings(guild, &s)?;
+        self.store.flush()?;
+        Ok(true)
+    }
+
     /// The server's page: the games being played (the longest waiting first), the newest
     /// results, and the rated players of every Tak size.
     pub fn web_server_page(&self, guild: u64) -> Result<WebServerPage, Refusal> {
+        let hidden = self.hidden_channels(guild)?;
         let mut live = Vec::new();
         for game in self.store.live_games(guild)? {
+            if hidden.contains(&game.channel) {
+                continue;
+            }
             let g = Self::rebuild(&game)?;
             live.push(WebLive {
                 number: game.shown_number(),
@@ -194,7 +231,7 @@ impl Service {
         let secret = self.web_secret(guild)?;
         Ok(WebServerPage {
             live,
-            results: self.recent_results(guild, secret.as_deref())?,
+            results: self.recent_results(guild, secret.as_deref(), &hidden)?,
             leaderboards: self.web_leaderboards(guild, secret.as_deref())?,
             tournaments: self.web_tournaments(guild)?,
             puzzlers: self.web_puzzlers(guild)?,
@@ -202,7 +239,12 @@ impl Service {
     }
 
     /// The newest finished games, by walking the server's numbers down from the last given.
-    fn recent_results(&self, guild: u64, secret: Option<&str>) -> Result<Vec<WebResult>, Refusal> {
+    fn recent_results(
+        &self,
+        guild: u64,
+        secret: Option<&str>,
+        hidden: &[u64],
+    ) -> Result<Vec<WebResult>, Refusal> {
         let mut out = Vec::new();
         let mut number = self.store.next_game_number(guild)?;
         while number > 1 && out.len() < RECENT_RESULTS {
@@ -210,7 +252,8 @@ impl Service {
             let Some(id) = self.store.numbered_game(guild, number)? else {
                 continue;
             };
-            if let Some(game) = self.store.archived(id)? {
+            let archived = self.store.archived(id)?;
+            if let Some(game) = archived.filter(|g| !hidden.contains(&g.channel)) {
                 out.push(WebResult {
                     number: game.shown_number(),
                     board: game.settings.game.board(game.settings.size),
@@ -264,7 +307,11 @@ impl Service {
         let Some(id) = self.store.numbered_game(guild, number)? else {
             return Ok(None);
         };
+        let hidden = self.hidden_channels(guild)?;
         if let Some(game) = self.store.archived(id)? {
+            if hidden.contains(&game.channel) {
+                return Ok(None);
+            }
             let names = names(&game.players);
             let result = game
                 .result
@@ -312,7 +359,7 @@ impl Service {
             .store
             .live_games(guild)?
             .into_iter()
-            .find(|g| g.id == id)
+            .find(|g| g.id == id && !hidden.contains(&g.channel))
         else {
             return Ok(None);
         };

@@ -103,7 +103,8 @@ impl Service {
         };
         records.retain(|r| r.user.id == user.id);
         let mut games = self.store.history(user.id, usize::MAX)?;
-        games.retain(|g| g.guild == guild);
+        let hidden = self.hidden_channels(guild)?;
+        games.retain(|g| g.guild == guild && !hidden.contains(&g.channel));
         let ratings = web_ratings(&records, &games, user.id);
         let seat = |g: &ArchivedGame| usize::from(g.players[1].id == user.id);
         let results = games

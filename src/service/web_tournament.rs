@@ -46,11 +46,12 @@ pub struct WebTournament {
 impl Service {
     /// The server's tournaments, newest first.
     pub fn web_tournaments(&self, guild: u64) -> Result<Vec<WebTournamentLine>, Refusal> {
+        let hidden = self.hidden_channels(guild)?;
         let mut theirs: Vec<Tournament> = self
             .store
             .tournaments()?
             .into_iter()
-            .filter(|t| t.guild == guild)
+            .filter(|t| t.guild == guild && !hidden.contains(&t.channel))
             .collect();
         theirs.sort_by_key(|t| std::cmp::Reverse((t.created_ms, t.id)));
         theirs
@@ -67,7 +68,9 @@ impl Service {
 
     /// Tournament `id` if it is the server's.
     pub fn web_tournament(&self, guild: u64, id: u64) -> Result<Option<WebTournament>, Refusal> {
-        let Some(t) = self.store.tournament(id)?.filter(|t| t.guild == guild) else {
+        let hidden = self.hidden_channels(guild)?;
+        let found = self.store.tournament(id)?;
+        let Some(t) = found.filter(|t| t.guild == guild && !hidden.contains(&t.channel)) else {
             return Ok(None);
         };
         let view = self.with_results(t)?;

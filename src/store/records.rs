@@ -352,6 +352,12 @@ pub struct GuildSettings {
     /// pages are turned on, renewed with their address, so a player's key reveals nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub web_secret: Option<String>,
+    /// The server's channels and threads not everyone may see (View Channel denied to
+    /// @everyone, or a private thread), as the bot last read them: their games and the
+    /// tournaments they hold stay off the web pages. One the bot no longer sees (a thread
+    /// archived) keeps its place: a game never shows for want of knowing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden_channels: Vec<u64>,
 }
 
 /// A channel where Discord refuses Bredon something, as the server was told.
@@ -436,6 +442,7 @@ impl Default for GuildSettings {
             refused: Vec::new(),
             web_slug: None,
             web_secret: None,
+            hidden_channels: Vec::new(),
         }
     }
 }

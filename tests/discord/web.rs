@@ -267,3 +267,47 @@ async fn an_analysis_made_on_discord_shows_on_the_games_page() {
     assert_eq!(chart.status(), 200);
     assert_eq!(chart.bytes().await.unwrap().to_vec(), posted);
 }
+
+/// A game in a channel a moderator hides from @everyone leaves the pages, and so does one in a
+/// thread of such a channel: the bot reads who may see a channel from Discord's events (the
+/// @everyone role, the channel's overwrite for it, a new thread's parent).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_in_a_channel_hidden_from_everyone_leave_the_pages() {
+    let (fake, _data, bot, addr, slug) = boot_with_pages(&[]).await;
+    start_game(&fake).await;
+    let page = format!("http://{addr}/s/{slug}/game/1");
+    assert_eq!(
+        status(&page).await,
+        200,
+        "the control: a channel everyone sees"
+    );
+    fake.hide_from_everyone(CHANNEL, true);
+    bot.logged(&["the channels not everyone sees changed"])
+        .await;
+    assert_eq!(status(&page).await, 404);
+    let listed = reqwest::get(format!("http://{addr}/s/{slug}"))
+        .await
+        .unwrap();
+    let listed = listed.text().await.unwrap();
+    assert!(!listed.contains(&format!("/s/{slug}/game/1\"")), "{listed}");
+    // A game in a new thread of that channel is hidden too.
+    let thread = json!([{ "name": "thread", "type": 5, "value": true }]);
+    let r = challenge_bob(&fake, thread).await;
+    says(&r, "in <#");
+    let thread = *fake.threads().last().expect("a thread");
+    press_in(&fake, thread, &bob(), "bredon:accept").await;
+    fake.wait_until("the thread known", Duration::from_secs(10), |_| {
+        bot.log_count(&["the channels not everyone sees changed"]) >= 2
+    })
+    .await;
+    let second = format!("http://{addr}/s/{slug}/game/2");
+    assert_eq!(status(&second).await, 404);
+    // Seen by everyone again, the channel and its thread are back on the pages.
+    fake.hide_from_everyone(CHANNEL, false);
+    fake.wait_until("the pages back", Duration::from_secs(10), |_| {
+        bot.log_count(&["the channels not everyone sees changed"]) >= 3
+    })
+    .await;
+    assert_eq!(status(&page).await, 200);
+    assert_eq!(status(&second).await, 200);
+}

@@ -211,15 +211,20 @@ impl FakeDiscord {
                 c.bot_permissions = bits;
             }
         }
-        let role = json!({
-            "id": guild.to_string(), "name": "@everyone", "color": 0,
-            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
-            "hoist": false,
-            "icon": null, "unicode_emoji": null, "position": 0, "permissions": bits.to_string(),
-            "managed": false, "mentionable": false, "flags": 0,
-        });
+        let role = everyone_role_json(guild, bits);
         let event = json!({ "guild_id": guild.to_string(), "role": role });
         self.state.dispatch("GUILD_ROLE_UPDATE", event);
+    }
+
+    /// A moderator denies @everyone View Channel in `channel` (an overwrite for the role), or
+    /// takes the overwrite away, told by CHANNEL_UPDATE (topics/gateway-events, "Channel
+    /// Update").
+    pub fn hide_from_everyone(&self, channel: u64, hidden: bool) {
+        let json = self.state.with_channel(channel, |c| {
+            c.hidden_from_everyone = hidden;
+            channel_json(channel, c)
+        });
+        self.state.dispatch("CHANNEL_UPDATE", json);
     }
 
     /// Gives `guild` a system channel (a text channel of its own), as GUILD_CREATE then tells

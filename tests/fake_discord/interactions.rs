@@ -525,9 +525,15 @@ pub(super) fn start_thread(state: &State, r: &Request, parent: u64) -> Answer {
         last_message: None,
         message_count: 0,
         recipients: Vec::new(),
+        hidden_from_everyone: false,
     };
     let json = thread_of(id, &thread);
     state.channels.lock().unwrap().insert(id, thread);
+    // topics/gateway-events, "Thread Create": "Sent when a thread is created, relevant to the
+    // current user".
+    let mut event = json.clone();
+    event["newly_created"] = json!(true);
+    state.dispatch("THREAD_CREATE", event);
     (200, Some(json))
 }
 

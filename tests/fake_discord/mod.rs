@@ -361,6 +361,8 @@ struct Channel {
     message_count: u64,
     /// A DM's or group DM's members (resources/channel, "Channel Object": `recipients`).
     recipients: Vec<u64>,
+    /// An overwrite denies @everyone View Channel (`hide_from_everyone`).
+    hidden_from_everyone: bool,
 }
 
 impl Channel {
@@ -379,6 +381,7 @@ impl Channel {
             last_message: None,
             message_count: 0,
             recipients: Vec::new(),
+            hidden_from_everyone: false,
         }
     }
 

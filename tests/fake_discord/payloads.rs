@@ -146,6 +146,30 @@ pub(super) fn thread_of(id: u64, c: &Channel) -> Value {
     v
 }
 
+/// A server's channel as GUILD_CREATE and CHANNEL_UPDATE bring it, with its overwrite for
+/// @everyone (whose role has the server's id; topics/permissions, "Permission Overwrites").
+pub(super) fn channel_json(id: u64, c: &Channel) -> Value {
+    let mut v = text_channel_json(id);
+    v["type"] = json!(c.kind);
+    v["guild_id"] = json!(c.guild.to_string());
+    if c.hidden_from_everyone {
+        v["permission_overwrites"] = json!([{ "id": c.guild.to_string(), "type": 0,
+            "allow": "0", "deny": perms::VIEW_CHANNEL.to_string() }]);
+    }
+    v
+}
+
+/// A server's @everyone role (its id the server's) with `bits` (topics/permissions, "Role
+/// Object").
+pub(super) fn everyone_role_json(guild: u64, bits: u64) -> Value {
+    json!({
+        "id": guild.to_string(), "name": "@everyone", "color": 0,
+        "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+        "hoist": false, "icon": null, "unicode_emoji": null, "position": 0,
+        "permissions": bits.to_string(), "managed": false, "mentionable": false, "flags": 0,
+    })
+}
+
 pub fn text_channel_json(id: u64) -> Value {
     json!({ "id": id.to_string(), "type": 0, "guild_id": GUILD_ID.to_string(), "name": "tak",
         "position": 0, "permission_overwrites": [], "nsfw": false, "rate_limit_per_user": 0 })
@@ -214,12 +238,10 @@ pub(super) fn guild_create_json(guild: u64, state: &State) -> Value {
     let listed: Vec<Value> = live
         .clone()
         .filter(|(_, c)| !is_thread(c.kind))
-        .map(|(id, c)| {
-            let mut v = text_channel_json(*id);
-            v["type"] = json!(c.kind);
-            v
-        })
+        .map(|(id, c)| channel_json(*id, c))
         .collect();
+    let everyone = state.role_permissions.lock().unwrap().get(&guild).copied();
+    let roles = vec![everyone_role_json(guild, everyone.unwrap_or(perms::INVITE))];
     let threads: Vec<Value> = live
         .filter(|(_, c)| is_thread(c.kind) && !c.archived)
         .map(|(id, c)| thread_of(*id, c))
@@ -227,7 +249,7 @@ pub(super) fn guild_create_json(guild: u64, state: &State) -> Value {
     json!({
         "id": guild.to_string(), "name": "Tak", "icon": null, "splash": null, "discovery_splash": null,
         "owner_id": "1", "verification_level": 0, "default_message_notifications": 0,
-        "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [], "mfa_level": 0,
+        "explicit_content_filter": 0, "roles": roles, "emojis": [], "features": [], "mfa_level": 0,
         "system_channel_id": system_channel.map(|c| c.to_string()),
         "system_channel_flags": 0, "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0,
         "stickers": [], "premium_progress_bar_enabled": false,

@@ -510,3 +510,53 @@ async fn a_flipped_board_is_a_picture_of_its_own() {
         "{page}"
     );
 }
+
+/// Games in channels not everyone may see stay off the pages: not listed, their pages,
+/// pictures and records the same 404 as a page that does not exist, off the players' pages;
+/// seen by everyone again, they come back. A channel the bot no longer knows keeps its place.
+#[tokio::test(flavor = "multi_thread")]
+async fn games_in_channels_not_everyone_sees_stay_off_the_pages() {
+    let site = Site::start().await;
+    let (live, finished) = (100 + OPEN, 200 + OPEN);
+    let server = format!("/s/{}", site.slug);
+    let alice = crate::players::key_of(&site.base, &server, &site.slug, "alice").await;
+    let nothing = get(&site.base, "/s/no-such-server").await;
+    let both = [live, finished];
+    assert!(site
+        .service
+        .set_hidden_channels(OPEN, &both, &both)
+        .unwrap());
+    let listed = get(&site.base, &server).await.text();
+    let games = format!("/s/{}/game/", site.slug);
+    assert!(!listed.contains(&format!("{games}1\"")), "{listed}");
+    assert!(!listed.contains(&format!("{games}2\"")), "{listed}");
+    assert!(
+        listed.contains(&format!("{games}3\"")),
+        "the control: {listed}"
+    );
+    for page in [
+        "/game/1",
+        "/game/1/events",
+        "/game/2",
+        "/game/2/board/0",
+        "/game/2/position/0",
+        "/game/2/ptn",
+    ] {
+        let answer = get(&site.base, &format!("{server}{page}")).await;
+        assert_eq!(answer.status, 404, "{page}");
+        assert_eq!(answer.body, nothing.body, "{page}");
+    }
+    let player = get(&site.base, &format!("{server}/player/{alice}"))
+        .await
+        .text();
+    assert!(!player.contains(&format!("{games}2\"")), "{player}");
+    // Known to the bot no more (archived), they keep their place; seen by everyone, they are back.
+    assert!(!site.service.set_hidden_channels(OPEN, &[], &[]).unwrap());
+    assert!(site.service.set_hidden_channels(OPEN, &[], &both).unwrap());
+    let back = get(&site.base, &format!("{server}/game/2")).await;
+    assert_eq!(back.status, 200);
+    let player = get(&site.base, &format!("{server}/player/{alice}"))
+        .await
+        .text();
+    assert!(player.contains(&format!("{games}2\"")), "{player}");
+}
