@@ -14,7 +14,7 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 
 /// Gateway events: button presses, and the channel changes that matter to games (a thread
-/// archived, a channel deleted, Bredon removed from a server).
+/// archived, a channel deleted, Bredon removed from a server, who may see a channel).
 pub async fn on_event(
     ctx: &serenity::Context,
     event: &serenity::FullEvent,

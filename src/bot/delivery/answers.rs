@@ -80,7 +80,8 @@ impl Publisher {
                     tracing::info!(channel, error = %describe(&e), "an interaction can carry no more follow-ups");
                     self.answers.spent(channel, &token);
                 }
-                Err(e) => return Err(Undelivered::Later(describe(&e))),
+                // What else it means, the one table says, as for a channel post.
+                Err(e) => return self.failed(channel, owed, e).await,
             }
         }
         let link = format!("https://discord.com/channels/@me/{channel}");

@@ -332,7 +332,7 @@ impl Publisher {
     }
 
     /// What a failed post in `channel` means for its letter.
-    async fn failed(
+    pub(super) async fn failed(
         &self,
         channel: u64,
         owed: Owed,

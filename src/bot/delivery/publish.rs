@@ -5,7 +5,8 @@
 //! of a deferred answer, the direct messages (each handed over to a letter in its reader's queue),
 //! the record of a finished game), and tells the store what it did in one step at the end
 //! (`Progress`, `Service::settle`), or before a failure is handed back.
-//! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages.
+//! Whatever it could not deliver, the outbox loop (`outbox.rs`) delivers as channel messages
+//! (outside servers as follow-ups or direct messages, `answers.rs`).
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
 use super::answers::{thinking_edit, Original};

@@ -12,8 +12,6 @@ use std::sync::Mutex;
 /// The follow-ups Discord allows an interaction of a user-installed app outside its servers.
 const MOST_FOLLOW_UPS: u8 = 5;
 
-/// The interactions that may carry follow-ups, by channel outside a server, as this process saw
-/// them acknowledged.
 /// Whether the token of an interaction made at `issued_ms` may still be used at `now_ms`.
 pub fn token_lives(issued_ms: i64, now_ms: i64) -> bool {
     now_ms - issued_ms < TOKEN_TRUSTED_MS
@@ -24,6 +22,8 @@ pub fn token_lives(issued_ms: i64, now_ms: i64) -> bool {
 /// id; the margin keeps every request well inside.
 pub(super) const TOKEN_TRUSTED_MS: i64 = 14 * 60_000;
 
+/// The interactions that may carry follow-ups, by channel outside a server, as this process saw
+/// them acknowledged.
 #[derive(Default)]
 pub struct Answers(Mutex<HashMap<u64, Vec<Usable>>>);
 
