@@ -188,23 +188,21 @@ impl Service {
         hidden: &[u64],
         known: &[u64],
     ) -> Result<bool, Refusal> {
-        let mut s = self.store.settings(guild)?;
-        let mut now: Vec<u64> = s
-            .hidden_channels
-            .iter()
-            .copied()
-            .filter(|c| !known.contains(c))
-            .chain(hidden.iter().copied())
-            .collect();
-        now.sort_unstable();
-        now.dedup();
-        if now == s.hidden_channels {
-            return Ok(false);
+        let changed = self.store.change_hidden_channels(guild, |before| {
+            let mut now: Vec<u64> = before
+                .iter()
+                .copied()
+                .filter(|c| !known.contains(c))
+                .chain(hidden.iter().copied())
+                .collect();
+            now.sort_unstable();
+            now.dedup();
+            now
+        })?;
+        if changed {
+            self.store.flush()?;
         }
-        s.hidden_channels = now;
-        self.store.put_settings(guild, &s)?;
-        self.store.flush()?;
-        Ok(true)
+        Ok(changed)
     }
 
     /// The server's page: the games being played (the longest waiting first), the newest

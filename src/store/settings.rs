@@ -52,19 +52,47 @@ impl Store {
         Ok(None)
     }
 
-    /// Writes a server's settings as a moderator set them, keeping its refusal notes as stored:
-    /// those change only inside a change's transaction (`note_refusal`), and a moderator's
-    /// settings read before one must not undo it.
+    /// Writes a server's settings as a moderator set them, keeping its refusal notes and its
+    /// hidden channels as stored: those change only inside transactions of their own
+    /// (`note_refusal`, `change_hidden_channels`), and a moderator's settings read before one
+    /// must not undo it.
     pub fn put_settings(&self, guild: u64, settings: &GuildSettings) -> Result<(), StoreError> {
         let key = guild.to_be_bytes();
         self.kv
             .transaction(&[Tree::Settings], |tx| {
                 let mut settings = settings.clone();
-                settings.refused = match tx.get(Tree::Settings, &key)? {
-                    Some(b) => tx_decode::<GuildSettings>("settings", &b)?.refused,
-                    None => Vec::new(),
+                let stored = match tx.get(Tree::Settings, &key)? {
+                    Some(b) => tx_decode::<GuildSettings>("settings", &b)?,
+                    None => GuildSettings::default(),
                 };
+                settings.refused = stored.refused;
+                settings.hidden_channels = stored.hidden_channels;
                 tx.insert(Tree::Settings, &key, &encode(&settings))
+            })
+            .map_err(TxAbort::into_store_error)
+    }
+
+    /// Applies `change` to the server's hidden channels in one transaction that reads them
+    /// afresh; written only if it changed them. Whether it did.
+    pub fn change_hidden_channels(
+        &self,
+        guild: u64,
+        change: impl Fn(&[u64]) -> Vec<u64>,
+    ) -> Result<bool, StoreError> {
+        let key = guild.to_be_bytes();
+        self.kv
+            .transaction(&[Tree::Settings], |tx| {
+                let mut settings = match tx.get(Tree::Settings, &key)? {
+                    Some(b) => tx_decode::<GuildSettings>("settings", &b)?,
+                    None => GuildSettings::default(),
+                };
+                let now = change(&settings.hidden_channels);
+                if now == settings.hidden_channels {
+                    return Ok(false);
+                }
+                settings.hidden_channels = now;
+                tx.insert(Tree::Settings, &key, &encode(&settings))?;
+                Ok(true)
             })
             .map_err(TxAbort::into_store_error)
     }

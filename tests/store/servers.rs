@@ -538,3 +538,26 @@ fn the_reserve_tray_is_the_servers_choice_unless_a_challenge_says() {
     let game = w.service.accept(&ctx("bob", 0)).unwrap();
     assert!(!tray_of(&game), "the challenge's own choice wins");
 }
+
+/// The channels not everyone sees change in a transaction of their own, and a moderator's
+/// settings written after (read before the bot's reading) never undo them; an id the bot does
+/// not know keeps its place.
+#[test]
+fn hidden_channels_survive_a_moderators_settings_read_before() {
+    let w = world();
+    let guild = ctx("alice", 0).guild;
+    let store = w.service.store();
+    let read_before = store.settings(guild).unwrap();
+    assert!(w
+        .service
+        .set_hidden_channels(guild, &[7, 8], &[7, 8])
+        .unwrap());
+    store.put_settings(guild, &read_before).unwrap();
+    assert_eq!(store.settings(guild).unwrap().hidden_channels, vec![7, 8]);
+    assert!(
+        !w.service.set_hidden_channels(guild, &[8], &[8]).unwrap(),
+        "7 unknown: kept"
+    );
+    assert!(w.service.set_hidden_channels(guild, &[], &[7]).unwrap());
+    assert_eq!(store.settings(guild).unwrap().hidden_channels, vec![8]);
+}

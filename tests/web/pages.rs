@@ -550,6 +550,20 @@ async fn games_in_channels_not_everyone_sees_stay_off_the_pages() {
         .await
         .text();
     assert!(!player.contains(&format!("{games}2\"")), "{player}");
+    // A moderator's settings, read before, never undo what the bot read.
+    let moderator = ctx(OPEN, 1, &user("mod"));
+    let settings = site.service.settings(OPEN).unwrap();
+    site.service
+        .set_settings(&moderator, Some("light"), None, None)
+        .unwrap();
+    assert_eq!(
+        site.service.settings(OPEN).unwrap().hidden_channels,
+        settings.hidden_channels
+    );
+    assert_eq!(
+        get(&site.base, &format!("{server}/game/2")).await.status,
+        404
+    );
     // Known to the bot no more (archived), they keep their place; seen by everyone, they are back.
     assert!(!site.service.set_hidden_channels(OPEN, &[], &[]).unwrap());
     assert!(site.service.set_hidden_channels(OPEN, &[], &both).unwrap());
