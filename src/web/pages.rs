@@ -430,7 +430,7 @@ fn analysis_section(game: &WebGame, analysis: &WebAnalysis, here: &str) -> Marku
                 @for ((i, (mark, comment)), ply) in analysis.plies.iter().enumerate().zip(&game.plies) {
                     @if !mark.is_empty() || comment.is_some() {
                         li {
-                            a href={ "?ply=" (i + 1) } {
+                            a href={ "?ply=" (i + 1) } data-ply=(i + 1) {
                                 (i / 2 + 1) @if i % 2 == 0 { "." } @else { "..." } " " (ply) (mark)
                             }
                             @if let Some(comment) = comment { " " (comment) }

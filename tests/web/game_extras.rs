@@ -182,4 +182,26 @@ async fn the_analysis_reads_in_a_browser_on_a_desktop_and_a_phone() {
         assert!(fits(c).await, "nothing to scroll sideways at {width} px");
         std::fs::write(screenshot_path(name), c.screenshot().await.unwrap()).unwrap();
     }
+    // A commented ply steps the board in the page: no reload (a mark left on the window stays).
+    let (ply, link) = {
+        let first = c
+            .find(fantoccini::Locator::Css("ul.judged a[data-ply]"))
+            .await
+            .unwrap();
+        (first.attr("data-ply").await.unwrap().unwrap(), first)
+    };
+    c.execute("window.stayed = true;", vec![]).await.unwrap();
+    link.click().await.unwrap();
+    let stepped = format!(
+        "return window.stayed === true && document.getElementById('ply').value === '{ply}' \
+         && document.getElementById('board').getAttribute('src').endsWith('/board/{ply}') \
+         && location.search === '?ply={ply}';"
+    );
+    for _ in 0..200 {
+        if c.execute(&stepped, vec![]).await.unwrap() == serde_json::json!(true) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the comment's link did not step the board in the page");
 }
