@@ -158,21 +158,20 @@
     window.bredonLocalize(line);
   }
   keepInSight(list.querySelector("a[aria-current]"));
-  list.addEventListener("click", function (e) {
-    const a = e.target.closest("a[data-ply]");
-    if (a) { e.preventDefault(); show(Number(a.dataset.ply)); }
-  });
-  // A commented ply of the analysis steps the board there, in the page, and brings it into sight.
-  const judged = document.querySelector("ul.judged");
-  if (judged) {
-    judged.addEventListener("click", function (e) {
+  // A ply's link in `box` steps the board there in the page, then `after` runs.
+  function stepsOnClick(box, after) {
+    box.addEventListener("click", function (e) {
       const a = e.target.closest("a[data-ply]");
       if (!a) return;
       e.preventDefault();
       show(Number(a.dataset.ply));
-      board.scrollIntoView({ block: "nearest" });
+      after();
     });
   }
+  stepsOnClick(list, function () {});
+  // A commented ply of the analysis also brings the board into sight.
+  const judged = document.querySelector("ul.judged");
+  if (judged) stepsOnClick(judged, function () { board.scrollIntoView({ block: "nearest" }); });
   slider.addEventListener("input", function () { show(Number(slider.value)); });
   document.getElementById("prev").addEventListener("click", function () { show(Number(slider.value) - 1); });
   document.getElementById("next").addEventListener("click", function () { show(Number(slider.value) + 1); });

@@ -6,7 +6,7 @@
 use super::pages;
 use super::site::Web;
 use super::tournament_page;
-use crate::service::fingerprint;
+use crate::service::{fingerprint, WebGame};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{Html, IntoResponse, Response};
@@ -137,6 +137,22 @@ async fn record(State(web): State<Web>, Path((slug, number)): Path<(String, Stri
     }
 }
 
+/// The ply a picture's or a position's address asks for, if the game has that many and shows
+/// its board (not a blind game being played).
+fn shown_ply(game: &WebGame, ply: &str) -> Option<usize> {
+    ply.parse::<usize>()
+        .ok()
+        .filter(|&p| game.pictures && p <= game.plies.len())
+}
+
+/// How long a ply's picture or position may be kept: a finished game's never change.
+fn caching(game: &WebGame) -> &'static str {
+    match game.result {
+        Some(_) => "public, max-age=86400",
+        None => "no-cache",
+    }
+}
+
 /// The position after `ply` plies as its notation writes it (TPS for Tak), as text: what the
 /// game page's copy button copies. None for a blind game being played, as its pictures.
 async fn position(
@@ -147,22 +163,13 @@ async fn position(
         Ok(game) => game,
         Err(answer) => return answer,
     };
-    let shown = ply
-        .parse::<usize>()
-        .ok()
-        .filter(|&ply| game.pictures && ply <= game.plies.len())
-        .and_then(|ply| game.at(ply));
-    let Some(shown) = shown else {
+    let Some(shown) = shown_ply(&game, &ply).and_then(|ply| game.at(ply)) else {
         return not_found().await;
-    };
-    let caching = match game.result {
-        Some(_) => "public, max-age=86400",
-        None => "no-cache",
     };
     (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            (header::CACHE_CONTROL, caching),
+            (header::CACHE_CONTROL, caching(&game)),
         ],
         shown.position_text(),
     )
@@ -182,23 +189,16 @@ async fn picture(
         Ok(game) => game,
         Err(answer) => return answer,
     };
-    let Some(ply) = ply.parse::<usize>().ok().filter(|&p| p <= game.plies.len()) else {
+    let Some(ply) = shown_ply(&game, &ply) else {
         return not_found().await;
     };
-    if !game.pictures {
-        return not_found().await;
-    }
     let etag = format!(
         "\"{:x}-{ply}-{:x}{}\"",
         game.id,
         fingerprint(&game.plies[..ply]),
         if flipped { "-flipped" } else { "" }
     );
-    let caching = match game.result {
-        Some(_) => "public, max-age=86400",
-        None => "no-cache",
-    };
-    web.png(etag, caching, &headers, move || {
+    web.png(etag, caching(&game), &headers, move || {
         let shown = game.at(ply)?;
         let theme = crate::render::Theme::named(&game.theme).unwrap_or_default();
         let names = [game.players[0].as_str(), game.players[1].as_str()];

@@ -79,6 +79,7 @@
 mod driver;
 mod faults;
 mod gateway;
+mod installs;
 mod interactions;
 mod messages;
 mod openapi;

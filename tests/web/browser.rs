@@ -336,7 +336,7 @@ async fn a_hostile_name_reads_as_text_in_the_browser() {
 }
 
 /// Runs `script` every 50 ms until it returns true (10 s at most).
-async fn until(client: &Client, script: &str) {
+pub async fn until(client: &Client, script: &str) {
     for _ in 0..200 {
         if client.execute(script, vec![]).await.unwrap() == serde_json::json!(true) {
             return;

@@ -303,11 +303,5 @@ async fn the_stacks_of_the_shown_position_are_listed_bottom_up() {
     let none = "return document.getElementById('position').value.startsWith('x3/') \
                 && document.querySelectorAll('#stacks li').length === 0 \
                 && document.getElementById('stacks-legend').hidden;";
-    for _ in 0..200 {
-        if c.execute(none, vec![]).await.unwrap() == serde_json::json!(true) {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the start still lists stacks");
+    crate::browser::until(c, none).await;
 }

@@ -197,11 +197,5 @@ async fn the_analysis_reads_in_a_browser_on_a_desktop_and_a_phone() {
          && document.getElementById('board').getAttribute('src').endsWith('/board/{ply}') \
          && location.search === '?ply={ply}';"
     );
-    for _ in 0..200 {
-        if c.execute(&stepped, vec![]).await.unwrap() == serde_json::json!(true) {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the comment's link did not step the board in the page");
+    crate::browser::until(c, &stepped).await;
 }

@@ -251,7 +251,8 @@ impl Publisher {
             epoch,
             // Renewed before each post, as the time the outbox took it is not kept here.
             lease_until_ms: 0,
-            outside: d.letter.guild == 0 && !d.outcome.is_direct_alone(),
+            // The outcome read carries its letter and the letter's server.
+            outside: written_outside(&d.outcome),
         };
         // The token's life runs from the interaction (a letter written before that was known
         // counts from itself).
