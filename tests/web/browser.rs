@@ -48,17 +48,7 @@ pub async fn browser() -> Option<Browser> {
     // Port 0: chromedriver takes a free port itself and names it on its first lines. The
     // browser keeps the machine's own clock when the tests run under libfaketime (Chromium
     // hangs under it); what the pages show comes from the server, on the test's clock.
-    use std::os::unix::process::CommandExt;
-    let mut driver = std::process::Command::new(chromedriver)
-        .arg("--port=0")
-        .process_group(0)
-        .env_remove("LD_PRELOAD")
-        .env_remove("FAKETIME")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let port = driver_port(driver.stdout.take().expect("chromedriver's output"));
+    let (driver, port) = started_driver(&chromedriver);
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
         "goog:chromeOptions".into(),
@@ -85,9 +75,38 @@ pub async fn browser() -> Option<Browser> {
     panic!("chromedriver did not answer on {url}");
 }
 
-/// The port chromedriver says it listens on ("... started successfully on port N."); the rest
-/// of its output is read and dropped on a thread of its own, so it never blocks on a full pipe.
-fn driver_port(output: std::process::ChildStdout) -> u16 {
+/// chromedriver on a port it picks itself, and that port. With tests starting browsers side by
+/// side, the port it picked may be taken before it binds it ("IPv4 port not available.
+/// Exiting..."): it is started again, three times at most.
+fn started_driver(chromedriver: &std::path::Path) -> (std::process::Child, u16) {
+    use std::os::unix::process::CommandExt;
+    let mut said = Vec::new();
+    for _ in 0..3 {
+        let mut driver = std::process::Command::new(chromedriver)
+            .arg("--port=0")
+            .process_group(0)
+            .env_remove("LD_PRELOAD")
+            .env_remove("FAKETIME")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        match driver_port(driver.stdout.take().expect("chromedriver's output")) {
+            Ok(port) => return (driver, port),
+            Err(lines) => {
+                let _ = driver.kill();
+                let _ = driver.wait();
+                said = lines;
+            }
+        }
+    }
+    panic!("chromedriver named no port in three starts: {said:?}");
+}
+
+/// The port chromedriver says it listens on ("... started successfully on port N."), or what
+/// it said instead; the rest of its output is read and dropped on a thread of its own, so it
+/// never blocks on a full pipe.
+fn driver_port(output: std::process::ChildStdout) -> Result<u16, Vec<String>> {
     use std::io::BufRead;
     let mut lines = std::io::BufReader::new(output).lines();
     let mut said = Vec::new();
@@ -99,10 +118,10 @@ fn driver_port(output: std::process::ChildStdout) -> u16 {
         port
     });
     let Some(port) = port else {
-        panic!("chromedriver named no port: {said:?}");
+        return Err(said);
     };
     std::thread::spawn(move || lines.for_each(drop));
-    port
+    Ok(port)
 }
 
 /// The board's picture once it has loaded: its address and how it looks on the page.
