@@ -2,12 +2,15 @@
 //! game's page (finished and live), a ply's picture drawn anew, and the server's page, asked by
 //! this process from 8 connections at once of `bredon run` (the bot with its pages beside it,
 //! on 127.0.0.1); and the bot's ply-to-picture latency through a fake Discord, with the pages
-//! idle and under that load, side by side in one run. Not a test: it prints numbers.
+//! idle and under that load, side by side in one run; then 200 open live pages, and 300 slow
+//! clients (`streams`). Not a test: it prints numbers.
 //! Run: cargo bench --bench web
 
 mod bot;
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
+#[path = "web/streams.rs"]
+mod streams;
 
 use bredon::service::{ChallengeOptions, Ctx, Service};
 use bredon::store::records::{PlayerRef, Seat};
@@ -205,6 +208,16 @@ async fn bot_plies(fake: &FakeDiscord, plies: &[&str], first: usize) -> Vec<Dura
     latencies
 }
 
+/// `bredon run`, stopped when the bench ends, however it ends.
+struct Bot(std::process::Child);
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn main() {
     let data = tempfile::tempdir().unwrap();
     let slug = build_store(data.path());
@@ -223,7 +236,7 @@ async fn run(data: &std::path::Path, slug: String) {
         .unwrap()
         .local_addr()
         .unwrap();
-    let mut bot = std::process::Command::new(env!("CARGO_BIN_EXE_bredon"))
+    let bot = std::process::Command::new(env!("CARGO_BIN_EXE_bredon"))
         .arg("run")
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_API_BASE", &fake.api_base)
@@ -233,6 +246,7 @@ async fn run(data: &std::path::Path, slug: String) {
         .env("BREDON_WEB_RATE_LIMIT", "off")
         .env("RUST_LOG", "off")
         .spawn()
+        .map(Bot)
         .unwrap();
     fake.wait_until("the bot", Duration::from_secs(60), |f| {
         f.requests().iter().any(|r| r.method == "PUT")
@@ -284,6 +298,6 @@ async fn run(data: &std::path::Path, slug: String) {
     quantiles("a live game's page, under load", pages.live);
     quantiles("the bot's ply to picture, pages idle", idle);
     quantiles("the bot's ply to picture, pages under load", loaded);
-    let _ = bot.kill();
-    let _ = bot.wait();
+    streams::live_pages(&fake, addr, &slug, bot.0.id()).await;
+    streams::slow_clients(&fake, addr, &base).await;
 }

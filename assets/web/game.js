@@ -10,12 +10,47 @@
   let last = Number(slider.max);
   // Seen from Black's side (the Flip button), kept in the address with the ply.
   let flipped = board.dataset.flip === "1";
+  // Every position of the game and the game's colours: a Tak board is drawn here, so a step
+  // asks the server for nothing (the server's picture stays for the first paint and for
+  // browsers without script; Takat's boards are still the server's pictures).
+  let viewer = board.dataset.viewer ? JSON.parse(board.dataset.viewer) : null;
+  let plies = [].map.call(links(), function (a) { return a.textContent; }).slice(1);
+  let selected = null;
+  // Whether the game has ended (then nobody is to move after its last ply).
+  let over = !board.dataset.events;
+  const drawn = viewer && viewer.kind === "tak" && window.bredonBoard ? drawnBoard() : null;
+  function drawnBoard() {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.id = "drawn";
+    svg.setAttribute("role", "img");
+    board.after(svg);
+    board.hidden = true;
+    svg.addEventListener("click", function (e) {
+      const square = e.target.closest("[data-square]");
+      if (!square) return;
+      const name = square.getAttribute("data-square");
+      selected = selected === name ? null : name;
+      show(Number(slider.value));
+    });
+    return svg;
+  }
   function links() { return list.querySelectorAll("a[data-ply]"); }
   function show(ply) {
     ply = Math.max(0, Math.min(last, ply));
     slider.value = String(ply);
-    board.src = board.dataset.base + ply + (flipped ? "?flip=1" : "");
-    board.alt = "The board after ply " + ply + " of " + last;
+    const alt = "The board after ply " + ply + " of " + last;
+    if (drawn) {
+      const shown = bredonBoard.draw(drawn, viewer.positions[ply], {
+        theme: viewer.theme, flipped: flipped, ply: plies[ply - 1], selected: selected });
+      drawn.setAttribute("aria-label", alt);
+      drawn.dataset.ply = String(ply);
+      drawn.dataset.flip = flipped ? "1" : "0";
+      tally(shown, viewer.hands[ply]);
+      tellSquare(shown);
+    } else {
+      board.src = board.dataset.base + ply + (flipped ? "?flip=1" : "");
+      board.alt = alt;
+    }
     label.textContent = "ply " + ply + " of " + last;
     let current = null;
     links().forEach(function (a) {
@@ -24,41 +59,64 @@
     });
     keepInSight(current);
     history.replaceState(null, "", "?ply=" + ply + (flipped ? "&flip=1" : ""));
-    showPosition(ply);
+    if (position && viewer) {
+      position.value = viewer.positions[ply];
+      listStacks(position.value);
+    }
   }
-  // The shown position's notation beside the board, asked of the server for each ply (a late
-  // answer for a ply no longer shown is dropped), and copied by its button.
+  // Under the drawn board: each player's flats on top and pieces in hand, and whose move.
+  const tallyLine = document.getElementById("tally");
+  function tally(shown, hands) {
+    if (!tallyLine) return;
+    const flats = [0, 0];
+    shown.rows.forEach(function (row) {
+      row.forEach(function (s) { if (s && !s.top) flats[Number(s.pieces[s.pieces.length - 1]) - 1] += 1; });
+    });
+    const parts = [];
+    [0, 1].forEach(function (seat) {
+      const who = document.createElement("bdi");
+      who.textContent = viewer.players[seat];
+      const stones = hands[seat * 2], caps = hands[seat * 2 + 1];
+      parts.push(seat ? " · " : "", seat ? "● " : "○ ", who, ": " + flats[seat] + (flats[seat] === 1 ? " flat" : " flats") +
+        ", " + stones + (stones === 1 ? " stone" : " stones") + (caps ? ", " + caps + (caps === 1 ? " cap" : " caps") : "") +
+        " in hand" + (shown.toMove === seat && !(over && Number(slider.value) === last) ? ", to move" : ""));
+    });
+    tallyLine.replaceChildren.apply(tallyLine, parts);
+  }
+  // The tapped square's stack, in words, beside the board.
+  const squareLine = document.getElementById("square");
+  function tellSquare(shown) {
+    if (!squareLine) return;
+    squareLine.hidden = false;
+    if (!selected) {
+      squareLine.textContent = "Tap or click a square to see its whole stack.";
+      return;
+    }
+    const file = selected.charCodeAt(0) - 97;
+    const stack = shown.rows[shown.size - Number(selected.slice(1))][file];
+    squareLine.replaceChildren(stack ? stackItem(selected, stack.pieces, stack.top, shown.size, "span")
+      : document.createTextNode(selected + ": empty"));
+  }
   const position = document.getElementById("position");
-  function showPosition(ply) {
-    if (!position) return;
-    fetch(position.dataset.base + ply).then(function (r) { return r.ok ? r.text() : ""; })
-      .then(function (text) { if (Number(slider.value) === ply) { position.value = text; listStacks(text); } })
-      .catch(function () {});
-  }
   // Every stack of two or more in a TPS, bottom up (○ White, ● Black), the pieces that may be
   // carried off it (as many as the board is wide) underlined, and what is on top; text only.
   const stacks = document.getElementById("stacks");
   const KINDS = { "": "flat", S: "wall", C: "capstone" };
   function listStacks(tps) {
     if (!stacks) return;
-    const rows = tps.split(" ")[0].split("/");
+    const shown = bredonBoard.parse(tps);
     const items = [];
-    rows.forEach(function (row, r) {
-      let file = 0;
-      row.split(",").forEach(function (square) {
-        const empty = /^x(\d*)$/.exec(square);
-        if (empty) { file += Number(empty[1] || 1); return; }
-        const stack = /^([12]+)([SC]?)$/.exec(square);
-        if (stack && stack[1].length >= 2) items.push(stackItem(
-          String.fromCharCode(97 + file) + (rows.length - r), stack[1], stack[2], rows.length));
-        file += 1;
+    shown.rows.forEach(function (row, r) {
+      row.forEach(function (stack, file) {
+        if (stack && stack.pieces.length >= 2) items.push(stackItem(
+          String.fromCharCode(97 + file) + (shown.size - r), stack.pieces, stack.top, shown.size));
       });
     });
     stacks.replaceChildren.apply(stacks, items);
     document.getElementById("stacks-legend").hidden = items.length === 0;
   }
-  function stackItem(name, pieces, top, carry) {
-    const li = document.createElement("li");
+  function stackItem(name, pieces, top, carry, tag) {
+    const li = document.createElement(tag || "li");
     const b = document.createElement("b");
     b.textContent = name;
     const marks = pieces.replace(/1/g, "○").replace(/2/g, "●");
@@ -158,6 +216,8 @@
     window.bredonLocalize(line);
   }
   keepInSight(list.querySelector("a[aria-current]"));
+  // The drawn board takes the picture's place at once.
+  if (drawn) show(Number(slider.value));
   // A ply's link in `box` steps the board there in the page, then `after` runs.
   function stepsOnClick(box, after) {
     box.addEventListener("click", function (e) {
@@ -171,7 +231,17 @@
   stepsOnClick(list, function () {});
   // A commented ply of the analysis also brings the board into sight.
   const judged = document.querySelector("ul.judged");
-  if (judged) stepsOnClick(judged, function () { board.scrollIntoView({ block: "nearest" }); });
+  if (judged) stepsOnClick(judged, function () { (drawn || board).scrollIntoView({ block: "nearest" }); });
+  // A click on the evaluation chart steps the board to the ply under it.
+  const chart = document.querySelector("img.chart[data-plot]");
+  if (chart) {
+    chart.addEventListener("click", function (e) {
+      const plot = chart.dataset.plot.split(" ").map(Number);
+      const at = (e.clientX - chart.getBoundingClientRect().left) / chart.clientWidth;
+      show(Math.round((at - plot[0]) / (plot[1] - plot[0]) * plot[2]));
+      (drawn || board).scrollIntoView({ block: "nearest" });
+    });
+  }
   slider.addEventListener("input", function () { show(Number(slider.value)); });
   document.getElementById("prev").addEventListener("click", function () { show(Number(slider.value) - 1); });
   document.getElementById("next").addEventListener("click", function () { show(Number(slider.value) + 1); });
@@ -190,6 +260,9 @@
       last = news.plies.length;
       slider.max = String(last);
       relist(news.plies, news.took);
+      plies = news.plies;
+      over = news.finished;
+      if (news.viewer) viewer = news.viewer;
       status(news);
       show(atEnd ? last : Number(slider.value));
       if (news.finished) events.close();

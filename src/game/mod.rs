@@ -238,6 +238,40 @@ impl Match {
         }
     }
 
+    /// The position at the start and after each ply, as its notation writes it, with the
+    /// pieces each player then has in hand (White's stones and capstones, then Black's; Takat
+    /// counts every piece as a stone), replayed once.
+    pub fn positions(&self) -> Result<Vec<(String, [u8; 4])>, String> {
+        let mut shown = Vec::with_capacity(self.ply_count() + 1);
+        match self {
+            Match::Tak(g) => {
+                let mut game = tak::Game::new(g.start().clone());
+                let hands = |p: &tak::Position| {
+                    let [w, b] = [Color::White, Color::Black].map(|c| p.reserve(c));
+                    [w.stones, w.caps, b.stones, b.caps]
+                };
+                shown.push((game.position().to_tps(), hands(game.position())));
+                for played in g.plies() {
+                    game.play(played.undo.ply).map_err(|e| e.to_string())?;
+                    shown.push((game.position().to_tps(), hands(game.position())));
+                }
+            }
+            Match::Takat(g) => {
+                let mut game = takat::Game::new(*g.start());
+                let hands = |p: &takat::Position| {
+                    let [w, b] = [takat::Color::White, takat::Color::Black].map(|c| p.reserve(c));
+                    [w, 0, b, 0]
+                };
+                shown.push((game.position().to_text(), hands(game.position())));
+                for ply in g.plies() {
+                    game.play(ply).map_err(|e| e.to_string())?;
+                    shown.push((game.position().to_text(), hands(game.position())));
+                }
+            }
+        }
+        Ok(shown)
+    }
+
     /// The game as it stood after its first `plies` plies, replayed from its start (a result
     /// the players decided stays with the whole game).
     pub fn after(&self, plies: usize) -> Result<Match, String> {

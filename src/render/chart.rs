@@ -31,6 +31,10 @@ fn ahead(name: &str, colour: &str) -> String {
 }
 
 const HEIGHT_RATIO: f32 = 0.5;
+/// The plot's left and right edges, as fractions of the picture's width: the first ply's
+/// value is drawn at the one, the last's at the other, evenly between (a web page maps a
+/// click on the picture back to its ply with them).
+pub const PLOT_X: (f32, f32) = (64.0 / 800.0, 780.0 / 800.0);
 const BLUNDER: Rgb<u8> = Rgb([0xE5, 0x3B, 0x3B]);
 const MISTAKE: Rgb<u8> = Rgb([0xF2, 0xA0, 0x2C]);
 const GOOD: Rgb<u8> = Rgb([0x3C, 0xB3, 0x71]);
@@ -69,7 +73,8 @@ pub fn render_chart(chart: &Chart, theme: &Theme) -> RgbImage {
     let h = (w as f32 * HEIGHT_RATIO) as u32;
     let s = w as f32 / 800.0;
     let mut img = RgbImage::from_pixel(w, h, theme.background.0);
-    let (left, right, top, bottom) = (64.0 * s, w as f32 - 20.0 * s, 64.0 * s, h as f32 - 44.0 * s);
+    let (left, right) = (PLOT_X.0 * w as f32, PLOT_X.1 * w as f32);
+    let (top, bottom) = (64.0 * s, h as f32 - 44.0 * s);
     let mid = (top + bottom) / 2.0;
     let flats = reach(chart.white_view);
     let y_of = |v: i32| {

@@ -1,7 +1,7 @@
 //! Themes: colours and proportions, read from the JSON files in `assets/themes/` (embedded).
 
 use image::Rgb;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A colour written `#RRGGBB` in the theme file.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -16,6 +16,14 @@ impl<'de> Deserialize<'de> for Color {
     }
 }
 
+/// Written back as the theme file writes it (the web pages draw boards in these colours).
+impl Serialize for Color {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let [r, g, b] = self.0 .0;
+        s.serialize_str(&format!("#{r:02X}{g:02X}{b:02X}"))
+    }
+}
+
 fn parse_hex(text: &str) -> Option<Rgb<u8>> {
     let hex = text.strip_prefix('#')?;
     if hex.len() != 6 || !hex.is_ascii() {
@@ -25,7 +33,7 @@ fn parse_hex(text: &str) -> Option<Rgb<u8>> {
     Some(Rgb([byte(0)?, byte(2)?, byte(4)?]))
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Theme {
     pub name: String,

@@ -185,10 +185,14 @@ pub struct Service {
     holder: u64,
     /// Letters of a newer build this one cannot read, passed by in their channels (told once).
     passed_by: std::sync::Mutex<std::collections::HashSet<u64>>,
-    /// A count of the changes this process made durable: the web's live pages wait on it
-    /// instead of reading their games again every second.
-    changed: tokio::sync::watch::Sender<u64>,
+    /// The channel of each change this process made durable: a live page reads its game
+    /// again when its own channel changed, instead of every second.
+    changed: tokio::sync::broadcast::Sender<u64>,
 }
+
+/// How many changed channels a live page may fall behind before it reads its game again
+/// whatever changed.
+const CHANGES_KEPT: usize = 1024;
 
 const CHANGED_MEANWHILE: &str = "the game changed while this was being done (another action \
      came first); look at /board and try again";
@@ -210,7 +214,7 @@ impl Service {
             daily_checked: std::sync::atomic::AtomicI64::new(i64::MIN),
             holder,
             passed_by: Default::default(),
-            changed: tokio::sync::watch::Sender::new(0),
+            changed: tokio::sync::broadcast::Sender::new(CHANGES_KEPT),
         }
     }
 
@@ -223,9 +227,10 @@ impl Service {
         self.store.is_shared()
     }
 
-    /// Wakes whenever this process made a change durable (other processes sharing the store
-    /// wake nobody here: their changes are seen by reading again).
-    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+    /// The channel of every change this process makes durable from now on (other processes
+    /// sharing the store tell nobody here: their changes are seen by reading again). A
+    /// receiver more than `CHANGES_KEPT` behind is told it lagged.
+    pub fn changes(&self) -> tokio::sync::broadcast::Receiver<u64> {
         self.changed.subscribe()
     }
 
@@ -244,7 +249,8 @@ impl Service {
         match self.store.commit(change) {
             Ok(()) => {
                 self.store.flush()?;
-                self.changed.send_modify(|n| *n = n.wrapping_add(1));
+                // Nobody listening (no live page open) is no error.
+                let _ = self.changed.send(change.channel);
                 Ok(())
             }
             Err(CommitError::Conflict) => refuse(conflict),

@@ -67,6 +67,8 @@ pub struct WebServerPage {
 pub struct WebGame {
     /// Its id, which the pictures' cache keys carry (never shown).
     pub id: u64,
+    /// Where it is (or was) played (never shown).
+    pub channel: u64,
     pub number: u64,
     pub kind: Kind,
     pub board: String,
@@ -108,6 +110,13 @@ pub struct WebAnalysis {
     white_view: Vec<i32>,
 }
 
+impl WebAnalysis {
+    /// How many values its chart plots: the start's and each ply's.
+    pub fn chart_points(&self) -> usize {
+        self.white_view.len()
+    }
+}
+
 impl WebGame {
     /// The evaluation chart of its analysis (PNG), drawn as `/analyze` posts it.
     pub fn analysis_chart(&self) -> Option<Vec<u8>> {
@@ -125,6 +134,13 @@ impl WebGame {
             [&self.players[0], &self.players[1]],
             &theme,
         ))
+    }
+
+    /// Every position of the game with the pieces in hand (`Match::positions`), or none if
+    /// its record no longer replays.
+    pub fn positions(&self) -> Vec<(String, [u8; 4])> {
+        let game = Match::from_record(&self.record);
+        game.and_then(|g| g.positions()).unwrap_or_default()
     }
 
     /// The game as it stood after `ply` plies (0: the start), if the game has that many.
@@ -330,6 +346,7 @@ impl Service {
             });
             return Ok(Some(WebGame {
                 id,
+                channel: game.channel,
                 number,
                 kind: game.settings.game,
                 board: game.settings.game.board(game.settings.size),
@@ -361,10 +378,36 @@ impl Service {
         else {
             return Ok(None);
         };
+        Ok(Some(Self::web_live_game(game, number, now_ms)?))
+    }
+
+    /// Game `number` of the server as `web_game` finds it, read directly from `channel` while
+    /// it is played there (a live page knows its game's channel: no scan of the live games).
+    pub fn web_game_in(
+        &self,
+        guild: u64,
+        number: u64,
+        channel: u64,
+        now_ms: i64,
+    ) -> Result<Option<WebGame>, Refusal> {
+        match self.store.game(channel)? {
+            Some(game)
+                if game.guild == guild
+                    && game.number == Some(number)
+                    && !self.hidden_channels(guild)?.contains(&channel) =>
+            {
+                Ok(Some(Self::web_live_game(game, number, now_ms)?))
+            }
+            _ => self.web_game(guild, number, now_ms),
+        }
+    }
+
+    fn web_live_game(game: LiveGame, number: u64, now_ms: i64) -> Result<WebGame, Refusal> {
         let g = Self::rebuild(&game)?;
         let record = finish::ptn_text(&game.players, &g, now_ms);
-        Ok(Some(WebGame {
-            id,
+        Ok(WebGame {
+            id: game.id,
+            channel: game.channel,
             number,
             kind: game.settings.game,
             board: game.settings.game.board(game.settings.size),
@@ -388,7 +431,7 @@ impl Service {
             ply_ms: game.ply_ms,
             ratings: None,
             analysis: None,
-        }))
+        })
     }
 }
 

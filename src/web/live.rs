@@ -1,5 +1,6 @@
-//! New plies on an open game page, as server-sent events: the game is read again whenever
-//! this process made a change durable (the service's `changes`), and every second besides
+//! New plies on an open game page, as server-sent events: the game is read again (directly
+//! from its channel) whenever this process made a change there durable (the service's
+//! `changes`, a broadcast of changed channels), and every second besides
 //! when the store is shared with other processes (PostgreSQL: their changes wake nothing
 //! here), and its plies are sent whenever they differ from what the page shows. A finished
 //! game sends its last plies and ends the stream; a page of a finished game gets 204, which
@@ -8,6 +9,7 @@
 use super::connections::LIVE_PAGES_PER_ADDRESS;
 use super::pages::{isolate, isolated, when};
 use super::site::Web;
+use super::viewer::Viewer;
 use crate::service::{fingerprint, WebGame};
 use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -16,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
 
 /// How often an open page's game is read again when other processes may change it (a store
 /// shared on PostgreSQL); otherwise a page reads its game only when this process changed
@@ -36,6 +39,8 @@ struct Plies<'a> {
     since_ms: i64,
     deadline_ms: Option<i64>,
     finished: bool,
+    /// Every position, for the page to draw the new plies itself.
+    viewer: Option<Viewer>,
 }
 
 /// The status line as text, as the page first showed it (names isolated): whose move it is,
@@ -72,23 +77,36 @@ fn shown(query: Option<&str>) -> Option<usize> {
 struct Watch {
     web: Web,
     slug: String,
-    number: String,
+    number: u64,
+    /// Where the game is played: only a change there wakes the page.
+    channel: u64,
     /// Where the page stands, as far as it knows.
     seen: Option<(usize, u64)>,
     /// The game ended: its last event was sent.
     ended: bool,
     /// Its address's place among the live pages (given back when the page closes).
     _place: super::connections::Place,
-    changes: tokio::sync::watch::Receiver<u64>,
+    changes: tokio::sync::broadcast::Receiver<u64>,
     poll: Duration,
 }
 
 impl Watch {
-    /// Until this process changes something, or `poll` passed (a change another process
-    /// sharing the store made is seen only by reading again).
+    /// Until this process changes the game's channel (or changed so much that the page lost
+    /// count), or `poll` passed (a change another process sharing the store made is seen only
+    /// by reading again).
     async fn next_change(&mut self) {
+        let ours = async {
+            loop {
+                match self.changes.recv().await {
+                    Ok(channel) if channel != self.channel => continue,
+                    Ok(_) | Err(RecvError::Lagged(_)) => return,
+                    // The service is gone: only the timer is left.
+                    Err(RecvError::Closed) => std::future::pending::<()>().await,
+                }
+            }
+        };
         tokio::select! {
-            _ = self.changes.changed() => {}
+            _ = ours => {}
             _ = tokio::time::sleep(self.poll) => {}
         }
     }
@@ -106,6 +124,7 @@ fn event(game: &WebGame) -> Event {
         since_ms: game.last_ply_ms,
         deadline_ms: game.deadline_ms,
         finished: game.result.is_some(),
+        viewer: Viewer::of(game),
     };
     let data = serde_json::to_string(&plies).unwrap_or_default();
     Event::default().event("plies").data(data)
@@ -137,13 +156,14 @@ pub(super) async fn events(
         .map(|n| position(&game.plies[..n]));
     let watch = Watch {
         changes: web.changes(),
+        number: game.number,
+        channel: game.channel,
         poll: match web.store_is_shared() {
             true => EVERY_SHARED,
             false => EVERY_ALONE,
         },
         web,
         slug,
-        number,
         seen,
         ended: false,
         _place: place,
@@ -153,7 +173,10 @@ pub(super) async fn events(
             return None;
         }
         loop {
-            let game = watch.web.game(&watch.slug, &watch.number).await.ok()?;
+            let game = (watch.web)
+                .game_in(&watch.slug, watch.number, watch.channel)
+                .await
+                .ok()?;
             let now = position(&game.plies);
             if Some(now) != watch.seen || game.result.is_some() {
                 watch.seen = Some(now);

@@ -14,5 +14,6 @@ mod routes;
 mod serve;
 mod site;
 mod tournament_page;
+mod viewer;
 
 pub use serve::{serve_beside, serve_on, RateLimit, CONTENT_SECURITY_POLICY};

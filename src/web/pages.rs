@@ -18,7 +18,10 @@ pub(super) fn layout(title: &str, script: bool, body: Markup) -> String {
                 title { (title) " · Bredon" }
                 link rel="stylesheet" href="/static/style.css";
                 script src="/static/times.js" defer {}
-                @if script { script src="/static/game.js" defer {} }
+                @if script {
+                    script src="/static/board.js" defer {}
+                    script src="/static/game.js" defer {}
+                }
             }
             body {
                 main { (body) }
@@ -281,8 +284,11 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
                 figure.board {
                     img #board src={ (here) "board/" (ply) (flip) } data-base={ (here) "board/" }
                         data-flip=(if flipped { "1" } else { "0" })
+                        data-viewer=[super::viewer::Viewer::of(game).map(|v| v.json())]
                         data-events=[game.result.is_none().then(|| format!("{here}events"))] width="800"
                         alt={ "The board after ply " (ply) " of " (total) };
+                    // Under the board the script draws: flats and pieces in hand.
+                    @if game.kind == crate::game::Kind::Tak { figcaption #tally .tally {} }
                 }
                 div.controls {
                     button #prev type="button" aria-label="Previous ply" { "◀" }
@@ -297,7 +303,7 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
                         p {
                             label for="position" { (position_name(game.kind)) }
                             input #position type="text" readonly spellcheck="false"
-                                value=(shown.position_text()) data-base={ (here) "position/" };
+                                value=(shown.position_text());
                             button #copy type="button" { "Copy" }
                             @if game.kind == crate::game::Kind::Tak {
                                 button #flip type="button" aria-pressed=(flipped)
@@ -306,6 +312,7 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
                         }
                         // Tak's stacks, read from the TPS by the script.
                         @if game.kind == crate::game::Kind::Tak {
+                            p #square .square aria-live="polite" hidden {}
                             p.legend #stacks-legend hidden {
                                 "Stacks, bottom up (○ White, ● Black); underlined, the pieces that may be carried off."
                             }
@@ -414,6 +421,13 @@ fn rating_line(players: &[String; 2], ratings: &[(f64, f64); 2]) -> Markup {
     }
 }
 
+/// Where the chart's plot lies across its picture and how many plies it spans (`values` of
+/// them from the start), for the script to step the board to a clicked point's ply.
+fn plot(values: usize) -> String {
+    let (left, right) = crate::render::chart::PLOT_X;
+    format!("{left} {right} {}", values.max(2) - 1)
+}
+
 /// The game's newest `/analyze`: its chart, and every marked or commented ply with its comment.
 fn analysis_section(game: &WebGame, analysis: &WebAnalysis, here: &str) -> Markup {
     html! {
@@ -425,6 +439,8 @@ fn analysis_section(game: &WebGame, analysis: &WebAnalysis, here: &str) -> Marku
                  scores are from the side of the player who made the ply."
             }
             img.chart src={ (here) "chart" } width="800"
+                data-plot=(plot(analysis.chart_points()))
+                title="Click a point to see the board after that ply"
                 alt="The evaluation after every ply, from White's side, with the marked plies";
             ul.judged {
                 @for ((i, (mark, comment)), ply) in analysis.plies.iter().enumerate().zip(&game.plies) {

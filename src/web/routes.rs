@@ -15,6 +15,7 @@ use axum::Router;
 
 const STYLE: &str = include_str!("../../assets/web/style.css");
 const SCRIPT: &str = include_str!("../../assets/web/game.js");
+const BOARD: &str = include_str!("../../assets/web/board.js");
 const TIMES: &str = include_str!("../../assets/web/times.js");
 
 pub(super) fn routes() -> Router<Web> {
@@ -23,6 +24,7 @@ pub(super) fn routes() -> Router<Web> {
         .route("/static/style.css", get(style))
         .route("/static/game.js", get(script))
         .route("/static/times.js", get(times))
+        .route("/static/board.js", get(board_script))
         .route("/s/{slug}", get(server))
         .route("/s/{slug}/game/{number}", get(game))
         .route("/s/{slug}/game/{number}/ptn", get(record))
@@ -55,6 +57,10 @@ async fn style() -> Response {
 
 async fn script() -> Response {
     static_file("text/javascript; charset=utf-8", SCRIPT)
+}
+
+async fn board_script() -> Response {
+    static_file("text/javascript; charset=utf-8", BOARD)
 }
 
 async fn times() -> Response {

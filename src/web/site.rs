@@ -63,8 +63,8 @@ impl Web {
             .map_err(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
     }
 
-    /// Wakes whenever the service made a change durable in this process.
-    pub(super) fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+    /// The channel of every change the service makes durable in this process from now on.
+    pub(super) fn changes(&self) -> tokio::sync::broadcast::Receiver<u64> {
         self.service.changes()
     }
 
@@ -114,6 +114,20 @@ impl Web {
         let now = self.now_ms();
         self.of_server(slug, move |s, guild| s.web_game(guild, number, now))
             .await
+    }
+
+    /// Game `number` of the server, read from `channel` while it is played there.
+    pub(super) async fn game_in(
+        &self,
+        slug: &str,
+        number: u64,
+        channel: u64,
+    ) -> Result<WebGame, Response> {
+        let now = self.now_ms();
+        self.of_server(slug, move |s, guild| {
+            s.web_game_in(guild, number, channel, now)
+        })
+        .await
     }
 
     /// A picture named by `etag`, answered 304 when the reader has it, from the pictures kept

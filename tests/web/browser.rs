@@ -124,27 +124,37 @@ fn driver_port(output: std::process::ChildStdout) -> Result<u16, Vec<String>> {
     Ok(port)
 }
 
-/// The board's picture once it has loaded: its address and how it looks on the page.
+/// The board as the page draws it, once drawn: the ply it shows ("3", or "3 flipped" seen
+/// from Black's side), and how it looks on the page.
 async fn board(client: &Client) -> (String, Vec<u8>) {
-    let loaded = "const i = document.getElementById('board'); \
-                  return i.complete && i.naturalWidth > 0 ? i.getAttribute('src') : null;";
-    // Until it has loaded: asked every 20 ms, 10 s at most.
-    let mut src = serde_json::Value::Null;
+    let drawn = "const s = document.getElementById('drawn'); \
+                 return s && s.dataset.ply ? s.dataset.ply + (s.dataset.flip === '1' ? ' flipped' : '') : null;";
+    // Until it is drawn: asked every 20 ms, 10 s at most.
+    let mut shown = serde_json::Value::Null;
     for _ in 0..500 {
-        src = client.execute(loaded, vec![]).await.unwrap();
-        if !src.is_null() {
+        shown = client.execute(drawn, vec![]).await.unwrap();
+        if !shown.is_null() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let shot = client
-        .find(Locator::Id("board"))
+        .find(Locator::Id("drawn"))
         .await
         .unwrap()
         .screenshot()
         .await
         .unwrap();
-    (src.as_str().expect("the board loads").to_string(), shot)
+    (
+        shown.as_str().expect("the board is drawn").to_string(),
+        shot,
+    )
+}
+
+/// The addresses the page asked for since it was loaded, beyond the page itself.
+pub async fn requests(client: &Client) -> Vec<String> {
+    let asked = "return performance.getEntriesByType('resource').map(e => e.name);";
+    serde_json::from_value(client.execute(asked, vec![]).await.unwrap()).unwrap()
 }
 
 pub async fn press(client: &Client, key: Key) {
@@ -159,9 +169,9 @@ pub async fn press(client: &Client, key: Key) {
 
 /// Asserts the board now shows ply `ply` (its picture, the slider, the words), and that it
 /// looks other than `before`.
-async fn shows(client: &Client, site: &Site, ply: usize, before: &[u8]) -> Vec<u8> {
-    let (src, shot) = board(client).await;
-    assert_eq!(src, format!("/s/{}/game/2/board/{ply}", site.slug));
+async fn shows(client: &Client, ply: usize, before: &[u8]) -> Vec<u8> {
+    let (shown, shot) = board(client).await;
+    assert_eq!(shown, ply.to_string());
     let slider = client.find(Locator::Id("ply")).await.unwrap();
     assert_eq!(slider.prop("value").await.unwrap(), Some(ply.to_string()));
     let words = client
@@ -226,16 +236,17 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
     let c = &browser.client;
     c.set_window_size(1280, 900).await.unwrap();
     c.goto(&site.page("game/2")).await.unwrap();
-    let (src, end) = board(c).await;
-    assert!(src.ends_with("/board/11"), "{src}");
+    let (shown, end) = board(c).await;
+    assert_eq!(shown, "11");
+    let first_paint = requests(c).await;
     press(c, Key::Left).await;
-    let ten = shows(c, &site, 10, &end).await;
+    let ten = shows(c, 10, &end).await;
     press(c, Key::Home).await;
-    let start = shows(c, &site, 0, &ten).await;
+    let start = shows(c, 0, &ten).await;
     press(c, Key::Right).await;
-    let one = shows(c, &site, 1, &start).await;
+    let one = shows(c, 1, &start).await;
     press(c, Key::End).await;
-    let end = shows(c, &site, 11, &one).await;
+    let end = shows(c, 11, &one).await;
     // The slider: a click at its middle, then its own arrow keys.
     let slider = c.find(Locator::Id("ply")).await.unwrap();
     slider.click().await.unwrap();
@@ -247,9 +258,9 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .parse()
         .unwrap();
     assert!((4..=7).contains(&middle), "the middle of 0..11: {middle}");
-    let at_middle = shows(c, &site, middle, &end).await;
+    let at_middle = shows(c, middle, &end).await;
     slider.send_keys(&Key::Left.to_string()).await.unwrap();
-    let before_middle = shows(c, &site, middle - 1, &at_middle).await;
+    let before_middle = shows(c, middle - 1, &at_middle).await;
     // The buttons and the move list.
     c.find(Locator::Id("next"))
         .await
@@ -257,7 +268,7 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .click()
         .await
         .unwrap();
-    let again = shows(c, &site, middle, &before_middle).await;
+    let again = shows(c, middle, &before_middle).await;
     assert_eq!(again, at_middle, "one ply has one picture");
     c.find(Locator::Css("a[data-ply=\"3\"]"))
         .await
@@ -265,7 +276,7 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .click()
         .await
         .unwrap();
-    shows(c, &site, 3, &again).await;
+    shows(c, 3, &again).await;
     // The position beside the board follows it: the TPS of ply 3, as the server writes it.
     let tps = crate::http::get(&site.base, &format!("/s/{}/game/2/position/3", site.slug))
         .await
@@ -283,8 +294,8 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .click()
         .await
         .unwrap();
-    let (src, turned) = board(c).await;
-    assert!(src.ends_with("/board/3?flip=1"), "{src}");
+    let (shown, turned) = board(c).await;
+    assert_eq!(shown, "3 flipped");
     assert_ne!(turned, upright, "the board turned");
     let url = c.current_url().await.unwrap();
     assert!(url.as_str().ends_with("?ply=3&flip=1"), "{url}");
@@ -294,7 +305,7 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .click()
         .await
         .unwrap();
-    assert_eq!(shows(c, &site, 3, &turned).await, upright);
+    assert_eq!(shows(c, 3, &turned).await, upright);
     let current = c.find(Locator::Css("a[aria-current]")).await.unwrap();
     assert_eq!(
         current.attr("data-ply").await.unwrap().as_deref(),
@@ -306,6 +317,8 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .unwrap()
         .as_str()
         .ends_with("/game/2?ply=3"));
+    // Every step was drawn in the page: nothing was asked of the server since the first paint.
+    assert_eq!(requests(c).await, first_paint);
     shot(c, 1280, "web-game-1280.png").await;
     shot(c, 400, "web-game-400.png").await;
     c.goto(&site.page("")).await.unwrap();
@@ -373,8 +386,7 @@ async fn a_new_ply_appears_on_the_open_page_without_a_reload() {
     };
     let c = &browser.client;
     c.goto(&site.page("game/1")).await.unwrap();
-    let (src, _) = board(c).await;
-    assert!(src.ends_with("/game/1/board/6"), "{src}");
+    assert_eq!(board(c).await.0, "6");
     c.execute("window.stillThisPage = true;", vec![])
         .await
         .unwrap();
@@ -383,11 +395,13 @@ async fn a_new_ply_appears_on_the_open_page_without_a_reload() {
         .play(&ctx(OPEN, channel, &user("alice")), "d3")
         .unwrap();
     until(c, "return document.getElementById('ply').max === '7';").await;
-    let (src, _) = board(c).await;
-    assert!(
-        src.ends_with("/game/1/board/7"),
-        "the page was at the end: {src}"
-    );
+    assert_eq!(board(c).await.0, "7", "the page was at the end");
+    // The event brought the new position too: drawn and written out without a request.
+    let tps = crate::http::get(&site.base, &format!("/s/{}/game/1/position/7", site.slug))
+        .await
+        .text();
+    let written = "return document.getElementById('position').value;";
+    assert_eq!(c.execute(written, vec![]).await.unwrap(), tps);
     let newest = c.find(Locator::Css("a[data-ply=\"7\"]")).await.unwrap();
     assert_eq!(newest.text().await.unwrap(), "d3");
     assert_eq!(
@@ -417,8 +431,7 @@ async fn a_new_ply_appears_on_the_open_page_without_a_reload() {
         .play(&ctx(OPEN, channel, &user("bob")), "d5")
         .unwrap();
     until(c, "return document.getElementById('ply').max === '8';").await;
-    let (src, _) = board(c).await;
-    assert!(src.ends_with("/game/1/board/0"), "{src}");
+    assert_eq!(board(c).await.0, "0");
     site.service
         .resign(&ctx(OPEN, channel, &user("alice")))
         .unwrap();

@@ -221,19 +221,45 @@ async fn a_long_game_keeps_its_controls_in_sight_and_fits_a_narrow_phone() {
         return;
     };
     let c = &browser.client;
-    c.set_window_size(1280, 900).await.unwrap();
-    c.goto(&site.page("game/4")).await.unwrap();
-    let [_, bottom, high] = box_of(c, "#ply").await;
-    assert!(bottom <= high, "the slider ends at {bottom} px of {high}");
-    let [_, next_bottom, _] = box_of(c, "#next").await;
-    assert!(next_bottom <= high, "▶ ends at {next_bottom} px of {high}");
-    let [top, bottom, _] = box_of(c, "a[aria-current]").await;
-    let [box_top, box_bottom, _] = box_of(c, "section.moves").await;
-    assert!(
-        top >= box_top && bottom <= box_bottom,
-        "the current ply {top}..{bottom} is in the moves' box {box_top}..{box_bottom}"
-    );
-    shot(c, 1280, "web-long-game-1280.png").await;
+    for (width, height) in [(1366, 768), (1920, 1080), (1280, 900)] {
+        c.set_window_size(width, height).await.unwrap();
+        c.goto(&site.page("game/4")).await.unwrap();
+        crate::browser::until(c, "return !!document.getElementById('drawn');").await;
+        let at = format!("{width}x{height}");
+        let [_, bottom, high] = box_of(c, "#ply").await;
+        assert!(
+            bottom <= high,
+            "{at}: the slider ends at {bottom} px of {high}"
+        );
+        let [_, next_bottom, _] = box_of(c, "#next").await;
+        assert!(
+            next_bottom <= high,
+            "{at}: ▶ ends at {next_bottom} px of {high}"
+        );
+        let [_, board_bottom, _] = box_of(c, "#drawn").await;
+        assert!(
+            board_bottom <= high,
+            "{at}: the board ends at {board_bottom} px of {high}"
+        );
+        let [top, bottom, _] = box_of(c, "a[aria-current]").await;
+        let [box_top, box_bottom, _] = box_of(c, "section.moves").await;
+        assert!(
+            top >= box_top && bottom <= box_bottom,
+            "{at}: the current ply {top}..{bottom} is in the moves' box {box_top}..{box_bottom}"
+        );
+        shot(c, width, &format!("web-long-game-{width}.png")).await;
+    }
+    // 100 plies back, one at a time: each drawn in the page, none asked of the server.
+    let asked = crate::browser::requests(c).await;
+    for _ in 0..100 {
+        crate::browser::press(c, fantoccini::key::Key::Left).await;
+    }
+    crate::browser::until(
+        c,
+        "return document.getElementById('drawn').dataset.ply === '27';",
+    )
+    .await;
+    assert_eq!(crate::browser::requests(c).await, asked);
     // Back to the start: the list follows.
     crate::browser::press(c, fantoccini::key::Key::Home).await;
     let [top, bottom, _] = box_of(c, "a[aria-current]").await;
@@ -297,6 +323,18 @@ async fn the_stacks_of_the_shown_position_are_listed_bottom_up() {
     );
     let legend = "return document.getElementById('stacks-legend').hidden;";
     assert_eq!(c.execute(legend, vec![]).await.unwrap(), false);
+    // A tapped square says its whole stack; an empty one says so.
+    let square = "return document.getElementById('square').textContent;";
+    for (name, says) in [("a1", "a1 2 ●○, White flat on top"), ("b2", "b2: empty")] {
+        let css = format!("[data-square=\"{name}\"]");
+        c.find(Locator::Css(&css))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert_eq!(c.execute(square, vec![]).await.unwrap(), says);
+    }
     crate::browser::shot(c, 400, "web-stacks-400.png").await;
     // At the start there is none, and no legend.
     crate::browser::press(c, fantoccini::key::Key::Home).await;
@@ -304,4 +342,61 @@ async fn the_stacks_of_the_shown_position_are_listed_bottom_up() {
                 && document.querySelectorAll('#stacks li').length === 0 \
                 && document.getElementById('stacks-legend').hidden;";
     crate::browser::until(c, none).await;
+}
+
+/// A real game as the README shows it: Bredon's medium level against its easy one, 59 plies
+/// on 6x6 with stacks up to six high, at 1280 and 360 px, its tallest stack tapped.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_real_game_reads_on_a_desktop_and_a_phone() {
+    let site = Site::start().await;
+    let record = include_str!("../data/medium-vs-easy-6x6.ptn");
+    let plies: Vec<&str> = record
+        .lines()
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()))
+        .flat_map(|line| line.split_whitespace().skip(1))
+        .map(|ply| ply.trim_end_matches(['\'', '!', '?']))
+        .collect();
+    assert_eq!(plies.len(), 59);
+    let (alice, bob) = (user("alice"), user("bob"));
+    sized_game(&site.service, OPEN, 701, [&alice, &bob], 6, &plies);
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    for width in [1280, 360] {
+        c.set_window_size(width, 900).await.unwrap();
+        c.goto(&site.page("game/4?ply=52")).await.unwrap();
+        crate::browser::until(
+            c,
+            "return document.querySelectorAll('#stacks li').length > 0;",
+        )
+        .await;
+        // Each stack's line starts with its square and its height.
+        let tallest = "return [...document.querySelectorAll('#stacks li')] \
+                       .map(li => li.textContent.split(' ')) \
+                       .sort((a, b) => Number(b[1]) - Number(a[1]))[0].slice(0, 2);";
+        let [square, height]: [String; 2] =
+            serde_json::from_value(c.execute(tallest, vec![]).await.unwrap()).unwrap();
+        let css = format!("[data-square=\"{square}\"]");
+        c.find(Locator::Css(&css))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let said = c
+            .execute(
+                "return document.getElementById('square').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            said.as_str()
+                .unwrap()
+                .starts_with(&format!("{square} {height} ")),
+            "{said}"
+        );
+        shot(c, width, &format!("web-real-game-{width}.png")).await;
+    }
 }

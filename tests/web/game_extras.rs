@@ -192,10 +192,28 @@ async fn the_analysis_reads_in_a_browser_on_a_desktop_and_a_phone() {
     };
     c.execute("window.stayed = true;", vec![]).await.unwrap();
     link.click().await.unwrap();
-    let stepped = format!(
-        "return window.stayed === true && document.getElementById('ply').value === '{ply}' \
-         && document.getElementById('board').getAttribute('src').endsWith('/board/{ply}') \
-         && location.search === '?ply={ply}';"
+    let stepped = |ply: &str| {
+        format!(
+            "return window.stayed === true && document.getElementById('ply').value === '{ply}' \
+             && document.getElementById('drawn').dataset.ply === '{ply}' \
+             && location.search === '?ply={ply}';"
+        )
+    };
+    crate::browser::until(c, &stepped(&ply)).await;
+    // A click on the chart steps the board to the ply under the click (WebDriver clicks an
+    // element's middle): where the plot puts it.
+    let (left, right) = bredon::render::chart::PLOT_X;
+    let under = ((0.5 - left) / (right - left) * ROAD.len() as f32).round();
+    assert_ne!(
+        under.to_string(),
+        ply,
+        "the click must step the board elsewhere"
     );
-    crate::browser::until(c, &stepped).await;
+    c.find(fantoccini::Locator::Css("img.chart"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    crate::browser::until(c, &stepped(&under.to_string())).await;
 }

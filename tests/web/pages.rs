@@ -460,6 +460,7 @@ async fn the_winner_is_marked_and_a_blind_game_links_no_board() {
     assert!(!blind.contains("PTN Ninja"), "{blind}");
     // Nor its position, which would show the board as well as a picture.
     assert!(!blind.contains("id=\"position\""), "{blind}");
+    assert!(!blind.contains("data-viewer"), "{blind}");
     let hidden = get(&site.base, &format!("/s/{}/game/4/position/1", site.slug)).await;
     assert_eq!(hidden.status, 404);
 }
@@ -484,6 +485,26 @@ async fn the_shown_position_is_written_as_tps_to_copy() {
     }
     let past = get(&site.base, &format!("/s/{}/game/2/position/12", site.slug)).await;
     assert_eq!(past.status, 404, "no ply 12");
+    // The page carries every position for its script to draw, with the pieces in hand.
+    let page = get(&site.base, &format!("/s/{}/game/2", site.slug))
+        .await
+        .text();
+    let viewer = page
+        .split("data-viewer=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let viewer: serde_json::Value =
+        serde_json::from_str(&viewer.replace("&quot;", "\"").replace("&amp;", "&")).unwrap();
+    let positions: Vec<String> = (0..=11)
+        .map(|ply| game.after(ply).unwrap().position_text())
+        .collect();
+    assert_eq!(viewer["positions"], serde_json::json!(positions));
+    assert_eq!(viewer["hands"][0], serde_json::json!([21, 1, 21, 1]));
+    assert_eq!(viewer["hands"][11], serde_json::json!([15, 1, 16, 1]));
+    assert_eq!(viewer["kind"], "tak");
 }
 
 /// `?flip=1` draws the board from Black's side, a picture (and an ETag) of its own; the page
