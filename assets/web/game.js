@@ -150,6 +150,15 @@
       else if (document.execCommand("copy")) done();
     });
   }
+  // The PTN up to the shown ply, asked of the server when the button is pressed, copied.
+  const copyPtn = document.getElementById("copy-ptn");
+  if (copyPtn) {
+    copyPtn.addEventListener("click", function () {
+      fetch(copyPtn.dataset.base + slider.value).then(function (r) { return r.ok ? r.text() : Promise.reject(); })
+        .then(function (ptn) { return navigator.clipboard.writeText(ptn); })
+        .then(function () { copyPtn.textContent = "Copied PTN"; }, function () { copyPtn.textContent = "Not copied"; });
+    });
+  }
   // Where the moves are a box of their own (beside the board on a desktop), the current ply
   // is scrolled into its middle when it is out of sight; the page itself never scrolls.
   function keepInSight(a) {

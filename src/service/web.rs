@@ -143,6 +143,29 @@ impl WebGame {
         game.and_then(|g| g.positions()).unwrap_or_default()
     }
 
+    /// A Tak game's record cut after its first `ply` plies (its tags kept, no result), as PTN
+    /// Ninja reads it; `None` for Takat, or if the record no longer replays.
+    pub fn record_until(&self, ply: usize) -> Option<String> {
+        /// What the writer sets from the game itself.
+        const WRITTEN: [&str; 9] = [
+            "Size", "Komi", "Opening", "Flats1", "Caps1", "Flats2", "Caps2", "TPS", "Result",
+        ];
+        if self.kind != Kind::Tak {
+            return None;
+        }
+        let file = crate::tak::PtnFile::parse(&self.record).ok()?;
+        let whole = file.replay().ok()?;
+        let mut cut = crate::tak::Game::new(whole.start().clone());
+        for played in whole.plies().get(..ply)? {
+            cut.play(played.undo.ply).ok()?;
+        }
+        let tags: Vec<(&str, String)> = (file.tags.iter())
+            .filter(|(name, _)| !WRITTEN.iter().any(|w| w.eq_ignore_ascii_case(name)))
+            .map(|(name, value)| (name.as_str(), value.clone()))
+            .collect();
+        Some(cut.to_ptn(&tags))
+    }
+
     /// The game as it stood after `ply` plies (0: the start), if the game has that many.
     pub fn at(&self, ply: usize) -> Option<Match> {
         Match::from_record(&self.record).ok()?.after(ply).ok()

@@ -306,6 +306,8 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
                                 value=(shown.position_text());
                             button #copy type="button" { "Copy" }
                             @if game.kind == crate::game::Kind::Tak {
+                                button #copy-ptn type="button" data-base={ (here) "ptn/" }
+                                    title="Copy the game's PTN up to the shown ply" { "Copy PTN" }
                                 button #flip type="button" aria-pressed=(flipped)
                                     title="See the board from the other side" { "Flip" }
                             }

@@ -30,6 +30,7 @@ pub(super) fn routes() -> Router<Web> {
         .route("/s/{slug}/game/{number}/ptn", get(record))
         .route("/s/{slug}/game/{number}/board/{ply}", get(picture))
         .route("/s/{slug}/game/{number}/position/{ply}", get(position))
+        .route("/s/{slug}/game/{number}/ptn/{ply}", get(record_until))
         .route("/s/{slug}/game/{number}/chart", get(chart))
         .route("/s/{slug}/tournament/{id}", get(tournament_page::page))
         .route("/s/{slug}/player/{key}", get(super::player_page::page))
@@ -178,6 +179,28 @@ async fn position(
             (header::CACHE_CONTROL, caching(&game)),
         ],
         shown.position_text(),
+    )
+        .into_response()
+}
+
+/// A Tak game's record up to `ply` plies, as text to copy (none for a blind game being played).
+async fn record_until(
+    State(web): State<Web>,
+    Path((slug, number, ply)): Path<(String, String, String)>,
+) -> Response {
+    let game = match web.game(&slug, &number).await {
+        Ok(game) => game,
+        Err(answer) => return answer,
+    };
+    let Some(record) = shown_ply(&game, &ply).and_then(|ply| game.record_until(ply)) else {
+        return not_found().await;
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, caching(&game)),
+        ],
+        record,
     )
         .into_response()
 }

@@ -319,6 +319,31 @@ async fn the_board_steps_with_the_keys_the_slider_the_buttons_and_the_moves() {
         .ends_with("/game/2?ply=3"));
     // Every step was drawn in the page: nothing was asked of the server since the first paint.
     assert_eq!(requests(c).await, first_paint);
+    // Copy PTN asks for the record up to the shown ply, and copies it.
+    c.find(Locator::Id("copy-ptn"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(
+        c,
+        "return document.getElementById('copy-ptn').textContent !== 'Copy PTN';",
+    )
+    .await;
+    let said = c
+        .execute(
+            "return document.getElementById('copy-ptn').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(said, "Copied PTN");
+    let asked = requests(c).await;
+    assert!(
+        asked.last().unwrap().ends_with("/game/2/ptn/3"),
+        "{asked:?}"
+    );
     shot(c, 1280, "web-game-1280.png").await;
     shot(c, 400, "web-game-400.png").await;
     c.goto(&site.page("")).await.unwrap();

@@ -505,6 +505,20 @@ async fn the_shown_position_is_written_as_tps_to_copy() {
     assert_eq!(viewer["hands"][0], serde_json::json!([21, 1, 21, 1]));
     assert_eq!(viewer["hands"][11], serde_json::json!([15, 1, 16, 1]));
     assert_eq!(viewer["kind"], "tak");
+    // The record up to a ply, to copy: the game's tags, those plies, no result.
+    let until = get(&site.base, &format!("/s/{}/game/2/ptn/3", site.slug)).await;
+    assert_eq!(until.status, 200);
+    let cut = bredon::game::Match::from_record(&until.text()).unwrap();
+    assert_eq!(cut.ply_count(), 3);
+    assert_eq!(cut.position_text(), positions[3]);
+    assert!(
+        until.text().contains("[Player1 \"alice\"]"),
+        "{}",
+        until.text()
+    );
+    assert!(!until.text().contains("Result"), "{}", until.text());
+    let past = get(&site.base, &format!("/s/{}/game/2/ptn/12", site.slug)).await;
+    assert_eq!(past.status, 404, "no ply 12");
 }
 
 /// `?flip=1` draws the board from Black's side, a picture (and an ETag) of its own; the page
