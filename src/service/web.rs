@@ -215,7 +215,20 @@ impl Service {
 
     /// The server's channels and threads whose games stay off its pages.
     pub(super) fn hidden_channels(&self, guild: u64) -> Result<Vec<u64>, Refusal> {
-        Ok(self.store.settings(guild)?.hidden_channels)
+        let settings = self.store.settings(guild)?;
+        let mut hidden = settings.hidden_channels;
+        hidden.retain(|c| !settings.web_channels.contains(c));
+        Ok(hidden)
+    }
+
+    /// The channels whose games the pages list though not everyone may see them: `text`
+    /// holds their mentions (`<#id>`, as Discord writes `#channel`), or `none`.
+    pub fn set_web_channels(&self, ctx: &Ctx, text: &str) -> Result<GuildSettings, Refusal> {
+        let channels = web_channels(text)?;
+        self.change_settings(ctx, |s| {
+            s.web_channels = channels;
+            Ok(())
+        })
     }
 
     /// What the bot read of the server's channels: `hidden` of those it `knows` are not seen
@@ -458,6 +471,41 @@ impl Service {
     }
 }
 
+/// Most channels `/settings web_channels:` lists.
+const MOST_WEB_CHANNELS: usize = 25;
+
+/// The channels mentioned in `text` (`<#id>`), none for `none`; anything else is refused.
+fn web_channels(text: &str) -> Result<Vec<u64>, Refusal> {
+    const HOW: &str = "name the channels as #mentions (type # and pick each), or write none";
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(Vec::new());
+    }
+    let mut channels = Vec::new();
+    for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
+        let id = word
+            .strip_prefix("<#")
+            .and_then(|w| w.strip_suffix('>'))
+            .and_then(|id| id.parse::<u64>().ok());
+        match id {
+            Some(id) if !channels.contains(&id) => channels.push(id),
+            Some(_) => {}
+            None => {
+                let word = crate::tak::quote(word);
+                return refuse(format!("{word} is not a channel: {HOW}"));
+            }
+        }
+    }
+    if channels.is_empty() {
+        return refuse(HOW);
+    }
+    if channels.len() > MOST_WEB_CHANNELS {
+        return refuse(format!(
+            "at most {MOST_WEB_CHANNELS} channels may be listed; {HOW}"
+        ));
+    }
+    Ok(channels)
+}
+
 /// A player's page key, if the server's pages have a secret to make it with.
 fn key(secret: Option<&str>, user: u64) -> Option<String> {
     secret.map(|s| super::web_player::player_key(s, user))
@@ -485,4 +533,21 @@ fn random_hex<const N: usize>() -> Result<String, Refusal> {
         ))
     })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::web_channels;
+
+    #[test]
+    fn web_channels_are_read_from_their_mentions() {
+        assert_eq!(web_channels("<#11> <#22>,<#11>").unwrap(), vec![11, 22]);
+        assert_eq!(web_channels(" None ").unwrap(), Vec::<u64>::new());
+        for bad in ["", "#general", "<#11> general", "<#x>"] {
+            assert!(web_channels(bad).is_err(), "{bad}");
+        }
+        let many: Vec<String> = (1..=26).map(|c| format!("<#{c}>")).collect();
+        let refused = web_channels(&many.join(" ")).unwrap_err();
+        assert!(refused.0.contains("at most 25"), "{}", refused.0);
+    }
 }

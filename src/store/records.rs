@@ -358,6 +358,10 @@ pub struct GuildSettings {
     /// archived) keeps its place: a game never shows for want of knowing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden_channels: Vec<u64>,
+    /// Channels the server's moderators chose to list on the web pages though not everyone
+    /// may see them (`/settings web_channels:`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub web_channels: Vec<u64>,
 }
 
 /// A channel where Discord refuses Bredon something, as the server was told.
@@ -443,6 +447,7 @@ impl Default for GuildSettings {
             web_slug: None,
             web_secret: None,
             hidden_channels: Vec::new(),
+            web_channels: Vec::new(),
         }
     }
 }

@@ -268,9 +268,10 @@ async fn an_analysis_made_on_discord_shows_on_the_games_page() {
     assert_eq!(chart.bytes().await.unwrap().to_vec(), posted);
 }
 
-/// A game in a channel a moderator hides from @everyone leaves the pages, and so does one in a
-/// thread of such a channel: the bot reads who may see a channel from Discord's events (the
-/// @everyone role, the channel's overwrite for it, a new thread's parent).
+/// A game in a channel a moderator hides from @everyone leaves the pages (unless a manager lists
+/// the channel with `/settings web_channels:`), and so does one in a thread of such a channel:
+/// the bot reads who may see a channel from Discord's events (the @everyone role, the
+/// channel's overwrite for it, a new thread's parent).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_in_a_channel_hidden_from_everyone_leave_the_pages() {
     let (fake, _data, bot, addr, slug) = boot_with_pages(&[]).await;
@@ -290,6 +291,27 @@ async fn games_in_a_channel_hidden_from_everyone_leave_the_pages() {
         .unwrap();
     let listed = listed.text().await.unwrap();
     assert!(!listed.contains(&format!("/s/{slug}/game/1\"")), "{listed}");
+    // A manager may list the channel all the same, by its mention; `none` lists none again.
+    let listing = |text: &str| json!([{ "name": "web_channels", "type": 3, "value": text }]);
+    let mention = format!("<#{CHANNEL}>");
+    let r = run(&fake, &alice(), "settings", listing(&mention)).await;
+    assert!(r.is_ephemeral() && r.content().contains("only a server moderator"));
+    let r = run(&fake, &server_manager(), "settings", listing(&mention)).await;
+    let said = format!("though not everyone sees them: {mention} (");
+    assert!(r.content().contains(&said), "{}", r.content());
+    assert_eq!(status(&page).await, 200);
+    let r = run(&fake, &server_manager(), "settings", listing("#general")).await;
+    assert!(r.is_ephemeral(), "a refusal is told to the manager alone");
+    says(&r, "#general");
+    says(&r, "is not a channel: name the channels as #mentions");
+    assert_eq!(status(&page).await, 200, "a refusal changes nothing");
+    let r = run(&fake, &server_manager(), "settings", listing("none")).await;
+    assert!(
+        !r.content().contains("though not everyone"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(status(&page).await, 404);
     // A game in a new thread of that channel is hidden too.
     let thread = json!([{ "name": "thread", "type": 5, "value": true }]);
     let r = challenge_bob(&fake, thread).await;

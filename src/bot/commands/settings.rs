@@ -58,6 +58,9 @@ pub(super) async fn settings(
     #[description = "Read-only web pages of this server's games (default false)"] web: Option<bool>,
     #[description = "true: the web pages get a new address (the old one stops working)"]
     web_reset: Option<bool>,
+    #[description = "Channels the web pages list though not everyone sees them: #mentions, or none"]
+    #[max_length = 600]
+    web_channels: Option<String>,
 ) -> Result<(), Error> {
     let puzzle_channel = puzzle_channel.map(|c| c.id.get());
     let manager = is_server_manager(member_permissions(ctx));
@@ -92,6 +95,9 @@ pub(super) async fn settings(
         }
         if web_reset == Some(true) {
             s.reset_web(c)?;
+        }
+        if let Some(text) = &web_channels {
+            s.set_web_channels(c, text)?;
         }
         let puzzles_off = daily_puzzle == Some(false);
         if puzzle_channel.is_some() || puzzle_hour.is_some() || puzzles_off {
@@ -143,7 +149,8 @@ pub(super) async fn settings(
                 true => " Finished games may be mined for puzzles.",
                 false => " Finished games are not mined for puzzles.",
             }
-            + &describe_web(st.web_slug.as_deref(), web_url.as_deref()))
+            + &describe_web(st.web_slug.as_deref(), web_url.as_deref())
+            + &describe_web_channels(&st.web_channels))
     })
     .await
 }
@@ -162,6 +169,19 @@ fn describe_web(slug: Option<&str>, url: Option<&str>) -> String {
              BREDON_WEB_ADDR and BREDON_WEB_URL."
         ),
     }
+}
+
+/// The channels the web pages list though not everyone sees them, if any.
+fn describe_web_channels(channels: &[u64]) -> String {
+    if channels.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = channels.iter().map(|c| format!("<#{c}>")).collect();
+    format!(
+        " Listed on the web pages though not everyone sees them: {} (`web_channels:none` \
+         lists none).",
+        named.join(", ")
+    )
 }
 
 /// " Daily puzzle: …", where and when.
