@@ -3,7 +3,7 @@
 //! a person can read it, and both pages fitting 1280 px and 400 px (screenshots written for a
 //! person to look at).
 
-use crate::browser::{browser, shot};
+use crate::browser::{browser, fits, shot};
 use crate::players::{key_of, more_games};
 use crate::puzzle::posted_and_solved;
 use crate::site::*;
@@ -398,5 +398,43 @@ async fn a_real_game_reads_on_a_desktop_and_a_phone() {
             "{said}"
         );
         shot(c, width, &format!("web-real-game-{width}.png")).await;
+    }
+}
+
+/// Every kind of page fits the narrowest phones: nothing scrolls sideways at 320, 360 or 400
+/// px (the server's, a game being played, a finished one with its analysis, a long one, a
+/// player's, a tournament's, the daily puzzle's, the 404, the home page).
+#[tokio::test(flavor = "multi_thread")]
+async fn every_kind_of_page_fits_a_narrow_phone() {
+    let site = Site::start().await;
+    more_games(&site.service);
+    long_game(&site, 700, 127);
+    posted_and_solved(&site);
+    let tournament = crate::tournament_page::started(&site, OPEN, HOSTILE);
+    crate::game_extras::analysed(&site);
+    let key = key_of(&site.base, &site.page(""), &site.slug, "alice").await;
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let c = &browser.client;
+    let pages = [
+        site.page(""),
+        site.page("game/1"),
+        site.page("game/2"),
+        site.page("game/4?ply=64"),
+        site.page(&format!("player/{key}")),
+        site.page(&format!("tournament/{tournament}")),
+        site.page("puzzle"),
+        site.page("no-such-page"),
+        format!("{}/", site.base),
+    ];
+    for width in [320, 360, 400] {
+        c.set_window_size(width, 900).await.unwrap();
+        for page in &pages {
+            c.goto(page).await.unwrap();
+            // Once the scripts ran (a game's board drawn in place of its picture).
+            crate::browser::until(c, "return document.readyState === 'complete';").await;
+            assert!(fits(c).await, "{page} scrolls sideways at {width} px");
+        }
     }
 }

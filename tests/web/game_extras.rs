@@ -95,7 +95,7 @@ async fn each_ply_says_how_long_it_took_and_a_rated_game_the_ratings_it_moved() 
 }
 
 /// Game #2 of the open server (alice's road) analysed, as `/analyze` keeps it.
-fn analysed(site: &Site) -> Report {
+pub fn analysed(site: &Site) -> Report {
     let here = ctx(OPEN, 200 + OPEN, &user("alice"));
     let found = site.service.finished_record(&here, None).unwrap();
     let limits = Limits {

@@ -28,7 +28,7 @@ fn options(name: &str) -> TournamentOptions {
 }
 
 /// A tournament of `PLAYERS` in `guild`, started (round 1 paired); its id.
-fn started(site: &Site, guild: u64, name: &str) -> u64 {
+pub fn started(site: &Site, guild: u64, name: &str) -> u64 {
     let moderator = user("mod");
     let channel = if guild == OPEN {
         CHANNEL
