@@ -77,26 +77,39 @@ window.bredonBoard = (function () {
       el("rect", Object.assign({ x: cx - 9, y: cy - h / 2, width: 18, height: h, rx: 4,
         transform: "rotate(" + tilt + " " + cx + " " + cy + ")" }, line), g);
     } else {
+      // As wide as the theme says, a little less tall, as the server's pictures draw a flat.
       const s = UNIT * theme.flat_size;
-      el("rect", Object.assign({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, rx: 7 }, line), g);
+      el("rect", Object.assign({ x: cx - s / 2, y: cy - s * 0.39, width: s, height: s * 0.78, rx: 7 }, line), g);
     }
   }
 
-  // Beside a stack of two or more: a bar for each of its top pieces a player may carry (as many
-  // as the board is wide), the top one first, and its height in a badge.
+  // Beside a stack of two or more, as the server's pictures draw it: at the square's right
+  // edge a bar for each of its top pieces a player may carry (as many as the board is wide),
+  // the top one highest, standing on the strip's bottom; its height in a badge at the top
+  // left; under the top piece, how many lie below the bars.
   function stackColumn(g, stack, x, y, size, theme) {
     const height = stack.pieces.length;
     const shown = Math.min(height, size);
-    const bar = Math.min(12, 76 / shown);
+    const hidden = height - shown;
+    const bottom = y + (hidden > 0 ? 72 : 95);
+    const pitch = Math.min(13, (bottom - y - 5) / shown);
     for (let i = 0; i < shown; i++) {
-      const c = pieceColors(theme, stack.pieces[height - 1 - i]);
-      el("rect", { x: x + 78, y: y + 12 + i * bar, width: 16, height: bar - 2, rx: 1.5,
-        fill: c.fill, stroke: c.line, "stroke-width": 1.5 }, g);
+      const owner = stack.pieces[height - 1 - i];
+      el("rect", { x: x + 79, y: bottom - (shown - i) * pitch, width: 16, height: pitch * 0.82, rx: 2,
+        fill: owner === "1" ? theme.white_fill : theme.black_fill, stroke: theme.white_outline,
+        "stroke-width": 1.2 }, g);
     }
-    el("circle", { cx: x + 17, cy: y + 17, r: 14, fill: theme.badge_fill }, g);
-    const badge = el("text", { x: x + 17, y: y + 23, "text-anchor": "middle", "font-size": height > 9 ? 15 : 18,
-      "font-weight": "bold", fill: theme.badge_text }, g);
-    badge.textContent = String(height);
+    label(g, String(height), x + 17, y + 17, theme.badge_fill, theme.badge_text);
+    if (hidden > 0) label(g, "+" + hidden, x + 42, y + 85, theme.badge_text, theme.badge_fill);
+  }
+
+  // A label in a pill centred on (cx, cy): its number in `ink` on `fill`.
+  function label(g, text, cx, cy, fill, ink) {
+    const w = Math.max(28, 11 * text.length + 10);
+    el("rect", { x: cx - w / 2, y: cy - 14, width: w, height: 28, rx: 14, fill: fill }, g);
+    const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 18,
+      "font-weight": "bold", fill: ink }, g);
+    t.textContent = text;
   }
 
   // The last move's arrow, from the square its stack left to the last it dropped on, in the
@@ -159,7 +172,8 @@ window.bredonBoard = (function () {
         const stack = position.rows[r][f];
         if (stack) {
           const tall = stack.pieces.length > 1;
-          topPiece(g, stack, tall ? x + 44 : x + 50, y + 54, theme);
+          const under = stack.pieces.length > n;
+          topPiece(g, stack, tall ? x + 42 : x + 50, under ? y + 44 : y + 52, theme);
           if (tall) stackColumn(g, stack, x, y, n, theme);
         }
         if (name === options.selected) {

@@ -1,6 +1,7 @@
-//! What is drawn on one occupied square and where: the stack (slabs under the top piece), its
-//! height badge and `+N` pill, the last spread's drop-count tag. `SquareMarks` tells where each
-//! goes, for drawing and for checking that they read and do not overlap.
+//! What is drawn on one occupied square and where: the top piece, beside it the strip of a
+//! stack's carryable pieces (a bar each, in its owner's colours), its height badge and `+N`
+//! pill, the last spread's drop-count tag. `SquareMarks` tells where each goes, for drawing
+//! and for checking that they read and do not overlap.
 
 use super::paint::{self, pt, Paint, Pt, Rect};
 use super::preview::{self, Line};
@@ -9,22 +10,6 @@ use super::text::{self, Align, Weight};
 use super::Theme;
 use crate::tak::{Color, Ply, Role, Square};
 use image::RgbImage;
-
-/// The most pieces a stack shows (the top piece included).
-const MAX_SLABS: usize = 6;
-
-/// How a stack is drawn in its square.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct StackShape {
-    /// Pieces shown as slabs under the top one (the rest are counted by a pill).
-    under: usize,
-    /// Each slab's thickness.
-    slab: f32,
-    /// The top piece's height.
-    top_h: f32,
-    /// The bottom of the pile, down from the square's top edge.
-    bottom: f32,
-}
 
 /// The text size of the labels on a square (height badges, `+N` pills): 15% of a square, and
 /// never smaller than what reads at Discord's preview (see `preview`).
@@ -40,7 +25,7 @@ fn badge_size(l: &Layout, label: &str) -> (f32, f32) {
 }
 
 /// A `+N` pill's width and height: snugger than a badge (light text on a dark pill needs no
-/// outline), so it fits beside a drop-count tag on an 8x8 square and leaves the pile its room.
+/// outline), so it fits beside a drop-count tag on an 8x8 square.
 fn pill_size(l: &Layout, label: &str) -> (f32, f32) {
     let px = label_px(l);
     (text::width(label, px, Weight::Bold) + 0.25 * px, 0.9 * px)
@@ -51,56 +36,19 @@ fn label_insets(l: &Layout) -> (f32, f32) {
     (0.04 * l.cell, 0.03 * l.cell)
 }
 
-/// The top piece decides control and roads, so it keeps its full size whatever the height; the
-/// pieces under it share what is left of the pile as slabs, each at least `thinnest` (4 px at
-/// Discord's preview), at most the carry limit and six of them with the top; a pill at the
-/// bottom of the square counts the rest. The pile sits in the middle of its room, lowered to
-/// clear the height badge (`badge`) where the room allows; where it does not (a tall pile on a
-/// small square), the badge covers the top piece's upper right corner.
-fn stack_shape(theme: &Theme, l: &Layout, height: usize, top: Role, badge: bool) -> StackShape {
-    let c = l.cell;
-    let top_h = match top {
+/// The strip's width and its inset from the square's left edge.
+const STRIP_WIDTH: f32 = 0.16;
+const STRIP_INSET: f32 = 0.05;
+/// A bar is at most this tall (a fraction of a square), however few pieces the strip shows.
+const TALLEST_BAR: f32 = 0.13;
+
+/// The top piece's height: the top piece decides control and roads, so it keeps this size
+/// whatever the stack under it.
+fn top_height(theme: &Theme, c: f32, top: Role) -> f32 {
+    match top {
         Role::Flat => theme.flat_size * c * 0.78,
         Role::Wall => 0.62 * c,
         Role::Cap => 2.0 * theme.cap_size * c,
-    };
-    let thinnest = 8.0 * l.k;
-    let most = height.min(l.size).min(MAX_SLABS) - 1;
-    let upper = 0.05 * c;
-    let fitting = |lower: f32| most.min(((lower - upper - top_h).max(0.0) / thinnest) as usize);
-    let mut lower = 0.93 * c;
-    let mut under = fitting(lower);
-    if under < height - 1 {
-        // Hidden pieces: the pile ends above the pill.
-        let (_, pill_h) = pill_size(l, "+1");
-        lower = c - label_insets(l).1 - pill_h - l.k;
-        under = fitting(lower);
-    }
-    let room = lower - upper;
-    // On small squares slabs may take more of the square, to stay 4 px thick at preview size.
-    let slab = if under > 0 {
-        ((room - top_h) / under as f32)
-            .min((0.075 * c).max(9.0 * l.k))
-            .max(thinnest)
-    } else {
-        0.0
-    };
-    let top_h = top_h.min(room);
-    let pile = top_h + slab * under as f32;
-    let centred = upper + (room + pile) / 2.0;
-    let bottom = match badge {
-        true => {
-            let (_, badge_h) = badge_size(l, "1");
-            let clear = label_insets(l).0 + badge_h + 2.0 * l.k + pile;
-            centred.max(clear).min(lower)
-        }
-        false => centred,
-    };
-    StackShape {
-        under,
-        slab,
-        top_h,
-        bottom,
     }
 }
 
@@ -116,29 +64,39 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SquareMarks {
     pub square: Rect,
-    /// The pile from the top of its top piece down (slabs as wide as a flat), and the slabs.
+    /// The top piece's box.
     pub pile: Rect,
-    pub slabs: Rect,
-    /// The height, at the top right, for stacks of two or more (unless hidden).
+    /// For a stack of two or more, the bars of its top pieces a player may carry (as many as
+    /// the board is wide), from the top piece's at the top down: each bar's box. The strip
+    /// stands at the square's right edge, level with the bottom of its room.
+    pub bars: Vec<Rect>,
+    /// The height, at the top left, for stacks of two or more (unless hidden).
     pub badge: Option<Label>,
-    /// How many pieces are not drawn, at the bottom under the pile.
+    /// How many pieces lie under the strip's, at the bottom under the top piece.
     pub pill: Option<Label>,
     /// The last spread's drop count on this square, at the bottom left.
     pub drop_tag: Option<Rect>,
 }
 
+impl SquareMarks {
+    /// The strip's area: every bar's box together (`None` for a single piece).
+    pub fn strip(&self) -> Option<Rect> {
+        let (first, last) = (self.bars.first()?, self.bars.last()?);
+        Some(Rect {
+            top: first.top,
+            bottom: last.bottom,
+            ..*first
+        })
+    }
+}
+
 /// Where the parts of `sq` go in `scene`'s picture (`None` for an empty square).
 pub fn square_marks(scene: &Scene, theme: &Theme, sq: Square) -> Option<SquareMarks> {
     let l = Layout::of(theme, scene.position.size(), scene.display);
-    marks(scene, theme, &l, sq).map(|(marks, _)| marks)
+    marks(scene, theme, &l, sq)
 }
 
-fn marks(
-    scene: &Scene,
-    theme: &Theme,
-    l: &Layout,
-    sq: Square,
-) -> Option<(SquareMarks, StackShape)> {
+fn marks(scene: &Scene, theme: &Theme, l: &Layout, sq: Square) -> Option<SquareMarks> {
     let height = scene.position.stack(sq).height();
     let top = scene.position.top(sq)?;
     let c = l.cell;
@@ -149,17 +107,6 @@ fn marks(
         right: x + c,
         bottom: y + c,
     };
-    let shows_badge = height >= 2 && scene.display.heights;
-    let shape = stack_shape(theme, l, height, top.role, shows_badge);
-    let (mid, fw) = (x + c / 2.0, theme.flat_size * c);
-    let bottom = y + shape.bottom;
-    let slabs_top = bottom - shape.slab * shape.under as f32;
-    let span = |top: f32, bottom: f32| Rect {
-        left: mid - fw / 2.0,
-        top,
-        right: mid + fw / 2.0,
-        bottom,
-    };
     let (top_inset, bottom_inset) = label_insets(l);
     let label = |text: String, (w, h): (f32, f32), at: Pt| Label {
         area: Rect::around(at, w, h),
@@ -169,45 +116,81 @@ fn marks(
             weight: Weight::Bold,
         },
     };
-    let badge = shows_badge.then(|| {
+    // The height at the top left (over the arrow's lane beside a file, which it may cover).
+    let badge = (height >= 2 && scene.display.heights).then(|| {
         let text = height.to_string();
         let (w, h) = badge_size(l, &text);
-        let at = pt(x + c - top_inset - w / 2.0, y + top_inset + h / 2.0);
+        let at = pt(x + top_inset + w / 2.0, y + top_inset + h / 2.0);
         label(text, (w, h), at)
     });
     let drop_tag = drop_tags(scene.last, l.size)
         .into_iter()
         .find(|(on, _)| *on == sq)
         .map(|_| drop_tag_area(l, sq));
-    let hidden = height - 1 - shape.under;
+    // The strip stands at the right edge; the top piece in the room left of it.
+    let shown = if height >= 2 { height.min(l.size) } else { 0 };
+    let strip_right = x + c - STRIP_INSET * c;
+    let strip_left = strip_right - STRIP_WIDTH * c;
+    let room_right = if shown > 0 { strip_left } else { x + c };
+    let mid = (x + room_right) / 2.0;
+    // The pill under the top piece, right of the drop-count tag if the square has one.
+    let hidden = height - shown.max(1);
     let pill = (hidden > 0).then(|| {
         let text = format!("+{hidden}");
         let (w, h) = pill_size(l, &text);
-        // Centred under the pile; beside the drop count when the square has one.
         let at = pt(mid, y + c - bottom_inset - h / 2.0);
         match drop_tag.filter(|tag| tag.overlaps(&Rect::around(at, w, h))) {
-            Some(tag) => {
-                let cx = (tag.right + 1.5 * l.k + w / 2.0).min(x + c - 0.01 * c - w / 2.0);
-                label(text, (w, h), pt(cx, at.y))
-            }
+            Some(tag) => label(text, (w, h), pt(tag.right + 1.5 * l.k + w / 2.0, at.y)),
             None => label(text, (w, h), at),
         }
     });
-    let marks = SquareMarks {
+    // Down to the square's bottom, or to the pill where it reaches under the strip.
+    let strip_top = y + 0.05 * c;
+    let strip_bottom = match &pill {
+        Some(p) if p.area.right > strip_left => p.area.top - 2.0 * l.k,
+        _ => y + c - 0.05 * c,
+    };
+    let pitch = match shown {
+        0 => 0.0,
+        n => ((strip_bottom - strip_top) / n as f32).min(TALLEST_BAR * c),
+    };
+    let gap = (0.18 * pitch).max(l.k);
+    let bars = (0..shown)
+        .map(|i| {
+            let top = strip_bottom - (shown - i) as f32 * pitch;
+            Rect {
+                left: strip_left,
+                right: strip_right,
+                top,
+                bottom: top + pitch - gap,
+            }
+        })
+        .collect();
+    // The badge, drawn over everything, may cover the top piece's upper left corner: under it
+    // and over a pill, a piece at full size would not fit an 8x8 square.
+    let upper = y + 0.05 * c;
+    let lower = pill.as_ref().map_or(y + 0.95 * c, |p| p.area.top - l.k);
+    let top_h = top_height(theme, c, top.role).min(lower - upper);
+    // Centred in the square when it fits there, else in the room it has.
+    let centre = (y + c / 2.0).clamp(upper + top_h / 2.0, lower - top_h / 2.0);
+    let fw = match top.role {
+        Role::Wall => 0.22 * c,
+        _ => theme.flat_size * c,
+    };
+    Some(SquareMarks {
         square,
-        pile: span(slabs_top - shape.top_h, bottom),
-        slabs: span(slabs_top, bottom),
+        pile: Rect::around(pt(mid, centre), fw, top_h),
+        bars,
         badge,
         pill,
         drop_tag,
-    };
-    Some((marks, shape))
+    })
 }
 
-/// A stack seen from the front: the top `carry limit` pieces as slabs (each in its owner's
-/// colours, so buried owners read bottom to top), the top piece on them, and `+N` for the rest.
+/// A stack: its top piece, the strip of its carryable pieces beside it (each bar in its
+/// owner's colours, the top piece's at the top), and `+N` for the pieces under those.
 pub(super) fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout, sq: Square) {
-    let Some((marks, shape)) = marks(scene, theme, l, sq) else {
+    let Some(marks) = marks(scene, theme, l, sq) else {
         return;
     };
     let c = l.cell;
@@ -215,28 +198,27 @@ pub(super) fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout
     let stack = p.stack(sq);
     let height = stack.height();
     let top = p.top(sq).expect("occupied squares have a top");
-    let mid = marks.square.centre();
-    let fw = theme.flat_size * c;
-    let StackShape {
-        under, slab, top_h, ..
-    } = shape;
-    let visible = under + 1;
-    let base = marks.slabs.bottom;
-    for j in 0..visible - 1 {
-        let owner = stack.color_at(height - visible + j);
-        let y = base - (j as f32 + 0.5) * slab;
+    for (i, bar) in marks.bars.iter().enumerate() {
+        // Filled in the owner's colour and edged in White's outline: a thin bar's light rim
+        // would make Black's read as White's.
+        let fill = match stack.color_at(height - 1 - i) {
+            Color::White => theme.white_fill.0,
+            Color::Black => theme.black_fill.0,
+        };
+        let edge = (bar.height() * 0.15).clamp(0.75, 1.5 * l.k);
         paint::round_rect(
             img,
-            pt(mid.x, y),
-            fw,
-            slab + 1.0,
-            slab.min(4.0) / 2.0,
+            bar.centre(),
+            bar.width(),
+            bar.height(),
+            (bar.height() / 4.0).min(2.0 * l.k),
             0.0,
-            piece_paint(theme, owner, 1.0),
+            Paint::outlined(fill, theme.white_outline.0, edge),
         );
     }
-    // The top piece stands on the slabs.
-    let at = pt(mid.x, (marks.pile.top + marks.slabs.top) / 2.0);
+    let at = marks.pile.centre();
+    let top_h = marks.pile.height();
+    let fw = theme.flat_size * c;
     let outline = (c * 0.03).clamp(1.5, 4.0);
     let paint = piece_paint(theme, top.color, outline);
     match top.role {
@@ -263,7 +245,7 @@ pub(super) fn stack(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout
             paint::circle(img, at, r * 0.38, Paint::solid(inner).with_opacity(0.85));
         }
     }
-    // How many pieces lie below the visible ones: a dark pill under the pile.
+    // How many pieces lie under the strip's: a dark pill under the top piece.
     if let Some(pill) = &marks.pill {
         let a = pill.area;
         paint::round_rect(
@@ -295,7 +277,7 @@ fn bold_label(img: &mut RgbImage, line: &Line, at: Pt, colour: image::Rgb<u8>) {
 /// The height badges, at the top right of their squares, drawn over everything.
 pub(super) fn badges(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
     for sq in scene.position.occupied().squares() {
-        if let Some((SquareMarks { badge: Some(b), .. }, _)) = marks(scene, theme, l, sq) {
+        if let Some(SquareMarks { badge: Some(b), .. }) = marks(scene, theme, l, sq) {
             badge(img, theme, l, &b);
         }
     }
@@ -381,63 +363,101 @@ pub(super) fn drop_counts(img: &mut RgbImage, theme: &Theme, l: &Layout, last: O
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tak::Position;
 
+    fn scene_marks(tps: &str, last: Option<&str>, on: &str) -> SquareMarks {
+        let theme = Theme::default();
+        let p = Position::from_tps(tps).unwrap();
+        let last = last.map(|l| Ply::parse(l).unwrap().ply);
+        let scene = Scene::of_position(&p, last, ["a", "b"]);
+        square_marks(&scene, &theme, Square::parse(on).unwrap()).unwrap()
+    }
+
+    /// A board of `size` with `stack` (TPS, bottom up) on b2 and nothing else.
+    fn alone(size: usize, stack: &str) -> String {
+        let mut ranks = vec![format!("x{size}"); size];
+        ranks[size - 2] = format!("x,{stack},x{}", size - 2);
+        format!("{} 1 30", ranks.join("/"))
+    }
+
+    /// The top piece keeps its full size whatever the stack under it; the strip shows one bar per
+    /// carryable piece, as many as the board is wide, however tall the stack.
     #[test]
-    fn a_tall_stack_keeps_its_top_piece_at_full_size_and_its_slabs_thick() {
+    fn a_tall_stack_keeps_its_top_piece_and_shows_its_carryable_pieces() {
         let theme = Theme::default();
         for size in 3..=8 {
-            let l = Layout::new(&theme, size);
-            for role in [Role::Flat, Role::Wall, Role::Cap] {
-                let alone = stack_shape(&theme, &l, 1, role, false);
-                for height in [2, 4, 11, 22, 40] {
-                    let shape = stack_shape(&theme, &l, height, role, true);
-                    assert_eq!(
-                        shape.top_h, alone.top_h,
-                        "{size}x{size} {role:?} of {height}"
+            let stones = [10, 15, 21, 30, 40, 50][size - 3];
+            let tops: &[&str] = if size >= 5 {
+                &["", "S", "C"]
+            } else {
+                &["", "S"]
+            };
+            for top in tops {
+                let role = match *top {
+                    "" => Role::Flat,
+                    "S" => Role::Wall,
+                    _ => Role::Cap,
+                };
+                for height in [1, 2, 4, 11, 22, 40].into_iter().filter(|h| *h < stones) {
+                    let pieces: String = (0..height).map(|i| ["1", "2"][i % 2]).collect();
+                    let m = scene_marks(&alone(size, &format!("{pieces}{top}")), None, "b2");
+                    let full = top_height(&theme, m.square.width(), role);
+                    let least = full;
+                    let h = m.pile.height();
+                    assert!(
+                        h >= least - 0.01,
+                        "{size}x{size} {role:?} of {height}: {h} of {full}, {m:?}"
                     );
-                    assert!(shape.under < height && shape.under < MAX_SLABS);
-                    if shape.under > 0 {
-                        assert!(shape.slab >= 8.0 * l.k, "{shape:?}");
-                    }
+                    let bars = if height == 1 { 0 } else { height.min(size) };
+                    assert_eq!(m.bars.len(), bars, "{size}x{size} {height}");
+                    assert_eq!(m.pill.is_some(), height > size.max(1));
                 }
             }
         }
     }
 
-    /// A tall stack that a spread dropped on keeps its labels apart on every size: the height
-    /// badge, the `+N` pill and the drop-count tag inside the square and clear of each other,
-    /// the pill under the pile and the badge above the slabs (on the smallest squares it may
-    /// cover the top piece's upper right corner).
+    /// A tall stack that a spread dropped on keeps its parts apart on every size: the height
+    /// badge, the `+N` pill, the drop-count tag and the strip inside the square and clear of
+    /// each other, and the top piece clear of all but the badge (which may cover its upper
+    /// right corner).
     #[test]
-    fn a_tall_stacks_badge_pill_and_drop_tag_never_overlap() {
-        use crate::tak::Position;
-        let theme = Theme::default();
+    fn a_tall_stacks_parts_never_overlap() {
         for size in 3..=8 {
             let row = |stack: &str| format!("x,{stack},x{}", size - 2);
             let mut ranks = vec![format!("x{size}"); size];
             ranks[size - 3] = row("1");
-            ranks[size - 2] = row("12121212");
-            ranks[size - 1] = row("1212121");
-            let p = Position::from_tps(&format!("{} 1 30", ranks.join("/"))).unwrap();
-            let last = Ply::parse("3b3-12").unwrap().ply;
-            let scene = Scene::of_position(&p, Some(last), ["a", "b"]);
+            // Taller than the board is wide: some pieces under the strip's.
+            let pieces = |n: usize| (0..n).map(|i| ["1", "2"][i % 2]).collect::<String>();
+            ranks[size - 2] = row(&(pieces(size + 2) + "S"));
+            ranks[size - 1] = row(&pieces(size + 3));
+            let tps = format!("{} 1 30", ranks.join("/"));
             for on in ["b2", "b1"] {
-                let m = square_marks(&scene, &theme, Square::parse(on).unwrap()).unwrap();
-                let (badge, pill) = (m.badge.unwrap(), m.pill.unwrap());
-                let parts = [badge.area, pill.area, m.drop_tag.unwrap()];
+                let m = scene_marks(&tps, Some("3b3-12"), on);
+                let (badge, pill) = (m.badge.as_ref().unwrap(), m.pill.as_ref().unwrap());
+                let parts = [
+                    badge.area,
+                    pill.area,
+                    m.drop_tag.unwrap(),
+                    m.strip().unwrap(),
+                ];
                 let s = m.square;
                 for (i, a) in parts.iter().enumerate() {
                     let inside = a.left >= s.left && a.right <= s.right;
                     assert!(
                         inside && a.top >= s.top && a.bottom <= s.bottom,
-                        "{a:?} {s:?}"
+                        "{size}x{size} {on}: {a:?} {s:?}"
                     );
                     for b in &parts[i + 1..] {
                         assert!(!a.overlaps(b), "{size}x{size} {on}: {a:?} {b:?}");
                     }
+                    if i > 0 {
+                        assert!(
+                            !a.overlaps(&m.pile),
+                            "{size}x{size} {on}: {a:?} {:?}",
+                            m.pile
+                        );
+                    }
                 }
-                assert!(!pill.area.overlaps(&m.pile), "{size}x{size} {on}");
-                assert!(!badge.area.overlaps(&m.slabs), "{size}x{size} {on}");
             }
         }
     }

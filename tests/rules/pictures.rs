@@ -96,35 +96,88 @@ fn pieces_are_drawn_in_their_owners_colours_and_shapes() {
     assert!(empty == theme.square_dark.0 || empty == theme.square_light.0);
 }
 
+/// The colours at the middle of each bar of `on`'s strip, from the top piece's down.
+fn bar_colours(img: &RgbImage, p: &Position, theme: &Theme, on: &str) -> Vec<Rgb<u8>> {
+    let marks = square_marks(&scene_for(p, None), theme, sq(on)).unwrap();
+    let middle =
+        |r: &bredon::render::paint::Rect| *img.get_pixel(r.centre().x as u32, r.centre().y as u32);
+    marks.bars.iter().map(middle).collect()
+}
+
 #[test]
-fn stacks_show_height_badges_and_buried_owners() {
+fn stacks_show_their_height_and_each_carryable_pieces_owner() {
     let theme = Theme::default();
     // c3: White, Black, White (bottom to top).
-    let (img, _) = draw("x5/x5/x2,121,x2/x5/x5 2 5", None, &theme);
-    let ((cx, cy), cell) = square_geometry(&theme, 5, sq("c3"));
-    // The badge sits in the top-right corner.
-    let badge = *img.get_pixel(
-        (cx as f32 + 0.33 * cell) as u32,
-        (cy as f32 - 0.37 * cell) as u32,
-    );
+    let (img, p) = draw("x5/x5/x2,121,x2/x5/x5 2 5", None, &theme);
+    // The badge sits in the top-left corner.
+    let badge = at(&img, &theme, 5, "c3", -0.37, -0.37);
     assert!(
         close(badge, theme.badge_fill.0) || close(badge, theme.badge_text.0),
         "{badge:?}"
     );
-    // Down the middle: below the top face, a black slab then a white one.
-    let column: Vec<Rgb<u8>> = (0..(cell * 0.45) as u32)
-        .map(|dy| *img.get_pixel(cx, cy + dy))
-        .collect();
-    let first_black = column
-        .iter()
-        .position(|&p| close(p, theme.black_fill.0))
-        .expect("a black slab");
-    let white_after = column[first_black..]
-        .iter()
-        .any(|&p| close(p, theme.white_fill.0));
-    assert!(
-        white_after,
-        "the bottom white piece shows below the black one"
+    // Beside the top piece, a bar per piece from the top down: White, Black, White.
+    let (w, b) = (theme.white_fill.0, theme.black_fill.0);
+    let bars = bar_colours(&img, &p, &theme, "c3");
+    assert_eq!(bars.len(), 3);
+    for (bar, owner) in bars.iter().zip([w, b, w]) {
+        assert!(close(*bar, owner), "{bars:?}");
+    }
+    // A single piece has none.
+    let alone = square_marks(&scene_for(&p, None), &theme, sq("c3"));
+    assert!(alone.is_some_and(|m| m.pill.is_none()));
+    let (_, one) = draw("x5/x5/x2,1,x2/x5/x5 2 5", None, &theme);
+    let marks = square_marks(&scene_for(&one, None), &theme, sq("c3")).unwrap();
+    assert!(marks.bars.is_empty() && marks.badge.is_none());
+}
+
+/// What the issue asked of a tall 8x8 stack at Discord's preview: an 18-stack whose top eight
+/// alternate colours, drawn at 1600 px and scaled to 400, shows eight marks of alternating
+/// colour down its strip, the top piece's (Black's) first.
+#[test]
+fn a_tall_stacks_carryable_pieces_read_at_discords_preview() {
+    let theme = Theme {
+        width: 1600,
+        ..Theme::default()
+    };
+    let (img, p) = draw(
+        "x8/x8/x8/x3,121212121212121212,x4/x8/x8/x8/x8 2 20",
+        None,
+        &theme,
+    );
+    let strip = square_marks(&scene_for(&p, None), &theme, sq("d5"))
+        .unwrap()
+        .strip()
+        .unwrap();
+    let scale = 400.0 / img.width() as f32;
+    let height = (img.height() as f32 * scale).round() as u32;
+    let small = image::imageops::resize(&img, 400, height, image::imageops::FilterType::Triangle);
+    // Down the strip's middle at 400 px: each row light (White's fill), dark (Black's) or
+    // neither (edges, the square); the runs of light and dark rows are the marks.
+    let x = (strip.centre().x * scale) as u32;
+    let (top, bottom) = (
+        (strip.top * scale) as u32,
+        (strip.bottom * scale).ceil() as u32,
+    );
+    let lum = |p: &Rgb<u8>| (p.0[0] as u32 * 3 + p.0[1] as u32 * 6 + p.0[2] as u32) / 10;
+    let (light, dark) = (lum(&theme.white_fill.0), lum(&theme.black_fill.0));
+    let mut marks: Vec<bool> = Vec::new();
+    for y in top..=bottom {
+        let l = lum(small.get_pixel(x, y));
+        let shade = match l {
+            l if l.abs_diff(light) < 40 => Some(true),
+            l if l.abs_diff(dark) < 40 => Some(false),
+            _ => None,
+        };
+        if let Some(white) = shade {
+            if marks.last() != Some(&white) {
+                marks.push(white);
+            }
+        }
+    }
+    let alternating: Vec<bool> = (0..8).map(|i| i % 2 == 1).collect();
+    assert_eq!(
+        marks, alternating,
+        "light (true) and dark marks from the top down"
     );
 }
 
@@ -594,7 +647,7 @@ fn neighbouring_road_pieces_of_one_owner_are_joined() {
 }
 
 #[test]
-fn drop_counts_are_square_tags_apart_from_height_badges_and_slabs_stay_thick_on_8x8() {
+fn drop_counts_are_square_tags_apart_from_height_badges_and_bars_stay_thick_on_8x8() {
     let theme = Theme::default();
     assert_ne!(
         theme.arrow_outline.0, theme.badge_fill.0,
@@ -625,33 +678,17 @@ fn drop_counts_are_square_tags_apart_from_height_badges_and_slabs_stay_thick_on_
         );
     }
     assert_eq!(tag_pixels("c3"), 0, "the origin has no count");
-    // An 8x8 stack of 22: each visible slab at least 8 px thick at full size (4 px at 400).
-    let (tall, _) = draw(
+    // An 8x8 stack of 22: eight bars, each at least 8 px of fill at full size (4 px at 400).
+    let (_, tall) = draw(
         "x8/x8/x8/x3,1212121212121212121212,x4/x8/x8/x8/x8 2 20",
         None,
         &theme,
     );
-    let ((cx, cy), cell) = square_geometry(&theme, 8, sq("d5"));
-    let column: Vec<bool> = ((cy as f32 - 0.45 * cell) as u32..(cy as f32 + 0.3 * cell) as u32)
-        .map(|y| close(*tall.get_pixel(cx, y), theme.white_fill.0))
-        .collect();
-    // Runs of white rows: the slabs of White's pieces.
-    let mut runs = Vec::new();
-    let mut run = 0;
-    for white in column {
-        if white {
-            run += 1;
-        } else if run > 0 {
-            runs.push(run);
-            run = 0;
-        }
-    }
-    // The top flat keeps its full size, so two slabs fit under it, one of them White's.
-    assert!(!runs.is_empty(), "{runs:?}");
-    assert!(
-        runs.iter().all(|&r| r >= 6),
-        "slabs at least 6 px of fill: {runs:?}"
-    );
+    let bars = square_marks(&scene_for(&tall, None), &theme, sq("d5"))
+        .unwrap()
+        .bars;
+    assert_eq!(bars.len(), 8);
+    assert!(bars.iter().all(|b| b.height() >= 8.0), "{bars:?}");
 }
 
 /// The evaluation chart: White's advantage above the middle line, Black's below, and each mark
@@ -721,8 +758,8 @@ fn display_options_leave_out_only_the_parts_they_name() {
         below(&usual),
         below(&bare)
     );
-    // The badge in c3's top-right corner.
-    let badge = |img: &RgbImage| at(img, &theme, 5, "c3", 0.33, -0.37);
+    // The badge in c3's top-left corner.
+    let badge = |img: &RgbImage| at(img, &theme, 5, "c3", -0.37, -0.37);
     assert!(close(badge(&usual), theme.badge_fill.0) || close(badge(&usual), theme.badge_text.0));
     let no_heights = with("heights");
     assert!(
