@@ -280,7 +280,7 @@ impl PtnFile {
         }
         let (rest, repeated) = match branches::line_number(token) {
             Some(number) => {
-                let repeats = self.line_number(&number, named, comment);
+                let repeats = self.line_number(&number, named, comment)?;
                 (number.rest, repeats.map(|n| (n, comment)))
             }
             None => (token, repeated),
@@ -290,8 +290,7 @@ impl PtnFile {
             return Ok(());
         }
         if rest == "--" {
-            self.placeholder(repeated);
-            return Ok(());
+            return self.placeholder(repeated);
         }
         if rest == "..." {
             return Ok(());
@@ -329,35 +328,55 @@ impl PtnFile {
     /// lines were lost, as in a Discord option): that starts a branch, named by the comment
     /// just before it if there is one. Returns the number if it repeats the move whose White ply
     /// the line just played.
+    /// A name a comment gives a second branch is refused: PTN Ninja would show one of them
+    /// only, and merging them would make one line of two.
     fn line_number(
         &mut self,
         number: &branches::LineNumber,
         named: Option<String>,
         comment: Comment,
-    ) -> Option<u32> {
+    ) -> Result<Option<u32>, ReplayError> {
+        if let Some(name) = &named {
+            self.refuse_taken(name)?;
+        }
         if let Some(name) = number.branch.clone().or(named) {
             match self.branches.iter().position(|b| b.name == name) {
                 Some(b) => self.reading.line = Some(b),
                 None => self.start_branch(name, number.number, false),
             }
-            return None;
+            return Ok(None);
         }
         let (current, black) = self.next_ply_of(self.reading.line);
         if number.number < current && self.has_plies() {
-            let name = self.take_name(comment, number.number, false);
+            let name = self.take_name(comment, number.number, false)?;
             self.start_branch(name, number.number, false);
         }
         let played = !self.own_plies(self.reading.line).is_empty();
-        (number.number == current && black && played).then_some(number.number)
+        Ok((number.number == current && black && played).then_some(number.number))
+    }
+
+    /// Refuses `name` if a branch already has it.
+    fn refuse_taken(&self, name: &str) -> Result<(), ReplayError> {
+        if !self.branches.iter().any(|b| b.name == name) {
+            return Ok(());
+        }
+        Err(ReplayError {
+            branch: Some(name.to_string()),
+            ..header_error(
+                "two branches have this name: rename one (a branch's name is the comment just \
+                 before its first move number)"
+                    .to_string(),
+            )
+        })
     }
 
     /// `--` before a line's first ply: its first ply is Black's. After a move number repeated
     /// on Black's turn, it starts a branch at that Black ply (`5. e1 {5b1} 5. -- d2`).
-    fn placeholder(&mut self, repeated: Option<(u32, Comment)>) {
+    fn placeholder(&mut self, repeated: Option<(u32, Comment)>) -> Result<(), ReplayError> {
         if let Some((number, comment)) = repeated {
-            let name = self.take_name(comment, number, true);
+            let name = self.take_name(comment, number, true)?;
             self.start_branch(name, number, true);
-            return;
+            return Ok(());
         }
         if let Some(b) = self.reading.line {
             let branch = &mut self.branches[b];
@@ -365,23 +384,30 @@ impl PtnFile {
                 branch.black_first = true;
             }
         }
+        Ok(())
     }
 
     /// A branch's name: the comment just before its line number (taken out of the comments),
     /// or the name PTN Ninja would give it.
-    fn take_name(&mut self, comment: Comment, number: u32, black: bool) -> String {
+    fn take_name(
+        &mut self,
+        comment: Comment,
+        number: u32,
+        black: bool,
+    ) -> Result<String, ReplayError> {
         if let Some((line, i)) = comment {
             let name = branches::branch_name(&self.comments_of(line)[i].text);
-            if !name.is_empty() && !self.branches.iter().any(|b| b.name == name) {
+            if !name.is_empty() {
+                self.refuse_taken(&name)?;
                 self.comments_of(line).remove(i);
-                return name;
+                return Ok(name);
             }
         }
         let taken = |name: &str| self.branches.iter().any(|b| b.name == name);
-        (1..)
+        Ok((1..)
             .map(|rank| branches::default_name(number, black, rank))
             .find(|name| !taken(name))
-            .expect("a free name")
+            .expect("a free name"))
     }
 
     fn start_branch(&mut self, name: String, move_number: u32, black_first: bool) {

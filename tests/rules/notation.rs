@@ -489,6 +489,26 @@ fn a_comment_names_a_branch_after_a_blank_line_before_a_move_number() {
     assert_eq!(file.plies.len(), 3);
 }
 
+/// Two branches of one name: refused, naming it (they were merged into one line before).
+#[test]
+fn a_branch_name_given_twice_is_refused_naming_it() {
+    let twice = "[Size \"5\"]\n\n1. a5 a1\n2. b1 b5\n\n{idea}\n2. c1 c5\n\n{idea}\n2. d1 d5\n";
+    let refused = PtnFile::parse(twice).unwrap_err();
+    assert_eq!(refused.branch.as_deref(), Some("idea"));
+    let said = refused.to_string();
+    assert!(
+        said.starts_with("branch `idea`, two branches have this name"),
+        "{said}"
+    );
+    // The same with the second named before a number going back (text pasted on one line).
+    let pasted = "[Size \"5\"] 1. a5 a1 2. b1 b5 {idea} 2. c1 c5 {idea} 2. d1 d5";
+    let refused = PtnFile::parse(pasted).unwrap_err();
+    assert_eq!(refused.branch.as_deref(), Some("idea"));
+    // Two names: two branches.
+    let file = PtnFile::parse(&twice.replacen("{idea}", "{other}", 1)).unwrap();
+    assert_eq!(file.branches.len(), 2);
+}
+
 #[test]
 fn plies_after_a_result_are_read_and_the_result_passed_over() {
     let (game, warnings) = PtnFile::parse(&wild("result-then-plies.ptn"))
