@@ -678,3 +678,32 @@ fn a_gaelet_is_chosen_by_its_kind_refuted_hinted_and_won_on_flats() {
     let n = started_by_kind(&s, "gina", PuzzleKind::Gaelet);
     play_gaelet(&s, n).unwrap();
 }
+
+/// A ply whose refutation is a reply that ends the game says how it ended, not that no win is
+/// forced within the plies left (puzzle #424: after Sa1, Bredon's reply draws).
+#[test]
+fn a_gaelet_refuted_by_a_reply_that_ends_the_game_says_how_it_ended() {
+    let place = support::place();
+    let s = service(&place);
+    let solver = |t: i64| ctx("drawn", CHANNEL, t);
+    assert_eq!(starter_set()[423].kind, PuzzleKind::Gaelet);
+    s.start_puzzle(&solver(0), number(424), true).unwrap();
+    let refuted = s.play(&solver(1000), "Sa1").unwrap();
+    assert!(
+        refuted.text.starts_with("✗ after Sa1, Bredon answers "),
+        "{}",
+        refuted.text
+    );
+    assert!(
+        refuted
+            .text
+            .contains(", which ends the game: Draw on flats"),
+        "{}",
+        refuted.text
+    );
+    assert!(
+        !refuted.text.contains("no win is forced"),
+        "{}",
+        refuted.text
+    );
+}

@@ -54,11 +54,7 @@ impl Service {
             }
             Shortest::NoneWithin => {
                 let why = match escape(&after, left - 1, CHECK_NODES) {
-                    Some(reply) => format!(
-                        "after {ptn}, Bredon answers {} and no win is forced within the {} left",
-                        after.ptn(reply),
-                        crate::words::count(left as u32 - 2, "ply")
-                    ),
+                    Some(reply) => escaped_by(&after, &ptn, reply, left),
                     None => format!("{ptn} does not force a win within the plies left"),
                 };
                 self.wrong(ctx, s, &why)
@@ -68,6 +64,23 @@ impl Service {
                  nothing was changed: try the ply you are surest of"
             )),
         }
+    }
+}
+
+/// Why `ptn` failed, Bredon's `reply` to it holding out: the reply ends the game (a draw, or
+/// Bredon's win), or no win is forced within the plies left after it.
+fn escaped_by(after: &Position, ptn: &str, reply: Ply, left: usize) -> String {
+    let answer = after.ptn(reply);
+    let mut then = after.clone();
+    match then.play(reply).ok().and_then(|_| then.end()) {
+        Some(end) => format!(
+            "after {ptn}, Bredon answers {answer}, which ends the game: {}",
+            end.describe(then.setup().komi)
+        ),
+        None => format!(
+            "after {ptn}, Bredon answers {answer} and no win is forced within the {} left",
+            crate::words::count(left as u32 - 2, "ply")
+        ),
     }
 }
 
