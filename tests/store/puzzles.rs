@@ -242,7 +242,26 @@ fn puzzles_are_chosen_by_size_and_difficulty_and_giving_up_shows_the_road() {
         .start_puzzle(&carol(2000), none, false)
         .unwrap_err()
         .0
-        .contains("no puzzle is that size"));
+        .contains("no puzzle of this kind is that size"));
+    // The refusal lists the sizes that have puzzles of the kind asked, and only those.
+    let kinds = [PuzzleKind::Win, PuzzleKind::Survive, PuzzleKind::Gaelet];
+    for kind in kinds {
+        let none = PuzzleChoice {
+            size: Some(3),
+            kind,
+            ..PuzzleChoice::default()
+        };
+        let said = s.start_puzzle(&carol(2000), none, false).unwrap_err().0;
+        let mut sizes: Vec<usize> = (starter_set().iter())
+            .filter(|p| p.kind == kind && p.retired.is_none())
+            .map(|p| p.size)
+            .collect();
+        sizes.sort();
+        sizes.dedup();
+        let listed: Vec<String> = sizes.iter().map(|n| format!("{n}x{n}")).collect();
+        assert!(said.ends_with(&listed.join(", ")), "{kind:?}: {said}");
+        assert!(!listed.is_empty(), "{kind:?}");
+    }
     assert!(s
         .start_puzzle(&carol(2000), number(100_000), false)
         .is_err());

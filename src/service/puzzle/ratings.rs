@@ -101,14 +101,18 @@ impl Service {
             fits.push((id, rating));
         }
         if fits.is_empty() {
+            // The sizes that have puzzles of the kind asked, as the choice could be met.
             let sizes: Vec<String> = {
-                let mut s: Vec<usize> = starter_set().iter().map(|p| p.size).collect();
+                let of_kind = starter_set()
+                    .iter()
+                    .filter(|p| p.kind == choice.kind && p.retired.is_none());
+                let mut s: Vec<usize> = of_kind.map(|p| p.size).collect();
                 s.sort();
                 s.dedup();
                 s.iter().map(|n| format!("{n}x{n}")).collect()
             };
             return refuse(format!(
-                "no puzzle is that size and difficulty; there are puzzles on {}",
+                "no puzzle of this kind is that size and difficulty; this kind has puzzles on {}",
                 sizes.join(", ")
             ));
         }
