@@ -419,7 +419,7 @@ impl Store {
 
     /// Applies a change atomically, or nothing if its expectations do not hold.
     pub fn commit(&self, change: &Change) -> Result<(), CommitError> {
-        const TREES: [Tree; 14] = [
+        const TREES: [Tree; 15] = [
             Tree::Games,
             Tree::Challenges,
             Tree::Archive,
@@ -434,6 +434,7 @@ impl Store {
             Tree::Settings,
             Tree::Prefs,
             Tree::Numbers,
+            Tree::Notes,
         ];
         let result = self.kv.transaction(&TREES, |tx| {
             Self::apply(change, tx)?;
@@ -487,8 +488,9 @@ impl Store {
         match &change.game {
             Some(g) => {
                 // A game stored where none was starts: it takes its server's next number.
-                if old.is_none() {
-                    Self::take_number(g, tx)?;
+                match &old {
+                    None => Self::take_number(g, tx)?,
+                    Some(old) => Self::keep_notes_on_plies_left(old, g, tx)?,
                 }
                 tx.insert(Tree::Games, &channel, &encode(g))?;
                 for key in timers_of(g) {

@@ -2,8 +2,8 @@
 //! player (guild ++ game ++ user), kept apart from the game's record so they outlive its end and
 //! never ride along in anything the game's record goes into (posts, the PTN, analyses).
 
-use super::records::PrivateNote;
-use super::tx::Tree;
+use super::records::{LiveGame, PrivateNote};
+use super::tx::{Tree, Tx, TxResult};
 use super::{encode, tx_decode, Store, StoreError, TxAbort};
 
 fn key(guild: u64, game: u64, user: u64) -> Vec<u8> {
@@ -44,5 +44,33 @@ impl Store {
                 Ok(Some(notes.len()))
             })
             .map_err(TxAbort::into_store_error)
+    }
+
+    /// Inside the change that takes plies of `old` back (`new` has fewer): each player's notes
+    /// written after a ply taken back now belong after the last ply left, as the README says.
+    pub(super) fn keep_notes_on_plies_left(
+        old: &LiveGame,
+        new: &LiveGame,
+        tx: &dyn Tx,
+    ) -> TxResult<()> {
+        let left = new.plies.len();
+        if old.id != new.id || left >= old.plies.len() {
+            return Ok(());
+        }
+        for player in &new.players {
+            let key = key(new.guild, new.id, player.id);
+            let Some(bytes) = tx.get(Tree::Notes, &key)? else {
+                continue;
+            };
+            let mut notes: Vec<PrivateNote> = tx_decode("notes", &bytes)?;
+            if notes.iter().all(|n| n.ply <= left) {
+                continue;
+            }
+            for note in &mut notes {
+                note.ply = note.ply.min(left);
+            }
+            tx.insert(Tree::Notes, &key, &encode(&notes))?;
+        }
+        Ok(())
     }
 }

@@ -57,3 +57,34 @@ fn notes_written_at_once_are_all_kept_and_outlive_their_game() {
         .0
         .contains("you kept no notes on game #1"),);
 }
+
+/// A note written after a ply that is then taken back stays after the last ply left, not on
+/// the ply that replaced it: note after c3, undo, c2 (what a player hit).
+#[test]
+fn a_note_after_a_ply_taken_back_stays_after_the_last_ply_left() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    play(&w, "alice", "a1");
+    play(&w, "bob", "e5");
+    play(&w, "alice", "c3");
+    w.service
+        .add_note(&ctx("alice", 1500), "c3 then d3 makes a wall of it")
+        .unwrap();
+    // Her own ply, taken back at once, needs no asking.
+    let undone = w.service.request_undo(&ctx("alice", 2000)).unwrap();
+    assert!(undone.text.contains("c3 taken back"), "{}", undone.text);
+    play(&w, "alice", "c2");
+    let listed = w.service.note_list(&ctx("alice", 3000)).unwrap();
+    assert!(
+        listed.text.contains("- after ply 2 (e5): c3 then d3"),
+        "{}",
+        listed.text
+    );
+    let record = w.service.ptn_with_notes(&ctx("alice", 3000), None).unwrap();
+    assert!(
+        record.text.contains("e5 {c3 then d3 makes a wall of it}"),
+        "{}",
+        record.text
+    );
+    assert!(!record.text.contains("c2 {"), "{}", record.text);
+}
