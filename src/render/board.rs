@@ -353,8 +353,13 @@ fn grown(points: &[Pt; 3], by: f32) -> [Pt; 3] {
     })
 }
 
+/// The coordinates' size: the smallest that reads at the preview.
+pub(super) fn label_px(l: &Layout) -> f32 {
+    (24.0 * l.k).max(super::preview::smallest_px(l.width, Weight::Bold))
+}
+
 fn labels(img: &mut RgbImage, theme: &Theme, l: &Layout) {
-    let px = 24.0 * l.k;
+    let px = label_px(l);
     let board_px = l.cell * l.size as f32;
     for i in 0..l.size {
         let (x, _) = l.square_origin(i, 0);

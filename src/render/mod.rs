@@ -127,7 +127,23 @@ fn card_frame(l: &Layout, seat: usize) -> (f32, f32, f32) {
 /// (at least 68 units).
 fn count_half_width(l: &Layout, caption: &str) -> f32 {
     let k = l.k;
-    (text::width(caption, 16.0 * k, Weight::Regular) / 2.0 + 10.0 * k).max(34.0 * k)
+    (text::width(caption, caption_px(l), Weight::Regular) / 2.0 + 10.0 * k).max(34.0 * k)
+}
+
+/// The count's caption ("flats", "in hand"): the smallest size that reads at the preview.
+fn caption_px(l: &Layout) -> f32 {
+    preview::smallest_px(l.width, Weight::Regular)
+}
+
+/// The count's size on a card.
+fn count_px(l: &Layout) -> f32 {
+    32.0 * l.k
+}
+
+/// The status row's text ("Move 30 · flats 1 vs 1 + 2", Tak!, the result): the smallest size
+/// that reads at the preview, and never smaller than the pills were first drawn.
+pub(crate) fn pill_px(l: &Layout) -> f32 {
+    (19.0 * l.k).max(preview::smallest_px(l.width, Weight::Bold))
 }
 
 /// The card's name and status lines as drawn, each shortened to its room: the name between the
@@ -187,8 +203,8 @@ pub(crate) fn player_card(img: &mut RgbImage, theme: &Theme, l: &Layout, card: &
     text::draw(
         img,
         &card.count,
-        (fx, first_row - 4.0 * k),
-        32.0 * k,
+        (fx, first_row - 6.0 * k),
+        count_px(l),
         Weight::Bold,
         Align::Center,
         theme.text.0,
@@ -196,8 +212,8 @@ pub(crate) fn player_card(img: &mut RgbImage, theme: &Theme, l: &Layout, card: &
     text::draw(
         img,
         card.caption,
-        (fx, first_row + 22.0 * k),
-        16.0 * k,
+        (fx, first_row + 21.0 * k),
+        caption_px(l),
         Weight::Regular,
         Align::Center,
         theme.subtle_text.0,
@@ -281,12 +297,55 @@ pub fn card_text(scene: &Scene, theme: &Theme) -> Vec<preview::Line> {
         .collect()
 }
 
+/// Every text a picture of `scene` lays out, at the size it is drawn: the cards' lines, counts
+/// and captions, the status row, the coordinates, the stacks' badges and pills, the drop
+/// counts; for checking that each reads at Discord's preview.
+pub fn texts(scene: &Scene, theme: &Theme) -> Vec<preview::Line> {
+    let l = Layout::of(theme, scene.position.size(), scene.display);
+    let line = |text: &str, px: f32, weight: Weight| preview::Line {
+        text: text.to_string(),
+        px,
+        weight,
+    };
+    let mut lines = Vec::new();
+    for card in tak_cards(scene) {
+        lines.extend(card_lines(&l, &card));
+        lines.push(line(&card.count, count_px(&l), Weight::Bold));
+        lines.push(line(card.caption, caption_px(&l), Weight::Regular));
+    }
+    for (text, _) in status_pills(scene, theme) {
+        lines.push(line(&text, pill_px(&l), Weight::Bold));
+    }
+    if scene.display.labels {
+        for i in 0..l.size {
+            let file = ((b'a' + i as u8) as char).to_string();
+            lines.push(line(&file, board::label_px(&l), Weight::Bold));
+            lines.push(line(
+                &(i + 1).to_string(),
+                board::label_px(&l),
+                Weight::Bold,
+            ));
+        }
+    }
+    for sq in scene.position.occupied().squares() {
+        if let Some(marks) = square_marks(scene, theme, sq) {
+            lines.extend(marks.badge.into_iter().chain(marks.pill).map(|b| b.line));
+        }
+    }
+    lines.extend(square::drop_count_lines(scene, &l));
+    lines
+}
+
 fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
-    let p = scene.position;
     for card in tak_cards(scene) {
         player_card(img, theme, l, &card);
     }
-    // Status row: move and flat count, then Tak!/Tinuë! or the result.
+    pill_row(img, status_pills(scene, theme), theme, l);
+}
+
+/// The status row's pills: move and flat count, then Tak!/Tinuë! or the result.
+fn status_pills(scene: &Scene, theme: &Theme) -> Vec<Pill> {
+    let p = scene.position;
     let komi = p.setup().komi;
     let count = flat_score(p.flat_count(Color::White), p.flat_count(Color::Black), komi);
     let mut pills: Vec<Pill> = Vec::new();
@@ -313,7 +372,7 @@ fn header(img: &mut RgbImage, scene: &Scene, theme: &Theme, l: &Layout) {
             }
         }
     }
-    pill_row(img, pills, theme, l);
+    pills
 }
 
 /// A pill: its text, and its fill and ink colours (none: a plain card pill).
@@ -322,7 +381,7 @@ pub(crate) type Pill = (String, Option<(image::Rgb<u8>, image::Rgb<u8>)>);
 /// A centred row of pills: the status row, under the cards.
 pub(crate) fn pill_row(img: &mut RgbImage, pills: Vec<Pill>, theme: &Theme, l: &Layout) {
     let (k, w, mid) = (l.k, l.width as f32, l.status_row_mid());
-    let px = 19.0 * k;
+    let px = pill_px(l);
     let pad = 14.0 * k;
     let gap = 12.0 * k;
     let max_text = w - 2.0 * (16.0 * k + pad);

@@ -134,16 +134,25 @@ fn marks(scene: &Scene, theme: &Theme, l: &Layout, sq: Square) -> Option<SquareM
     let room_right = if shown > 0 { strip_left } else { x + c };
     let mid = (x + room_right) / 2.0;
     // The pill under the top piece, right of the drop-count tag if the square has one.
+    // Where the pill and a drop-count tag do not fit side by side (a long count on 7x7 or
+    // 8x8), the pill is left out: the badge gives the height, the bars the pieces on top.
     let hidden = height - shown.max(1);
-    let pill = (hidden > 0).then(|| {
-        let text = format!("+{hidden}");
-        let (w, h) = pill_size(l, &text);
-        let at = pt(mid, y + c - bottom_inset - h / 2.0);
-        match drop_tag.filter(|tag| tag.overlaps(&Rect::around(at, w, h))) {
-            Some(tag) => label(text, (w, h), pt(tag.right + 1.5 * l.k + w / 2.0, at.y)),
-            None => label(text, (w, h), at),
-        }
-    });
+    let pill = (hidden > 0)
+        .then(|| {
+            let text = format!("+{hidden}");
+            let (w, h) = pill_size(l, &text);
+            let at = pt(mid, y + c - bottom_inset - h / 2.0);
+            match drop_tag.filter(|tag| tag.overlaps(&Rect::around(at, w, h))) {
+                Some(tag) => {
+                    let beside = tag.right + 1.5 * l.k + w / 2.0;
+                    let cx = beside.min(x + c - 0.02 * c - w / 2.0);
+                    let pill = label(text, (w, h), pt(cx, at.y));
+                    (!pill.area.overlaps(&tag)).then_some(pill)
+                }
+                None => Some(label(text, (w, h), at)),
+            }
+        })
+        .flatten();
     // Down to the square's bottom, or to the pill where it reaches under the strip.
     let strip_top = y + 0.05 * c;
     let strip_bottom = match &pill {
@@ -169,7 +178,10 @@ fn marks(scene: &Scene, theme: &Theme, l: &Layout, sq: Square) -> Option<SquareM
     // The badge, drawn over everything, may cover the top piece's upper left corner: under it
     // and over a pill, a piece at full size would not fit an 8x8 square.
     let upper = y + 0.05 * c;
-    let lower = pill.as_ref().map_or(y + 0.95 * c, |p| p.area.top - l.k);
+    let lower = (pill.iter().map(|p| p.area.top))
+        .chain(drop_tag.map(|t| t.top))
+        .fold(y + 0.95 * c, f32::min)
+        - l.k;
     let top_h = top_height(theme, c, top.role).min(lower - upper);
     // Centred in the square when it fits there, else in the room it has.
     let centre = (y + c / 2.0).clamp(upper + top_h / 2.0, lower - top_h / 2.0);
@@ -319,10 +331,27 @@ fn drop_tags(last: Option<Ply>, size: usize) -> Vec<(Square, u8)> {
     tags
 }
 
-/// Where a square's drop-count tag goes: its bottom-left corner.
+/// A drop count's size: the smallest that reads at the preview, or more on big squares.
+fn drop_count_px(l: &Layout) -> f32 {
+    (0.124 * l.cell).max(preview::smallest_px(l.width, Weight::Bold))
+}
+
+/// The drop counts of the last spread as lines of text, at the size they are drawn.
+pub(super) fn drop_count_lines(scene: &Scene, l: &Layout) -> Vec<Line> {
+    drop_tags(scene.last, l.size)
+        .into_iter()
+        .map(|(_, n)| Line {
+            text: n.to_string(),
+            px: drop_count_px(l),
+            weight: Weight::Bold,
+        })
+        .collect()
+}
+
+/// Where a square's drop-count tag goes: its bottom-left corner, snug around its digit.
 fn drop_tag_area(l: &Layout, sq: Square) -> Rect {
     let c = l.cell;
-    let side = (0.2 * c).max(24.0 * l.k);
+    let side = (0.2 * c).max(1.1 * drop_count_px(l));
     let (x, y) = l.square_origin(sq.file() as usize, sq.rank() as usize);
     Rect::around(
         pt(x + 0.04 * c + side / 2.0, y + c - 0.04 * c - side / 2.0),
@@ -352,7 +381,7 @@ pub(super) fn drop_counts(img: &mut RgbImage, theme: &Theme, l: &Layout, last: O
             img,
             &n.to_string(),
             (area.centre().x, area.centre().y),
-            side * 0.62,
+            drop_count_px(l),
             Weight::Bold,
             Align::Center,
             theme.arrow.0,
@@ -419,27 +448,31 @@ mod tests {
     /// A tall stack that a spread dropped on keeps its parts apart on every size: the height
     /// badge, the `+N` pill, the drop-count tag and the strip inside the square and clear of
     /// each other, and the top piece clear of all but the badge (which may cover its upper
-    /// right corner).
+    /// left corner). On 7x7 and 8x8 a long pill beside a drop count is left out.
     #[test]
     fn a_tall_stacks_parts_never_overlap() {
         for size in 3..=8 {
             let row = |stack: &str| format!("x,{stack},x{}", size - 2);
             let mut ranks = vec![format!("x{size}"); size];
             ranks[size - 3] = row("1");
-            // Taller than the board is wide: some pieces under the strip's.
+            // Taller than the board is wide: some pieces under the strip's (on 5x5 and up,
+            // ten or more: a two-digit pill).
             let pieces = |n: usize| (0..n).map(|i| ["1", "2"][i % 2]).collect::<String>();
+            let tall = if size >= 5 { 2 * size + 5 } else { size + 3 };
             ranks[size - 2] = row(&(pieces(size + 2) + "S"));
-            ranks[size - 1] = row(&pieces(size + 3));
+            ranks[size - 1] = row(&pieces(tall));
             let tps = format!("{} 1 30", ranks.join("/"));
             for on in ["b2", "b1"] {
                 let m = scene_marks(&tps, Some("3b3-12"), on);
-                let (badge, pill) = (m.badge.as_ref().unwrap(), m.pill.as_ref().unwrap());
-                let parts = [
-                    badge.area,
-                    pill.area,
-                    m.drop_tag.unwrap(),
-                    m.strip().unwrap(),
-                ];
+                let badge = m.badge.as_ref().unwrap().area;
+                let pill = m.pill.as_ref().map(|p| p.area);
+                if size <= 6 {
+                    assert!(pill.is_some(), "{size}x{size} {on}: the pill fits");
+                }
+                let parts: Vec<Rect> = [Some(badge), pill, m.drop_tag, m.strip()]
+                    .into_iter()
+                    .flatten()
+                    .collect();
                 let s = m.square;
                 for (i, a) in parts.iter().enumerate() {
                     let inside = a.left >= s.left && a.right <= s.right;
@@ -450,7 +483,7 @@ mod tests {
                     for b in &parts[i + 1..] {
                         assert!(!a.overlaps(b), "{size}x{size} {on}: {a:?} {b:?}");
                     }
-                    if i > 0 {
+                    if *a != badge {
                         assert!(
                             !a.overlaps(&m.pile),
                             "{size}x{size} {on}: {a:?} {:?}",

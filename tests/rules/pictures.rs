@@ -2,8 +2,8 @@
 
 use crate::support;
 use bredon::render::{
-    alt_text, card_text, encode_png, render, render_gif, square_geometry, square_marks, Display,
-    Scene, Theme, SMALLEST_PREVIEW_TEXT,
+    alt_text, card_text, encode_png, render, render_gif, square_geometry, square_marks, texts,
+    Display, Scene, Theme, SMALLEST_PREVIEW_TEXT,
 };
 use bredon::tak::{Color, Game, GameResult, Ply, Position, Square};
 use image::{Rgb, RgbImage};
@@ -263,6 +263,42 @@ fn badges_pills_and_card_lines_read_at_discords_preview_in_every_theme_and_size(
         .count() as f32;
     let scale = bredon::render::PREVIEW_WIDTH as f32 / theme.width as f32;
     assert!(inked * scale >= SMALLEST_PREVIEW_TEXT - 1.0, "{inked} rows");
+}
+
+/// Every text a picture lays out reads at Discord's preview (400 px wide): at least 9 px of
+/// ink, as `Line::preview_height` measures the glyph boxes the renderer uses, on every size
+/// and theme: the cards (names, status lines, counts and their captions), the status row
+/// (`Move 30 · flats 1 vs 1 + 2`), the coordinates, the badges and `+N` pills of tall stacks,
+/// the drop counts of a spread.
+#[test]
+fn every_text_of_a_picture_reads_at_discords_preview() {
+    for name in Theme::names() {
+        let theme = Theme::named(name).unwrap();
+        for size in 3..=8 {
+            let row = |stack: &str| format!("x,{stack},x{}", size - 2);
+            let pieces = |n: usize| (0..n).map(|i| ["1", "2"][i % 2]).collect::<String>();
+            let mut ranks = vec![format!("x{size}"); size];
+            ranks[size - 3] = row("1");
+            ranks[size - 2] = row(&pieces(size + 2));
+            ranks[size - 1] = row(&pieces(size + 3));
+            let p = Position::from_tps(&format!("{} 1 30", ranks.join("/"))).unwrap();
+            let scene = scene_for(&p, Some("3b3-12"));
+            let lines = texts(&scene, &theme);
+            for kind in ["flats", "Move 30 · flats", "a", "1", "+", "2"] {
+                assert!(
+                    lines.iter().any(|l| l.text.starts_with(kind)),
+                    "{name} {size}x{size}: no {kind:?} in {lines:?}"
+                );
+            }
+            for line in &lines {
+                let h = line.preview_height(theme.width);
+                assert!(
+                    h >= SMALLEST_PREVIEW_TEXT,
+                    "{name} {size}x{size}: {line:?} is {h:.2} px at 400 px"
+                );
+            }
+        }
+    }
 }
 
 #[test]
