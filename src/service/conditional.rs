@@ -20,12 +20,15 @@ impl Service {
     pub fn add_conditional(&self, ctx: &Ctx, text: &str) -> Result<Outcome, Refusal> {
         let mut game = self.live(ctx)?;
         let g = self.waiting_for_opponent(&game, ctx)?;
-        let added = keep_lines(&mut game.conditional, ctx.user.id, &g, text)?;
+        let (added, warnings) = keep_lines(&mut game.conditional, ctx.user.id, &g, text)?;
         if added == 0 {
             return Ok(self.private_list(&game, ctx, "You had those lines already."));
         }
         self.update(&mut game)?;
-        let lead = format!("Kept: {}.", crate::words::count(added as u64, "line"));
+        let mut lead = format!("Kept: {}.", crate::words::count(added as u64, "line"));
+        for warning in warnings {
+            lead.push_str(&format!(" Careful: {warning}."));
+        }
         Ok(self.private_list(&game, ctx, &lead))
     }
 
@@ -118,17 +121,20 @@ impl Service {
 }
 
 /// Adds `owner`'s lines written in `text` (branches apart by `;`), each checked from `g`, to
-/// `lines`: how many were new. A line already covered by a longer one adds nothing; a line
-/// that answers a reply differently from one kept is refused.
+/// `lines`: how many were new, and what a player should know of them (an answer that leaves a
+/// road in one open). A line already covered by a longer one adds nothing; a line that answers
+/// a reply differently from one kept is refused.
 fn keep_lines(
     lines: &mut Vec<ConditionalLine>,
     owner: u64,
     g: &Match,
     text: &str,
-) -> Result<usize, Refusal> {
+) -> Result<(usize, Vec<String>), Refusal> {
     let mut added = 0;
+    let mut warnings = Vec::new();
     for branch in text.split(';').filter(|b| !b.trim().is_empty()) {
-        let plies = checked_line(g, branch)?;
+        let (plies, warning) = checked_line(g, branch)?;
+        warnings.extend(warning);
         let mine = lines.iter().filter(|l| l.owner == owner);
         for other in mine.clone() {
             if let Some(answer) = contradiction(&other.plies, &plies) {
@@ -157,7 +163,7 @@ fn keep_lines(
     if added == 0 && text.split(';').all(|b| b.trim().is_empty()) {
         return refuse("give a line: your opponent's reply then your answer, e.g. e3 d3");
     }
-    Ok(added)
+    Ok((added, warnings))
 }
 
 /// Refuses the games that keep no conditional plies.
@@ -188,8 +194,9 @@ fn describe(plies: &[String]) -> String {
 }
 
 /// `line` read and played from `g`: their reply, the owner's answer, and so on, each legal and
-/// none after the game would end.
-fn checked_line(g: &Match, line: &str) -> Result<Vec<String>, Refusal> {
+/// none after the game would end; and, if an answer of the line leaves the opponent a road in
+/// one (Tak unanswered), a word saying where.
+fn checked_line(g: &Match, line: &str) -> Result<(Vec<String>, Option<String>), Refusal> {
     let words: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -205,6 +212,7 @@ fn checked_line(g: &Match, line: &str) -> Result<Vec<String>, Refusal> {
     }
     let mut g = g.clone();
     let mut plies = Vec::with_capacity(words.len());
+    let mut warning = None;
     for (n, word) in words.iter().enumerate() {
         if g.result().is_some() {
             return refuse(format!(
@@ -220,8 +228,28 @@ fn checked_line(g: &Match, line: &str) -> Result<Vec<String>, Refusal> {
             ))
         })?;
         plies.push(bare(&played.text).to_string());
+        if n % 2 == 1 && warning.is_none() && leaves_a_road_in_one(&g) {
+            warning = Some(format!(
+                "in the line {}, after {} your {} leaves them a road in one",
+                words.join(" "),
+                plies[n - 1],
+                plies[n]
+            ));
+        }
     }
-    Ok(plies)
+    Ok((plies, warning))
+}
+
+/// Whether the player to move (the opponent, after the owner's answer) has a ply that
+/// completes a road.
+fn leaves_a_road_in_one(g: &Match) -> bool {
+    match g {
+        Match::Tak(game) => {
+            let p = game.position();
+            game.result().is_none() && p.is_tak(p.to_move())
+        }
+        Match::Takat(_) => false,
+    }
 }
 
 /// Where `new` contradicts `old`: the index in `old` of an answer the two lines give
@@ -307,7 +335,7 @@ mod tests {
     fn a_line_is_checked_ply_by_ply() {
         let setup = crate::tak::Setup::new(5).unwrap();
         let g = Match::Tak(crate::tak::Game::new(crate::tak::Position::new(setup)));
-        assert_eq!(checked_line(&g, "a1, e5").unwrap(), ["a1", "e5"]);
+        assert_eq!(checked_line(&g, "a1, e5").unwrap().0, ["a1", "e5"]);
         let odd = checked_line(&g, "a1 e5 a2").unwrap_err().0;
         assert!(odd.contains("pairs of plies"), "{odd}");
         let taken = checked_line(&g, "a1 a1").unwrap_err().0;

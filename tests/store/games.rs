@@ -574,3 +574,44 @@ fn each_ply_keeps_its_time_through_undos_into_the_archive() {
     assert_eq!(archived[0].plies, vec!["b1", "e4"]);
     assert_eq!(archived[0].ply_ms, vec![200_000, 300_000]);
 }
+
+/// A conditional line whose answer leaves the opponent a road in one is kept, with a word in
+/// the confirmation saying where (what a player hit: `d1 e4`, alice's d1 makes Tak, e4 let
+/// her road through); a line whose answer stops the road says nothing of the kind.
+#[test]
+fn a_conditional_line_that_lets_a_road_through_is_kept_with_a_warning() {
+    let w = world();
+    started(&w, opts(Some("bob"), Seat::White));
+    for (who, ply) in [
+        ("alice", "e5"),
+        ("bob", "a1"),
+        ("alice", "b1"),
+        ("bob", "a5"),
+        ("alice", "c1"),
+        ("bob", "b5"),
+    ] {
+        play(&w, who, ply);
+    }
+    let kept = w
+        .service
+        .add_conditional(&ctx("bob", 2000), "d1 e4")
+        .unwrap();
+    assert!(kept.private, "lines are their owner's alone");
+    assert!(
+        kept.text.starts_with(
+            "Kept: 1 line. Careful: in the line d1 e4, after d1 your e4 leaves them a road in one."
+        ),
+        "{}",
+        kept.text
+    );
+    let safe = w
+        .service
+        .add_conditional(&ctx("bob", 3000), "c2 e1")
+        .unwrap();
+    assert!(safe.text.starts_with("Kept: 1 line. Your"), "{}", safe.text);
+    // Kept all the same: alice's d1 is answered by e4, and her e1 wins.
+    let answered = play(&w, "alice", "d1");
+    assert!(answered.text.contains("e4"), "{}", answered.text);
+    let won = play(&w, "alice", "e1");
+    assert!(won.finished.is_some(), "{}", won.text);
+}
