@@ -433,7 +433,13 @@ fn local_conditional_plies_are_kept_privately_and_answer_at_once() {
     );
     assert!(out.contains("it is your move: a line starts with"), "{out}");
     assert!(out.contains("(privately) Cleared: 2 lines."), "{out}");
-    assert!(out.contains("a line is pairs of plies"), "{out}");
+    // A refused line leaves its ply unplayed, and says so.
+    assert!(
+        out.contains(
+            "c1 was not played, as the line given with it was refused: a line is pairs of plies"
+        ),
+        "{out}"
+    );
     assert!(out.contains("a move is one ply (you added `b5`)"), "{out}");
 }
 
