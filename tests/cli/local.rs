@@ -634,3 +634,30 @@ fn local_turns_the_web_pages_on_with_a_new_address_on_reset_and_off() {
     assert_eq!(out.matches(&page).count(), 2, "{out}");
     assert_eq!(out.matches("on the web:").count(), 2, "{out}");
 }
+
+/// The daily digest lists its games in the terminal as its direct message does on Discord: a
+/// line a game, with the opponent, their last ply and how long ago (the digest's hour is the
+/// next one, and the clock moves on an hour to reach it).
+#[test]
+fn local_digest_lists_each_waiting_game() {
+    let hour_ms = 3_600_000;
+    let mut now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    // Not at the very end of an hour: the session reads the clock a moment later.
+    if now % hour_ms > hour_ms - 20_000 {
+        std::thread::sleep(std::time::Duration::from_secs(25));
+        now += 25_000;
+    }
+    let next = (now / hour_ms + 1) % 24;
+    let out = local(&format!(
+        "alice challenge bob size=5 seat=white\nbob accept\nalice a1\n\
+         bob notify digest={next}\nwait 1h\nquit\n"
+    ));
+    assert!(out.contains("Daily digest: your move in 1 game."), "{out}");
+    assert!(
+        out.contains("  - #local vs alice · played a1 1 h 00 min ago"),
+        "{out}"
+    );
+}

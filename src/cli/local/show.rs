@@ -14,13 +14,26 @@ impl Session {
             true => println!("(privately) {}", o.text),
             false => println!("{}", o.text),
         }
-        if let Some(deadline) = o.deadline_ms {
-            let minutes = ((deadline - self.now()).max(0) + 30_000) / 60_000;
-            println!(
-                "  time runs out in {} h {:02} min",
-                minutes / 60,
-                minutes % 60
+        // A digest's lines, as its direct message on Discord lists them.
+        for g in &o.digest {
+            let mut line = format!(
+                "  - #{} vs {}",
+                words::channel_name(g.channel, &self.channels),
+                g.opponent
             );
+            let ago = span(self.now() - g.since_ms);
+            match &g.last_ply {
+                Some(ply) => line.push_str(&format!(" · played {ply} {ago} ago")),
+                None => line.push_str(&format!(" · started {ago} ago")),
+            }
+            if let Some(deadline) = g.deadline_ms {
+                let left = span(deadline - self.now());
+                line.push_str(&format!(" · time runs out in {left}"));
+            }
+            println!("{line}");
+        }
+        if let Some(deadline) = o.deadline_ms {
+            println!("  time runs out in {}", span(deadline - self.now()));
         }
         if !o.ping.is_empty() {
             let names: Vec<&str> = o.ping.iter().map(|p| p.name.as_str()).collect();
@@ -91,4 +104,10 @@ impl Session {
             }
         }
     }
+}
+
+/// A length of time as the terminal says it: "3 h 05 min" (never below zero).
+fn span(ms: i64) -> String {
+    let minutes = (ms.max(0) + 30_000) / 60_000;
+    format!("{} h {:02} min", minutes / 60, minutes % 60)
 }
