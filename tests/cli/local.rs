@@ -661,3 +661,21 @@ fn local_digest_lists_each_waiting_game() {
         "{out}"
     );
 }
+
+/// `wait` moves the clock on for good: a restart goes on from where it was, so a game's time
+/// runs out across two runs (20 h, then 5 h of a 1-day limit) as it would in one.
+#[test]
+fn local_wait_is_kept_across_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = local_in(
+        &dir,
+        "alice challenge bob size=5 seat=white time=1d\nbob accept\nalice a1\nwait 20h\nquit\n",
+    );
+    assert!(!first.contains("ran out of time"), "{first}");
+    let second = local_in(&dir, "wait 5h\nquit\n");
+    assert!(
+        second.contains("(the clock is 20 h 00 min ahead of the real time, as `wait` left it)"),
+        "{second}"
+    );
+    assert!(second.contains("ran out of time"), "{second}");
+}

@@ -84,7 +84,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         channel: "local".into(),
         channels: known_channels(&args.data),
         data: args.data.clone(),
-        offset_ms: 0,
+        offset_ms: kept_offset(&args.data),
         pictures: 0,
     };
     // Numbering goes on from an earlier run's pictures instead of overwriting them.
@@ -94,6 +94,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         args.data.display(),
         s.out.display()
     );
+    if s.offset_ms > 0 {
+        println!(
+            "(the clock is {} ahead of the real time, as `wait` left it)",
+            show::span(s.offset_ms)
+        );
+    }
     let stdin = std::io::stdin();
     let mut line = String::new();
     loop {
@@ -176,6 +182,7 @@ impl Session {
                 Some(Ok(secs)) => {
                     self.offset_ms += secs as i64 * 1000;
                     println!("(the clock moves on {})", words[1]);
+                    self.keep_offset();
                     // What fell due while waiting fires now, at the time it is now.
                     self.fire_timers();
                     self.bredon_turns();
@@ -321,6 +328,17 @@ impl Session {
     }
 
     /// Adds a channel's name to those shown in lists, for this run and the next.
+    /// Keeps how far the clock was moved on for the next run (said if it cannot be).
+    fn keep_offset(&self) {
+        let file = self.data.join(CLOCK_FILE);
+        if let Err(e) = std::fs::write(&file, self.offset_ms.to_string()) {
+            println!(
+                "  (the next run starts from the real time: {}: {e})",
+                file.display()
+            );
+        }
+    }
+
     fn remember_channel(&mut self, name: String) {
         if self.channels.contains(&name) {
             return;

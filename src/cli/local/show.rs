@@ -107,7 +107,7 @@ impl Session {
 }
 
 /// A length of time as the terminal says it: "3 h 05 min" (never below zero).
-fn span(ms: i64) -> String {
+pub(super) fn span(ms: i64) -> String {
     let minutes = (ms.max(0) + 30_000) / 60_000;
     format!("{} h {:02} min", minutes / 60, minutes % 60)
 }

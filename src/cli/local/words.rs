@@ -79,6 +79,15 @@ pub(super) fn known_channels(data: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// Where `wait` keeps how far the clock was moved on, so a restart does not turn it back.
+pub(super) const CLOCK_FILE: &str = "local-clock.txt";
+
+/// How far an earlier run moved the clock on (milliseconds), or 0.
+pub(super) fn kept_offset(data: &std::path::Path) -> i64 {
+    let kept = std::fs::read_to_string(data.join(CLOCK_FILE)).unwrap_or_default();
+    kept.trim().parse().unwrap_or(0)
+}
+
 pub(super) fn channel_name(id: u64, names: &[String]) -> String {
     names
         .iter()
