@@ -266,6 +266,9 @@ fn parse_ply(text: &str) -> Result<PtnPly, String> {
         Some(c @ b'0'..=b'9') => (Some(c - b'0'), &body[1..]),
         _ => (None, body),
     };
+    if count.is_some() && rest.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return bad("a count is one digit, 1 to 8 (no board allows carrying more than 8)");
+    }
     if rest.len() < 3 {
         return bad("it is neither a square nor a move");
     }
@@ -370,6 +373,7 @@ mod tests {
             ("3c3>13", "add up to 4 but 3"),
             ("0c3>", "at least 1"),
             ("9c3>", "more than 8"),
+            ("99a1>", "a count is one digit"),
             ("c3x", "direction"),
             ("Xc3", "not a ply"),
             ("a1*", "`*` only follows"),

@@ -679,3 +679,21 @@ fn local_wait_is_kept_across_runs() {
     );
     assert!(second.contains("ran out of time"), "{second}");
 }
+
+/// Words that are plies breaking a rule get the rule, not "is not a command": a count of two
+/// digits, a ply typed in full-width letters.
+#[test]
+fn local_plies_that_break_a_rule_say_which() {
+    let out = local(
+        "alice challenge bob size=5 seat=white\nbob accept\nalice 99a1>\nalice \u{FF41}1\nquit\n",
+    );
+    assert!(
+        out.contains("`99a1>` is not a ply: a count is one digit, 1 to 8"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`\u{FF41}1` is not a ply: it has characters PTN does not use"),
+        "{out}"
+    );
+    assert!(!out.contains("is not a command"), "{out}");
+}

@@ -96,16 +96,20 @@ pub(super) fn channel_name(id: u64, names: &[String]) -> String {
         .unwrap_or_else(|| id.to_string())
 }
 
-/// A word that starts like a ply: a count, a square, or a piece letter and a square.
+/// A word that starts like a ply: a count (any digit: `99a1>` is a ply that breaks a rule, not
+/// a command), a square, a piece letter and a square, or a full-width letter or digit (typed
+/// with an East Asian keyboard): the rules then say what is wrong with it.
 pub(super) fn looks_like_ply(word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
     let b = lower.as_bytes();
     let square = |i: usize| {
         matches!(b.get(i), Some(b'a'..=b'h')) && matches!(b.get(i + 1), Some(b'1'..=b'8'))
     };
-    matches!(b.first(), Some(b'1'..=b'8'))
+    let full_width = |c: char| ('\u{FF10}'..='\u{FF5A}').contains(&c);
+    b.first().is_some_and(u8::is_ascii_digit)
         || square(0)
         || (matches!(b.first(), Some(b'f' | b's' | b'c')) && square(1))
+        || word.chars().next().is_some_and(full_width)
 }
 
 /// `game=takat` among a command's words (Tak without it).
