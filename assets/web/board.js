@@ -154,6 +154,11 @@ window.bredonBoard = (function () {
       const row = options.flipped ? n - 1 - r : r;
       return [LEFT + col * UNIT + UNIT / 2, PAD + row * UNIT + UNIT / 2];
     }
+    // In layers: the squares, the last move's arrow under the pieces (it never hides the piece
+    // that moved), then the pieces and what a tap hits.
+    const squares = el("g", {}, svg);
+    const arrowLayer = el("g", {}, svg);
+    const pieces = el("g", {}, svg);
     for (let r = 0; r < n; r++) {
       for (let f = 0; f < n; f++) {
         const col = options.flipped ? n - 1 - f : f;
@@ -161,14 +166,15 @@ window.bredonBoard = (function () {
         const x = LEFT + col * UNIT;
         const y = PAD + row * UNIT;
         const name = squareName(f, n - r);
-        const g = el("g", {}, svg);
         el("rect", { x: x, y: y, width: UNIT, height: UNIT,
-          fill: (f + n - 1 - r) % 2 === 0 ? theme.square_dark : theme.square_light }, g);
+          fill: (f + n - 1 - r) % 2 === 0 ? theme.square_dark : theme.square_light }, squares);
         const mark = name === last.origin ? theme.origin : last.drops.indexOf(name) >= 0 ? theme.destination : null;
         if (mark) {
-          el("rect", { x: x, y: y, width: UNIT, height: UNIT, fill: mark, "fill-opacity": 0.3 }, g);
-          el("rect", { x: x + 3, y: y + 3, width: UNIT - 6, height: UNIT - 6, fill: "none", stroke: mark, "stroke-width": 6 }, g);
+          el("rect", { x: x, y: y, width: UNIT, height: UNIT, fill: mark, "fill-opacity": 0.3 }, squares);
+          el("rect", { x: x + 3, y: y + 3, width: UNIT - 6, height: UNIT - 6, fill: "none", stroke: mark,
+            "stroke-width": 6 }, squares);
         }
+        const g = el("g", {}, pieces);
         const stack = position.rows[r][f];
         if (stack) {
           const tall = stack.pieces.length > 1;
@@ -184,7 +190,7 @@ window.bredonBoard = (function () {
         el("rect", { x: x, y: y, width: UNIT, height: UNIT, fill: "transparent", "data-square": name }, g);
       }
     }
-    if (last.origin) arrow(svg, center(last.origin), center(last.drops[last.drops.length - 1]), theme);
+    if (last.origin) arrow(arrowLayer, center(last.origin), center(last.drops[last.drops.length - 1]), theme);
     for (let i = 0; i < n; i++) {
       const col = options.flipped ? n - 1 - i : i;
       const file = el("text", { x: LEFT + col * UNIT + UNIT / 2, y: PAD + n * UNIT + 36, "text-anchor": "middle",

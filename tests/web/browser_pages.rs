@@ -323,9 +323,15 @@ async fn the_stacks_of_the_shown_position_are_listed_bottom_up() {
     );
     let legend = "return document.getElementById('stacks-legend').hidden;";
     assert_eq!(c.execute(legend, vec![]).await.unwrap(), false);
-    // A tapped square says its whole stack; an empty one says so.
+    // A tapped square says its whole stack; an empty one says so, even the one the last move
+    // left, under the arrow's start (the arrow is drawn under what a tap hits).
     let square = "return document.getElementById('square').textContent;";
-    for (name, says) in [("a1", "a1 2 ●○, White flat on top"), ("b2", "b2: empty")] {
+    let taps = [
+        ("a1", "a1 2 ●○, White flat on top"),
+        ("b2", "b2: empty"),
+        ("b1", "b1: empty"),
+    ];
+    for (name, says) in taps {
         let css = format!("[data-square=\"{name}\"]");
         c.find(Locator::Css(&css))
             .await

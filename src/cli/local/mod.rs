@@ -97,7 +97,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if s.offset_ms > 0 {
         println!(
             "(the clock is {} ahead of the real time, as `wait` left it)",
-            show::span(s.offset_ms)
+            span(s.offset_ms)
         );
     }
     let stdin = std::io::stdin();

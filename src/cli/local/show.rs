@@ -105,9 +105,3 @@ impl Session {
         }
     }
 }
-
-/// A length of time as the terminal says it: "3 h 05 min" (never below zero).
-pub(super) fn span(ms: i64) -> String {
-    let minutes = (ms.max(0) + 30_000) / 60_000;
-    format!("{} h {:02} min", minutes / 60, minutes % 60)
-}

@@ -79,6 +79,12 @@ pub(super) fn known_channels(data: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// A length of time as the terminal says it: "3 h 05 min" (never below zero).
+pub(super) fn span(ms: i64) -> String {
+    let minutes = (ms.max(0) + 30_000) / 60_000;
+    format!("{} h {:02} min", minutes / 60, minutes % 60)
+}
+
 /// Where `wait` keeps how far the clock was moved on, so a restart does not turn it back.
 pub(super) const CLOCK_FILE: &str = "local-clock.txt";
 
