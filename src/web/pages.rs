@@ -2,6 +2,7 @@
 //! maud, names are shown as text (never as markup or a mention), and no page holds a script
 //! or a style of its own (both are files, which the Content-Security-Policy allows).
 
+use super::viewer::Viewer;
 use crate::service::{ptn_date, WebAnalysis, WebBoard, WebGame, WebPuzzler, WebServerPage};
 use maud::{html, Markup, DOCTYPE};
 
@@ -257,6 +258,8 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
     let here = format!("/s/{slug}/game/{}/", game.number);
     let total = game.plies.len();
     let title = format!("Game #{}", game.number);
+    // Every position, replayed once: for the script to draw, and the shown one's notation.
+    let viewer = Viewer::of(game);
     let body = html! {
         nav { a href={ "/s/" (slug) } { "← All games of this server" } }
         h1 {
@@ -284,7 +287,7 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
                 figure.board {
                     img #board src={ (here) "board/" (ply) (flip) } data-base={ (here) "board/" }
                         data-flip=(if flipped { "1" } else { "0" })
-                        data-viewer=[super::viewer::Viewer::of(game).map(|v| v.json())]
+                        data-viewer=[viewer.as_ref().map(Viewer::json)]
                         data-events=[game.result.is_none().then(|| format!("{here}events"))] width="800"
                         alt={ "The board after ply " (ply) " of " (total) };
                     // Under the board the script draws: flats and pieces in hand.
@@ -298,12 +301,12 @@ pub(super) fn game(game: &WebGame, slug: &str, view: View, now: i64) -> String {
                 }
                 // The shown position as its notation writes it, to copy into an engine or
                 // PTN Ninja (the script keeps it with the board).
-                @if let Some(shown) = game.at(ply) {
+                @if let Some(shown) = viewer.as_ref().and_then(|v| v.position(ply)) {
                     div.position {
                         p {
                             label for="position" { (position_name(game.kind)) }
                             input #position type="text" readonly spellcheck="false"
-                                value=(shown.position_text());
+                                value=(shown);
                             button #copy type="button" { "Copy" }
                             @if game.kind == crate::game::Kind::Tak {
                                 button #copy-ptn type="button" data-base={ (here) "ptn/" }

@@ -166,21 +166,10 @@ async fn position(
     State(web): State<Web>,
     Path((slug, number, ply)): Path<(String, String, String)>,
 ) -> Response {
-    let game = match web.game(&slug, &number).await {
-        Ok(game) => game,
-        Err(answer) => return answer,
-    };
-    let Some(shown) = shown_ply(&game, &ply).and_then(|ply| game.at(ply)) else {
-        return not_found().await;
-    };
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            (header::CACHE_CONTROL, caching(&game)),
-        ],
-        shown.position_text(),
-    )
-        .into_response()
+    text_at(&web, &slug, &number, &ply, |game, ply| {
+        game.at(ply).map(|shown| shown.position_text())
+    })
+    .await
 }
 
 /// A Tak game's record up to `ply` plies, as text to copy (none for a blind game being played).
@@ -188,11 +177,24 @@ async fn record_until(
     State(web): State<Web>,
     Path((slug, number, ply)): Path<(String, String, String)>,
 ) -> Response {
-    let game = match web.game(&slug, &number).await {
+    text_at(&web, &slug, &number, &ply, WebGame::record_until).await
+}
+
+/// What `text` writes of game `number` at the ply its address asks for, as plain text cached
+/// as the game's pictures are; the one 404 if the game or the ply is not shown, or `text`
+/// writes nothing.
+async fn text_at(
+    web: &Web,
+    slug: &str,
+    number: &str,
+    ply: &str,
+    text: impl FnOnce(&WebGame, usize) -> Option<String>,
+) -> Response {
+    let game = match web.game(slug, number).await {
         Ok(game) => game,
         Err(answer) => return answer,
     };
-    let Some(record) = shown_ply(&game, &ply).and_then(|ply| game.record_until(ply)) else {
+    let Some(written) = shown_ply(&game, ply).and_then(|ply| text(&game, ply)) else {
         return not_found().await;
     };
     (
@@ -200,7 +202,7 @@ async fn record_until(
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
             (header::CACHE_CONTROL, caching(&game)),
         ],
-        record,
+        written,
     )
         .into_response()
 }

@@ -37,6 +37,11 @@ impl Viewer {
         })
     }
 
+    /// The position after `ply` plies, as its notation writes it.
+    pub(super) fn position(&self, ply: usize) -> Option<&str> {
+        self.positions.get(ply).map(String::as_str)
+    }
+
     /// As JSON, for the page's `data-viewer` or a live event.
     pub(super) fn json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
