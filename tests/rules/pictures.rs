@@ -715,11 +715,8 @@ fn drop_counts_are_square_tags_apart_from_height_badges_and_bars_stay_thick_on_8
     }
     assert_eq!(tag_pixels("c3"), 0, "the origin has no count");
     // An 8x8 stack of 22: eight bars, each at least 8 px of fill at full size (4 px at 400).
-    let (_, tall) = draw(
-        "x8/x8/x8/x3,1212121212121212121212,x4/x8/x8/x8/x8 2 20",
-        None,
-        &theme,
-    );
+    let tall =
+        Position::from_tps("x8/x8/x8/x3,1212121212121212121212,x4/x8/x8/x8/x8 2 20").unwrap();
     let bars = square_marks(&scene_for(&tall, None), &theme, sq("d5"))
         .unwrap()
         .bars;

@@ -276,6 +276,20 @@ async fn a_long_game_keeps_its_controls_in_sight_and_fits_a_narrow_phone() {
     }
 }
 
+/// Taps square `name` of the drawn board: what the page then says of it.
+async fn tap_square(c: &Client, name: &str) -> String {
+    let css = format!("[data-square=\"{name}\"]");
+    c.find(Locator::Css(&css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let said = "return document.getElementById('square').textContent;";
+    let said = c.execute(said, vec![]).await.unwrap();
+    said.as_str().unwrap().to_string()
+}
+
 /// Under the board, every stack of the shown position bottom up, the pieces that may be
 /// carried off it marked, and what is on top; a position without stacks lists none.
 #[tokio::test(flavor = "multi_thread")]
@@ -325,21 +339,13 @@ async fn the_stacks_of_the_shown_position_are_listed_bottom_up() {
     assert_eq!(c.execute(legend, vec![]).await.unwrap(), false);
     // A tapped square says its whole stack; an empty one says so, even the one the last move
     // left, under the arrow's start (the arrow is drawn under what a tap hits).
-    let square = "return document.getElementById('square').textContent;";
     let taps = [
         ("a1", "a1 2 ●○, White flat on top"),
         ("b2", "b2: empty"),
         ("b1", "b1: empty"),
     ];
     for (name, says) in taps {
-        let css = format!("[data-square=\"{name}\"]");
-        c.find(Locator::Css(&css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        assert_eq!(c.execute(square, vec![]).await.unwrap(), says);
+        assert_eq!(tap_square(c, name).await, says);
     }
     crate::browser::shot(c, 400, "web-stacks-400.png").await;
     // At the start there is none, and no legend.
@@ -383,26 +389,8 @@ async fn a_real_game_reads_on_a_desktop_and_a_phone() {
                        .sort((a, b) => Number(b[1]) - Number(a[1]))[0].slice(0, 2);";
         let [square, height]: [String; 2] =
             serde_json::from_value(c.execute(tallest, vec![]).await.unwrap()).unwrap();
-        let css = format!("[data-square=\"{square}\"]");
-        c.find(Locator::Css(&css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        let said = c
-            .execute(
-                "return document.getElementById('square').textContent;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        assert!(
-            said.as_str()
-                .unwrap()
-                .starts_with(&format!("{square} {height} ")),
-            "{said}"
-        );
+        let said = tap_square(c, &square).await;
+        assert!(said.starts_with(&format!("{square} {height} ")), "{said}");
         shot(c, width, &format!("web-real-game-{width}.png")).await;
     }
 }
