@@ -11,6 +11,7 @@ use super::{Context, Data, Error};
 use crate::service::{Ctx, Deferral, Outcome, Refusal, RequestToken, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
+use serenity::builder::Builder;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -316,6 +317,24 @@ impl<'a> Asker<'a> {
         }
     }
 
+    /// A word for the asker alone beside the public answer just given (the lines the Move form
+    /// kept): an ephemeral follow-up. Lost with the interaction, it is only a confirmation:
+    /// `/premove` lists the lines again.
+    async fn aside(&self, text: &str) -> Result<(), Error> {
+        let Some((_, token)) = self.interaction() else {
+            return Ok(());
+        };
+        let followup = serenity::CreateInteractionResponseFollowup::new()
+            .content(fit(escape(text)))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .ephemeral(true);
+        let http = self.data().publisher.http.as_ref();
+        if let Err(e) = followup.execute(http, (None, token)).await {
+            tracing::info!(error = %describe(&e), "a private aside was not delivered");
+        }
+        Ok(())
+    }
+
     /// A refusal for the user alone; after a deferral, the "thinking" message goes first.
     async fn refuse(&self, refusal: Refusal, deferred: bool) -> Result<(), Error> {
         if let (true, Some((_, token))) = (deferred, self.interaction()) {
@@ -405,7 +424,12 @@ pub async fn respond_to(
     match done.unwrap_or_else(|e| Err(failed_inside(e))) {
         Ok(ready) => {
             let via = asker.via(deferred, ready.outcome.private, marked).await;
-            publisher.publish(channel, ready, via).await
+            let aside = ready.outcome.aside.clone();
+            publisher.publish(channel, ready, via).await?;
+            match aside {
+                Some(aside) => asker.aside(&aside).await,
+                None => Ok(()),
+            }
         }
         Err(refusal) => {
             let refused = asker.refuse(refusal, deferred.is_some()).await;

@@ -25,11 +25,7 @@ impl Service {
             return Ok(self.private_list(&game, ctx, "You had those lines already."));
         }
         self.update(&mut game)?;
-        let mut lead = format!("Kept: {}.", crate::words::count(added as u64, "line"));
-        for warning in warnings {
-            lead.push_str(&format!(" Careful: {warning}."));
-        }
-        Ok(self.private_list(&game, ctx, &lead))
+        Ok(self.private_list(&game, ctx, &kept_sentence(added, &warnings)))
     }
 
     /// `/premove` alone: the player's lines in this channel's game, privately.
@@ -109,15 +105,29 @@ impl Service {
 
     /// Keeps lines for the player who just played `game`'s last ply, in the same change
     /// (the Move form's second field): checked from the position after that ply.
+    /// Keeps `owner`'s lines from the position after their ply: what to tell them privately.
     pub(super) fn lines_after_ply(
         game: &mut LiveGame,
         g: &Match,
         owner: u64,
         text: &str,
-    ) -> Result<(), Refusal> {
+    ) -> Result<String, Refusal> {
         keeps_lines(game)?;
-        keep_lines(&mut game.conditional, owner, g, text).map(|_| ())
+        let (added, warnings) = keep_lines(&mut game.conditional, owner, g, text)?;
+        Ok(match added {
+            0 => "You had those lines already.".into(),
+            n => kept_sentence(n, &warnings),
+        })
     }
+}
+
+/// "Kept: 2 lines.", then what the player should know of them.
+fn kept_sentence(added: usize, warnings: &[String]) -> String {
+    let mut lead = format!("Kept: {}.", crate::words::count(added as u64, "line"));
+    for warning in warnings {
+        lead.push_str(&format!(" Careful: {warning}."));
+    }
+    lead
 }
 
 /// Adds `owner`'s lines written in `text` (branches apart by `;`), each checked from `g`, to

@@ -184,6 +184,10 @@ pub struct Outcome {
     /// is owed for it.
     #[serde(skip)]
     pub private: bool,
+    /// For the asker alone, beside a public outcome (the lines the Move form kept with a ply):
+    /// an ephemeral follow-up, never stored, as `/premove` lists the lines again.
+    #[serde(skip)]
+    pub aside: Option<String>,
     /// A daily digest: the games where it is the move of the players in `direct`, sent to them
     /// as the direct message itself, with no post in a channel.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -80,12 +80,13 @@ impl Service {
         }
         if let (Some(line), None) = (line.filter(|l| !l.trim().is_empty()), g.result()) {
             // The ply and its line are one change: a refused line leaves the ply unplayed too.
-            Self::lines_after_ply(&mut game, &g, mover.id, line).map_err(|why| {
+            let kept = Self::lines_after_ply(&mut game, &g, mover.id, line).map_err(|why| {
                 Refusal(format!(
                     "{} was not played, as the line given with it was refused: {}",
                     played.text, why.0
                 ))
             })?;
+            outcome.aside = Some(kept);
         }
         // Each answer may be foreseen in turn by the other player's lines.
         let mut last = played.text;

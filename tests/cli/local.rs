@@ -427,6 +427,11 @@ fn local_conditional_plies_are_kept_privately_and_answer_at_once() {
         out.contains("(privately) Your conditional plies (bob never sees them):\n1. if e5: b1, then if d5: c1"),
         "{out}"
     );
+    // The Move form's line is confirmed privately, beside the public ply.
+    assert!(
+        out.contains("alice played a1. bob to move.\n(privately) Kept: 1 line.\n"),
+        "{out}"
+    );
     assert!(
         out.contains("bob played e5. alice answered with a conditional ply: b1. bob to move."),
         "{out}"

@@ -2,7 +2,7 @@
 //! opponent follows a line, dropped when they deviate, private, kept over a restart, and
 //! played against Bredon too.
 
-use crate::fake_discord::{FakeDiscord, Request, TestUser};
+use crate::fake_discord::{self, FakeDiscord, Request, TestUser};
 use crate::harness::*;
 use serde_json::json;
 use std::time::Duration;
@@ -92,6 +92,15 @@ async fn a_line_answers_the_foreseen_replies_at_once_and_is_dropped_when_they_de
     let token = fake.submit_modal_fields(&alice(), CHANNEL, &modal_id, &fields);
     let r = answer(&fake, from, &token).await;
     says(&r, "alice played a2. bob to move.");
+    // The line is confirmed to alice alone, after the public ply.
+    let hook = format!("/webhooks/{}/{token}", fake_discord::APP_ID);
+    let kept = fake
+        .wait_request(from, "the private confirmation of the line", |r| {
+            r.method == "POST" && r.path.ends_with(&hook) && r.content().contains("Kept")
+        })
+        .await;
+    assert!(kept.is_ephemeral(), "{}", kept.content());
+    assert_eq!(kept.content(), "Kept: 1 line.");
     says(&premove(&fake, &alice(), json!([])).await, "1. if b5: a3");
     let r = run(&fake, &alice(), "undo", json!([])).await;
     says(&r, "taken back");

@@ -14,6 +14,9 @@ impl Session {
             true => println!("(privately) {}", o.text),
             false => println!("{}", o.text),
         }
+        if let Some(aside) = &o.aside {
+            println!("(privately) {aside}");
+        }
         // A digest's lines, as its direct message on Discord lists them.
         for g in &o.digest {
             let mut line = format!(
