@@ -702,3 +702,27 @@ fn local_plies_that_break_a_rule_say_which() {
     );
     assert!(!out.contains("is not a command"), "{out}");
 }
+
+#[test]
+fn local_answers_name_the_sessions_commands_not_discords() {
+    let out = local(
+        "alice challenge bob size=5 seat=white\nbob accept\nalice a1\nbob premove b1 c1\n\
+         alice premove b1 c1\nalice note a plan\nbob resign\nalice note too late\nquit\n",
+    );
+    // "it is your move: … (the Move form takes a line with your ply)" on Discord.
+    assert!(
+        out.contains("(`move PLY then LINE` takes a line with your ply)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`note` lists them, and after the game `ptn notes` writes them"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`ptn 1 notes` gives you your notes on it"),
+        "{out}"
+    );
+    for discord in ["`/", " /", ":True", "Move form"] {
+        assert!(!out.contains(discord), "{discord} in {out}");
+    }
+}

@@ -225,7 +225,7 @@ impl Session {
                     }
                     Ok(None) => {}
                     Err(Refusal(why)) => {
-                        println!("✗ {why}");
+                        println!("✗ {}", for_terminal(&why));
                         // As on Discord: a move Bredon owes (its engine failed) is tried again.
                         self.bredon_turns();
                     }

@@ -10,12 +10,13 @@ impl Session {
                 eprintln!("{e}");
             }
         }
+        let text = for_terminal(&o.text);
         match o.private {
-            true => println!("(privately) {}", o.text),
-            false => println!("{}", o.text),
+            true => println!("(privately) {text}"),
+            false => println!("{text}"),
         }
         if let Some(aside) = &o.aside {
-            println!("(privately) {aside}");
+            println!("(privately) {}", for_terminal(aside));
         }
         // A digest's lines, as its direct message on Discord lists them.
         for g in &o.digest {

@@ -269,3 +269,101 @@ pub(super) fn tournament_options(
             .unwrap_or(true),
     })
 }
+
+/// The service's words for the terminal: its answers name Discord's commands (`/premove
+/// clear:True`, `/ptn game:12 notes:True`, the Move form), which read here as this session's
+/// lines (`premove clear`, `ptn 12 notes`, `move PLY then LINE`).
+pub(super) fn for_terminal(text: &str) -> String {
+    let text = text.replace("the Move form", "`move PLY then LINE`");
+    let mut out = String::with_capacity(text.len());
+    let mut in_command = false;
+    for (i, piece) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let lead = piece.len() - piece.trim_start_matches(['`', '(', '"']).len();
+        let word = &piece[lead..];
+        if let Some(command) = word.strip_prefix('/').filter(|c| starts_command(c)) {
+            out.push_str(&piece[..lead]);
+            out.push_str(command);
+            in_command = !command.ends_with(['`', ')', ',', '.', ';', ':']);
+            continue;
+        }
+        match in_command.then(|| option_for_terminal(piece)).flatten() {
+            Some((option, ends)) => {
+                out.push_str(&option);
+                in_command = !ends;
+            }
+            None => {
+                out.push_str(piece);
+                // A subcommand (`/tournament standings`) keeps the command going.
+                in_command &= piece.bytes().all(|b| b.is_ascii_lowercase());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `word` (after its `/`) begins with the name of a command.
+fn starts_command(word: &str) -> bool {
+    let name: String = word
+        .chars()
+        .take_while(|c| c.is_ascii_lowercase())
+        .collect();
+    SESSION_COMMANDS.contains(&name.as_str())
+}
+
+/// The commands a session's line may name (those the service's answers speak of).
+const SESSION_COMMANDS: [&str; 30] = [
+    "abort",
+    "accept",
+    "analyze",
+    "bid",
+    "board",
+    "cancel",
+    "challenge",
+    "decline",
+    "draw",
+    "games",
+    "history",
+    "leaderboard",
+    "move",
+    "moves",
+    "mygames",
+    "note",
+    "notify",
+    "position",
+    "premove",
+    "ptn",
+    "puzzle",
+    "rematch",
+    "resign",
+    "rules",
+    "settings",
+    "stats",
+    "tournament",
+    "undo",
+    "vacation",
+    "wallet",
+];
+
+/// A Discord option (`clear:True`, `game:12`, `text:`, `size:6`) as this session writes it,
+/// and whether the command ends with it (a closing mark follows).
+fn option_for_terminal(piece: &str) -> Option<(String, bool)> {
+    let (name, rest) = piece.split_once(':')?;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+        return None;
+    }
+    let value_len = rest.find(['`', ')', ',', ';', '"']).unwrap_or(rest.len());
+    let value = rest[..value_len].trim_end_matches(['.', ':']);
+    let tail = &rest[value.len()..];
+    let written = match (name, value) {
+        (_, "True" | "true") => name.to_string(),
+        (_, "False" | "false") => format!("{name}=off"),
+        ("game" | "coins" | "days", v) if !v.is_empty() => v.to_string(),
+        ("text" | "line" | "ply", "") => name.to_uppercase(),
+        (_, "") => format!("{name}=…"),
+        (_, v) => format!("{name}={v}"),
+    };
+    Some((format!("{written}{tail}"), !tail.is_empty()))
+}
