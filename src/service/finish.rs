@@ -185,14 +185,12 @@ impl Service {
         };
         // The number players type to see the game again (/board, /ptn, /analyze `game:`).
         reason.push_str(&format!(" Game #{}.", game.shown_number()));
+        // In the series' own order (its first game's seats), so the line keeps its sides
+        // while the players swap colours game by game.
         let score = |i: usize| {
-            let p = &game.players[i];
-            let points = series
-                .points
-                .iter()
-                .find(|(u, _)| *u == p.id)
-                .map_or(0, |(_, pts)| *pts);
-            (p.clone(), points)
+            let (id, points) = series.points[i];
+            let p = game.players.iter().find(|p| p.id == id);
+            (p.unwrap_or(&game.players[i]).clone(), points)
         };
         let record = super::Record::new(ptn, game.settings.game);
         let finished = Finished {

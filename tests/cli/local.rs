@@ -726,3 +726,21 @@ fn local_answers_name_the_sessions_commands_not_discords() {
         assert!(!out.contains(discord), "{discord} in {out}");
     }
 }
+
+#[test]
+fn local_series_line_keeps_its_sides_when_a_rematch_swaps_the_colours() {
+    let out = local(
+        "alice challenge bob size=5 seat=white\nbob accept\nalice a1\nbob e5\nalice b1\n\
+         bob resign\nbob rematch\nalice accept\nbob a1\nalice e5\nbob b1\nalice d5\nbob c1\nalice resign\nquit\n",
+    );
+    assert!(
+        out.contains("Series after 1 game: alice 45 – 0 bob"),
+        "{out}"
+    );
+    // bob has White in the rematch: the series still names alice first.
+    assert!(out.contains("bob (White) vs alice (Black)"), "{out}");
+    assert!(
+        out.contains("Series after 2 games: alice 45 – 44 bob"),
+        "{out}"
+    );
+}
