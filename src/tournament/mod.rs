@@ -44,7 +44,7 @@ impl Format {
         }
     }
 
-    fn is_swiss(self) -> bool {
+    pub fn is_swiss(self) -> bool {
         matches!(self, Format::Swiss(_))
     }
 }

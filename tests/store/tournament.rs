@@ -325,7 +325,18 @@ fn a_swiss_of_seven_pairs_by_score_and_ranks_by_buchholz() {
     }
     t.s().join_tournament(&at("zoe", CHANNEL, 0)).unwrap();
     t.s().leave_tournament(&at("zoe", CHANNEL, 0)).unwrap();
-    t.s().start_tournament(&at("alice", CHANNEL, 0)).unwrap();
+    let start = t.s().start_tournament(&at("alice", CHANNEL, 0)).unwrap();
+    assert!(
+        start
+            .text
+            .contains("gina: bye (1 point once the round's games end)"),
+        "{}",
+        start.text
+    );
+    let bye_waits = "gina has the bye in round 1: 1 point once the round's games end.";
+    let standings = t.s().tournament_standings(&at("erin", CHANNEL, 0));
+    let early = standings.unwrap().text;
+    assert!(early.contains(bye_waits), "{early}");
 
     // Round 1, everyone on 0, ranked by seed a b c d e f g: gina (lowest) has the bye; the top
     // half meets the bottom half: a-d, b-e, c-f. Colours alternate by board: a, e, c White.
@@ -351,6 +362,10 @@ fn a_swiss_of_seven_pairs_by_score_and_ranks_by_buchholz() {
         }
     }
     t.expect_news(now, "Round 2 of 3");
+    let standings = t.s().tournament_standings(&at("erin", CHANNEL, now));
+    let said = standings.unwrap().text;
+    assert!(said.contains("frank has the bye in round 2"), "{said}");
+    assert!(!said.contains("gina has the bye"), "{said}");
 
     // Round 2: a c e g on 1 point, b d f on 0. Frank (lowest without a bye) has it. a meets
     // the middle of its group (e); c meets g; b meets d. Colours: a and e both had White once

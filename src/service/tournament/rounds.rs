@@ -118,7 +118,11 @@ impl Service {
                 }
             };
             lines.push(match (pair.black, decided) {
-                (None, _) => format!("{}: bye", name(pair.white)),
+                (None, _) if t.format.is_swiss() => format!(
+                    "{}: bye (1 point once the round's games end)",
+                    name(pair.white)
+                ),
+                (None, _) => format!("{}: sits out this round", name(pair.white)),
                 (Some(black), Some(_)) => format!(
                     "{} vs {}: forfeit (withdrawn)",
                     name(pair.white),

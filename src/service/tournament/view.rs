@@ -110,6 +110,28 @@ impl TournamentView {
         out
     }
 
+    /// A Swiss bye of the round being played, which the table does not count yet (it scores
+    /// with its round): "dave has the bye in round 1: 1 point once the round's games end."
+    fn bye_to_score(&self) -> Option<String> {
+        let t = &self.tournament;
+        if !t.format.is_swiss() || t.phase != Phase::Running {
+            return None;
+        }
+        let round = t.rounds.len().checked_sub(1)?;
+        let pairs = t.rounds.last()?;
+        let unplayed = (0..pairs.len()).any(|b| {
+            pairs[b].black.is_some() && !self.results.contains_key(&(round as u32, b as u32))
+        });
+        let bye = pairs.iter().find(|p| p.black.is_none())?;
+        unplayed.then(|| {
+            format!(
+                "{} has the bye in round {}: 1 point once the round's games end.",
+                self.name(bye.white),
+                round + 1
+            )
+        })
+    }
+
     /// Where the tournament stands, in words: "round 2 of 3", "finished".
     pub fn state(&self) -> String {
         let t = &self.tournament;
@@ -265,8 +287,12 @@ impl Service {
             return refuse(format!("nobody has joined {} yet", t.name));
         }
         let state = view.state();
+        let mut text = format!("{} ({}, {state}).", t.name, t.format.describe());
+        if let Some(bye) = view.bye_to_score() {
+            text.push_str(&format!(" {bye}"));
+        }
         Ok(Outcome {
-            text: format!("{} ({}, {state}).", t.name, t.format.describe()),
+            text,
             table: Some(view.table_text(25)),
             image: Some(view.crosstable()),
             page: self.web_path(t.guild, WebPage::Tournament(t.id))?,
