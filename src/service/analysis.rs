@@ -156,9 +156,9 @@ pub fn analyze_line(
         );
     }
     let file = PtnFile::parse(text).map_err(|e| e.to_string())?;
-    let game = match branch {
-        Some(name) => file.replay_branch(name).map(|(game, _)| game),
-        None => file.replay(),
+    let (game, warnings) = match branch {
+        Some(name) => file.replay_branch(name),
+        None => file.replay_with_warnings(),
     }
     .map_err(|e| e.to_string())?;
     if game.plies().is_empty() {
@@ -224,6 +224,10 @@ pub fn analyze_line(
     if let Some(name) = branch {
         summary.insert(0, format!("Branch {name}: {} plies", game.plies().len()));
     }
+    // What the reading passed over (a written result the plies contradict, above all: a
+    // PlayTak record's as a pasted file's) comes first, as the analysis follows the plies.
+    let read = warnings.iter().map(|w| format!("Read with care: {w}."));
+    summary.splice(0..0, read);
     Ok(Report {
         link: ninja_link(&ptn),
         annotator,

@@ -158,7 +158,7 @@ fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, Replay
         let same_draw = written == "1/2-1/2" && r.ptn() == "1/2-1/2";
         return Ok((r.ptn() != written && !same_draw).then(|| {
             format!(
-                "the file says the result is {written}, but the moves give {}; the moves' result \
+                "the record says the result is {written}, but the moves give {}; the moves' result \
                  is kept",
                 r.ptn()
             )
@@ -173,7 +173,7 @@ fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, Replay
     }
     if game.plies().is_empty() {
         return Ok(Some(format!(
-            "the file says the result is {written}, but it has no moves (a puzzle or a set-up \
+            "the record says the result is {written}, but it has no moves (a puzzle or a set-up \
              position?); the position is loaded as still running"
         )));
     }
@@ -188,7 +188,7 @@ fn check_result(game: &mut Game, written: &str) -> Result<Option<String>, Replay
         "1/2-1/2" => GameResult::DrawAgreed,
         _ => {
             return Ok(Some(format!(
-                "the file says the result is {written}, but the moves end before it; the game \
+                "the record says the result is {written}, but the moves end before it; the game \
                  is loaded as still running"
             )))
         }

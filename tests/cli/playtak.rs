@@ -26,6 +26,9 @@ fn analyze_reads_a_playtak_game_by_number_and_says_why_it_cannot() {
     let late = Answer::Slow(Duration::from_secs(3), Box::new(Answer::Game(finished)));
     api.answer(9, late);
     api.answer(10, Answer::Body("{\"size\": 5"));
+    // PlayTak's result says Black won, its plies end in White's road.
+    let contradicted = game(5, "Annika", "Bertil", ROAD_ON_RANK_ONE, "0-R");
+    api.answer(12, Answer::Game(contradicted));
     let dir = tempfile::tempdir().unwrap();
     let env = [
         ("PLAYTAK_API_URL", api.url.as_str()),
@@ -40,6 +43,23 @@ fn analyze_reads_a_playtak_game_by_number_and_says_why_it_cannot() {
     assert!(ptn.contains("5. e1"), "{ptn}");
     assert!(dir.path().join("playtak-7.eval.png").exists());
     assert_eq!(api.asked(), vec!["/v1/games-history/7"]);
+    assert!(
+        !stdout(&out).contains("Read with care"),
+        "nothing to say of an agreed record: {}",
+        stdout(&out)
+    );
+
+    // Analysed by its plies, saying so.
+    let out = analyze(&dir, "12", &env);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "Read with care: the record says the result is 0-R, but the moves give R-0; the \
+             moves' result is kept."
+        ),
+        "{}",
+        stdout(&out)
+    );
 
     for (id, why) in [
         ("11", "PlayTak has no game #11"),

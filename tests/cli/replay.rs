@@ -138,7 +138,7 @@ fn replay_reads_every_game_of_a_file_or_the_one_asked_for() {
 fn replay_warns_on_stderr_about_what_it_passed_over() {
     let o = bredon(&["replay", "tests/data/wild/puzzle.ptn"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("warning: the file says the result is R-0"));
+    assert!(stderr(&o).contains("warning: the record says the result is R-0"));
     assert!(stdout(&o).ends_with("\n*\n"), "{}", stdout(&o));
 }
 
