@@ -120,8 +120,33 @@ pub fn describe_score(score: i32) -> String {
 
 /// A score from `side`'s view in words that name the side, as every analysis comment writes
 /// scores: "+1.5 for White", "a win in 3 plies for Black".
+/// A forced road three plies or more away also says whose ply makes it: "a loss in 3 plies for
+/// Black (on White's 2nd ply)".
 pub fn describe_score_for(score: i32, side: Color) -> String {
-    format!("{} for {}", describe_score(score), side.name())
+    let mut words = format!("{} for {}", describe_score(score), side.name());
+    let (plies, winner) = match score {
+        s if s > WIN_SOON => (WIN - s, side),
+        s if s < -WIN_SOON => (WIN + s, side.opponent()),
+        _ => return words,
+    };
+    if plies >= 3 {
+        // The winner makes the last ply, whoever moves first: theirs are half, rounded up.
+        let own = (plies + 1) / 2;
+        words.push_str(&format!(" (on {}'s {} ply)", winner.name(), ordinal(own)));
+    }
+    words
+}
+
+/// "1st", "2nd", "3rd", "4th"... "11th", "21st".
+fn ordinal(n: i32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Scores past a forced result count as this many hundredths of a flat when measuring a loss.

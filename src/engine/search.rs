@@ -294,7 +294,8 @@ impl Search {
         }
         let me = pos.to_move();
         if reached == Reached::Open && pos.is_tak(me) {
-            return WIN - height;
+            // The road comes with the next ply, one below this node (as `terminal` counts it).
+            return WIN - (height + 1);
         }
         if self.stopped && height > 2 {
             return evaluate(pos);

@@ -99,6 +99,9 @@ pub fn analyze_tei(
             ),
             None => {
                 let mark = match best {
+                    // The opening plies place the opponent's piece: as in Bredon's own analysis,
+                    // no chance given away marks them.
+                    _ if pos.is_opening_swap() => None,
                     Some(b) if b == played.undo.ply => None,
                     _ if lost >= BLUNDER_CHANCE => Some(Mark::Blunder),
                     _ if lost >= MISTAKE_CHANCE => Some(Mark::Mistake),

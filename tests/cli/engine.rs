@@ -430,6 +430,30 @@ fn analyze_keeps_the_players_comments_and_branches_and_analyses_a_branch_by_name
 const MISSED_ROAD: &str = "[Size \"5\"]\n[Player1 \"alice\"]\n[Player2 \"bob\"]\n\n\
                            1. a5 a1\n2. b1 b5\n3. c1 c5\n4. d1 d5\n5. a2 e5\n";
 
+/// `tests/data/repro/analysis-tei-swap-6x6.ptn` through a TEI engine: the opening plies place
+/// the opponent's piece, and are marked no more than Bredon's own analysis marks them (it said
+/// "1. c6? Bredon gives White 56% with a6").
+#[test]
+fn analyze_by_a_tei_engine_marks_no_opening_ply() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("swap.ptn");
+    std::fs::copy("tests/data/repro/analysis-tei-swap-6x6.ptn", &file).unwrap();
+    let engine = format!("tei:{} tei", env!("CARGO_BIN_EXE_bredon"));
+    let args = ["--engine", &engine, "--movetime", "50"];
+    let o = bredon(&[&["analyze", file.to_str().unwrap()], &args[..]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines().any(|l| l.starts_with("27... ")),
+        "the game is judged: {out}"
+    );
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("1. ") || l.starts_with("1... ")),
+        "{out}"
+    );
+}
+
 #[test]
 fn analyze_by_an_external_tei_engine_marks_plies_by_the_chances_they_give_away() {
     let dir = tempfile::tempdir().unwrap();

@@ -205,3 +205,27 @@ fn an_engine_analysis_names_tinue_and_taks_exactly() {
         "{comment}"
     );
 }
+
+/// The game of `tests/data/repro/analysis-loss-count-5x5.ptn`: after 5... b5 White has a road in
+/// three plies (d2 a1 e2), and both the loss Black walked into and the Tinuë White missed next
+/// say three, and whose ply it is on.
+#[test]
+fn a_forced_loss_and_the_missed_tinue_after_it_count_the_same_plies() {
+    let game = Game::from_ptn(include_str!("../data/repro/analysis-loss-count-5x5.ptn")).unwrap();
+    let limits = Limits {
+        nodes: Some(200_000),
+        ..Limits::default()
+    };
+    let a = bredon::engine::analysis::analyze(&game, &limits, |_, _| {});
+    let comment = |ply: usize| a.plies[ply].comment.clone().unwrap_or_default();
+    let walked_in = comment(9);
+    assert!(
+        walked_in.contains("a loss in 3 plies for Black (on White's 2nd ply)"),
+        "5... b5: {walked_in}"
+    );
+    let missed = comment(10);
+    assert!(
+        missed.contains("forces a road in 3 plies"),
+        "6. d4: {missed}"
+    );
+}

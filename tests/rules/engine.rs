@@ -594,3 +594,33 @@ fn the_beginner_never_misses_a_road_in_one_but_makes_a_new_players_mistakes() {
     );
     assert!(differ < compared, "it is not purely random");
 }
+
+/// `mate N` counts the side to move's moves up to and including the road, as UCI does: White,
+/// to move after 5... b5 of `tests/data/repro/analysis-loss-count-5x5.ptn`, has d2 a1 e2, a road
+/// on its second move (it said `mate 1`, counting a road in one as made already).
+#[test]
+fn tei_counts_mate_in_the_side_to_moves_moves() {
+    let mut s = Session::start();
+    s.send("tei");
+    s.until("teiok");
+    s.send("teinewgame 5");
+    s.send("position startpos moves e1 a5 a2 e4 b2 b4 c2 a4 d3 b5");
+    s.send("go depth 4");
+    let lines = s.until("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains(" score mate 2 "), "{lines:?}");
+    // Black, to move after 6. d2, loses on White's next move.
+    s.send("position startpos moves e1 a5 a2 e4 b2 b4 c2 a4 d3 b5 d2");
+    s.send("go depth 4");
+    let lines = s.until("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains(" score mate -1 "), "{lines:?}");
+}
