@@ -176,9 +176,12 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
             pos.play_unchecked(played.undo.ply);
         }
     }
-    let mut judgements = Vec::with_capacity(plies.len());
+    let mut judgements: Vec<Judgement> = Vec::with_capacity(plies.len());
     let mut pos = game.start().clone();
     let mut tinues = Tinues::default();
+    // The position before the last ply judged, and that ply: the one a Tinuë found now was
+    // walked into by.
+    let mut previous: Option<(Position, &crate::tak::Played)> = None;
     for (i, played) in plies.iter().enumerate() {
         let v = values[i];
         let mut after = pos.clone();
@@ -198,6 +201,16 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
         };
         progress(plies.len() + 2 + i, total);
         let tinue = tinues.around(&pos, played, &after);
+        if let (Some(seen), Some((before, last)), Some(judged)) =
+            (&tinue, &previous, judgements.last_mut())
+        {
+            if judged.mark != Some(Mark::Blunder) {
+                if let Some(text) = walked_into(before, last, judged.best, seen) {
+                    judged.mark = Some(Mark::Blunder);
+                    judged.comment = Some(text);
+                }
+            }
+        }
         let next = plies.get(i + 1).map(|p| p.undo.ply);
         let scores = (v.best, v.score, played_score);
         let (mark, comment) = judge(&pos, &after, played, &tinue, scores, next);
@@ -209,6 +222,7 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
             mark,
             comment,
         });
+        previous = Some((pos, played));
         pos = after;
     }
     let white_view = values
@@ -287,6 +301,39 @@ impl Tinues {
         self.0[side] = seen.as_ref().is_some_and(|t| t.kept);
         seen
     }
+}
+
+/// Plies tried for the escape a ply that walked into a Tinuë missed, each with the solver's
+/// `TINUE_NODES`: every ply of most positions, as `bredon tinue --defend` tries them (a reply
+/// that loses is mostly proven in a few hundred nodes).
+const ESCAPE_TRIES: usize = 400;
+
+/// The ply before a new Tinuë `seen` (found on the next ply) walked into it when its mover had
+/// an escape: the blunder's words, naming the escape (the search's `best` tried first).
+pub(super) fn walked_into(
+    before: &Position,
+    played: &crate::tak::Played,
+    best: Option<Ply>,
+    seen: &TinueSeen,
+) -> Option<String> {
+    if seen.going_on {
+        return None;
+    }
+    let me = played.color;
+    let them = me.opponent();
+    let best = best.filter(|&b| b != played.undo.ply);
+    let escape = holding_ply(before, me, best, ESCAPE_TRIES, TINUE_NODES)?;
+    (escape != played.undo.ply).then(|| {
+        format!(
+            "Walks into Tinuë: {} forces a road in {} plies ({}). {} would have held (no road \
+             in one, no Tinuë for {}).",
+            them.name(),
+            seen.plies,
+            seen.line,
+            before.ptn(escape),
+            them.name()
+        )
+    })
 }
 
 /// A Tinuë the mover had before a ply (a forced road longer than one ply), and what the ply
@@ -546,6 +593,17 @@ pub(super) fn can_stop_roads(before: &Position, me: Color) -> bool {
 /// A ply of `me` in `before` after which the opponent has no road in one and no Tinuë the
 /// solver finds (the search's best first), if one is found among the first `HOLD_TRIES`.
 fn saving_ply(before: &Position, me: Color, best: Option<Ply>) -> Option<Ply> {
+    holding_ply(before, me, best, HOLD_TRIES, HOLD_NODES)
+}
+
+/// `saving_ply` among the first `most` plies tried, with `nodes` for the solver on each.
+fn holding_ply(
+    before: &Position,
+    me: Color,
+    best: Option<Ply>,
+    most: usize,
+    nodes: usize,
+) -> Option<Ply> {
     let them = me.opponent();
     let mut plies = Vec::new();
     before.generate_plies(&mut plies);
@@ -554,7 +612,7 @@ fn saving_ply(before: &Position, me: Color, best: Option<Ply>) -> Option<Ply> {
     best.into_iter()
         .chain(plies.into_iter().filter(|&p| Some(p) != best))
         .find(|&ply| {
-            if tries >= HOLD_TRIES {
+            if tries >= most {
                 return false;
             }
             let undo = scratch.play_unchecked(ply);
@@ -563,7 +621,7 @@ fn saving_ply(before: &Position, me: Color, best: Option<Ply>) -> Option<Ply> {
                 None if scratch.is_tak(them) => false,
                 None => {
                     tries += 1;
-                    tinue::solve(&scratch, HOLD_NODES).verdict == Verdict::NoTinue
+                    tinue::solve(&scratch, nodes).verdict == Verdict::NoTinue
                 }
             };
             scratch.undo(undo);

@@ -5,7 +5,7 @@
 //! whichever engine judges. What needs no engine's judgement (a road in one missed, a Tak left
 //! unanswered, a Tinuë made or missed) is found exactly, as Bredon's own analysis finds it.
 
-use super::analysis::{can_stop_roads, tactics, Analysis, Judgement, Mark, Tinues};
+use super::analysis::{can_stop_roads, tactics, walked_into, Analysis, Judgement, Mark, Tinues};
 use super::tei::Client;
 use crate::tak::{Color, Game, Ply, Position};
 use std::time::Duration;
@@ -22,6 +22,16 @@ fn chart_score(chance: f32) -> i32 {
     (400.0 * (p / (1.0 - p)).log10())
         .round()
         .clamp(-2000.0, 2000.0) as i32
+}
+
+/// "Tiltak gives White 56% with a6, 39% after this ply": an engine's chances around a ply.
+fn chances(engine: &str, side: Color, before: f32, after: f32, instead: &str) -> String {
+    format!(
+        "{engine} gives {} {:.0}%{instead}, {:.0}% after this ply",
+        side.name(),
+        before * 100.0,
+        after * 100.0
+    )
 }
 
 /// Analyses every position of `game` with `client` for `movetime` each, calling
@@ -65,6 +75,8 @@ pub fn analyze_tei(
     let mut plies = Vec::with_capacity(texts.len());
     let mut pos = start.clone();
     let mut tinues = Tinues::default();
+    // The position before the last ply judged, and that ply.
+    let mut previous: Option<(Position, &crate::tak::Played)> = None;
     for (i, played) in game.plies().iter().enumerate() {
         let mut after = pos.clone();
         after.play_unchecked(played.undo.ply);
@@ -72,19 +84,22 @@ pub fn analyze_tei(
         let chance_after = 1.0 - judged[i + 1].1;
         let best = best.and_then(|b| Ply::parse(&b).ok()).map(|p| p.ply);
         let lost = before - chance_after;
-        let side = match played.color {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        let chances = |instead: String| {
-            format!(
-                "{} gives {side} {:.0}%{instead}, {:.0}% after this ply",
-                client.name,
-                before * 100.0,
-                chance_after * 100.0
-            )
-        };
+        let around =
+            |instead: String| chances(&client.name, played.color, before, chance_after, &instead);
         let tinue = tinues.around(&pos, played, &after);
+        // A Tinuë new on this ply: the opponent's ply before walked into it if it had an escape.
+        if let (Some(seen), Some((earlier, last)), Some(j)) = (&tinue, &previous, plies.last_mut())
+        {
+            let j: &mut Judgement = j;
+            if j.mark != Some(Mark::Blunder) {
+                if let Some(text) = walked_into(earlier, last, j.best, seen) {
+                    let (was, left) = (judged[i - 1].1, 1.0 - judged[i].1);
+                    let odds = chances(&client.name, last.color, was, left, "");
+                    j.mark = Some(Mark::Blunder);
+                    j.comment = Some(format!("{text} ({odds})"));
+                }
+            }
+        }
         let next = game.plies().get(i + 1).map(|p| p.undo.ply);
         // Chances cannot tell a lost position from a forced loss: a Tak left is no blunder only
         // when no ply would have stopped every road in one.
@@ -95,7 +110,7 @@ pub fn analyze_tei(
             // The rules' and the solver's word first, the engine's chances after it.
             Some((mark, text)) => (
                 Some(mark),
-                Some(format!("{text} ({})", chances(String::new()))),
+                Some(format!("{text} ({})", around(String::new()))),
             ),
             None => {
                 let mark = match best {
@@ -108,7 +123,7 @@ pub fn analyze_tei(
                     _ => None,
                 };
                 let instead = best.map_or(String::new(), |b| format!(" with {}", pos.ptn(b)));
-                (mark, mark.map(|_| chances(instead)))
+                (mark, mark.map(|_| around(instead)))
             }
         };
         plies.push(Judgement {
@@ -119,6 +134,7 @@ pub fn analyze_tei(
             mark,
             comment,
         });
+        previous = Some((pos, played));
         pos = after;
     }
     let white_view = judged

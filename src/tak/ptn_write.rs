@@ -212,14 +212,22 @@ fn header(tags: &[(&str, String)], start: &Position, result: Option<GameResult>)
     out
 }
 
-/// A played ply as written: its PTN with Tak marks, the analysis's mark (in place of the
-/// player's own annotation) or the player's annotation, the player's comments, then the
-/// analysis's comment.
+/// A played ply as written: its PTN with Tak marks, the analysis's mark or the player's
+/// annotation, the player's comments, then the analysis's comment. A ply carries one mark: where
+/// the analysis puts its own on a ply the player marked otherwise, the player's is kept in a
+/// comment ("Marked !! in the record"), not lost.
 fn ply_text(played: &Played, note: Option<&PtnNote>, said: &[&str]) -> String {
     let mut text = match note {
         Some(note) if !note.mark.is_empty() => played.ptn_with_marks() + note.mark,
         _ => played.ptn_annotated(),
     };
+    let replaced = note
+        .filter(|n| !n.mark.is_empty())
+        .and(played.annotation)
+        .filter(|&own| note.is_some_and(|n| n.mark != own));
+    if let Some(own) = replaced {
+        text.push_str(&format!(" {{Marked {own} in the record}}"));
+    }
     text = with_comments(text, said);
     if let Some(comment) = note.and_then(|n| n.comment.as_ref()) {
         text.push_str(&format!(" {{{}}}", comment.replace(['{', '}'], "")));

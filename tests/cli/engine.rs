@@ -430,6 +430,29 @@ fn analyze_keeps_the_players_comments_and_branches_and_analyses_a_branch_by_name
 const MISSED_ROAD: &str = "[Size \"5\"]\n[Player1 \"alice\"]\n[Player2 \"bob\"]\n\n\
                            1. a5 a1\n2. b1 b5\n3. c1 c5\n4. d1 d5\n5. a2 e5\n";
 
+/// A player's own marks stay: where the analysis marks a ply otherwise (the player's `5. a2!!`
+/// misses a road in one), the player's mark is kept in a comment beside the analysis's.
+#[test]
+fn analyze_keeps_the_players_own_marks_beside_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("marked.ptn");
+    let marked = MISSED_ROAD
+        .replace("1. a5 a1", "1. a5 a1!?")
+        .replace("5. a2", "5. a2!!");
+    std::fs::write(&file, marked).unwrap();
+    let o = bredon(&["analyze", file.to_str().unwrap(), "--nodes", "2000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ptn = std::fs::read_to_string(dir.path().join("marked.analysed.ptn")).unwrap();
+    assert!(
+        ptn.contains("5. a2'?? {Marked !! in the record} {Missed the road in one"),
+        "{ptn}"
+    );
+    assert!(
+        ptn.contains("1. a5 a1!?"),
+        "unjudged, the player's mark: {ptn}"
+    );
+}
+
 /// `tests/data/repro/analysis-tei-swap-6x6.ptn` through a TEI engine: the opening plies place
 /// the opponent's piece, and are marked no more than Bredon's own analysis marks them (it said
 /// "1. c6? Bredon gives White 56% with a6").

@@ -229,3 +229,28 @@ fn a_forced_loss_and_the_missed_tinue_after_it_count_the_same_plies() {
         "6. d4: {missed}"
     );
 }
+
+/// `tests/data/repro/analysis-tinue-walk-in-6x6.ptn`: 27... 2b2< walks into the Tinuë 28. c1
+/// plays, when 3b4-12 (as `bredon tinue --defend` says) was the escape. It went unmarked.
+#[test]
+fn a_ply_that_walks_into_a_tinue_is_marked_with_the_escape_it_missed() {
+    use bredon::engine::analysis::Mark;
+    let game =
+        Game::from_ptn(include_str!("../data/repro/analysis-tinue-walk-in-6x6.ptn")).unwrap();
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let a = bredon::engine::analysis::analyze(&game, &limits, |_, _| {});
+    let walked_in = &a.plies[53];
+    assert_eq!(game.plies()[53].ptn, "2b2<");
+    assert_eq!(walked_in.mark, Some(Mark::Blunder));
+    let comment = walked_in.comment.as_deref().unwrap_or_default();
+    assert!(
+        comment.starts_with("Walks into Tinuë: White forces a road in 9 plies (c1 ")
+            && comment.ends_with("3b4-12 would have held (no road in one, no Tinuë for White)."),
+        "{comment}"
+    );
+    let found = a.plies[54].comment.as_deref().unwrap_or_default();
+    assert!(found.starts_with("Tinuë: a road in 9 plies"), "{found}");
+}
