@@ -18,6 +18,7 @@ pub mod puzzles;
 mod search;
 pub mod survival;
 mod table;
+mod tactics;
 pub mod tei;
 pub mod tei_analysis;
 pub mod tinue;

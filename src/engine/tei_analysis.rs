@@ -5,7 +5,8 @@
 //! whichever engine judges. What needs no engine's judgement (a road in one missed, a Tak left
 //! unanswered, a Tinuë made or missed) is found exactly, as Bredon's own analysis finds it.
 
-use super::analysis::{can_stop_roads, tactics, walked_into, Analysis, Judgement, Mark, Tinues};
+use super::analysis::{Analysis, Judgement};
+use super::tactics::{can_stop_roads, tactics, walked_into, Mark, Tinues};
 use super::tei::Client;
 use crate::tak::{Color, Game, Ply, Position};
 use std::time::Duration;

@@ -87,6 +87,9 @@ impl Service {
         options: &ChallengeOptions,
         engine: &PlayerRef,
     ) -> Result<Outcome, Refusal> {
+        // `tps:` holds a TPS or a PTN record.
+        let from = options.tps.as_deref();
+        self.refuse_rated_text(ctx, from, from)?;
         let challenged = self.challenge(ctx, options)?;
         let accepting = Ctx {
             user: engine.clone(),

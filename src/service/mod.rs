@@ -6,6 +6,7 @@ pub mod analysis;
 mod challenge;
 mod conditional;
 mod digest;
+mod fair_play;
 mod finish;
 mod letter;
 mod notes;

@@ -632,6 +632,12 @@ impl Position {
             ^ mix(0x7A6B ^ (self.ply_index.min(2) as u64) << 8 ^ self.to_move().index() as u64)
     }
 
+    /// `hash64` whatever the move number says: the stacks, roles and side to move alone (fair
+    /// play compares a position a player types, who may renumber it, with a game's).
+    pub fn placement_hash(&self) -> u64 {
+        self.zobrist ^ mix(0x7A6B ^ self.to_move().index() as u64)
+    }
+
     /// The board's Zobrist key computed from scratch (what `zobrist` must always equal).
     fn board_key(&self) -> u64 {
         let mut key = 0;

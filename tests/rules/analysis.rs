@@ -125,7 +125,7 @@ fn comment_scores_name_the_side_they_are_for() {
     );
     // The score after the ply and the best ply's are Black's, and say so.
     let (after, best) = comment.split_once(" after it.").expect(&comment);
-    assert!(after.ends_with(" plies for Black"), "{comment}");
+    assert!(after.contains(" plies for Black (on White's "), "{comment}");
     assert!(
         best.is_empty() || best.ends_with(" for Black)."),
         "{comment}"

@@ -6,6 +6,7 @@
 mod support;
 
 mod clocks;
+mod fair_play;
 mod games;
 mod letters;
 mod notes;

@@ -59,7 +59,13 @@ pub(super) async fn analyze(
              record, `playtak:` for a PlayTak game by its number"
                 .into(),
         )),
-        (Some(ptn), None, None) => Ok((None, ptn)),
+        (Some(ptn), None, None) => {
+            let (sctx, text) = (service_ctx(ctx), ptn.clone());
+            let fair = blocking(&ctx.data().service, move |s| {
+                s.refuse_rated_text(&sctx, Some(&text), Some(&text))
+            });
+            fair.await.map(|()| (None, ptn))
+        }
         (None, None, Some(id)) => {
             // PlayTak is given up to its timeout: "thinking" first.
             ctx.defer().await?;

@@ -3,7 +3,7 @@
 use crate::bot::checks::may_attach;
 use crate::bot::choices::{GameChoice, ThemeChoice};
 use crate::bot::post::{escape, fit};
-use crate::bot::respond::refuse;
+use crate::bot::respond::{blocking, refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::game::{explain, Kind};
 use crate::service::Refusal;
@@ -19,6 +19,14 @@ pub(super) async fn position(
     #[description = "Board theme"] theme: Option<ThemeChoice>,
 ) -> Result<(), Error> {
     let theme = theme.map_or("dark", |t| t.name()).to_string();
+    let sctx = service_ctx(ctx);
+    let (asked_tps, asked_ptn) = (tps.clone(), ptn.clone());
+    let fair = blocking(&ctx.data().service, move |s| {
+        s.refuse_rated_text(&sctx, asked_tps.as_deref(), asked_ptn.as_deref())
+    });
+    if let Err(refusal) = fair.await {
+        return refuse(ctx, refusal).await;
+    }
     let drawn = tokio::task::spawn_blocking(move || {
         explain::position_picture(tps.as_deref(), ptn.as_deref(), &theme)
     })
