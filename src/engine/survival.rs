@@ -7,6 +7,9 @@ use super::puzzles::{Puzzle, PuzzleKind, MOST_FIRST_PLIES};
 use super::tinue::{ptn_line, solve, solve_defence, Verdict};
 use crate::tak::{Color, Game, Ply, Position};
 
+/// Most replies left undecided by the first pass for a position still to be tried as a puzzle.
+const MOST_OPEN: usize = 3;
+
 /// The position with the other side to move, as if the side to move let its turn pass (no ply
 /// of Tak does that; the question is what the opponent threatens).
 pub fn passed(pos: &Position) -> Option<Position> {
@@ -79,7 +82,9 @@ pub fn survival(pos: &Position, budget: usize) -> Option<Survival> {
             Verdict::Unknown => open.push((reply, after)),
             Verdict::Tinue(_) => {}
         }
-        if escapes.len() > MOST_FIRST_PLIES {
+        // Many replies the solver cannot decide within `budget`: too open a position to prove
+        // a puzzle of cheaply (each would take eight times as much), passed over at once.
+        if escapes.len() > MOST_FIRST_PLIES || open.len() > MOST_OPEN {
             return None;
         }
     }
