@@ -85,3 +85,11 @@ if [ -n "${TILTAK_TEI:-}" ]; then
     "$bredon" puzzles mine --flats games-6x6-tiltak.ptn --out "$OLDPWD/assets/puzzles.jsonl" \
         --append
 fi
+# "Play and survive" on 6x6 (issue 62), appended last: 120 games of three pairings with komi 2,
+# mined on the cheaper test (a position with more than three replies the solver cannot decide
+# within the budget is passed over at once), about eight minutes of mining on two cores.
+play games-6x6-survive.ptn --a hard --b easy --size 6 --komi 2 --games 40 --movetime 10 --openings 20
+play games-6x6-survive.ptn --a hard --b medium --size 6 --komi 2 --games 40 --movetime 10 --openings 40
+play games-6x6-survive.ptn --a medium --b easy --size 6 --komi 2 --games 40 --movetime 10 --openings 60
+"$bredon" puzzles mine --survive --nodes 30000 games-6x6-survive.ptn \
+    --out "$OLDPWD/assets/puzzles.jsonl" --append

@@ -142,6 +142,21 @@ fn the_starter_set_has_survival_puzzles_that_hold() {
     }
 }
 
+/// Issue 62: "play and survive" on 6x6, mined on the cheaper test: at least 20, every third
+/// checked here as the smaller boards' are (all of them in `every_starter_puzzle_holds`).
+#[test]
+fn the_starter_sets_6x6_survival_puzzles_hold() {
+    use bredon::engine::puzzles::starter_set;
+    let six: Vec<_> = starter_set()
+        .iter()
+        .filter(|p| p.kind == PuzzleKind::Survive && p.size == 6 && p.retired.is_none())
+        .collect();
+    assert!(six.len() >= 20, "{} on 6x6", six.len());
+    for p in six.iter().step_by(3) {
+        check_survival_puzzle(p);
+    }
+}
+
 #[test]
 fn a_sample_of_the_starter_puzzles_holds() {
     assert!(check_starter_puzzles(25) >= 10);
