@@ -47,10 +47,10 @@ impl Tinues {
     }
 }
 
-/// Plies tried for the escape a ply that walked into a Tinuë missed, each with the solver's
-/// `TINUE_NODES`: every ply of most positions, as `bredon tinue --defend` tries them (a reply
-/// that loses is mostly proven in a few hundred nodes).
-const ESCAPE_TRIES: usize = 400;
+/// The escape a ply that walked into a Tinuë missed is looked for among every ply, as `bredon
+/// tinue --defend` looks, each with the solver's `TINUE_NODES` (a reply that loses is mostly
+/// proven in a few hundred nodes), and `ESCAPE_NODES` in all (a few seconds at most).
+const ESCAPE_NODES: usize = 2_000_000;
 
 /// The ply before a new Tinuë `seen` (found on the next ply) walked into it when its mover had
 /// an escape: the blunder's words, naming the escape (the search's `best` tried first).
@@ -66,7 +66,12 @@ pub(super) fn walked_into(
     let me = played.color;
     let them = me.opponent();
     let best = best.filter(|&b| b != played.undo.ply);
-    let escape = holding_ply(before, me, best, ESCAPE_TRIES, TINUE_NODES)?;
+    let limits = Tries {
+        most: usize::MAX,
+        nodes: TINUE_NODES,
+        total: ESCAPE_NODES,
+    };
+    let escape = holding_ply(before, me, best, limits)?;
     (escape != played.undo.ply).then(|| {
         format!(
             "Walks into Tinuë: {} forces a road in {} plies ({}). {} would have held (no road \
@@ -262,26 +267,33 @@ pub(super) fn can_stop_roads(before: &Position, me: Color) -> bool {
 /// A ply of `me` in `before` after which the opponent has no road in one and no Tinuë the
 /// solver finds (the search's best first), if one is found among the first `HOLD_TRIES`.
 fn saving_ply(before: &Position, me: Color, best: Option<Ply>) -> Option<Ply> {
-    holding_ply(before, me, best, HOLD_TRIES, HOLD_NODES)
+    let limits = Tries {
+        most: HOLD_TRIES,
+        nodes: HOLD_NODES,
+        total: usize::MAX,
+    };
+    holding_ply(before, me, best, limits)
 }
 
-/// `saving_ply` among the first `most` plies tried, with `nodes` for the solver on each.
-fn holding_ply(
-    before: &Position,
-    me: Color,
-    best: Option<Ply>,
+/// How far `holding_ply` looks: at most `most` plies solved, `nodes` for the solver on each,
+/// `total` nodes in all.
+struct Tries {
     most: usize,
     nodes: usize,
-) -> Option<Ply> {
+    total: usize,
+}
+
+/// `saving_ply` within `limits`.
+fn holding_ply(before: &Position, me: Color, best: Option<Ply>, limits: Tries) -> Option<Ply> {
     let them = me.opponent();
     let mut plies = Vec::new();
     before.generate_plies(&mut plies);
     let mut scratch = before.clone();
-    let mut tries = 0;
+    let (mut tries, mut spent) = (0, 0);
     best.into_iter()
         .chain(plies.into_iter().filter(|&p| Some(p) != best))
         .find(|&ply| {
-            if tries >= most {
+            if tries >= limits.most || spent >= limits.total {
                 return false;
             }
             let undo = scratch.play_unchecked(ply);
@@ -290,7 +302,9 @@ fn holding_ply(
                 None if scratch.is_tak(them) => false,
                 None => {
                     tries += 1;
-                    tinue::solve(&scratch, nodes).verdict == Verdict::NoTinue
+                    let solved = tinue::solve(&scratch, limits.nodes);
+                    spent += solved.nodes;
+                    solved.verdict == Verdict::NoTinue
                 }
             };
             scratch.undo(undo);

@@ -276,7 +276,8 @@ pub(super) fn tournament_options(
 pub(super) fn for_terminal(text: &str) -> String {
     let text = text.replace("the Move form", "`move PLY then LINE`");
     let mut out = String::with_capacity(text.len());
-    let mut in_command = false;
+    // Inside a command's words, and whether its next word may still be a subcommand.
+    let (mut in_command, mut subcommand) = (false, false);
     for (i, piece) in text.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
@@ -287,6 +288,7 @@ pub(super) fn for_terminal(text: &str) -> String {
             out.push_str(&piece[..lead]);
             out.push_str(command);
             in_command = !command.ends_with(['`', ')', ',', '.', ';', ':']);
+            subcommand = in_command;
             continue;
         }
         match in_command.then(|| option_for_terminal(piece)).flatten() {
@@ -296,10 +298,12 @@ pub(super) fn for_terminal(text: &str) -> String {
             }
             None => {
                 out.push_str(piece);
-                // A subcommand (`/tournament standings`) keeps the command going.
-                in_command &= piece.bytes().all(|b| b.is_ascii_lowercase());
+                // `/tournament standings`: one plain word right after the command goes on
+                // with it; any other ends it.
+                in_command &= subcommand && piece.bytes().all(|b| b.is_ascii_lowercase());
             }
         }
+        subcommand = false;
     }
     out
 }
