@@ -28,8 +28,9 @@ async fn a_rated_games_players_cannot_have_its_position_analysed_while_it_is_pla
     for (who, text) in [(alice(), "e1"), (bob(), "a1"), (alice(), "a3")] {
         says(&ply(&fake, &who, text).await, "played");
     }
-    for who in [alice(), bob()] {
-        let r = run(&fake, &who, "analyze", pasted(TRIED)).await;
+    let present = "[TPS \"x5/x5/1,x4/x5/1,x3,2 2 2\"]\n\n2... a5";
+    for (who, record) in [(alice(), TRIED), (bob(), TRIED), (alice(), present)] {
+        let r = run(&fake, &who, "analyze", pasted(record)).await;
         assert!(r.is_ephemeral(), "{}", r.text());
         says(&r, "that is the position of your rated game #1");
         says(&r, "It is open to you again when the game ends");
