@@ -327,7 +327,6 @@ impl Session {
         }
     }
 
-    /// Adds a channel's name to those shown in lists, for this run and the next.
     /// Keeps how far the clock was moved on for the next run (said if it cannot be).
     fn keep_offset(&self) {
         let file = self.data.join(CLOCK_FILE);
@@ -339,6 +338,7 @@ impl Session {
         }
     }
 
+    /// Adds a channel's name to those shown in lists, for this run and the next.
     fn remember_channel(&mut self, name: String) {
         if self.channels.contains(&name) {
             return;
