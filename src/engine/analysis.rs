@@ -29,6 +29,27 @@ pub struct Judgement {
     pub comment: Option<String>,
 }
 
+impl Judgement {
+    /// Marks this ply, played from `before`, a blunder that walked into the Tinuë `seen` found
+    /// on the next ply, when its mover had an escape and it is no blunder already; `words`
+    /// writes the comment from the escape's words (a TEI judge adds its chances).
+    pub(super) fn mark_walk_in(
+        &mut self,
+        before: &Position,
+        played: &crate::tak::Played,
+        seen: &TinueSeen,
+        words: impl FnOnce(String) -> String,
+    ) {
+        if self.mark == Some(Mark::Blunder) {
+            return;
+        }
+        if let Some(text) = walked_into(before, played, self.best, seen) {
+            self.mark = Some(Mark::Blunder);
+            self.comment = Some(words(text));
+        }
+    }
+}
+
 /// A whole game's analysis.
 #[derive(Clone, Debug)]
 pub struct Analysis {
@@ -183,12 +204,7 @@ pub fn analyze(game: &Game, limits: &Limits, mut progress: impl FnMut(usize, usi
         if let (Some(seen), Some((before, last)), Some(judged)) =
             (&tinue, &previous, judgements.last_mut())
         {
-            if judged.mark != Some(Mark::Blunder) {
-                if let Some(text) = walked_into(before, last, judged.best, seen) {
-                    judged.mark = Some(Mark::Blunder);
-                    judged.comment = Some(text);
-                }
-            }
+            judged.mark_walk_in(before, last, seen, |text| text);
         }
         let next = plies.get(i + 1).map(|p| p.undo.ply);
         let scores = (v.best, v.score, played_score);

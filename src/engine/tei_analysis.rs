@@ -6,7 +6,7 @@
 //! unanswered, a Tinuë made or missed) is found exactly, as Bredon's own analysis finds it.
 
 use super::analysis::{Analysis, Judgement};
-use super::tactics::{can_stop_roads, tactics, walked_into, Mark, Tinues};
+use super::tactics::{can_stop_roads, tactics, Mark, Tinues};
 use super::tei::Client;
 use crate::tak::{Color, Game, Ply, Position};
 use std::time::Duration;
@@ -73,7 +73,7 @@ pub fn analyze_tei(
             pos.play_unchecked(played.undo.ply);
         }
     }
-    let mut plies = Vec::with_capacity(texts.len());
+    let mut plies: Vec<Judgement> = Vec::with_capacity(texts.len());
     let mut pos = start.clone();
     let mut tinues = Tinues::default();
     // The position before the last ply judged, and that ply.
@@ -91,15 +91,11 @@ pub fn analyze_tei(
         // A Tinuë new on this ply: the opponent's ply before walked into it if it had an escape.
         if let (Some(seen), Some((earlier, last)), Some(j)) = (&tinue, &previous, plies.last_mut())
         {
-            let j: &mut Judgement = j;
-            if j.mark != Some(Mark::Blunder) {
-                if let Some(text) = walked_into(earlier, last, j.best, seen) {
-                    let (was, left) = (judged[i - 1].1, 1.0 - judged[i].1);
-                    let odds = chances(&client.name, last.color, was, left, "");
-                    j.mark = Some(Mark::Blunder);
-                    j.comment = Some(format!("{text} ({odds})"));
-                }
-            }
+            j.mark_walk_in(earlier, last, seen, |text| {
+                let (was, left) = (judged[i - 1].1, 1.0 - judged[i].1);
+                let odds = chances(&client.name, last.color, was, left, "");
+                format!("{text} ({odds})")
+            });
         }
         let next = game.plies().get(i + 1).map(|p| p.undo.ply);
         // Chances cannot tell a lost position from a forced loss: a Tak left is no blunder only
