@@ -218,16 +218,15 @@ fn header(tags: &[(&str, String)], start: &Position, result: Option<GameResult>)
 /// comment ("Marked !! in the record"), not lost.
 fn ply_text(played: &Played, note: Option<&PtnNote>, said: &[&str]) -> String {
     let mut text = match note {
-        Some(note) if !note.mark.is_empty() => played.ptn_with_marks() + note.mark,
+        Some(note) if !note.mark.is_empty() => {
+            let mut text = played.ptn_with_marks() + note.mark;
+            if let Some(own) = played.annotation.filter(|&own| own != note.mark) {
+                text.push_str(&format!(" {{Marked {own} in the record}}"));
+            }
+            text
+        }
         _ => played.ptn_annotated(),
     };
-    let replaced = note
-        .filter(|n| !n.mark.is_empty())
-        .and(played.annotation)
-        .filter(|&own| note.is_some_and(|n| n.mark != own));
-    if let Some(own) = replaced {
-        text.push_str(&format!(" {{Marked {own} in the record}}"));
-    }
     text = with_comments(text, said);
     if let Some(comment) = note.and_then(|n| n.comment.as_ref()) {
         text.push_str(&format!(" {{{}}}", comment.replace(['{', '}'], "")));
