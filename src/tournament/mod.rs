@@ -8,7 +8,7 @@ mod pairings;
 mod standings;
 
 pub use pairings::{round_robin, swiss, Entry};
-pub use standings::{halves, quarters, standings, Game, Standing};
+pub use standings::{halves, played_out, quarters, standings, Game, Standing};
 
 use serde::{Deserialize, Serialize};
 

@@ -26,6 +26,14 @@ pub struct Standing {
     pub games: Vec<Option<Game>>,
 }
 
+/// Whether every game of a round has its result: a bye scores with its round, not when the
+/// round is paired.
+pub fn played_out(round: &[Played]) -> bool {
+    round
+        .iter()
+        .all(|p| p.pair.black.is_none() || p.result.is_some())
+}
+
 /// The games of every player, by round, from the rounds' pairings.
 /// A bye scores a win in a Swiss tournament; in a round robin everyone sits out once with an odd
 /// count, and the rest scores nothing.
@@ -37,10 +45,7 @@ fn games_by_player(
     let bye = if format.is_swiss() { 2 } else { 0 };
     let mut games = vec![vec![None; rounds.len()]; players];
     for (r, round) in rounds.iter().enumerate() {
-        // A bye scores with its round, not when the round is paired.
-        let scored = round
-            .iter()
-            .all(|p| p.pair.black.is_none() || p.result.is_some());
+        let scored = played_out(round);
         for p in round {
             let score = |white: bool| {
                 p.result.map(|res| match (res, white) {

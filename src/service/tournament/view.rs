@@ -117,19 +117,14 @@ impl TournamentView {
         if !t.format.is_swiss() || t.phase != Phase::Running {
             return None;
         }
-        let round = t.rounds.len().checked_sub(1)?;
-        let pairs = t.rounds.last()?;
-        let unplayed = (0..pairs.len()).any(|b| {
-            pairs[b].black.is_some() && !self.results.contains_key(&(round as u32, b as u32))
-        });
-        let bye = pairs.iter().find(|p| p.black.is_none())?;
-        unplayed.then(|| {
-            format!(
-                "{} has the bye in round {}: 1 point once the round's games end.",
-                self.name(bye.white),
-                round + 1
-            )
-        })
+        let played = self.played();
+        let round = played.last().filter(|round| !pairing::played_out(round))?;
+        let bye = round.iter().find(|p| p.pair.black.is_none())?;
+        Some(format!(
+            "{} has the bye in round {}: 1 point once the round's games end.",
+            self.name(bye.pair.white),
+            played.len()
+        ))
     }
 
     /// Where the tournament stands, in words: "round 2 of 3", "finished".
