@@ -487,26 +487,28 @@ fn tei_half_komi_set_after_position_applies_to_the_next_search() {
     s.send("setoption name HalfKomi value 0");
     s.send("go depth 1");
     let without = s.until("bestmove");
-    let score = |lines: &[String]| {
-        lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .unwrap()
-            .split(" score ")
-            .nth(1)
-            .unwrap()
-            .split(" nodes")
-            .next()
-            .unwrap()
-            .to_string()
-    };
     assert_ne!(
-        score(&with_komi),
-        score(&without),
+        last_score(&with_komi),
+        last_score(&without),
         "{with_komi:?} {without:?}"
     );
-    assert!(score(&with_komi).starts_with("mate"), "{with_komi:?}");
+    assert!(last_score(&with_komi).starts_with("mate"), "{with_komi:?}");
+}
+
+/// The score of a search's last `info depth` line ("cp 120", "mate -1").
+fn last_score(lines: &[String]) -> String {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap()
+        .split(" score ")
+        .nth(1)
+        .unwrap()
+        .split(" nodes")
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -604,23 +606,15 @@ fn tei_counts_mate_in_the_side_to_moves_moves() {
     s.send("tei");
     s.until("teiok");
     s.send("teinewgame 5");
-    s.send("position startpos moves e1 a5 a2 e4 b2 b4 c2 a4 d3 b5");
-    s.send("go depth 4");
-    let lines = s.until("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    assert!(last.contains(" score mate 2 "), "{lines:?}");
-    // Black, to move after 6. d2, loses on White's next move.
-    s.send("position startpos moves e1 a5 a2 e4 b2 b4 c2 a4 d3 b5 d2");
-    s.send("go depth 4");
-    let lines = s.until("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    assert!(last.contains(" score mate -1 "), "{lines:?}");
+    let game = "e1 a5 a2 e4 b2 b4 c2 a4 d3 b5";
+    // White to move; then Black, to move after 6. d2, loses on White's next move.
+    for (moves, mate) in [
+        (game.to_string(), "mate 2"),
+        (format!("{game} d2"), "mate -1"),
+    ] {
+        s.send(&format!("position startpos moves {moves}"));
+        s.send("go depth 4");
+        let lines = s.until("bestmove");
+        assert_eq!(last_score(&lines), mate, "{lines:?}");
+    }
 }
