@@ -20,20 +20,25 @@ impl Service {
         if looked_up.is_empty() {
             return Ok(());
         }
+        // Each position asked about, turned and mirrored once, whatever the games compared.
+        let asked: Vec<(usize, Vec<u64>)> = looked_up
+            .iter()
+            .map(|p| (p.size(), turned_and_mirrored(p)))
+            .collect();
         for game in self.store.all_live_games()? {
             let playing = game.players.iter().any(|p| p.id == ctx.user.id);
-            if !playing || !game.settings.rated {
+            let size = game.settings.size;
+            if !playing || !game.settings.rated || asked.iter().all(|(s, _)| *s != size) {
                 continue;
             }
             let Match::Tak(g) = Self::rebuild(&game)? else {
                 continue;
             };
             let near = within_plies(g.position(), PLIES_AHEAD);
-            let size = g.position().size();
-            let same = |p: &Position| {
-                p.size() == size && turned_and_mirrored(p).iter().any(|h| near.contains(h))
+            let same = |(s, hashes): &(usize, Vec<u64>)| {
+                *s == size && hashes.iter().any(|h| near.contains(h))
             };
-            if looked_up.iter().any(same) {
+            if asked.iter().any(same) {
                 return refuse(format!(
                     "that is the position of your rated game #{} (as it stands, or within two \
                      plies of it): while it is played, Bredon does not analyse it, draw it or \
