@@ -14,6 +14,7 @@ pub mod gaelet;
 mod limits;
 pub mod net;
 pub mod net_train;
+mod ordering;
 pub mod puzzles;
 mod search;
 pub mod survival;

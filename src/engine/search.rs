@@ -1,16 +1,18 @@
-//! The searcher: iterative deepening over principal variation search (negamax, alpha-beta with
-//! null windows), a two-slot transposition table, killer and history ordering, reverse futility,
-//! null moves, late-move reductions and pruning, and a road-threat extension at the leaves. Each
-//! was measured in matches (docs/DEVELOPING.md, *The searcher and its evaluation*).
+//! The searcher: iterative deepening in aspiration windows over principal variation search
+//! (negamax, alpha-beta with null windows), a two-slot transposition table, ordering by killers,
+//! counter plies and history (`ordering`), reverse futility, null moves, late-move reductions and
+//! pruning, and a road-threat extension at the leaves. Each was measured in matches
+//! (docs/DEVELOPING.md, *The searcher and its evaluation*).
 //!
 //! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
 //! missed, and a leaf whose side to move faces a road threat is searched one ply further (so a
 //! threat is met, or two threats are seen to be decisive, instead of scored as quiet).
 
 use super::eval::evaluate;
+use super::ordering::{fresh_history, History, PlyOrder};
 use super::table::{from_table, table_size, to_table, Bound, Slot, Table};
 use super::{Found, Iteration, Limits, WIN, WIN_SOON};
-use crate::tak::{GameResult, Ply, Position, Role};
+use crate::tak::{GameResult, Ply, Position};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -35,6 +37,67 @@ fn late_reduction(depth: i32, index: usize) -> i32 {
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
 const EXTENSION_PLIES: i32 = 6;
 
+/// From this depth on, an iteration first searches a window around the last one's score
+/// (an aspiration window), widened on the side it fails.
+const ASPIRATION_FROM: u32 = 4;
+const ASPIRATION_MARGIN: i32 = 50;
+/// A window widened past this margin opens fully (a forced win, or a swing of eight flats).
+const ASPIRATION_LIMIT: i32 = 800;
+
+/// The bounds a root iteration searches within; a score outside them is only a bound.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    margin: i32,
+}
+
+impl Window {
+    const FULL: Window = Window {
+        alpha: -WIN - 1,
+        beta: WIN + 1,
+        margin: WIN,
+    };
+
+    fn around(score: i32) -> Window {
+        Window {
+            alpha: score - ASPIRATION_MARGIN,
+            beta: score + ASPIRATION_MARGIN,
+            margin: ASPIRATION_MARGIN,
+        }
+    }
+
+    /// Every ply failed low: the floor goes down (by twice as much each time).
+    fn lower(self) -> Window {
+        let margin = self.margin.saturating_mul(2);
+        let alpha = if margin > ASPIRATION_LIMIT {
+            -WIN - 1
+        } else {
+            self.alpha - margin
+        };
+        Window {
+            alpha,
+            margin,
+            ..self
+        }
+    }
+
+    /// A ply failed high: the ceiling goes up.
+    fn higher(self) -> Window {
+        let margin = self.margin.saturating_mul(2);
+        let beta = if margin > ASPIRATION_LIMIT {
+            WIN + 1
+        } else {
+            self.beta + margin
+        };
+        Window {
+            beta,
+            margin,
+            ..self
+        }
+    }
+}
+
 /// How the search came to a node: what its parent already knows of it.
 #[derive(Clone, Copy, PartialEq)]
 enum Reached {
@@ -54,13 +117,8 @@ struct Search {
     seldepth: u32,
     stopped: bool,
     table: Table,
-    seed: u64,
     lists: Vec<Vec<Ply>>,
-    /// The ordering's scratch: each ply with its sort key.
-    keyed: Vec<(u64, Ply)>,
-    killers: Vec<[Option<Ply>; 2]>,
-    /// How often each ply (by `history_index`) refuted a position, weighted by depth, per colour.
-    history: Vec<[i32; HISTORY_PLIES]>,
+    ordering: PlyOrder,
     /// The deepest height the current iteration's extensions may reach.
     horizon: i32,
 }
@@ -70,14 +128,14 @@ struct Search {
 /// halved at each search so the present position counts most. A new game needs a new memory.
 pub struct Memory {
     table: Table,
-    history: Vec<[i32; HISTORY_PLIES]>,
+    history: History,
 }
 
 impl Default for Memory {
     fn default() -> Memory {
         Memory {
             table: Table::new(2),
-            history: vec![[0; HISTORY_PLIES]; 2],
+            history: fresh_history(),
         }
     }
 }
@@ -122,62 +180,50 @@ pub fn search_remembering(
     memory.prepare(&limits);
     let mut s = Search {
         table: std::mem::replace(&mut memory.table, Table::new(2)),
-        history: std::mem::take(&mut memory.history),
         limits,
         started: Instant::now(),
         nodes: 0,
         seldepth: 0,
         stopped: false,
-        seed: seed | 1,
         lists: Vec::new(),
-        keyed: Vec::new(),
-        killers: Vec::new(),
+        ordering: PlyOrder::new(std::mem::take(&mut memory.history), seed | 1),
         horizon: 0,
     };
     let mut pos = position.clone();
     let mut best: Option<Found> = None;
     let mut root = Vec::new();
     pos.generate_plies(&mut root);
-    s.order(&pos, &mut root, usize::MAX, 0);
+    s.ordering.order(&pos, &mut root, usize::MAX, 0);
     for depth in 1..=s.limits.depth.unwrap_or(64) {
         s.horizon = depth as i32 + EXTENSION_PLIES;
-        let mut this_best: Option<(Ply, i32)> = None;
-        // The best `lines` root plies so far, best first: a child must beat the worst of them.
-        let mut top: Vec<(i32, Ply)> = Vec::new();
         if let Some(p) = best.as_ref().map(|b| b.ply) {
             if let Some(i) = root.iter().position(|&r| r == p) {
                 root[..=i].rotate_right(1);
             }
         }
-        for &ply in &root {
-            let full = top.len() < lines;
-            let alpha = if full { -WIN - 1 } else { top[lines - 1].0 };
-            let undo = pos.play_unchecked(ply);
-            let d = depth as i32 - 1;
-            let mut score = if full {
-                -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, Reached::Open)
-            } else {
-                -s.negamax(&mut pos, d, -alpha - 1, -alpha, 1, Reached::Open)
-            };
-            if !full && score > alpha && !s.stopped {
-                score = -s.negamax(&mut pos, d, -WIN - 1, -alpha, 1, Reached::Open);
+        let mut window = match &best {
+            Some(b) if lines == 1 && depth >= ASPIRATION_FROM && b.score.abs() < WIN_SOON => {
+                Window::around(b.score)
             }
-            pos.undo(undo);
-            if s.stopped && depth > 2 {
-                break;
+            _ => Window::FULL,
+        };
+        let top = loop {
+            let top = s.root(&mut pos, &root, depth, lines, window);
+            if s.stopped {
+                break top;
             }
-            if score > alpha {
-                let at = top
-                    .iter()
-                    .position(|&(t, _)| score > t)
-                    .unwrap_or(top.len());
-                top.insert(at, (score, ply));
-                top.truncate(lines);
-                if this_best.is_none_or(|(_, b)| score > b) {
-                    this_best = Some((ply, score));
+            match top.first() {
+                None => window = window.lower(),
+                Some(&(score, ply)) if score >= window.beta => {
+                    window = window.higher();
+                    if let Some(i) = root.iter().position(|&r| r == ply) {
+                        root[..=i].rotate_right(1);
+                    }
                 }
+                _ => break top,
             }
-        }
+        };
+        let this_best = top.first().map(|&(score, ply)| (ply, score));
         if s.stopped && depth > 2 {
             // The root plies searched before time ran out are searched in full: the best of
             // them is worth more than the last iteration's choice.
@@ -229,11 +275,62 @@ pub fn search_remembering(
         b.elapsed = s.started.elapsed();
     }
     memory.table = s.table;
-    memory.history = s.history;
+    memory.history = s.ordering.into_history();
     best
 }
 
 impl Search {
+    /// One iteration over the root plies within `window`: the best `lines` plies that rose
+    /// above its floor, best first, each with its score. A score at its ceiling or above stops
+    /// the iteration.
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        root: &[Ply],
+        depth: u32,
+        lines: usize,
+        window: Window,
+    ) -> Vec<(i32, Ply)> {
+        // The best `lines` root plies so far, best first: a child must beat the worst of them.
+        let mut top: Vec<(i32, Ply)> = Vec::new();
+        let beta = window.beta;
+        for &ply in root {
+            let full = top.len() < lines;
+            let alpha = if full {
+                window.alpha
+            } else {
+                top[lines - 1].0.max(window.alpha)
+            };
+            self.ordering.playing(0, Some(ply));
+            let undo = pos.play_unchecked(ply);
+            let d = depth as i32 - 1;
+            let mut score = if full {
+                -self.negamax(pos, d, -beta, -alpha, 1, Reached::Open)
+            } else {
+                -self.negamax(pos, d, -alpha - 1, -alpha, 1, Reached::Open)
+            };
+            if !full && score > alpha && !self.stopped {
+                score = -self.negamax(pos, d, -beta, -alpha, 1, Reached::Open);
+            }
+            pos.undo(undo);
+            if self.stopped && depth > 2 {
+                break;
+            }
+            if score > alpha {
+                let at = top
+                    .iter()
+                    .position(|&(t, _)| score > t)
+                    .unwrap_or(top.len());
+                top.insert(at, (score, ply));
+                top.truncate(lines);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        top
+    }
+
     /// `first`, then the table's best replies, as far as they stay legal and new (at most
     /// `depth` plies).
     fn principal_variation(&self, root: &Position, first: Ply, depth: u32) -> Vec<Ply> {
@@ -352,7 +449,7 @@ impl Search {
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_ply = None;
-        let killers = self.killers_at(height);
+        let killers = self.ordering.killers(height);
         for i in 0..list.len() {
             if i == sorted_to {
                 let end = if i < prune_from {
@@ -360,7 +457,7 @@ impl Search {
                 } else {
                     list.len()
                 };
-                self.order(pos, &mut list[i..], end - i, height);
+                self.ordering.order(pos, &mut list[i..], end - i, height);
                 sorted_to = end;
             }
             let ply = list[i];
@@ -373,6 +470,7 @@ impl Search {
             } else {
                 Reached::Open
             };
+            self.ordering.playing(height, Some(ply));
             let undo = pos.play_unchecked(ply);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, height + 1, child)
@@ -410,9 +508,7 @@ impl Search {
             }
             alpha = alpha.max(score);
             if alpha >= beta {
-                self.remember_killer(ply, height);
-                let h = &mut self.history[me.index()][history_index(ply)];
-                *h = h.saturating_add(depth * depth);
+                self.ordering.cut(me, ply, height, depth);
                 break;
             }
         }
@@ -471,6 +567,7 @@ impl Search {
             return None;
         }
         let reduction = 2 + depth / 6;
+        self.ordering.playing(height, None);
         pos.pass();
         let score = -self.negamax(
             pos,
@@ -482,97 +579,6 @@ impl Search {
         );
         pos.unpass();
         (score >= beta && !self.stopped).then_some(beta)
-    }
-
-    fn killers_at(&mut self, height: i32) -> [Option<Ply>; 2] {
-        let h = height as usize;
-        if self.killers.len() <= h {
-            self.killers.resize(h + 1, [None; 2]);
-        }
-        self.killers[h]
-    }
-
-    /// A ply that refuted a position: tried early in its siblings (the killer heuristic).
-    fn remember_killer(&mut self, ply: Ply, height: i32) {
-        let k = &mut self.killers[height as usize];
-        if k[0] != Some(ply) {
-            k[1] = k[0];
-            k[0] = Some(ply);
-        }
-    }
-
-    /// Killers first, then by kind (flats and capstones next to own pieces, other flats,
-    /// spreads and capstones, walls); ties broken by the seed so equal plies vary between games
-    /// but not between runs. Only the first `needed` come in order, the rest after them in any.
-    fn order(&mut self, pos: &Position, list: &mut [Ply], needed: usize, height: i32) {
-        let me = pos.to_move();
-        let mine = pos.controlled_by(me);
-        let board = crate::tak::square::edges(pos.size()).board;
-        let near = mine.neighbours(board);
-        let seed = self.seed;
-        let killers = self.killers_at(height);
-        let history = &self.history[me.index()];
-        // One key a ply, smallest first: its rank above a tie-breaker of 24 bits.
-        let key = |ply: Ply| -> u64 {
-            let rank = if Some(ply) == killers[0] {
-                0
-            } else if Some(ply) == killers[1] {
-                1
-            } else {
-                let prior = match ply {
-                    Ply::Place {
-                        square,
-                        role: Role::Flat | Role::Cap,
-                    } if near.contains(square) => 300,
-                    Ply::Place {
-                        role: Role::Flat, ..
-                    } => 200,
-                    Ply::Spread { .. } => 100,
-                    Ply::Place {
-                        role: Role::Cap, ..
-                    } => 100,
-                    Ply::Place {
-                        role: Role::Wall, ..
-                    } => 0,
-                };
-                let bonus = (history[history_index(ply)] / 16).clamp(0, 250);
-                (2 + 550 - prior - bonus) as u64
-            };
-            let h = hash_ply(ply) ^ seed;
-            rank << 24 | h.wrapping_mul(0x9E3779B97F4A7C15) >> 40
-        };
-        let keyed = &mut self.keyed;
-        keyed.clear();
-        keyed.extend(list.iter().map(|&ply| (key(ply), ply)));
-        if needed < keyed.len() {
-            keyed.select_nth_unstable_by_key(needed, |&(k, _)| k);
-            keyed[..needed].sort_unstable_by_key(|&(k, _)| k);
-        } else {
-            keyed.sort_unstable_by_key(|&(k, _)| k);
-        }
-        for (slot, &(_, ply)) in list.iter_mut().zip(keyed.iter()) {
-            *slot = ply;
-        }
-    }
-}
-
-/// Plies told apart by the history table: a placement by square and kind, a spread by square
-/// and direction.
-const HISTORY_PLIES: usize = 64 * 3 + 64 * 4;
-
-fn history_index(ply: Ply) -> usize {
-    match ply {
-        Ply::Place { square, role } => square.index() * 3 + role as usize,
-        Ply::Spread { from, dir, .. } => 64 * 3 + from.index() * 4 + dir as usize,
-    }
-}
-
-fn hash_ply(ply: Ply) -> u64 {
-    match ply {
-        Ply::Place { square, role } => (square.index() as u64) << 8 | role as u64,
-        Ply::Spread { from, dir, drops } => {
-            1 << 20 | (from.index() as u64) << 12 | (dir as u64) << 10 | drops.mask() as u64
-        }
     }
 }
 

@@ -5,7 +5,7 @@ use bredon::engine::{random_ply, search, search_remembering, tei, Level, Limits,
 use bredon::service::{ChallengeOptions, Ctx, EngineOpponent, Service};
 use bredon::store::records::{PlayerRef, Seat};
 use bredon::store::Store;
-use bredon::tak::{Color, Game, Position, Setup};
+use bredon::tak::{Color, Game, Komi, Position, Setup};
 use std::time::Duration;
 
 fn nodes(n: u64) -> Limits {
@@ -152,6 +152,32 @@ fn the_next_search_of_a_game_starts_from_what_the_last_one_left() {
     // A new game's memory is empty: the same search as afresh, node for node.
     let again = search_remembering(&mut Memory::default(), &next, depth(4), 9, |_| {}).unwrap();
     assert_eq!((again.ply, again.nodes), (fresh.ply, fresh.nodes));
+}
+
+/// From depth 4 an iteration first searches a window around the last score; a forced road
+/// found past it is searched again until the window holds it, so its distance is exact. In
+/// this starter puzzle depth 4 sees about a flat, depth 5 the Tinuë after f1.
+#[test]
+fn a_forced_road_beyond_the_aspiration_window_is_scored_exactly() {
+    let komi = Komi::parse("2").unwrap();
+    let p = Position::from_tps_with(
+        "1,1,1,1112S,2,2/x,2221S,2,22,12,1112C/2,21,2221C,2,12212,2/x,11,1S,2,112,1/\
+         x,1,21,2,2,1/x,1,11221,1,1S,x 2 60",
+        Setup::new(6).unwrap().with_komi(komi),
+    )
+    .unwrap();
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut scores = Vec::new();
+    let found = search_remembering(&mut Memory::default(), &p, limits, 9, |it| {
+        scores.push(it.lines[0].0)
+    })
+    .unwrap();
+    assert!(scores[3].abs() < 1_000, "depth 4 scored {}", scores[3]);
+    assert_eq!(p.ptn(found.ply), "f1");
+    assert_eq!(found.mate_in(), Some(5), "{scores:?}");
 }
 
 #[test]
