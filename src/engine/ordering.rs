@@ -55,24 +55,32 @@ impl PlyOrder {
     }
 
     pub fn killers(&mut self, height: i32) -> [Option<Ply>; 2] {
+        *self.killers_at(height)
+    }
+
+    fn killers_at(&mut self, height: i32) -> &mut [Option<Ply>; 2] {
         let h = height as usize;
         if self.killers.len() <= h {
             self.killers.resize(h + 1, [None; 2]);
         }
-        self.killers[h]
+        &mut self.killers[h]
+    }
+
+    /// The ply that led to the node at `height`, if any.
+    fn before(&self, height: i32) -> Option<Ply> {
+        self.played.get(height as usize).copied().flatten()
     }
 
     /// `ply`, played by `me`, refuted the node at `height` searched `depth` plies deep: it is
     /// tried early in its siblings (a killer), after the same ply before it (a counter), and
     /// anywhere (history).
     pub fn cut(&mut self, me: Color, ply: Ply, height: i32, depth: i32) {
-        self.killers(height);
-        let k = &mut self.killers[height as usize];
+        let k = self.killers_at(height);
         if k[0] != Some(ply) {
             k[1] = k[0];
             k[0] = Some(ply);
         }
-        if let Some(&Some(before)) = self.played.get(height as usize) {
+        if let Some(before) = self.before(height) {
             self.counters[me.index()][history_index(before)] = Some(ply);
         }
         let h = &mut self.history[me.index()][history_index(ply)];
@@ -80,11 +88,9 @@ impl PlyOrder {
     }
 
     /// The reply that last refuted the ply before the node at `height`, `me` to move.
-    pub fn counter(&self, me: Color, height: i32) -> Option<Ply> {
-        match self.played.get(height as usize) {
-            Some(&Some(before)) => self.counters[me.index()][history_index(before)],
-            _ => None,
-        }
+    fn counter(&self, me: Color, height: i32) -> Option<Ply> {
+        let before = self.before(height)?;
+        self.counters[me.index()][history_index(before)]
     }
 
     /// Killers first, the counter next, then by kind (flats and capstones next to own pieces,

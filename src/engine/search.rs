@@ -196,10 +196,8 @@ pub fn search_remembering(
     s.ordering.order(&pos, &mut root, usize::MAX, 0);
     for depth in 1..=s.limits.depth.unwrap_or(64) {
         s.horizon = depth as i32 + EXTENSION_PLIES;
-        if let Some(p) = best.as_ref().map(|b| b.ply) {
-            if let Some(i) = root.iter().position(|&r| r == p) {
-                root[..=i].rotate_right(1);
-            }
+        if let Some(b) = &best {
+            bring_forward(&mut root, 0, b.ply);
         }
         let mut window = match &best {
             Some(b) if lines == 1 && depth >= ASPIRATION_FROM && b.score.abs() < WIN_SOON => {
@@ -216,9 +214,7 @@ pub fn search_remembering(
                 None => window = window.lower(),
                 Some(&(score, ply)) if score >= window.beta => {
                     window = window.higher();
-                    if let Some(i) = root.iter().position(|&r| r == ply) {
-                        root[..=i].rotate_right(1);
-                    }
+                    bring_forward(&mut root, 0, ply);
                 }
                 _ => break top,
             }
@@ -240,9 +236,7 @@ pub fn search_remembering(
         }
         // Next iteration: the best lines first, in order.
         for (rank, &(_, ply)) in top.iter().enumerate() {
-            if let Some(i) = root.iter().position(|&r| r == ply) {
-                root[rank..=i].rotate_right(1);
-            }
+            bring_forward(&mut root, rank, ply);
         }
         report(&Iteration {
             depth,
@@ -579,6 +573,13 @@ impl Search {
         );
         pos.unpass();
         (score >= beta && !self.stopped).then_some(beta)
+    }
+}
+
+/// Moves `ply` to `rank` in the root's order, the plies from there on one place later.
+fn bring_forward(root: &mut [Ply], rank: usize, ply: Ply) {
+    if let Some(i) = root.iter().position(|&r| r == ply) {
+        root[rank..=i].rotate_right(1);
     }
 }
 
