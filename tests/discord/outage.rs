@@ -140,8 +140,15 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
             move_blind(&fake, &bob(), game, black).await;
         }
     }
-    // Killed in the middle of the outage, and started again while it lasts.
+    // Killed in the middle of the outage; most of it passes while no process runs, and the bot
+    // starts again while a minute and a half of it is left. A jump of the clock is no time a
+    // request spends on its way: one made before a jump of minutes would reach Discord after
+    // it, past the nonce's window, when no real request outlives it (Bredon trusts a nonce a
+    // minute, its requests give up after 25 s, Discord keeps a nonce minutes). So the long
+    // jump falls between the processes, and the outage ends with a jump that leaves every
+    // letter of the new process younger than the fake's nonce window (two minutes).
     drop(bot);
+    fake.advance(fake.outage_left() - Duration::from_secs(90));
     let bot = start_bot_with(&fake, data.path(), 0.2, &quick);
     connected(&fake, 2).await;
     for (white, black) in &rounds[2..] {
@@ -161,7 +168,7 @@ async fn an_outage_with_a_kill_inside_loses_no_announcement() {
         "nothing got through the outage"
     );
     // Discord comes back, losing every third answer for a while.
-    fake.advance(Duration::from_secs(16 * 60 + 1));
+    fake.advance(fake.outage_left() + Duration::from_secs(1));
     fake.lossy(Duration::from_secs(600), 3);
     let (alice_id, bob_id) = (alice().id, bob().id);
     let expected = |f: &FakeDiscord| {

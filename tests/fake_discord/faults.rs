@@ -43,6 +43,12 @@ impl FakeDiscord {
         self.state.outage_until_ms.store(until, Ordering::SeqCst);
     }
 
+    /// How much virtual time the outage (`outage`) has left: none once it ended.
+    pub fn outage_left(&self) -> Duration {
+        let until = self.state.outage_until_ms.load(Ordering::SeqCst);
+        Duration::from_millis(until.saturating_sub(self.state.now_ms()).max(0) as u64)
+    }
+
     /// For `length` of virtual time, requests whose path holds `fragment` answer 503 and have no
     /// effect (an incident of one route).
     pub fn outage_of(&self, fragment: &str, length: Duration) {
