@@ -65,24 +65,21 @@ pub(super) fn walked_into(
     }
     let me = played.color;
     let them = me.opponent();
-    let best = best.filter(|&b| b != played.undo.ply);
     let limits = Tries {
         most: usize::MAX,
         nodes: TINUE_NODES,
         total: ESCAPE_NODES,
     };
-    let escape = holding_ply(before, me, best, limits)?;
-    (escape != played.undo.ply).then(|| {
-        format!(
-            "Walks into Tinuë: {} forces a road in {} plies ({}). {} would have held (no road \
-             in one, no Tinuë for {}).",
-            them.name(),
-            seen.plies,
-            seen.line,
-            before.ptn(escape),
-            them.name()
-        )
-    })
+    let escape = holding_ply(before, played, best, limits)?;
+    Some(format!(
+        "Walks into Tinuë: {} forces a road in {} plies ({}). {} would have held (no road in \
+         one, no Tinuë for {}).",
+        them.name(),
+        seen.plies,
+        seen.line,
+        before.ptn(escape),
+        them.name()
+    ))
 }
 
 /// A Tinuë the mover had before a ply (a forced road longer than one ply), and what the ply
@@ -167,7 +164,7 @@ pub(super) fn tactics(
     }
     if !over && !lost_already && after.is_tak(them) {
         let answer = their_roads(after, them, next);
-        let held = saving_ply(before, me, best)
+        let held = saving_ply(before, played, best)
             .map(|p| {
                 format!(
                     " {} would have held (no road in one, no Tinuë for {}).",
@@ -264,15 +261,16 @@ pub(super) fn can_stop_roads(before: &Position, me: Color) -> bool {
     })
 }
 
-/// A ply of `me` in `before` after which the opponent has no road in one and no Tinuë the
-/// solver finds (the search's best first), if one is found among the first `HOLD_TRIES`.
-fn saving_ply(before: &Position, me: Color, best: Option<Ply>) -> Option<Ply> {
+/// A ply in `before`, other than the one `played`, after which the opponent has no road in one
+/// and no Tinuë the solver finds (the search's best first), if one is found among the first
+/// `HOLD_TRIES`.
+fn saving_ply(before: &Position, played: &crate::tak::Played, best: Option<Ply>) -> Option<Ply> {
     let limits = Tries {
         most: HOLD_TRIES,
         nodes: HOLD_NODES,
         total: usize::MAX,
     };
-    holding_ply(before, me, best, limits)
+    holding_ply(before, played, best, limits)
 }
 
 /// How far `holding_ply` looks: at most `most` plies solved, `nodes` for the solver on each,
@@ -283,15 +281,27 @@ struct Tries {
     total: usize,
 }
 
-/// `saving_ply` within `limits`.
-fn holding_ply(before: &Position, me: Color, best: Option<Ply>, limits: Tries) -> Option<Ply> {
-    let them = me.opponent();
+/// `saving_ply` within `limits`. The ply played is passed over: it is the one that did not
+/// hold, and the solver's nodes go to the others.
+fn holding_ply(
+    before: &Position,
+    played: &crate::tak::Played,
+    best: Option<Ply>,
+    limits: Tries,
+) -> Option<Ply> {
+    let them = played.color.opponent();
+    let played = played.undo.ply;
+    let best = best.filter(|&b| b != played);
     let mut plies = Vec::new();
     before.generate_plies(&mut plies);
     let mut scratch = before.clone();
     let (mut tries, mut spent) = (0, 0);
     best.into_iter()
-        .chain(plies.into_iter().filter(|&p| Some(p) != best))
+        .chain(
+            plies
+                .into_iter()
+                .filter(|&p| Some(p) != best && p != played),
+        )
         .find(|&ply| {
             if tries >= limits.most || spent >= limits.total {
                 return false;
