@@ -63,8 +63,7 @@ pub(super) fn walked_into(
     if seen.going_on {
         return None;
     }
-    let me = played.color;
-    let them = me.opponent();
+    let them = played.color.opponent();
     let limits = Tries {
         most: usize::MAX,
         nodes: TINUE_NODES,
@@ -291,17 +290,13 @@ fn holding_ply(
 ) -> Option<Ply> {
     let them = played.color.opponent();
     let played = played.undo.ply;
-    let best = best.filter(|&b| b != played);
     let mut plies = Vec::new();
     before.generate_plies(&mut plies);
     let mut scratch = before.clone();
     let (mut tries, mut spent) = (0, 0);
     best.into_iter()
-        .chain(
-            plies
-                .into_iter()
-                .filter(|&p| Some(p) != best && p != played),
-        )
+        .chain(plies.into_iter().filter(|&p| Some(p) != best))
+        .filter(|&p| p != played)
         .find(|&ply| {
             if tries >= limits.most || spent >= limits.total {
                 return false;
