@@ -1,35 +1,53 @@
 #!/usr/bin/env bash
-# Regenerates assets/engine/net-6x6.txt, the network Bredon evaluates 6x6 with: Tiltak's games
-# against itself (6x6, komi 2), every quiet position of them labelled by Tiltak's chance after a
-# 4,000-node search (`bredon label`), then the network trained on those chances
-# (`bredon tune --net`). Usage: assets/engine/regenerate-net.sh /path/to/tiltak/target/release
+# Regenerates a network Bredon evaluates with: assets/engine/net-6x6.txt (the default) or
+# net-5x5.txt. Tiltak's games against itself (6x6 komi 2, or 5x5 komi 0), every quiet position
+# of them labelled by Tiltak's chance after a 4,000-node search (`bredon label`), then the
+# network trained on those chances (`bredon tune --net`).
+# Usage: assets/engine/regenerate-net.sh /path/to/tiltak/target/release [6|5]
 # (a Tiltak built with `cargo build --release --bin main --bin tei --features smol`). Tiltak
-# thinks by the clock, so a new run plays other games; about 140 minutes on two cores.
+# thinks by the clock, so a new run plays other games; about 140 minutes on two cores for 6x6,
+# 60 for 5x5.
 set -euo pipefail
 tiltak=$(cd "$1" && pwd)/tei
+size=${2:-6}
 cd "$(dirname "$0")/../.."
 cargo build --release --quiet
 bredon=$PWD/target/release/bredon
 data=$(mktemp -d)
-self_play() { # openings, movetime, games, first game, file
-    "$bredon" match --a "tei:$tiltak" --b "tei:$tiltak" --size 6 --komi 2 --openings "$1" \
-        --movetime "$2" --games "$3" --first-game "$4" --ptn "$data/$5" >/dev/null
+self_play() { # komi, openings, movetime, games, first game, file
+    "$bredon" match --a "tei:$tiltak" --b "tei:$tiltak" --size "$size" --komi "$1" \
+        --openings "$2" --movetime "$3" --games "$4" --first-game "$5" --ptn "$data/$6" >/dev/null
 }
-# Two processes side by side, one core each. The first 2,400 openings of a larger book are the
-# same, so the third pair plays openings the others did not.
-self_play 2400 20 400 1 slow1.ptn & self_play 2400 20 391 401 slow2.ptn & wait
-self_play 2400 10 1000 1001 fast1.ptn & self_play 2400 10 1000 2001 fast2.ptn & wait
-self_play 5000 10 1000 4801 more1.ptn & self_play 5000 10 1000 5801 more2.ptn & wait
-self_play 5000 10 1000 6801 last1.ptn & self_play 5000 10 1000 7801 last2.ptn & wait
-"$bredon" label --ptn "$data/slow1.ptn" --ptn "$data/slow2.ptn" --teacher "tei:$tiltak" \
-    --nodes 4000 --threads 2 >"$data/slow.tsv"
-"$bredon" label --ptn "$data/fast1.ptn" --ptn "$data/fast2.ptn" --teacher "tei:$tiltak" \
-    --nodes 4000 --threads 2 >"$data/fast.tsv"
-"$bredon" label --ptn "$data/more1.ptn" --ptn "$data/more2.ptn" --teacher "tei:$tiltak" \
-    --nodes 4000 --threads 2 >"$data/more.tsv"
-"$bredon" label --ptn "$data/last1.ptn" --ptn "$data/last2.ptn" --teacher "tei:$tiltak" \
-    --nodes 4000 --threads 2 >"$data/last.tsv"
-"$bredon" tune --labels "$data/slow.tsv" --labels "$data/fast.tsv" --labels "$data/more.tsv" \
-    --labels "$data/last.tsv" \
-    --teacher-share 1 --net assets/engine/net-6x6.txt
+label() { # labels file, then the games' files
+    local out=$1
+    shift
+    "$bredon" label "${@/#/--ptn=}" --teacher "tei:$tiltak" --nodes 4000 --threads 2 >"$out"
+}
+# Two processes side by side, one core each. The first openings of a larger book are the same
+# whatever its size, so a later pair with a larger book plays openings the others did not.
+case $size in
+6)
+    self_play 2 2400 20 400 1 slow1.ptn & self_play 2 2400 20 391 401 slow2.ptn & wait
+    self_play 2 2400 10 1000 1001 fast1.ptn & self_play 2 2400 10 1000 2001 fast2.ptn & wait
+    self_play 2 5000 10 1000 4801 more1.ptn & self_play 2 5000 10 1000 5801 more2.ptn & wait
+    self_play 2 5000 10 1000 6801 last1.ptn & self_play 2 5000 10 1000 7801 last2.ptn & wait
+    sets=(slow fast more last)
+    ;;
+5)
+    # From game 1001 (opening 501): the first 500 openings stay for matches against Tiltak.
+    self_play 0 5000 10 1250 1001 first1.ptn & self_play 0 5000 10 1250 2251 first2.ptn & wait
+    self_play 0 5000 10 1250 3501 second1.ptn & self_play 0 5000 10 1250 4751 second2.ptn & wait
+    sets=(first second)
+    ;;
+*)
+    echo "a network is trained for 6x6 or 5x5, not $size" >&2
+    exit 2
+    ;;
+esac
+labels=()
+for set in "${sets[@]}"; do
+    label "$data/$set.tsv" "$data/$set"1.ptn "$data/$set"2.ptn
+    labels+=(--labels "$data/$set.tsv")
+done
+"$bredon" tune "${labels[@]}" --teacher-share 1 --net "assets/engine/net-${size}x$size.txt"
 echo "games and labels kept in $data"

@@ -269,8 +269,8 @@ pub struct TuneArgs {
     /// L2 weight decay, in the logistic model's units [default: 1e-5, with --net 1e-4].
     #[arg(long)]
     decay: Option<f64>,
-    /// With --labels: train the 6x6 network instead of the linear weights, and write it here
-    /// (the file `assets/engine/net-6x6.txt` is the one Bredon plays).
+    /// With --labels (all of one board size): train that size's network instead of the linear
+    /// weights, and write it here (Bredon plays `assets/engine/net-5x5.txt` and `net-6x6.txt`).
     #[arg(long, requires = "labels")]
     net: Option<std::path::PathBuf>,
     /// With --net: passes over the positions.
@@ -341,17 +341,26 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Trains the 6x6 network on labelled positions and writes it to `path`, reporting its
-/// held-out error beside today's linear weights' and today's network's.
+/// Trains a network on labelled positions of one board size and writes it to `path`, reporting
+/// its held-out error beside today's linear weights' and today's network's for that size.
 fn run_net(args: &TuneArgs, path: &std::path::Path) -> Result<(), Failure> {
     use crate::engine::eval::{features, split_features, WEIGHTS};
-    use crate::engine::net::NET_6X6;
+    use crate::engine::net;
     use crate::engine::net_train::{net_error, train, NetSample, Schedule};
     use crate::engine::tune::{best_scale, error, is_held_out, Sample};
     let started = std::time::Instant::now();
     let (mut tr, mut ho, mut linear_tr, mut linear_ho) = (vec![], vec![], vec![], vec![]);
+    let mut size = None;
     each_labelled(&args.labels, |l| {
         let pos = l.position()?;
+        let first = *size.get_or_insert(pos.size());
+        if first != pos.size() {
+            let n = pos.size();
+            return Err(format!(
+                "a network is for one board size: a {n}x{n} position among {first}x{first} ones \
+                 (train each size's labels apart)"
+            ));
+        }
         let target = l.target(args.teacher_share);
         let net = NetSample {
             x: split_features(&pos),
@@ -374,13 +383,17 @@ fn run_net(args: &TuneArgs, path: &std::path::Path) -> Result<(), Failure> {
     // search's margins (in flats) mean the same chances with either.
     let today = WEIGHTS.map(f64::from);
     let scale = best_scale(&linear_tr, &today);
+    let size = size.unwrap_or(6);
+    let today_net = match net::for_size(size) {
+        Some(net) => format!("{:.5}", net_error(net, &ho)),
+        None => "none".into(),
+    };
     println!(
-        "{} positions to fit, {} held out; mean squared error held out: {:.5} by today's \
-         weights, {:.5} by today's network ({:.0} s)",
+        "{} positions of {size}x{size} to fit, {} held out; mean squared error held out: {:.5} by \
+         today's weights, {today_net} by today's network ({:.0} s)",
         tr.len(),
         ho.len(),
         error(&linear_ho, &today, scale),
-        net_error(&NET_6X6, &ho),
         started.elapsed().as_secs_f64()
     );
     let schedule = Schedule {

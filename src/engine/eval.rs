@@ -1,7 +1,8 @@
 //! The static evaluation: a linear function of features of the position, the weights fitted by
 //! `bredon tune` to strong games' positions, each labelled by its result and a stronger engine's
-//! chance for it (see `tune`), not set by hand. On 6x6, where those positions come from, a small
-//! network (`net`) reads the same features with the two sides apart (`split_features`) instead.
+//! chance for it (see `tune`), not set by hand. On 5x5 and 6x6, where Tiltak's games were labelled
+//! for it, a small network (`net`) reads the same features with the two sides apart
+//! (`split_features`) instead.
 //!
 //! Most features are counted for each side and enter as the side to move's minus the
 //! opponent's, so the evaluation is the same for either colour. Two are the side to move's own
@@ -9,7 +10,7 @@
 //! for the side to move is worth far more than one for the side that just moved), and the
 //! tempo.
 
-use super::net::NET_6X6;
+use super::net;
 use crate::tak::square::edges;
 use crate::tak::{Bitboard, Color, Position};
 
@@ -134,11 +135,11 @@ impl Sink for Vector {
     }
 }
 
-/// The position's value for the side to move, in hundredths of a flat: by the network on 6x6
-/// (where its data is), by the linear weights on other sizes.
+/// The position's value for the side to move, in hundredths of a flat: by the size's network on
+/// 5x5 and 6x6 (where its data is), by the linear weights on other sizes.
 pub fn evaluate(pos: &Position) -> i32 {
-    if pos.size() == 6 {
-        return NET_6X6.evaluate(&split_features(pos));
+    if let Some(net) = net::for_size(pos.size()) {
+        return net.evaluate(&split_features(pos));
     }
     evaluate_with(pos, &WEIGHTS)
 }
@@ -432,14 +433,36 @@ mod tests {
     }
 
     #[test]
-    fn the_network_wants_flats_and_fears_a_road_in_two() {
-        let eval = |tps: &str| NET_6X6.evaluate(&split_features(&position(tps)));
-        let even = eval("x6/x6/x2,1,2,x2/x6/x6/x6 1 3");
-        let flat_up = eval("x6/x6/x2,1,2,x2/x2,1,x3/x6/x6 2 3");
-        // The side to move is a flat behind in the second: worse than even.
-        assert!(flat_up < even, "{flat_up} < {even}");
-        // White to move with four of a row of six, the other two empty: far ahead.
-        let road = eval("x6/x6/1,1,1,1,x2/x6/2,2,x4/x4,2,2 1 5");
-        assert!(road > even + 100, "{road} > {even} + 100");
+    fn each_network_wants_flats_and_fears_a_road_in_two() {
+        // Per size: a quiet even position; the same with the side to move a flat behind; White
+        // to move with a row two empty squares from a road; the same pieces scattered.
+        let cases = [
+            (
+                "x6/x6/x2,1,2,x2/x6/x6/x6 1 3",
+                "x6/x6/x2,1,2,x2/x2,1,x3/x6/x6 2 3",
+                "x6/x6/1,1,1,1,x2/x6/2,2,x4/x4,2,2 1 5",
+                "x6/1,x5/x,1,x2,1,x/x6/2,2,x3,1/x4,2,2 1 5",
+            ),
+            (
+                "x5/x5/x,1,2,x2/x5/x5 1 3",
+                "x5/x5/x,1,2,x2/x,1,x3/x5 2 3",
+                "x5/x5/1,1,1,x2/2,x4/x3,2,2 1 4",
+                "1,x4/x2,1,x2/x4,1/2,x4/x3,2,2 1 4",
+            ),
+        ];
+        for (even, flat_down, row, scattered) in cases {
+            let pos = position(even);
+            let net = net::for_size(pos.size()).expect("a network for 5x5 and 6x6");
+            let eval = |tps: &str| net.evaluate(&split_features(&position(tps)));
+            assert_eq!(
+                evaluate(&pos),
+                eval(even),
+                "`evaluate` asks the size's network"
+            );
+            let (even, flat_down) = (eval(even), eval(flat_down));
+            assert!(flat_down < even, "{flat_down} < {even}");
+            let (row, scattered) = (eval(row), eval(scattered));
+            assert!(row > scattered + 50, "{row} > {scattered} + 50");
+        }
     }
 }

@@ -1,8 +1,8 @@
-//! The 6x6 evaluation: a small network over the evaluation's features with the two sides apart
-//! (`eval::split_features`), one layer of `HIDDEN` rectified units beside a linear part, its
-//! output a logit of the side to move's chance. Trained by `bredon tune --net` (`net_train`)
-//! on the labelled positions the linear weights are fitted to, which are all 6x6: other sizes
-//! keep the linear weights.
+//! The 5x5 and 6x6 evaluations: a small network over the evaluation's features with the two
+//! sides apart (`eval::split_features`), one layer of `HIDDEN` rectified units beside a linear
+//! part, its output a logit of the side to move's chance. Trained by `bredon tune --net`
+//! (`net_train`) on positions of Tiltak's games against itself on that size, labelled by
+//! Tiltak: a size without a network (3x3, 4x4, 7x7, 8x8) keeps the linear weights.
 //!
 //! The hidden layer is summed input by input over the inputs that are not zero (most are
 //! counts that are zero, or one-hot groups), a column of `HIDDEN` weights each.
@@ -33,6 +33,21 @@ pub static NET_6X6: LazyLock<Net> = LazyLock::new(|| {
     Net::from_text(include_str!("../../assets/engine/net-6x6.txt"))
         .expect("the committed network reads back")
 });
+
+/// The network Bredon plays 5x5 with (komi 0 in its games; komi is one of its inputs).
+pub static NET_5X5: LazyLock<Net> = LazyLock::new(|| {
+    Net::from_text(include_str!("../../assets/engine/net-5x5.txt"))
+        .expect("the committed network reads back")
+});
+
+/// The network trained for boards of `size`, if there is one.
+pub fn for_size(size: usize) -> Option<&'static Net> {
+    match size {
+        5 => Some(&NET_5X5),
+        6 => Some(&NET_6X6),
+        _ => None,
+    }
+}
 
 impl Net {
     pub fn logit(&self, x: &[f32; INPUTS]) -> f32 {
@@ -119,8 +134,11 @@ mod tests {
 
     #[test]
     fn a_network_reads_back_what_it_wrote_and_refuses_a_wrong_shape() {
+        for size in [5, 6] {
+            let net = for_size(size).expect("a committed network");
+            assert_eq!(Net::from_text(&net.to_text()).as_ref(), Ok(net));
+        }
         let net = NET_6X6.clone();
-        assert_eq!(Net::from_text(&net.to_text()), Ok(net.clone()));
         let short: String = net
             .to_text()
             .split_whitespace()

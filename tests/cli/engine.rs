@@ -360,6 +360,23 @@ fn label_records_a_teachers_chances_and_tune_fits_to_them() {
     let o = net(&dir.path().join("no-such-folder/net.txt"));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    // A network is trained for one size: a 6x6 position among 5x5 ones is refused.
+    assert!(stdout(&net(&written)).contains("positions of 5x5 to fit"));
+    let mixed = dir.path().join("mixed.tsv");
+    std::fs::write(
+        &mixed,
+        format!("{labels}0\t1\t0.5\t2\tx6/x6/x2,1,2,x2/x6/x6/x6 1 3\n"),
+    )
+    .unwrap();
+    let o = bredon(&[
+        "tune",
+        "--labels",
+        mixed.to_str().unwrap(),
+        "--net",
+        written.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("one board size"), "{}", stderr(&o));
 
     let own = format!("tei:{} tei", env!("CARGO_BIN_EXE_bredon"));
     let o = bredon(&["label", "--ptn", games.to_str().unwrap(), "--teacher", &own]);
