@@ -5,6 +5,7 @@
 
 use super::paint::{self, pt, Paint, Pt};
 use super::text::{self, Align, Weight};
+use super::{caption_px, card_lines, count_px, preview};
 use super::{owner_paint, pill_row, player_card, result_pill, Card, Layout, Pill, Theme};
 use crate::takat::{Color, Ending, Game, Ply, Position, Safety};
 use image::RgbImage;
@@ -100,33 +101,41 @@ pub fn render_takat(scene: &TakatScene, theme: &Theme) -> RgbImage {
 }
 
 fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
+    for card in cards(scene) {
+        player_card(img, theme, l, &card);
+    }
+    pill_row(img, status_pills(scene, theme), theme, l);
+}
+
+/// The players' cards: name, aim, pieces left to enter, and whose turn it is.
+fn cards(scene: &TakatScene) -> [Card<'static>; 2] {
     let p = scene.position;
     let to_move = scene.result.is_none().then(|| p.to_move());
-    for c in [Color::White, Color::Black] {
+    [Color::White, Color::Black].map(|c| {
         let aim = match c {
             Color::White => "builds six",
             Color::Black => "blocks",
         };
         let to_move = to_move == Some(c);
-        player_card(
-            img,
-            theme,
-            l,
-            &Card {
-                seat: c.index(),
-                name: scene.name(c),
-                // A slab, as pieces are drawn on the board.
-                icon: (34.0, 14.0, 4.0),
-                count: p.reserve(c).to_string(),
-                caption: "to enter",
-                status: match to_move {
-                    true => format!("{} · {aim} · to move", c.name()),
-                    false => format!("{} · {aim}", c.name()),
-                },
-                to_move,
+        Card {
+            seat: c.index(),
+            name: scene.name(c),
+            // A slab, as pieces are drawn on the board.
+            icon: (34.0, 14.0, 4.0),
+            count: p.reserve(c).to_string(),
+            caption: "to enter",
+            status: match to_move {
+                true => format!("{} · {aim} · to move", c.name()),
+                false => format!("{} · {aim}", c.name()),
             },
-        );
-    }
+            to_move,
+        }
+    })
+}
+
+/// The status row's pills: the move, the clock and the threats, or the result.
+fn status_pills(scene: &TakatScene, theme: &Theme) -> Vec<Pill> {
+    let p = scene.position;
     let mut pills: Vec<Pill> = Vec::new();
     match scene.result {
         Some(r) => pills.push(result_pill(
@@ -145,7 +154,70 @@ fn header(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
             }
         }
     }
-    pill_row(img, pills, theme, l);
+    pills
+}
+
+/// A circle's name, low in the circle under its stack: at least the smallest size that reads
+/// at Discord's preview.
+fn cell_label_px(l: &Layout, rho: f32) -> f32 {
+    (0.17 * rho).max(preview::smallest_px(l.width, Weight::Bold))
+}
+
+/// The height of a circle's name: low in the circle, clear of its ring.
+fn cell_label_middle(l: &Layout, at: Pt, rho: f32) -> f32 {
+    at.y + rho - 0.6 * cell_label_px(l, rho) - 0.07 * rho
+}
+
+/// A stack's height on its badge: at least the smallest size that reads at Discord's preview.
+fn badge_px(l: &Layout, rho: f32) -> f32 {
+    (0.26 * rho).max(preview::smallest_px(l.width, Weight::Bold))
+}
+
+/// The legend under the board: each mark's icon (none for the shaded centre) and meaning.
+const LEGEND: [(Option<Safety>, &str); 3] = [
+    (Some(Safety::Temporary), "owner moves it"),
+    (Some(Safety::Permanent), "nobody moves it"),
+    (None, "shaded centre: no entry"),
+];
+
+/// The legend's text: the smallest size that reads at Discord's preview.
+fn legend_px(l: &Layout) -> f32 {
+    preview::smallest_px(l.width, Weight::Regular)
+}
+
+/// Every text a Takat picture of `scene` lays out, at the size it is drawn: the cards' lines,
+/// counts and captions, the status row, the circles' names, the stacks' heights and the legend;
+/// for checking that each reads at Discord's preview.
+pub fn takat_texts(scene: &TakatScene, theme: &Theme) -> Vec<preview::Line> {
+    let l = Layout::new(theme, 6);
+    let line = |text: &str, px: f32, weight: Weight| preview::Line {
+        text: text.to_string(),
+        px,
+        weight,
+    };
+    let mut lines = Vec::new();
+    for card in cards(scene) {
+        lines.extend(card_lines(&l, &card));
+        lines.push(line(&card.count, count_px(&l), Weight::Bold));
+        lines.push(line(card.caption, caption_px(&l), Weight::Regular));
+    }
+    for (text, _) in status_pills(scene, theme) {
+        lines.push(line(&text, super::pill_px(&l), Weight::Bold));
+    }
+    let p = scene.position;
+    let b = p.board();
+    let rho = Geometry::new(&l, b.radius as f32).radius;
+    for c in 0..b.len() as u8 {
+        lines.push(line(b.name(c), cell_label_px(&l, rho), Weight::Bold));
+        if p.stack(c).height() > 1 {
+            let height = p.stack(c).height().to_string();
+            lines.push(line(&height, badge_px(&l, rho), Weight::Bold));
+        }
+    }
+    for (_, text) in LEGEND {
+        lines.push(line(text, legend_px(&l), Weight::Regular));
+    }
+    lines
 }
 
 fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
@@ -167,12 +239,11 @@ fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
             false => (theme.board_frame.0, 0.035 * rho),
         };
         paint::circle(img, at, rho, Paint::outlined(fill, ring.0, ring.1));
-        // At least 20 px (10 at Discord's preview), low in the circle under its stack.
-        let px = (0.17 * rho).max(20.0 * l.k);
+        let px = cell_label_px(l, rho);
         text::draw(
             img,
             b.name(c),
-            (at.x, at.y + rho - 0.75 * px - 0.05 * rho),
+            (at.x, cell_label_middle(l, at, rho)),
             px,
             Weight::Bold,
             Align::Center,
@@ -195,7 +266,7 @@ fn board(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, l: &Layout) {
         }
     }
     for c in cells {
-        stack(img, scene, theme, &g, c);
+        stack(img, scene, theme, (l, &g), c);
     }
     if let Some(Ply::Move { from, to }) = scene.last {
         arrow(img, g.at(b.coords(from)), g.at(b.coords(to)), rho, theme);
@@ -253,7 +324,13 @@ fn arrow(img: &mut RgbImage, from: Pt, to: Pt, rho: f32, theme: &Theme) {
     paint::convex(img, &tri(wing, 0.0), Paint::solid(theme.arrow.0));
 }
 
-fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c: u8) {
+fn stack(
+    img: &mut RgbImage,
+    scene: &TakatScene,
+    theme: &Theme,
+    (l, g): (&Layout, &Geometry),
+    c: u8,
+) {
     let p = scene.position;
     let s = p.stack(c);
     if s.height() == 0 {
@@ -264,7 +341,11 @@ fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c:
     let (slab_w, slab_h, gap) = (0.95 * rho, 0.19 * rho, 0.035 * rho);
     let h = s.height() as f32;
     let total = h * slab_h + (h - 1.0) * gap;
-    let bottom = at.y + total / 2.0 - 0.04 * rho;
+    // Centred on the circle, but standing clear of the circle's name under it when tall on
+    // small circles.
+    let name_px = cell_label_px(l, rho);
+    let name_top = cell_label_middle(l, at, rho) - text::digit_height(name_px, Weight::Bold) / 2.0;
+    let bottom = (at.y + total / 2.0 - 0.04 * rho).min(name_top - 0.04 * rho);
     let outline = (0.03 * rho).max(1.0);
     let mut top_mid = at;
     for (i, color) in s.pieces().enumerate() {
@@ -301,17 +382,18 @@ fn stack(img: &mut RgbImage, scene: &TakatScene, theme: &Theme, g: &Geometry, c:
     // where no arrow passes.
     if s.height() > 1 {
         let badge = pt(at.x + 0.74 * rho, at.y);
+        let px = badge_px(l, rho);
         paint::circle(
             img,
             badge,
-            0.19 * rho,
+            0.73 * px,
             Paint::outlined(theme.badge_fill.0, theme.badge_text.0, 0.025 * rho),
         );
         text::draw(
             img,
             &s.height().to_string(),
             (badge.x, badge.y),
-            0.26 * rho,
+            px,
             Weight::Bold,
             Align::Center,
             theme.badge_text.0,
@@ -358,12 +440,8 @@ fn lock(img: &mut RgbImage, at: Pt, r: f32, safety: Safety, theme: &Theme) {
 fn legend(img: &mut RgbImage, theme: &Theme, l: &Layout) {
     let k = l.k;
     let y = l.height as f32 - 24.0 * k;
-    let px = 20.0 * k;
-    let parts: [(Option<Safety>, &str); 3] = [
-        (Some(Safety::Temporary), "owner moves it"),
-        (Some(Safety::Permanent), "nobody moves it"),
-        (None, "shaded centre: no entry"),
-    ];
+    let px = legend_px(l);
+    let parts = LEGEND;
     let widths: Vec<f32> = parts
         .iter()
         .map(|(icon, t)| {

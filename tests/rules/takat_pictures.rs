@@ -1,8 +1,8 @@
 //! Takat's pictures: the winning stack ringed, arrows between circles, red circles, each
 //! stack's order of colours.
 
-use bredon::render::hex::{circle_geometry, render_takat, TakatScene};
-use bredon::render::Theme;
+use bredon::render::hex::{circle_geometry, render_takat, takat_texts, TakatScene};
+use bredon::render::{Theme, SMALLEST_PREVIEW_TEXT};
 use bredon::takat::{Ending, Position};
 
 fn close(a: image::Rgb<u8>, b: image::Rgb<u8>) -> bool {
@@ -25,7 +25,8 @@ fn the_winning_stack_is_ringed_the_arrow_lies_between_circles_and_red_circles_sh
     let img = render_takat(&scene, &theme);
     let cell = |name: &str| p.board().cell(name).unwrap();
     let ((x, y), r) = circle_geometry(&theme, &p, cell("b1"));
-    let ring = *img.get_pixel((x + r * 0.95) as u32, y as u32);
+    // The ring at the lower left, clear of the height's badge (right) and a lock (left).
+    let ring = *img.get_pixel((x - r * 0.66) as u32, (y + r * 0.66) as u32);
     assert!(
         close(ring, theme.result_fill.0),
         "b1 ringed in green: {ring:?}"
@@ -77,4 +78,48 @@ fn every_stack_shows_its_order_of_colours() {
         })
         .collect();
     assert_eq!(colours, [true, false, true, false]);
+}
+
+/// Every text of a Takat picture, on either board and in every theme, is at least
+/// `SMALLEST_PREVIEW_TEXT` tall where Discord shows the picture 400 px wide: the cards, the
+/// status row (the result, or the move, the clock and a threat), the circles' names, the
+/// stacks' heights and the legend.
+#[test]
+fn every_text_of_a_takat_picture_reads_at_discords_preview() {
+    for name in Theme::names() {
+        let theme = Theme::named(name).unwrap();
+        // Each board with its tallest stack's height, on the stack's badge.
+        for (text, tallest) in [
+            ("x,x/111121,221,x/x,x 2 b1 6", "6"),
+            ("x,x,x/12,x,x,x/x,x,x,x,x/x,x,21212,x/x,x,1 2 e3 8", "5"),
+        ] {
+            let p = Position::from_text(text).unwrap();
+            let scene = TakatScene {
+                position: &p,
+                last: None,
+                players: ["Ann", "Bo"],
+                result: p.end(),
+                notes: vec!["White threatens a stack of six".into()],
+                clock: Some("2 days".into()),
+            };
+            let lines = takat_texts(&scene, &theme);
+            let status = match scene.result {
+                Some(_) => "Ann",
+                None => "2 days left",
+            };
+            for kind in ["Ann", "to enter", status, "a1", tallest, "owner moves it"] {
+                assert!(
+                    lines.iter().any(|l| l.text.starts_with(kind)),
+                    "{name} {text}: no {kind:?} in {lines:?}"
+                );
+            }
+            for line in &lines {
+                let h = line.preview_height(theme.width);
+                assert!(
+                    h >= SMALLEST_PREVIEW_TEXT,
+                    "{name} {text}: {line:?} is {h:.2} px at 400 px"
+                );
+            }
+        }
+    }
 }
