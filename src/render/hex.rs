@@ -5,7 +5,7 @@
 
 use super::paint::{self, pt, Paint, Pt};
 use super::text::{self, Align, Weight};
-use super::{caption_px, card_lines, count_px, preview};
+use super::{header_texts, preview};
 use super::{owner_paint, pill_row, player_card, result_pill, Card, Layout, Pill, Theme};
 use crate::takat::{Color, Ending, Game, Ply, Position, Safety};
 use image::RgbImage;
@@ -190,20 +190,8 @@ fn legend_px(l: &Layout) -> f32 {
 /// for checking that each reads at Discord's preview.
 pub fn takat_texts(scene: &TakatScene, theme: &Theme) -> Vec<preview::Line> {
     let l = Layout::new(theme, 6);
-    let line = |text: &str, px: f32, weight: Weight| preview::Line {
-        text: text.to_string(),
-        px,
-        weight,
-    };
-    let mut lines = Vec::new();
-    for card in cards(scene) {
-        lines.extend(card_lines(&l, &card));
-        lines.push(line(&card.count, count_px(&l), Weight::Bold));
-        lines.push(line(card.caption, caption_px(&l), Weight::Regular));
-    }
-    for (text, _) in status_pills(scene, theme) {
-        lines.push(line(&text, super::pill_px(&l), Weight::Bold));
-    }
+    let line = preview::Line::new;
+    let mut lines = header_texts(&l, &cards(scene), &status_pills(scene, theme));
     let p = scene.position;
     let b = p.board();
     let rho = Geometry::new(&l, b.radius as f32).radius;

@@ -302,20 +302,8 @@ pub fn card_text(scene: &Scene, theme: &Theme) -> Vec<preview::Line> {
 /// counts; for checking that each reads at Discord's preview.
 pub fn texts(scene: &Scene, theme: &Theme) -> Vec<preview::Line> {
     let l = Layout::of(theme, scene.position.size(), scene.display);
-    let line = |text: &str, px: f32, weight: Weight| preview::Line {
-        text: text.to_string(),
-        px,
-        weight,
-    };
-    let mut lines = Vec::new();
-    for card in tak_cards(scene) {
-        lines.extend(card_lines(&l, &card));
-        lines.push(line(&card.count, count_px(&l), Weight::Bold));
-        lines.push(line(card.caption, caption_px(&l), Weight::Regular));
-    }
-    for (text, _) in status_pills(scene, theme) {
-        lines.push(line(&text, pill_px(&l), Weight::Bold));
-    }
+    let line = preview::Line::new;
+    let mut lines = header_texts(&l, &tak_cards(scene), &status_pills(scene, theme));
     if scene.display.labels {
         for i in 0..l.size {
             let file = ((b'a' + i as u8) as char).to_string();
@@ -333,6 +321,24 @@ pub fn texts(scene: &Scene, theme: &Theme) -> Vec<preview::Line> {
         }
     }
     lines.extend(square::drop_count_lines(scene, &l));
+    lines
+}
+
+/// The header's texts as drawn, in Tak's pictures and Takat's: each card's name and status
+/// lines, its count and caption, then the status row's pills.
+fn header_texts(l: &Layout, cards: &[Card], pills: &[Pill]) -> Vec<preview::Line> {
+    let mut lines = Vec::new();
+    for card in cards {
+        lines.extend(card_lines(l, card));
+        lines.push(preview::Line::new(&card.count, count_px(l), Weight::Bold));
+        lines.push(preview::Line::new(
+            card.caption,
+            caption_px(l),
+            Weight::Regular,
+        ));
+    }
+    let pill = |(text, _): &Pill| preview::Line::new(text, pill_px(l), Weight::Bold);
+    lines.extend(pills.iter().map(pill));
     lines
 }
 

@@ -20,6 +20,14 @@ pub struct Line {
 }
 
 impl Line {
+    pub fn new(text: &str, px: f32, weight: Weight) -> Line {
+        Line {
+            text: text.to_string(),
+            px,
+            weight,
+        }
+    }
+
     /// The ink height of its digits, in pixels, when the picture (`width` pixels wide) is shown
     /// 400 px wide.
     pub fn preview_height(&self, width: u32) -> f32 {

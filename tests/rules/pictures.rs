@@ -3,7 +3,7 @@
 use crate::support;
 use bredon::render::{
     alt_text, card_text, encode_png, render, render_gif, square_geometry, square_marks, texts,
-    Display, Scene, Theme, SMALLEST_PREVIEW_TEXT,
+    Display, Line, Scene, Theme, SMALLEST_PREVIEW_TEXT,
 };
 use bredon::tak::{Color, Game, GameResult, Ply, Position, Square};
 use image::{Rgb, RgbImage};
@@ -33,6 +33,18 @@ fn at(img: &RgbImage, theme: &Theme, size: usize, square: &str, dx: f32, dy: f32
         (cx as f32 + dx * cell) as u32,
         (cy as f32 + dy * cell) as u32,
     )
+}
+
+/// Every line's digits are at least `SMALLEST_PREVIEW_TEXT` tall where Discord shows a
+/// picture of `theme` 400 px wide; `what` names the case in a failure.
+pub(crate) fn assert_each_reads_at_preview(lines: &[Line], theme: &Theme, what: &str) {
+    for line in lines {
+        let h = line.preview_height(theme.width);
+        assert!(
+            h >= SMALLEST_PREVIEW_TEXT,
+            "{what}: {line:?} is {h:.2} px at 400 px"
+        );
+    }
 }
 
 fn close(a: Rgb<u8>, b: Rgb<u8>) -> bool {
@@ -240,13 +252,7 @@ fn badges_pills_and_card_lines_read_at_discords_preview_in_every_theme_and_size(
             assert!(cards.iter().any(|l| l.text.starts_with("to move · ")));
             lines.extend(cards);
         }
-        for line in lines {
-            let h = line.preview_height(theme.width);
-            assert!(
-                h >= SMALLEST_PREVIEW_TEXT,
-                "{name}: {line:?} is {h:.2} px at 400 px"
-            );
-        }
+        assert_each_reads_at_preview(&lines, &theme, name);
     }
     // What is drawn is that size: the rows of the pill's (light) digits on its dark fill.
     let theme = Theme::default();
@@ -290,13 +296,7 @@ fn every_text_of_a_picture_reads_at_discords_preview() {
                     "{name} {size}x{size}: no {kind:?} in {lines:?}"
                 );
             }
-            for line in &lines {
-                let h = line.preview_height(theme.width);
-                assert!(
-                    h >= SMALLEST_PREVIEW_TEXT,
-                    "{name} {size}x{size}: {line:?} is {h:.2} px at 400 px"
-                );
-            }
+            assert_each_reads_at_preview(&lines, &theme, &format!("{name} {size}x{size}"));
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Takat's pictures: the winning stack ringed, arrows between circles, red circles, each
 //! stack's order of colours.
 
+use super::pictures::assert_each_reads_at_preview;
 use bredon::render::hex::{circle_geometry, render_takat, takat_texts, TakatScene};
-use bredon::render::{Theme, SMALLEST_PREVIEW_TEXT};
+use bredon::render::Theme;
 use bredon::takat::{Ending, Position};
 
 fn close(a: image::Rgb<u8>, b: image::Rgb<u8>) -> bool {
@@ -104,7 +105,7 @@ fn every_text_of_a_takat_picture_reads_at_discords_preview() {
             };
             let lines = takat_texts(&scene, &theme);
             let status = match scene.result {
-                Some(_) => "Ann",
+                Some(_) => "1-0",
                 None => "2 days left",
             };
             for kind in ["Ann", "to enter", status, "a1", tallest, "owner moves it"] {
@@ -113,13 +114,7 @@ fn every_text_of_a_takat_picture_reads_at_discords_preview() {
                     "{name} {text}: no {kind:?} in {lines:?}"
                 );
             }
-            for line in &lines {
-                let h = line.preview_height(theme.width);
-                assert!(
-                    h >= SMALLEST_PREVIEW_TEXT,
-                    "{name} {text}: {line:?} is {h:.2} px at 400 px"
-                );
-            }
+            assert_each_reads_at_preview(&lines, &theme, &format!("{name} {text}"));
         }
     }
 }
