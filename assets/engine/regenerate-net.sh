@@ -6,7 +6,7 @@
 # Usage: assets/engine/regenerate-net.sh /path/to/tiltak/target/release [6|5]
 # (a Tiltak built with `cargo build --release --bin main --bin tei --features smol`). Tiltak
 # thinks by the clock, so a new run plays other games; about 140 minutes on two cores for 6x6,
-# 60 for 5x5.
+# 120 for 5x5.
 set -euo pipefail
 tiltak=$(cd "$1" && pwd)/tei
 size=${2:-6}
@@ -37,7 +37,9 @@ case $size in
     # From game 1001 (opening 501): the first 500 openings stay for matches against Tiltak.
     self_play 0 5000 10 1250 1001 first1.ptn & self_play 0 5000 10 1250 2251 first2.ptn & wait
     self_play 0 5000 10 1250 3501 second1.ptn & self_play 0 5000 10 1250 4751 second2.ptn & wait
-    sets=(first second)
+    self_play 0 5000 10 1250 6001 third1.ptn & self_play 0 5000 10 1250 7251 third2.ptn & wait
+    self_play 0 7000 10 1250 8501 fourth1.ptn & self_play 0 7000 10 1250 9751 fourth2.ptn & wait
+    sets=(first second third fourth)
     ;;
 *)
     echo "a network is trained for 6x6 or 5x5, not $size" >&2
