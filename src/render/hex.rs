@@ -79,7 +79,7 @@ impl Geometry {
 
 /// The centre of a circle in the picture and the circle's radius, in pixels.
 pub fn circle_geometry(theme: &Theme, position: &Position, cell: u8) -> ((f32, f32), f32) {
-    let l = Layout::new(theme, 6);
+    let l = layout(theme);
     let b = position.board();
     let g = Geometry::new(&l, b.radius as f32);
     let at = g.at(b.coords(cell));
@@ -90,9 +90,13 @@ fn piece(theme: &Theme, c: Color, width: f32) -> Paint {
     owner_paint(theme, c == Color::White, width)
 }
 
+/// The picture's layout: one size for every board, the same as Tak's.
+fn layout(theme: &Theme) -> Layout {
+    Layout::new(theme, 6)
+}
+
 pub fn render_takat(scene: &TakatScene, theme: &Theme) -> RgbImage {
-    // One picture size for every board, the same as Tak's.
-    let l = Layout::new(theme, 6);
+    let l = layout(theme);
     let mut img = RgbImage::from_pixel(l.width, l.height, theme.background.0);
     header(&mut img, scene, theme, &l);
     board(&mut img, scene, theme, &l);
@@ -189,7 +193,7 @@ fn legend_px(l: &Layout) -> f32 {
 /// counts and captions, the status row, the circles' names, the stacks' heights and the legend;
 /// for checking that each reads at Discord's preview.
 pub fn takat_texts(scene: &TakatScene, theme: &Theme) -> Vec<preview::Line> {
-    let l = Layout::new(theme, 6);
+    let l = layout(theme);
     let line = preview::Line::new;
     let mut lines = header_texts(&l, &cards(scene), &status_pills(scene, theme));
     let p = scene.position;
@@ -429,17 +433,16 @@ fn legend(img: &mut RgbImage, theme: &Theme, l: &Layout) {
     let k = l.k;
     let y = l.height as f32 - 24.0 * k;
     let px = legend_px(l);
-    let parts = LEGEND;
-    let widths: Vec<f32> = parts
+    let widths: Vec<f32> = LEGEND
         .iter()
         .map(|(icon, t)| {
             text::width(t, px, Weight::Regular) + if icon.is_some() { 30.0 * k } else { 0.0 }
         })
         .collect();
     let gap = 24.0 * k;
-    let total = widths.iter().sum::<f32>() + gap * (parts.len() as f32 - 1.0);
+    let total = widths.iter().sum::<f32>() + gap * (LEGEND.len() as f32 - 1.0);
     let mut x = (l.width as f32 - total) / 2.0;
-    for ((icon, t), w) in parts.iter().zip(widths) {
+    for ((icon, t), w) in LEGEND.iter().zip(widths) {
         let mut tx = x;
         if let Some(safety) = icon {
             lock(img, pt(x + 10.0 * k, y), 9.0 * k, *safety, theme);
