@@ -14,9 +14,24 @@ cd "$(dirname "$0")/../.."
 cargo build --release --quiet
 bredon=$PWD/target/release/bredon
 data=$(mktemp -d)
+# Tiltak exits now and then in a long run, which ends the match ("the engine ... exited"): the
+# process is started again from the game after the last one its file holds, until all are played
+# (three starts in a row that add no game stop the script, saying so).
 self_play() { # komi, openings, movetime, games, first game, file
-    "$bredon" match --a "tei:$tiltak" --b "tei:$tiltak" --size "$size" --komi "$1" \
-        --openings "$2" --movetime "$3" --games "$4" --first-game "$5" --ptn "$data/$6" >/dev/null
+    local played=0 stalled=0 before
+    while [ "$played" -lt "$4" ]; do
+        before=$played
+        "$bredon" match --a "tei:$tiltak" --b "tei:$tiltak" --size "$size" --komi "$1" \
+            --openings "$2" --movetime "$3" --games $(($4 - played)) \
+            --first-game $(($5 + played)) --ptn "$data/$6" >/dev/null || true
+        played=$(grep -c '^\[Size ' "$data/$6" 2>/dev/null) || played=${played:-0}
+        if [ "$played" -gt "$before" ]; then stalled=0; else stalled=$((stalled + 1)); fi
+        if [ "$stalled" -ge 3 ]; then
+            echo "self-play into $6 stopped after $played of $4 games" >&2
+            kill -TERM $$ # the script, not only this background copy of the function
+            return 1
+        fi
+    done
 }
 label() { # labels file, then the games' files
     local out=$1
