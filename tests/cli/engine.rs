@@ -326,6 +326,30 @@ fn label_records_a_teachers_chances_and_tune_fits_to_them() {
     }
     assert_eq!(lines.first().unwrap().split('\t').next(), Some("0"));
     assert_eq!(lines.last().unwrap().split('\t').next(), Some("9"));
+    // A teacher that stops after 30 positions: the 30 lines written are whole, and `--from`
+    // goes on from there, the two outputs together the whole run's.
+    let tired = dir.path().join("tired.sh");
+    std::fs::write(
+        &tired,
+        "n=0; while read line; do case \"$line\" in \
+         tei) echo 'id name tired'; echo teiok;; isready) echo readyok;; \
+         go*) n=$((n+1)); [ $n -gt 30 ] && exit 0; \
+         echo 'info depth 1 score cp 20 wdl 700 100 200'; echo 'bestmove a1';; esac; done\n",
+    )
+    .unwrap();
+    let path = games.to_str().unwrap();
+    let tired = format!("tei:sh {}", tired.display());
+    let o = bredon(&["label", "--ptn", path, "--teacher", &tired]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("30 of "), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--from 30 goes on"), "{}", stderr(&o));
+    let rest = bredon(&["label", "--ptn", path, "--teacher", &spec, "--from", "30"]);
+    assert!(rest.status.success(), "{}", stderr(&rest));
+    assert_eq!(format!("{}{}", stdout(&o), stdout(&rest)), labels);
+    let past = (lines.len() + 1).to_string();
+    let o = bredon(&["label", "--ptn", path, "--teacher", &spec, "--from", &past]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("past the last"), "{}", stderr(&o));
     let file = dir.path().join("labels.tsv");
     std::fs::write(&file, &labels).unwrap();
     let tune = |share: &str| {
