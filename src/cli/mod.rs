@@ -3,6 +3,7 @@
 mod analyze;
 pub mod engine;
 mod ground;
+mod label;
 mod local;
 mod perft;
 mod puzzles;
@@ -58,7 +59,7 @@ enum Command {
     /// Fit the evaluation's weights to games' results or labelled positions (Texel's method).
     Tune(engine::TuneArgs),
     /// Label games' quiet positions with a teacher engine's chances, for `tune --labels`.
-    Label(engine::LabelArgs),
+    Label(label::LabelArgs),
     /// Play engines against each other: random, easy, medium, hard or tei:PROGRAM.
     Match(engine::MatchArgs),
     /// Count the leaves of the tree of legal plies, one line per depth: `DEPTH COUNT`.
@@ -97,7 +98,7 @@ pub fn main() -> ExitCode {
         Command::Match(args) => engine::run_match(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Tune(args) => engine::run_tune(args),
-        Command::Label(args) => engine::run_label(args),
+        Command::Label(args) => label::run_label(args),
         Command::Backup { file } => backup(&file),
         Command::Migrate { from } => migrate(&from),
         Command::Reshard(args) => reshard::run(args),
