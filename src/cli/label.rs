@@ -104,7 +104,11 @@ fn teach(
     next: &AtomicUsize,
     done: mpsc::Sender<(usize, f32)>,
 ) -> Result<(), Failure> {
-    let mut teacher = spawn(program)?;
+    let stop_all = |e| {
+        next.store(labelled.len(), Ordering::Relaxed);
+        e
+    };
+    let mut teacher = spawn(program).map_err(stop_all)?;
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(position) = labelled.get(i) else {
@@ -113,10 +117,7 @@ fn teach(
         let chance = position
             .setup()
             .and_then(|setup| teacher.win_chance(&position.tps, &setup, nodes))
-            .map_err(|e| {
-                next.store(labelled.len(), Ordering::Relaxed);
-                Failure::new(1, e)
-            })?;
+            .map_err(|e| stop_all(Failure::new(1, e)))?;
         // The receiver is read until every teacher has ended.
         let _ = done.send((i, chance));
     }
