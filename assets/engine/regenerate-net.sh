@@ -24,7 +24,9 @@ self_play() { # komi, openings, movetime, games, first game, file
         "$bredon" match --a "tei:$tiltak" --b "tei:$tiltak" --size "$size" --komi "$1" \
             --openings "$2" --movetime "$3" --games $(($4 - played)) \
             --first-game $(($5 + played)) --ptn "$data/$6" >/dev/null || true
-        played=$(grep -c '^\[Size ' "$data/$6" 2>/dev/null) || played=${played:-0}
+        # Each game in the file starts with its tags; no file yet counts 0.
+        played=$(grep -c '^\[Size ' "$data/$6" 2>/dev/null || true)
+        played=${played:-0}
         if [ "$played" -gt "$before" ]; then stalled=0; else stalled=$((stalled + 1)); fi
         if [ "$stalled" -ge 3 ]; then
             echo "self-play into $6 stopped after $played of $4 games" >&2

@@ -78,17 +78,16 @@ pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
             let result = worker
                 .join()
                 .map_err(|_| Failure::new(1, "a labelling thread panicked"))?;
-            result.map_err(|e| match written - args.from {
-                0 => e,
-                _ => Failure::new(
-                    e.code,
-                    format!(
-                        "{}; {written} of {} positions labelled: --from {written} goes on from \
-                         there",
-                        e.message,
-                        labelled.len()
-                    ),
-                ),
+            result.map_err(|e| {
+                if written == args.from {
+                    return e;
+                }
+                let message = format!(
+                    "{}; {written} of {} positions labelled: --from {written} goes on from there",
+                    e.message,
+                    labelled.len()
+                );
+                Failure::new(e.code, message)
             })?;
         }
         Ok(())
