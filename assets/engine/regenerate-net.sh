@@ -5,8 +5,8 @@
 # network trained on those chances (`bredon tune --net`).
 # Usage: assets/engine/regenerate-net.sh /path/to/tiltak/target/release [6|5]
 # (a Tiltak built with `cargo build --release --bin main --bin tei --features smol`). Tiltak
-# thinks by the clock, so a new run plays other games; about 140 minutes on two cores for 6x6,
-# 120 for 5x5.
+# thinks by the clock, so a new run plays other games; about four hours on two cores for 6x6,
+# two for 5x5.
 set -euo pipefail
 tiltak=$(cd "$1" && pwd)/tei
 size=${2:-6}
@@ -44,11 +44,16 @@ label() { # labels file, then the games' files
 # whatever its size, so a later pair with a larger book plays openings the others did not.
 case $size in
 6)
-    self_play 2 2400 20 400 1 slow1.ptn & self_play 2 2400 20 391 401 slow2.ptn & wait
-    self_play 2 2400 10 1000 1001 fast1.ptn & self_play 2 2400 10 1000 2001 fast2.ptn & wait
-    self_play 2 5000 10 1000 4801 more1.ptn & self_play 2 5000 10 1000 5801 more2.ptn & wait
-    self_play 2 5000 10 1000 6801 last1.ptn & self_play 2 5000 10 1000 7801 last2.ptn & wait
-    sets=(slow fast more last)
+    # From game 9001 (opening 4501): openings neither the matches against Tiltak nor the games
+    # of the network before this one began with.
+    self_play 2 7000 10 1000 9001 first1.ptn & self_play 2 7000 10 1000 10001 first2.ptn & wait
+    self_play 2 12000 10 1000 11001 second1.ptn & self_play 2 12000 10 1000 12001 second2.ptn & wait
+    self_play 2 12000 10 1000 13001 third1.ptn & self_play 2 12000 10 1000 14001 third2.ptn & wait
+    self_play 2 12000 10 1000 15001 fourth1.ptn & self_play 2 12000 10 1000 16001 fourth2.ptn & wait
+    self_play 2 12000 10 1000 17001 fifth1.ptn & self_play 2 12000 10 1000 18001 fifth2.ptn & wait
+    self_play 2 12000 10 1000 19001 sixth1.ptn & self_play 2 12000 10 1000 20001 sixth2.ptn & wait
+    sets=(first second third fourth fifth sixth)
+    training=(--epochs 48 --decay 3e-5)
     ;;
 5)
     # From game 1001 (opening 501): the first 500 openings stay for matches against Tiltak.
@@ -57,6 +62,7 @@ case $size in
     self_play 0 5000 10 1250 6001 third1.ptn & self_play 0 5000 10 1250 7251 third2.ptn & wait
     self_play 0 7000 10 1250 8501 fourth1.ptn & self_play 0 7000 10 1250 9751 fourth2.ptn & wait
     sets=(first second third fourth)
+    training=()
     ;;
 *)
     echo "a network is trained for 6x6 or 5x5, not $size" >&2
@@ -68,5 +74,5 @@ for set in "${sets[@]}"; do
     label "$data/$set.tsv" "$data/$set"1.ptn "$data/$set"2.ptn
     labels+=(--labels "$data/$set.tsv")
 done
-"$bredon" tune "${labels[@]}" --teacher-share 1 --net "assets/engine/net-${size}x$size.txt"
+"$bredon" tune "${labels[@]}" --teacher-share 1 "${training[@]}" --net "assets/engine/net-${size}x$size.txt"
 echo "games and labels kept in $data"
