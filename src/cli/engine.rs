@@ -1,6 +1,6 @@
 use super::ground::Failure;
 use crate::engine::{choose, random_ply, tei, Level, Memory};
-use crate::tak::{Color, Game, Komi, Ply, Position, Setup};
+use crate::tak::{Color, Game, GameResult, Komi, Ply, Position, Setup};
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -138,6 +138,8 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         ));
     }
     let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
+    // Of those, the games decided by a road; a match's other decided games end on flats.
+    let (mut road_wins, mut road_losses) = (0u32, 0u32);
     let first = args.first_game - 1;
     for g in first..first + args.games {
         // Game g: A plays White in even games.
@@ -186,9 +188,16 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
                 .and_then(|mut f| f.write_all(text.as_bytes()))
                 .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", path.display())))?;
         }
+        let by_road = u32::from(matches!(result, Some(GameResult::Road { .. })));
         match result.and_then(|r| r.winner()) {
-            Some(w) if w == a_color => wins += 1,
-            Some(_) => losses += 1,
+            Some(w) if w == a_color => {
+                wins += 1;
+                road_wins += by_road;
+            }
+            Some(_) => {
+                losses += 1;
+                road_losses += by_road;
+            }
             None => draws += 1,
         }
         println!(
@@ -202,6 +211,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     }
     let score = wins as f64 + draws as f64 / 2.0;
     println!("{} vs {} on {}x{}: {} scored {score}/{} ({wins} wins, {losses} losses, {draws} draws), {:.0}%", args.a, args.b, args.size, args.size, args.a, args.games, 100.0 * score / args.games as f64);
+    println!(
+        "{} won {road_wins} by a road and {} on flats; lost {road_losses} by a road and {} on flats",
+        args.a,
+        wins - road_wins,
+        losses - road_losses
+    );
     let (elo, low, high) = elo_interval(wins, losses, draws);
     println!("Elo difference {elo:+.0}, 95% interval [{low:+.0}, {high:+.0}]");
     Ok(())

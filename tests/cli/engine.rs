@@ -290,6 +290,49 @@ fn a_match_started_at_a_later_game_plays_that_game_and_opening() {
     assert_eq!(tail, format!("[Player1{}[Player1{}", games[3], games[4]));
 }
 
+/// A match says how A's games were decided, by a road or on flats, as its PTN records them.
+#[test]
+fn a_match_counts_its_wins_and_losses_by_road_and_on_flats() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.ptn");
+    // Random plies on 3x3 (seeded by the game and ply, so the same every run) end both ways.
+    let mut args: Vec<&str> = "match --a random --b random --size 3 --games 20 --openings 10"
+        .split_whitespace()
+        .collect();
+    args.extend(["--ptn", path.to_str().unwrap()]);
+    let o = bredon(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ptn = std::fs::read_to_string(&path).unwrap();
+    // A's wins by road and on flats, then its losses by road and on flats.
+    let mut counts = [0; 4];
+    // Both players are named `random`: A is White in games 1, 3, 5 ...
+    for (i, game) in ptn.split("[Player1 ").skip(1).enumerate() {
+        let a_is_white = i % 2 == 0;
+        let result = game
+            .split("[Result \"")
+            .nth(1)
+            .and_then(|r| r.split('"').next());
+        let (white_won, flats) = match result {
+            Some("R-0") => (true, 0),
+            Some("F-0") => (true, 1),
+            Some("0-R") => (false, 0),
+            Some("0-F") => (false, 1),
+            _ => continue,
+        };
+        counts[flats + if white_won == a_is_white { 0 } else { 2 }] += 1;
+    }
+    let [road_wins, flat_wins, road_losses, flat_losses] = counts;
+    assert!(
+        road_wins + road_losses > 0 && flat_wins + flat_losses > 0,
+        "{ptn}"
+    );
+    let line = format!(
+        "random won {road_wins} by a road and {flat_wins} on flats; \
+         lost {road_losses} by a road and {flat_losses} on flats"
+    );
+    assert!(stdout(&o).contains(&line), "{line}\n{}", stdout(&o));
+}
+
 /// `label` asks a teacher engine for its chances in every quiet position, and `tune --labels`
 /// fits to them; an engine that reports no `wdl` cannot teach.
 #[test]
