@@ -3,6 +3,7 @@
 use crate::local::local_as;
 use crate::process::{bredon, stderr, stdout};
 use bredon::engine::net;
+use bredon::tak::PtnFile;
 
 #[test]
 fn tinue_prints_the_line_no_tinue_or_unknown_on_its_first_line() {
@@ -306,13 +307,9 @@ fn a_match_counts_its_wins_and_losses_by_road_and_on_flats() {
     // A's wins by road and on flats, then its losses by road and on flats.
     let mut counts = [0; 4];
     // Both players are named `random`: A is White in games 1, 3, 5 ...
-    for (i, game) in ptn.split("[Player1 ").skip(1).enumerate() {
+    for (i, game) in PtnFile::parse_all(&ptn).unwrap().iter().enumerate() {
         let a_is_white = i % 2 == 0;
-        let result = game
-            .split("[Result \"")
-            .nth(1)
-            .and_then(|r| r.split('"').next());
-        let (white_won, flats) = match result {
+        let (white_won, flats) = match game.tag("Result") {
             Some("R-0") => (true, 0),
             Some("F-0") => (true, 1),
             Some("0-R") => (false, 0),
