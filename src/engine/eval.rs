@@ -8,7 +8,9 @@
 //! opponent's, so the evaluation is the same for either colour. Two are the side to move's own
 //! and the opponent's apart: how many empty squares each still needs for a road (a threat in two
 //! for the side to move is worth far more than one for the side that just moved), and the
-//! tempo.
+//! tempo. One is the position's: near the end of a flat race, how many placements are left
+//! before it ends (so who places last). The linear weights, fitted before that count existed,
+//! give it 0.
 
 use super::net;
 use crate::tak::square::edges;
@@ -51,14 +53,18 @@ const DISTANCES: usize = 7;
 const THEIR_DISTANCE: usize = MY_DISTANCE + DISTANCES;
 const TEMPO: usize = THEIR_DISTANCE + DISTANCES;
 const TEMPO_ENDGAME: usize = TEMPO + 1;
+/// How many placements are left before the game ends on flats if both sides only place from
+/// now on (1..=8; none for more): its parity says who places last in the flat race.
+const RACE_PLACEMENTS: usize = TEMPO_ENDGAME + 1;
+const RACE_COUNTS: usize = 8;
 
 /// How many features describe a position.
-pub const FEATURES: usize = TEMPO_ENDGAME + 1;
+pub const FEATURES: usize = RACE_PLACEMENTS + RACE_COUNTS;
 
 /// The name of feature `i` (for `bredon tune`'s report).
 pub fn feature_name(i: usize) -> String {
     // Each group's name, with the count (or, for distances, the distance) its index stands for.
-    let groups: [(usize, usize, usize, &str); 8] = [
+    let groups: [(usize, usize, usize, &str); 9] = [
         (FLAT_SQUARE, SQUARE_KINDS, 0, "flats on square kind"),
         (CAP_SQUARE, SQUARE_KINDS, 0, "capstone on square kind"),
         (LINE_OPEN, 9, 0, "open lines holding"),
@@ -67,6 +73,7 @@ pub fn feature_name(i: usize) -> String {
         (SPAN, 9, 0, "widest group span"),
         (MY_DISTANCE, DISTANCES, 1, "side to move's road distance"),
         (THEIR_DISTANCE, DISTANCES, 1, "opponent's road distance"),
+        (RACE_PLACEMENTS, RACE_COUNTS, 1, "race placements left"),
     ];
     for (start, len, first, name) in groups {
         if (start..start + len).contains(&i) {
@@ -107,7 +114,7 @@ pub const WEIGHTS: Weights = [
     0.0, -17.3, -1.0, 3.3, 9.1, 23.3, 31.5, 0.0, 0.0, 0.0, -4.5, -5.1, -4.9, -7.4, -3.2, 13.0, 0.0,
     0.0, 0.0, 21.1, -47.0, -17.9, 5.4, 10.1, 22.4, 0.0, 0.0, 0.0, -9.5, 46.7, 89.5, -32.7, 13.7,
     4.0, -1.1, 13.7, 0.0, 66.6, 24.0, 9.9, -4.5, -2.4, 25.2, 0.0, 2.9, 26.2, 31.0, 46.4, 36.9, 9.8,
-    56.1, 31.7,
+    56.1, 31.7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
 ];
 
 /// Where features go: summed with weights (the search) or kept (tuning).
@@ -232,6 +239,24 @@ fn common_features(pos: &Position, phase: f32, sink: &mut impl Sink) {
     sink.add(THEIR_DISTANCE + theirs - 1, 1.0);
     sink.add(TEMPO, 1.0);
     sink.add(TEMPO_ENDGAME, phase);
+    let left = race_placements(pos);
+    if (1..=RACE_COUNTS as u32).contains(&left) {
+        sink.add(RACE_PLACEMENTS + left as usize - 1, 1.0);
+    }
+}
+
+/// How many placements end the game on flats if both sides only place from now on, the side to
+/// move first: the board's empty squares, or fewer where a reserve runs out first (the side to
+/// move places its last piece on the odd one, the opponent on the even one).
+fn race_placements(pos: &Position) -> u32 {
+    let mine = pos.reserve(pos.to_move()).total();
+    let theirs = pos.reserve(pos.to_move().opponent()).total();
+    let by_reserve = if mine <= theirs {
+        (2 * mine).saturating_sub(1)
+    } else {
+        2 * theirs
+    };
+    by_reserve.min(pos.empty_squares().count())
 }
 
 /// The features counted for one side, added with `sign` (+1 the side to move, -1 the other).
@@ -384,6 +409,26 @@ mod tests {
         }
         assert_eq!(square_kind(0, 0, 6), 0);
         assert_ne!(square_kind(2, 2, 6), square_kind(1, 2, 6));
+    }
+
+    #[test]
+    fn the_race_counts_the_placements_left_to_its_end() {
+        // White's last piece ends the game on the first placement; with Black to move, White's
+        // last piece comes second. Where the board fills first, its empty squares count.
+        for (tps, left) in [
+            ("111111111,x2/2222222,x2/x3 1 9", 1),
+            ("111111111,x2/2222222,x2/x3 2 9", 2),
+            ("1,2,1/2,1,2/x2,1 2 5", 2),
+            ("x3/x,1,x/x2,2 1 2", 9 - 2),
+        ] {
+            let p = position(tps);
+            assert_eq!(race_placements(&p), left, "{tps}");
+            let one_hot = &features(&p)[RACE_PLACEMENTS..RACE_PLACEMENTS + RACE_COUNTS];
+            let expected: Vec<f32> = (1..=RACE_COUNTS as u32)
+                .map(|n| if n == left { 1.0 } else { 0.0 })
+                .collect();
+            assert_eq!(one_hot, &expected[..], "{tps}");
+        }
     }
 
     #[test]

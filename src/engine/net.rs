@@ -11,7 +11,7 @@ use multiversion::multiversion;
 use std::sync::LazyLock;
 
 /// `eval::SPLIT_FEATURES`, which the evaluation checks at compile time.
-pub const INPUTS: usize = 154;
+pub const INPUTS: usize = 162;
 pub const HIDDEN: usize = 32;
 
 /// The network's numbers, reading raw features (any normalising is folded in).

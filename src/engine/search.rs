@@ -6,7 +6,8 @@
 //!
 //! Road wins come from the rules layer's Tak detection at every node, so a road in one is never
 //! missed, and a leaf whose side to move faces a road threat is searched one ply further (so a
-//! threat is met, or two threats are seen to be decisive, instead of scored as quiet).
+//! threat is met, or two threats are seen to be decisive, instead of scored as quiet), as is a
+//! leaf whose side to move can end the flat race with a placement (`can_end_now`).
 
 use super::eval::evaluate;
 use super::ordering::{fresh_history, History, PlyOrder};
@@ -36,6 +37,13 @@ fn late_reduction(depth: i32, index: usize) -> i32 {
 
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
 const EXTENSION_PLIES: i32 = 6;
+
+/// Whether the side to move can end the game with its next placement (its last piece, or the
+/// last empty square): a leaf there is searched one ply further, for the evaluation cannot
+/// tell whether ending the flat race now wins it.
+fn can_end_now(pos: &Position) -> bool {
+    pos.reserve(pos.to_move()).total() == 1 || pos.empty_squares().count() == 1
+}
 
 /// From this depth on, an iteration first searches a window around the last one's score
 /// (an aspiration window), widened on the side it fails.
@@ -393,7 +401,7 @@ impl Search {
         }
         let threatened = pos.is_tak(me.opponent());
         if depth <= 0 {
-            if !threatened || height >= self.horizon {
+            if !(threatened || can_end_now(pos)) || height >= self.horizon {
                 return evaluate(pos);
             }
             depth = 1;

@@ -156,13 +156,14 @@ fn the_next_search_of_a_game_starts_from_what_the_last_one_left() {
 
 /// From depth 4 an iteration first searches a window around the last score; a forced road
 /// found past it is searched again until the window holds it, so its distance is exact. In
-/// this starter puzzle depth 4 sees about a flat, depth 5 the Tinuë after f1.
+/// this starter puzzle depth 4 sees about half a flat, depth 5 the Tinuë after 4e4-22 (or
+/// 3e4-12, the puzzle's other first ply): a road in 7 plies.
 #[test]
 fn a_forced_road_beyond_the_aspiration_window_is_scored_exactly() {
     let komi = Komi::parse("2").unwrap();
     let p = Position::from_tps_with(
-        "1,1,1,1112S,2,2/x,2221S,2,22,12,1112C/2,21,2221C,2,12212,2/x,11,1S,2,112,1/\
-         x,1,21,2,2,1/x,1,11221,1,1S,x 2 60",
+        "2,2,x4/2,1,1,1C,x2/x,2S,21221222221S,1,2121,x/1,21,x,1,211122112,x/\
+         2,12221S,2,2,x,1/x2,211112C,2,2,1 1 49",
         Setup::new(6).unwrap().with_komi(komi),
     )
     .unwrap();
@@ -175,9 +176,25 @@ fn a_forced_road_beyond_the_aspiration_window_is_scored_exactly() {
         scores.push(it.lines[0].0)
     })
     .unwrap();
-    assert!(scores[3].abs() < 1_000, "depth 4 scored {}", scores[3]);
-    assert_eq!(p.ptn(found.ply), "f1");
-    assert_eq!(found.mate_in(), Some(5), "{scores:?}");
+    assert!(scores.len() > 3 && scores[3].abs() < 1_000, "{scores:?}");
+    assert!(["4e4-22", "3e4-12"].contains(&p.ptn(found.ply).as_str()));
+    assert_eq!(found.mate_in(), Some(7), "{scores:?}");
+}
+
+/// Black has one piece left and leads by three flats, with no road in reach: whatever White
+/// plays (a placement, or a flat or stack moved onto Black's), Black's last placement ends the
+/// game and wins it. A leaf where the side to move can end the race is searched one ply
+/// further, so even a one-ply search sees the loss instead of weighing the position.
+#[test]
+fn a_one_ply_search_sees_the_opponent_end_the_flat_race_with_its_last_piece() {
+    let p = Position::from_tps("2,2,2,221/2,2,221,x/2,221,x2/1,2,2,1 1 20").unwrap();
+    assert_eq!(p.reserve(Color::Black).total(), 1);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let found = search(&p, limits, 9).unwrap();
+    assert_eq!(found.mate_in(), Some(-2), "scored {}", found.score);
 }
 
 #[test]
