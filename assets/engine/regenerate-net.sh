@@ -45,14 +45,16 @@ label() { # labels file, then the games' files
 case $size in
 6)
     # From game 9001 (opening 4501): openings neither the matches against Tiltak nor the games
-    # of the network before this one began with.
-    self_play 2 7000 10 1000 9001 first1.ptn & self_play 2 7000 10 1000 10001 first2.ptn & wait
-    self_play 2 12000 10 1000 11001 second1.ptn & self_play 2 12000 10 1000 12001 second2.ptn & wait
-    self_play 2 12000 10 1000 13001 third1.ptn & self_play 2 12000 10 1000 14001 third2.ptn & wait
-    self_play 2 12000 10 1000 15001 fourth1.ptn & self_play 2 12000 10 1000 16001 fourth2.ptn & wait
-    self_play 2 12000 10 1000 17001 fifth1.ptn & self_play 2 12000 10 1000 18001 fifth2.ptn & wait
-    self_play 2 12000 10 1000 19001 sixth1.ptn & self_play 2 12000 10 1000 20001 sixth2.ptn & wait
+    # of the network before this one began with. Six pairs of 1,000 games each, the first from
+    # a book of 7,000 openings, the others from one of 12,000.
     sets=(first second third fourth fifth sixth)
+    for i in "${!sets[@]}"; do
+        first=$((9001 + 2000 * i))
+        book=$((i == 0 ? 7000 : 12000))
+        self_play 2 $book 10 1000 $first "${sets[i]}1.ptn" &
+        self_play 2 $book 10 1000 $((first + 1000)) "${sets[i]}2.ptn" &
+        wait
+    done
     training=(--epochs 48 --decay 3e-5)
     ;;
 5)
