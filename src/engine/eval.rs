@@ -248,7 +248,7 @@ fn common_features(pos: &Position, phase: f32, sink: &mut impl Sink) {
 /// How many placements end the game on flats if both sides only place from now on, the side to
 /// move first: the board's empty squares, or fewer where a reserve runs out first (the side to
 /// move places its last piece on the odd one, the opponent on the even one).
-fn race_placements(pos: &Position) -> u32 {
+pub(super) fn race_placements(pos: &Position) -> u32 {
     let mine = pos.reserve(pos.to_move()).total();
     let theirs = pos.reserve(pos.to_move().opponent()).total();
     let by_reserve = if mine <= theirs {

@@ -9,7 +9,7 @@
 //! threat is met, or two threats are seen to be decisive, instead of scored as quiet), as is a
 //! leaf whose side to move can end the flat race with a placement (`can_end_now`).
 
-use super::eval::evaluate;
+use super::eval::{evaluate, race_placements};
 use super::ordering::{fresh_history, History, PlyOrder};
 use super::table::{from_table, table_size, to_table, Bound, Slot, Table};
 use super::{Found, Iteration, Limits, WIN, WIN_SOON};
@@ -38,11 +38,11 @@ fn late_reduction(depth: i32, index: usize) -> i32 {
 /// Plies deeper than the iteration's depth that the road-threat extension may add.
 const EXTENSION_PLIES: i32 = 6;
 
-/// Whether the side to move can end the game with its next placement (its last piece, or the
-/// last empty square): a leaf there is searched one ply further, for the evaluation cannot
-/// tell whether ending the flat race now wins it.
+/// Whether the side to move's next placement ends the game (one left in the race: its last
+/// piece, or the last empty square): a leaf there is searched one ply further, for the
+/// evaluation cannot tell whether ending the flat race now wins it.
 fn can_end_now(pos: &Position) -> bool {
-    pos.reserve(pos.to_move()).total() == 1 || pos.empty_squares().count() == 1
+    race_placements(pos) == 1
 }
 
 /// From this depth on, an iteration first searches a window around the last one's score
