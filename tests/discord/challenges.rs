@@ -62,6 +62,12 @@ async fn challenging_bredon_starts_a_game_against_its_engine_and_a_rematch() {
         |f| f.button(CHANNEL, "bredon:rematch:").is_some(),
     )
     .await;
+    // The game's last part, its series line, may still be on its way: a deferred update's
+    // answer is the next message in the channel, so the press must come after it.
+    fake.wait_request(from, "the series line", |r| {
+        r.path.contains(&posts) && r.content().contains("Series after 1 game")
+    })
+    .await;
     let r = press(&fake, &alice(), "bredon:rematch").await;
     says(&r, "alice challenges Bredon");
     let accepted = fake
