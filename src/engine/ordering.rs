@@ -2,7 +2,7 @@
 //! unsorted): the two killers of its height, the reply that last refuted the ply before it (the
 //! counter), then by kind and by how often each ply refuted a position (history).
 
-use crate::tak::{Color, Ply, Position, Role};
+use crate::tak::{Color, Dir, Drops, Ply, Position, Role, Square};
 
 /// Plies told apart by the history and counter tables: a placement by square and kind, a spread
 /// by square and direction.
@@ -122,7 +122,11 @@ impl PlyOrder {
                     Ply::Place {
                         role: Role::Flat, ..
                     } => 200,
-                    Ply::Spread { .. } => 100,
+                    // A spread by the flats on top it wins or loses: one won is a flat
+                    // placement's worth, two a placement next to one's own.
+                    Ply::Spread { from, dir, drops } => {
+                        (100 + 100 * flat_swing(pos, from, dir, drops)).clamp(0, 350)
+                    }
                     Ply::Place {
                         role: Role::Cap, ..
                     } => 100,
@@ -131,7 +135,7 @@ impl PlyOrder {
                     } => 0,
                 };
                 let bonus = (history[history_index(ply)] / 16).clamp(0, 250);
-                (3 + 550 - prior - bonus) as u64
+                (3 + 600 - prior - bonus) as u64
             };
             let h = hash_ply(ply) ^ seed;
             rank << 24 | h.wrapping_mul(0x9E3779B97F4A7C15) >> 40
@@ -149,6 +153,39 @@ impl PlyOrder {
             *slot = ply;
         }
     }
+}
+
+/// The flats on top the side to move gains by a spread, less those the opponent gains: what the
+/// drops cover and uncover (the carried pile's own colours, bottom first, on each square in
+/// turn, the moving top last).
+fn flat_swing(pos: &Position, from: Square, dir: Dir, drops: Drops) -> i32 {
+    let me = pos.to_move();
+    let hard = pos.walls() | pos.caps();
+    let sign = |c: Color| if c == me { 1 } else { -1 };
+    let flat_on_top = |sq: Square| match pos.stack(sq).top() {
+        Some(c) if !hard.contains(sq) => sign(c),
+        _ => 0,
+    };
+    let stack = pos.stack(from);
+    let (height, carry) = (stack.height(), drops.carry() as usize);
+    let mut swing = -flat_on_top(from);
+    if height > carry {
+        swing += sign(stack.color_at(height - carry - 1));
+    }
+    let top_is_flat = !hard.contains(from);
+    let (mut sq, mut dropped) = (from, 0);
+    for n in drops.counts() {
+        let Some(next) = sq.step(dir, pos.size()) else {
+            break;
+        };
+        sq = next;
+        dropped += n as usize;
+        swing -= flat_on_top(sq);
+        if dropped < carry || top_is_flat {
+            swing += sign(stack.color_at(height - carry + dropped - 1));
+        }
+    }
+    swing
 }
 
 fn history_index(ply: Ply) -> usize {
@@ -170,6 +207,23 @@ fn hash_ply(ply: Ply) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spread_counts_the_flats_it_covers_and_uncovers() {
+        // White to move: c3 holds Black under White under White (bottom first).
+        let pos = Position::from_tps("x6/x6/x6/x,2,211,2,x2/x6/x6 1 10").unwrap();
+        let swing = |t: &str| match Ply::parse(t).unwrap().ply {
+            Ply::Spread { from, dir, drops } => flat_swing(&pos, from, dir, drops),
+            _ => unreachable!(),
+        };
+        // White has one flat on top (c3), Black two (b3, d3): White is one behind.
+        // One piece onto d3: White on c3 and d3, Black on b3, one ahead.
+        assert_eq!(swing("c3>"), 2);
+        // Two onto d3 and e3, Black's flat at c3's bottom uncovered: two each.
+        assert_eq!(swing("2c3>11"), 1);
+        // All three onto b3: White on b3, Black on d3, one each.
+        assert_eq!(swing("3c3<"), 1);
+    }
 
     #[test]
     fn a_reply_that_refuted_a_ply_comes_first_after_that_ply_anywhere() {
