@@ -1,6 +1,7 @@
 //! The order the searcher tries a node's plies in, after the table's ply (which goes first
 //! unsorted): the two killers of its height, the reply that last refuted the ply before it (the
-//! counter), then by kind and by how often each ply refuted a position (history).
+//! counter), then by kind (a spread by the flats on top it wins) and by how often each ply
+//! refuted a position (history).
 
 use crate::tak::{Color, Dir, Drops, Ply, Position, Role, Square};
 
@@ -94,8 +95,9 @@ impl PlyOrder {
     }
 
     /// Killers first, the counter next, then by kind (flats and capstones next to own pieces,
-    /// other flats, spreads and capstones, walls) less what history has seen them do. Only the
-    /// first `needed` come in order, the rest after them in any.
+    /// other flats, capstones elsewhere, walls; a spread beside the placements worth its flat
+    /// swing) less what history has seen them do. Only the first `needed` come in order, the
+    /// rest after them in any.
     pub fn order(&mut self, pos: &Position, list: &mut [Ply], needed: usize, height: i32) {
         let me = pos.to_move();
         let mine = pos.controlled_by(me);
