@@ -175,16 +175,15 @@ fn flat_swing(pos: &Position, from: Square, dir: Dir, drops: Drops) -> i32 {
         swing += sign(stack.color_at(height - carry - 1));
     }
     let top_is_flat = !hard.contains(from);
-    let (mut sq, mut dropped) = (from, 0);
-    for n in drops.counts() {
+    let mut sq = from;
+    for top in drops.top_indices() {
         let Some(next) = sq.step(dir, pos.size()) else {
             break;
         };
         sq = next;
-        dropped += n as usize;
         swing -= flat_on_top(sq);
-        if dropped < carry || top_is_flat {
-            swing += sign(stack.color_at(height - carry + dropped - 1));
+        if top + 1 < carry || top_is_flat {
+            swing += sign(stack.color_at(height - carry + top));
         }
     }
     swing
