@@ -262,19 +262,28 @@
     else if (e.key === "End") { e.preventDefault(); show(last); }
   });
   if (board.dataset.events && window.EventSource) {
-    const events = new EventSource(board.dataset.events + "?plies=" + last);
-    events.addEventListener("plies", function (e) {
-      const news = JSON.parse(e.data);
-      const atEnd = Number(slider.value) === last;
-      last = news.plies.length;
-      slider.max = String(last);
-      relist(news.plies, news.took);
-      plies = news.plies;
-      over = news.finished;
-      if (news.viewer) viewer = news.viewer;
-      status(news);
-      show(atEnd ? last : Number(slider.value));
-      if (news.finished) events.close();
-    });
+    let events = null;
+    const listen = function () {
+      events = new EventSource(board.dataset.events + "?plies=" + last);
+      events.addEventListener("plies", function (e) {
+        const news = JSON.parse(e.data);
+        const atEnd = Number(slider.value) === last;
+        last = news.plies.length;
+        slider.max = String(last);
+        relist(news.plies, news.took);
+        plies = news.plies;
+        over = news.finished;
+        if (news.viewer) viewer = news.viewer;
+        status(news);
+        show(atEnd ? last : Number(slider.value));
+        if (news.finished) events.close();
+      });
+    };
+    listen();
+    // A page left for another closes its stream: kept in the back-forward cache, it would hold
+    // one of the few connections a browser opens to the site, and after a handful of live
+    // pages the next page waited for one. A page shown again from that cache listens again.
+    window.addEventListener("pagehide", function () { events.close(); });
+    window.addEventListener("pageshow", function (e) { if (e.persisted && !over) listen(); });
   }
 })();
