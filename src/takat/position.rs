@@ -64,6 +64,20 @@ impl Stack {
     }
 }
 
+/// Why a move is refused (`Position::move_refused`; `move_refusal` words it).
+#[derive(Clone, Copy)]
+enum Refused {
+    NoPiece,
+    NotNext,
+    JustMoved,
+    /// By the colour of its top.
+    PermanentlySafe(Color),
+    Safe(Color),
+    Climbs,
+    TooTall,
+    TowersTogether,
+}
+
 /// How safe the top piece of a stack is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Safety {
@@ -228,72 +242,85 @@ impl Position {
     }
 
     /// Why `from` → `to` is not a legal move, or `None` if it is. Checked in the order a player
-    /// would think of them.
-    fn move_refusal(&self, from: u8, to: u8) -> Option<String> {
+    /// would think of them; nothing is worded here (move generation asks this of every pair).
+    fn move_refused(&self, from: u8, to: u8) -> Option<Refused> {
         let b = self.board;
         let (f, t) = (self.stack(from), self.stack(to));
-        let name = |c| b.name(c);
         let Some(top) = f.top() else {
-            return Some(format!("there is no piece on {} to move", name(from)));
+            return Some(Refused::NoPiece);
         };
         if b.neighbours(from) & 1 << to == 0 {
-            return Some(format!(
-                "{} is not next to {}: a piece moves to a neighbouring circle",
-                name(to),
-                name(from)
-            ));
+            return Some(Refused::NotNext);
         }
         if self.just_moved == Some(from) {
-            return Some(format!(
-                "the piece on {} was just moved by {}; it cannot be moved back at once",
-                name(from),
-                self.to_move.opponent().name()
-            ));
+            return Some(Refused::JustMoved);
         }
         match self.safety(from) {
-            Safety::Permanent => {
-                return Some(format!(
-                    "the {} piece on {} is permanently safe (three of its colour on a red circle): nobody may move it",
-                    top.name().to_lowercase(),
-                    name(from)
-                ))
-            }
-            Safety::Temporary if top != self.to_move => {
-                return Some(format!(
-                    "the {} piece on {} is safe (two of its colour on top): only {} may move it",
-                    top.name().to_lowercase(),
-                    name(from),
-                    top.name()
-                ))
-            }
+            Safety::Permanent => return Some(Refused::PermanentlySafe(top)),
+            Safety::Temporary if top != self.to_move => return Some(Refused::Safe(top)),
             _ => {}
         }
         if t.height() > f.height() + 1 {
-            return Some(format!(
+            return Some(Refused::Climbs);
+        }
+        if t.height() >= MAX_HEIGHT {
+            return Some(Refused::TooTall);
+        }
+        let mut after = *self;
+        after.stacks[from as usize].pop();
+        after.stacks[to as usize].push(top);
+        if !after.towers_apart([from, to]) {
+            return Some(Refused::TowersTogether);
+        }
+        None
+    }
+
+    /// Why `from` → `to` is not a legal move, in words, or `None` if it is.
+    fn move_refusal(&self, from: u8, to: u8) -> Option<String> {
+        let refused = self.move_refused(from, to)?;
+        let b = self.board;
+        let (f, t) = (self.stack(from), self.stack(to));
+        let name = |c| b.name(c);
+        Some(match refused {
+            Refused::NoPiece => format!("there is no piece on {} to move", name(from)),
+            Refused::NotNext => format!(
+                "{} is not next to {}: a piece moves to a neighbouring circle",
+                name(to),
+                name(from)
+            ),
+            Refused::JustMoved => format!(
+                "the piece on {} was just moved by {}; it cannot be moved back at once",
+                name(from),
+                self.to_move.opponent().name()
+            ),
+            Refused::PermanentlySafe(top) => format!(
+                "the {} piece on {} is permanently safe (three of its colour on a red circle): nobody may move it",
+                top.name().to_lowercase(),
+                name(from)
+            ),
+            Refused::Safe(top) => format!(
+                "the {} piece on {} is safe (two of its colour on top): only {} may move it",
+                top.name().to_lowercase(),
+                name(from),
+                top.name()
+            ),
+            Refused::Climbs => format!(
                 "a piece climbs at most one level: the stack on {} is {} high, so it can reach stacks of at most {}, and {} is {} high",
                 name(from),
                 f.height(),
                 f.height() + 1,
                 name(to),
                 t.height()
-            ));
-        }
-        if t.height() >= MAX_HEIGHT {
-            return Some(format!(
+            ),
+            Refused::TooTall => format!(
                 "a stack may not be taller than six, and {} already has six",
                 name(to)
-            ));
-        }
-        let mut after = *self;
-        after.stacks[from as usize].pop();
-        after.stacks[to as usize].push(top);
-        if !after.towers_apart([from, to]) {
-            return Some(
+            ),
+            Refused::TowersTogether => {
                 "two neighbouring stacks of four or more may not both have safe tops of one colour"
-                    .into(),
-            );
-        }
-        None
+                    .into()
+            }
+        })
     }
 
     /// Every legal ply of the player to move, entries first.
@@ -307,7 +334,7 @@ impl Position {
                 continue;
             }
             for to in each(self.board.neighbours(from)) {
-                if self.move_refusal(from, to).is_none() {
+                if self.move_refused(from, to).is_none() {
                     out.push(Ply::Move { from, to });
                 }
             }
