@@ -159,6 +159,8 @@ pub struct Config {
     /// PlayTak's API (`PLAYTAK_API_URL`, `PLAYTAK_TIMEOUT_MS`), for games named by number.
     pub playtak: crate::playtak::Api,
     pub typed_plies: TypedPlies,
+    /// How long delivery waits for what it cannot hurry (tests shorten them).
+    pub waits: super::delivery::waits::Waits,
 }
 
 #[cfg(test)]

@@ -38,6 +38,8 @@ pub struct Publisher {
     pub order: super::delivery::order::ChannelOrder,
     /// The interactions that carry what channels outside servers are owed (`delivery/tokens.rs`).
     pub answers: super::delivery::tokens::Answers,
+    /// How long delivery waits for what it cannot hurry (`delivery/waits.rs`).
+    pub waits: super::delivery::waits::Waits,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -22,6 +22,7 @@ mod visibility;
 
 pub use config::{Config, Shards, TypedPlies};
 pub use data::{Context, Data, Error};
+pub use delivery::waits::Waits;
 
 use crate::service::Service;
 use crate::store::Store;
@@ -58,6 +59,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let typed_plies = config.typed_plies;
     let layout = config.shards.layout();
     let web_url = config.web_url.clone();
+    let waits = config.waits;
     let (http, gate) = http_client(&config.token, config.api_base.as_deref()).await?;
     let gate_in_setup = Arc::clone(&gate);
     if let Some(addr) = config.web_addr {
@@ -109,6 +111,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     gate: Arc::clone(&gate_in_setup),
                     order: Default::default(),
                     answers: Default::default(),
+                    waits,
                 });
                 tokio::spawn(delivery::outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

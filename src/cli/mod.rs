@@ -302,6 +302,8 @@ fn run_bot(args: RunArgs) -> Result<(), Failure> {
         analysis_per_position: analysis_per_position(),
         playtak: playtak_api()?,
         typed_plies,
+        waits: crate::bot::Waits::from_env(|name| std::env::var(name).ok())
+            .map_err(|e| Failure::new(2, e))?,
     };
     async_runtime()?
         .block_on(crate::bot::run(config))

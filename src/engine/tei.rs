@@ -300,9 +300,22 @@ pub struct Client {
     pub new_games: u32,
 }
 
+/// How long an engine has to answer `tei` with `teiok`.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
 impl Client {
-    /// Starts the engine and completes the `tei` handshake.
+    /// Starts the engine and completes the `tei` handshake, waiting 10 s at most for it.
     pub fn spawn(program: &str, args: &[String]) -> Result<Client, String> {
+        Client::spawn_within(program, args, HANDSHAKE)
+    }
+
+    /// `spawn`, waiting `handshake` at most for the engine's `teiok` (a test of an engine that
+    /// never answers waits less than the 10 s a real one is given).
+    pub fn spawn_within(
+        program: &str,
+        args: &[String],
+        handshake: Duration,
+    ) -> Result<Client, String> {
         keep_running_on_a_closed_pipe();
         let mut child = Command::new(program)
             .args(args)
@@ -333,7 +346,7 @@ impl Client {
             new_games: 0,
         };
         c.send("tei")?;
-        for line in c.until("teiok", Duration::from_secs(10))? {
+        for line in c.until("teiok", handshake)? {
             if let Some(name) = line.strip_prefix("id name ") {
                 c.name = name.to_string();
             }

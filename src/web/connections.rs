@@ -15,7 +15,7 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 /// How long a request's headers may take to arrive, and a kept-alive connection may wait idle.
-const HEADER_READ: Duration = Duration::from_secs(10);
+pub const HEADER_READ: Duration = Duration::from_secs(10);
 /// The most a request's headers may weigh (a browser's are a few kilobytes): past it, 431.
 const MOST_HEADER_BYTES: usize = 16 * 1024;
 /// Connections from one address at once: a browser opens six, a household behind one
@@ -99,6 +99,7 @@ pub(super) async fn serve(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     per_address: bool,
+    header_read: Duration,
 ) -> Result<(), String> {
     let in_all = Arc::new(tokio::sync::Semaphore::new(most_in_all()));
     let per_address = PerAddress::new(if per_address { PER_ADDRESS } else { usize::MAX });
@@ -131,7 +132,7 @@ pub(super) async fn serve(
             });
             let served = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_READ)
+                .header_read_timeout(header_read)
                 .max_header_size(MOST_HEADER_BYTES)
                 .serve_connection(TokioIo::new(stream), pages)
                 .await;

@@ -16,4 +16,7 @@ mod site;
 mod tournament_page;
 mod viewer;
 
-pub use serve::{serve_beside, serve_on, RateLimit, CONTENT_SECURITY_POLICY};
+pub use connections::HEADER_READ;
+pub use serve::{
+    serve_beside, serve_on, serve_on_reading_headers_within, RateLimit, CONTENT_SECURITY_POLICY,
+};

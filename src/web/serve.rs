@@ -1,6 +1,7 @@
 //! The router over the pages, the guard on every answer (405 for any method but GET and
 //! HEAD, and the safety headers), and a rate limit per connecting address (429 past it).
 
+use super::connections::HEADER_READ;
 use super::live;
 use super::routes::routes;
 use super::site::Web;
@@ -79,11 +80,23 @@ pub async fn serve_on(
     limit: Option<RateLimit>,
     clock: Clock,
 ) -> Result<(), String> {
+    serve_on_reading_headers_within(listener, service, limit, clock, HEADER_READ).await
+}
+
+/// `serve_on`, with a request's headers given `header_read` to arrive instead of the 10 s
+/// production gives them (a test of that bound waits a second, not ten).
+pub async fn serve_on_reading_headers_within(
+    listener: tokio::net::TcpListener,
+    service: Arc<Service>,
+    limit: Option<RateLimit>,
+    clock: Clock,
+    header_read: Duration,
+) -> Result<(), String> {
     // Without a limit per address here, a reverse proxy limits per reader: every reader comes
     // from the proxy's address, so no bound per address applies either.
     let per_address = limit.is_some();
     let router = router(Web::new(service, clock, per_address), limit)?;
-    super::connections::serve(listener, router, per_address).await
+    super::connections::serve(listener, router, per_address, header_read).await
 }
 
 /// Serves the pages beside the bot: on a runtime of their own, whose threads (half the cores,

@@ -22,6 +22,7 @@ pub(super) mod publish;
 mod refused;
 pub(super) mod tokens;
 mod turns;
+pub(super) mod waits;
 
 tokio::task_local! {
     /// How many steps into the store the delivery this task runs has taken (`in_store`).

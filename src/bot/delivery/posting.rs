@@ -90,8 +90,8 @@ impl Owed {
 
     /// Whether a request starting at `now_ms` may run past the lease as this process knows it
     /// (its whole budget, and a margin for clocks): then the lease is renewed first.
-    fn lease_runs_short(self, now_ms: i64) -> bool {
-        now_ms + REQUEST_BUDGET.as_millis() as i64 + LEASE_MARGIN_MS > self.lease_until_ms
+    fn lease_runs_short(self, now_ms: i64, request_budget: std::time::Duration) -> bool {
+        now_ms + request_budget.as_millis() as i64 + LEASE_MARGIN_MS > self.lease_until_ms
     }
 
     /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
@@ -109,19 +109,9 @@ pub fn written_outside(outcome: &Outcome) -> bool {
 /// keeps a nonce "in the past few minutes"; Bredon counts on one.
 const NONCE_TRUSTED_MS: i64 = 60_000;
 
-/// The longest a request may take once its letter's lease was renewed (`LEASE_MS` ahead):
-/// a request a rate limit holds back longer is given up while the lease still holds, so it
-/// can never reach Discord after another process took the letter over. Shorter than the HTTP
-/// client's own time-out, so a request Discord leaves unanswered is given up here too.
-const REQUEST_BUDGET: std::time::Duration = std::time::Duration::from_secs(25);
-
 /// What a request's budget is kept short of a lease's end, for the clocks of processes sharing
 /// a store (the lease is written on the making process's clock).
 const LEASE_MARGIN_MS: i64 = 5_000;
-
-/// How long a process that Discord held back past a request's budget leaves the outbox's
-/// letters to other processes.
-const HELD_BACK_MS: i64 = 60_000;
 
 /// How many pages of 100 messages a look reads at most (an outage of hours in a busy channel).
 const LOOK_PAGES: usize = 5;
@@ -284,19 +274,20 @@ impl Publisher {
         Ok(sent.id.get())
     }
 
-    /// `request`, given up past `REQUEST_BUDGET` (as a failure whose effect is unknown: the
-    /// nonce, or a look, settles it on the next try). Discord then holds this process back:
-    /// for `HELD_BACK_MS` its outbox leaves letters to the others.
+    /// `request`, given up past its budget (`Waits::request_budget`, as a failure whose effect
+    /// is unknown: the nonce, or a look, settles it on the next try). Discord then holds this
+    /// process back: for `Waits::held_back_ms` its outbox leaves letters to the others.
     async fn within_budget<T>(
         &self,
         request: impl std::future::Future<Output = serenity::Result<T>>,
     ) -> serenity::Result<T> {
-        match tokio::time::timeout(REQUEST_BUDGET, request).await {
+        let waits = self.waits;
+        match tokio::time::timeout(waits.request_budget, request).await {
             Ok(done) => done,
             Err(_) => {
-                let until = now_ms() + HELD_BACK_MS;
+                let until = now_ms() + waits.held_back_ms;
                 self.held_back_until_ms.fetch_max(until, Ordering::SeqCst);
-                tracing::warn!(budget_secs = REQUEST_BUDGET.as_secs(), "Discord kept a request waiting past its budget (a rate limit?): given up inside the letter's lease, and this process's outbox leaves letters to the others for a minute");
+                tracing::warn!(budget_ms = waits.request_budget.as_millis() as u64, held_back_ms = waits.held_back_ms, "Discord kept a request waiting past its budget (a rate limit?): given up inside the letter's lease, and this process's outbox leaves letters to the others meanwhile");
                 Err(serenity::Error::Io(std::io::Error::new(
                     std::io::ErrorKind::TimedOut,
                     "held back past the request's budget",
@@ -313,12 +304,12 @@ impl Publisher {
     }
 
     /// Renews this process's lease on the letter before a part's requests: they then run
-    /// inside it (`REQUEST_BUDGET`). `Fenced` when another process took the letter over.
+    /// inside it (`Waits::request_budget`). `Fenced` when another process took the letter over.
     pub(super) async fn renew(&self, owed: Owed) -> Result<(), Undelivered> {
         let Some(letter) = owed.letter else {
             return Ok(());
         };
-        if !owed.lease_runs_short(now_ms()) {
+        if !owed.lease_runs_short(now_ms(), self.waits.request_budget) {
             return Ok(());
         }
         let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
@@ -574,8 +565,9 @@ mod tests {
             "nothing stored, nothing to look for"
         );
         // The lease given with the change covers a request made within its first half minute.
-        assert!(!owed.lease_runs_short(1_000_000 + 30_000));
-        assert!(owed.lease_runs_short(1_000_001 + 30_000));
+        let budget = super::super::waits::Waits::PRODUCTION.request_budget;
+        assert!(!owed.lease_runs_short(1_000_000 + 30_000, budget));
+        assert!(owed.lease_runs_short(1_000_001 + 30_000, budget));
         assert!(token_lives(1_000_000, 1_000_000 + 13 * 60_000));
         assert!(!token_lives(1_000_000, 1_000_000 + 15 * 60_000));
     }

@@ -37,28 +37,34 @@ impl Publisher {
         let me = Arc::clone(self);
         tracing::info!(channel, "Bredon looks for its turn");
         tokio::spawn(async move {
-            loop {
-                let Some(turn) = take_turn(&me.engine, &me.service, channel).await else {
-                    if me.turn_asked_again(channel) {
-                        continue;
-                    }
-                    return;
-                };
-                let ready = me.ready(turn.outcome).await;
-                let tournament = ready.follow_ups.contains(&FollowUp::TournamentWork);
-                if let Err(e) = me.send(channel, ready, Via::Channel).await {
-                    tracing::info!(channel, error = %e, "Bredon's action is not posted yet");
-                }
-                // Bredon's own next step is this loop's; a tournament's work is the timers'.
-                if tournament {
-                    TOURNAMENT_NEWS.notify_one();
-                }
-                if turn.failed {
-                    me.turns.lock().expect("turns").remove(&channel);
-                    return;
-                }
-            }
+            me.take_turns(channel).await;
+            tracing::debug!(channel, "Bredon's turns here are over");
         });
+    }
+
+    /// Bredon's turns in `channel` until it has nothing more to do there (`spawn_turn`).
+    async fn take_turns(self: &Arc<Self>, channel: u64) {
+        loop {
+            let Some(turn) = take_turn(&self.engine, &self.service, channel).await else {
+                if self.turn_asked_again(channel) {
+                    continue;
+                }
+                return;
+            };
+            let ready = self.ready(turn.outcome).await;
+            let tournament = ready.follow_ups.contains(&FollowUp::TournamentWork);
+            if let Err(e) = self.send(channel, ready, Via::Channel).await {
+                tracing::info!(channel, error = %e, "Bredon's action is not posted yet");
+            }
+            // Bredon's own next step is this loop's; a tournament's work is the timers'.
+            if tournament {
+                TOURNAMENT_NEWS.notify_one();
+            }
+            if turn.failed {
+                self.turns.lock().expect("turns").remove(&channel);
+                return;
+            }
+        }
     }
 
     /// Whether an action asked for a turn in `channel` while its task ran (the task looks
