@@ -326,3 +326,93 @@ fn files_stay_small_unless_all_of_one_kind_and_the_bot_and_the_web_never_read_th
         }
     }
 }
+
+/// The sleeps in `tests/` that are no wait for an event, each with why time must pass there.
+/// Every other `sleep(` is a step of at most 100 ms in a loop that looks for an event.
+const SLEEPS_ALLOWED: [(&str, &str, &str); 4] = [
+    (
+        "tests/web/bounds.rs",
+        "HEADER_TIME / 10",
+        "a slow client's pace: a byte at a time, the headers never ending",
+    ),
+    (
+        "tests/web/bounds.rs",
+        "HEADER_TIME * 2",
+        "the server's own timer for headers runs out only as time passes (a second, a test setting)",
+    ),
+    (
+        "tests/support/playtak.rs",
+        "sleep(after)",
+        "the stand-in for PlayTak's API answering slowly, as the test asked",
+    ),
+    (
+        "tests/fake_discord/rest.rs",
+        "sleep(delay)",
+        "the fake Discord's slow route, as the test asked (`slow_route`)",
+    ),
+];
+
+#[test]
+fn no_test_sleeps_to_wait_for_what_it_could_wait_for() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("tests"), &mut files);
+    let poll_step =
+        Regex::new(r"sleep\((std::time::)?Duration::from_millis\(([0-9_]+)\)\)").unwrap();
+    let mut unexplained = Vec::new();
+    let mut allowed_seen = BTreeSet::new();
+    for file in files {
+        let path = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if path == "tests/architecture.rs" {
+            continue; // this check's own words
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if !line.contains("sleep(") || line.trim_start().starts_with("//") {
+                continue;
+            }
+            let step = poll_step
+                .captures(line)
+                .and_then(|c| c[2].replace('_', "").parse::<u64>().ok());
+            if step.is_some_and(|ms| ms <= 100) {
+                continue;
+            }
+            let allowed = SLEEPS_ALLOWED
+                .iter()
+                .position(|(f, snippet, _)| *f == path && line.contains(snippet));
+            match allowed {
+                Some(i) => {
+                    allowed_seen.insert(i);
+                }
+                None => unexplained.push(format!("{path}:{}: {}", n + 1, line.trim())),
+            }
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "these sleep to wait: wait for the event instead (a log line, a request, the outbox \
+         read empty), move the wait onto the virtual clock, or add the line to SLEEPS_ALLOWED \
+         saying why time must pass:\n{}",
+        unexplained.join("\n")
+    );
+    // An allowance nothing uses any more is taken out.
+    let unused: Vec<_> = (0..SLEEPS_ALLOWED.len())
+        .filter(|i| !allowed_seen.contains(i))
+        .map(|i| SLEEPS_ALLOWED[i].0)
+        .collect();
+    assert!(unused.is_empty(), "unused allowances: {unused:?}");
+}

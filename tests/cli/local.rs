@@ -650,14 +650,16 @@ fn local_digest_lists_each_waiting_game() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64;
-    // Not at the very end of an hour: the session reads the clock a moment later.
+    // Not at the very end of an hour: the session reads the clock a moment later, so near the
+    // end it first moves its own clock a minute on.
+    let mut first = "";
     if now % hour_ms > hour_ms - 20_000 {
-        std::thread::sleep(std::time::Duration::from_secs(25));
-        now += 25_000;
+        first = "wait 1m\n";
+        now += 60_000;
     }
     let next = (now / hour_ms + 1) % 24;
     let out = local(&format!(
-        "alice challenge bob size=5 seat=white\nbob accept\nalice a1\n\
+        "{first}alice challenge bob size=5 seat=white\nbob accept\nalice a1\n\
          bob notify digest={next}\nwait 1h\nquit\n"
     ));
     assert!(out.contains("Daily digest: your move in 1 game."), "{out}");

@@ -110,6 +110,8 @@ async fn the_daily_digest_comes_once_at_its_hour_and_not_when_nothing_waits() {
     }
     fake.advance(Duration::from_millis(24 * HOUR_MS as u64));
     ticks(&bot).await;
+    // Counted once nothing more can come: the bot stopped and the outbox read empty.
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     assert_eq!(digests(&fake).len(), 1, "no digest when nothing waits");
 }
 

@@ -175,7 +175,7 @@ async fn lines_answer_bredon_too() {
 /// beside the search already running, so Bredon plays once and nothing says its engine failed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_move_while_bredon_thinks_leaves_it_one_turn() {
-    let (fake, data, bot) = boot_with(30.0, &[("BREDON_ENGINE_SECS", "2")]).await;
+    let (fake, data, bot) = boot_logging_with(&[("BREDON_ENGINE_SECS", "2")]).await;
     alice_plays_bredon(&fake, 2, 5).await;
     says(&ply(&fake, &alice(), "a1").await, "Bredon to move");
     let refused = ply(&fake, &alice(), "b1").await;
@@ -184,9 +184,9 @@ async fn a_refused_move_while_bredon_thinks_leaves_it_one_turn() {
         said_in(f, CHANNEL, "Bredon played") >= 1
     })
     .await;
-    // A second search, started by the refusal, would end within its two seconds after the
-    // first: it is given three before the bot stops.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // A second search, started by the refusal, would have played once every task of Bredon's
+    // turns there has ended.
+    bot.turns_over(CHANNEL).await;
     assert_eq!(
         outbox_after(&fake, data.path(), &[("BREDON_ENGINE_SECS", "2")], bot).await,
         0

@@ -9,6 +9,24 @@ fn reminders_in(fake: &crate::fake_discord::FakeDiscord, channel: u64) -> usize 
     said_in(fake, channel, "it is your move")
 }
 
+/// How many reminders each channel got, read in one pass over the messages.
+fn reminders_by_channel(
+    fake: &crate::fake_discord::FakeDiscord,
+) -> std::collections::HashMap<u64, usize> {
+    fake.with_messages(|messages| {
+        let mut by_channel = std::collections::HashMap::new();
+        let reminders = messages.iter().filter(|m| {
+            m.author == crate::fake_discord::BOT_ID
+                && !m.deleted
+                && m.content.contains("it is your move")
+        });
+        for m in reminders {
+            *by_channel.entry(m.channel).or_default() += 1;
+        }
+        by_channel
+    })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
     let fake = start_fake().await;
@@ -61,7 +79,10 @@ async fn a_route_429_longer_than_a_request_may_wait_is_tried_again_after_it_and_
     let clock = fake.share_clock(data.path());
     let (held, free) = (CHANNEL, CHANNEL + 1);
     games_with_reminders(data.path(), &[held, free]);
-    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let env = [
+        ("BREDON_CLOCK_FILE", clock.as_str()),
+        ("BREDON_OUTBOX_SWEEP_MS", "100"),
+    ];
     let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
     connected(&fake, 1).await;
     // Four minutes on one channel's route: far longer than a request may wait.
@@ -76,8 +97,10 @@ async fn a_route_429_longer_than_a_request_may_wait_is_tried_again_after_it_and_
     .await;
     bot.logged(&["rate-limits Bredon for longer than a request may wait"])
         .await;
-    // Tries within the wait are held at the gate: Discord saw the one 429 only.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Tries within the wait are held at the gate: Discord saw the one 429 only, once the
+    // channel's next tries came due (half a minute on the shared clock, within the limit).
+    fake.advance(Duration::from_secs(30));
+    bot.swept().await;
     assert_eq!(reminders_in(&fake, held), 0, "not before the limit's end");
     assert_eq!(
         fake.rate_limited(),
@@ -108,24 +131,28 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     let clock = fake.share_clock(data.path());
     let channels: Vec<u64> = (0..500).map(|i| CHANNEL + i).collect();
     games_with_reminders(data.path(), &channels);
-    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    // A sweep reads 500 letters' heads: every quarter second, not every tenth.
+    let env = [
+        ("BREDON_CLOCK_FILE", clock.as_str()),
+        ("BREDON_OUTBOX_SWEEP_MS", "250"),
+    ];
     let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
     connected(&fake, 1).await;
     fake.set_role_permissions(GUILD_ID, perms::INVITE & !perms::SEND_MESSAGES);
     fake.advance(Duration::from_secs(61 * 60));
     let refused = |f: &crate::fake_discord::FakeDiscord| {
-        f.requests().iter().filter(|r| r.status == 403).count()
+        f.with_requests(|requests| requests.iter().filter(|r| r.status == 403).count())
     };
     fake.wait_until("a reminder refused", Duration::from_secs(60), |f| {
         refused(f) >= 1
     })
     .await;
     let at_first = refused(&fake);
-    // Ten minutes more without the permission, in steps of 20 s, each long enough for the
-    // outbox to sweep (once a second): what Discord's window would count.
+    // Ten minutes more without the permission, in steps of 20 s, each followed by a whole
+    // sweep of the outbox: what Discord's window would count.
     for _ in 0..30 {
         fake.advance(Duration::from_secs(20));
-        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        bot.swept().await;
     }
     let most = fake.most_invalid_in(Duration::from_secs(600));
     assert!(most < 1_000, "{most} invalid requests in 10 minutes");
@@ -145,7 +172,7 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     let before = refused(&fake);
     for _ in 0..5 {
         fake.advance(Duration::from_secs(20));
-        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        bot.swept().await;
     }
     let after_restart = refused(&fake) - before;
     assert!(
@@ -154,14 +181,18 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     );
     fake.set_role_permissions(GUILD_ID, perms::INVITE);
     fake.wait_until("every reminder", Duration::from_secs(120), |f| {
-        channels.iter().all(|&c| reminders_in(f, c) >= 1)
+        let reminded = reminders_by_channel(f);
+        channels
+            .iter()
+            .all(|c| reminded.get(c).is_some_and(|&n| n >= 1))
     })
     .await;
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    let reminded = reminders_by_channel(&fake);
     let twice: Vec<u64> = channels
         .iter()
         .copied()
-        .filter(|&c| reminders_in(&fake, c) != 1)
+        .filter(|c| reminded.get(c) != Some(&1))
         .collect();
     assert!(twice.is_empty(), "posted more than once in {twice:?}");
     let most = fake.most_invalid_in(Duration::from_secs(600));

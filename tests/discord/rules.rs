@@ -48,6 +48,8 @@ async fn a_timer_post_whose_answer_is_lost_arrives_exactly_once() {
     .await;
     let ticks = bot.log_count(&["timers checked"]);
     bot.logged_times(&["timers checked"], ticks + 5).await;
+    // Counted once nothing more can come: the bot stopped and the outbox read empty.
+    assert_eq!(outbox_after(&fake, data.path(), &[], bot).await, 0);
     let reminders: Vec<_> = fake
         .messages()
         .into_iter()

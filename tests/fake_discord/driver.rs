@@ -99,6 +99,18 @@ impl FakeDiscord {
         self.state.messages.lock().unwrap().clone()
     }
 
+    /// What `read` makes of the messages, read under the lock without copying them: a test
+    /// polling hundreds of channels' counts copies no log (copies of it were most of a test's
+    /// time).
+    pub fn with_messages<T>(&self, read: impl FnOnce(&[Msg]) -> T) -> T {
+        read(&self.state.messages.lock().unwrap())
+    }
+
+    /// What `read` makes of the requests so far, read under the lock without copying them.
+    pub fn with_requests<T>(&self, read: impl FnOnce(&[Request]) -> T) -> T {
+        read(&self.state.requests.lock().unwrap())
+    }
+
     pub fn message(&self, id: u64) -> Option<Msg> {
         self.messages().into_iter().find(|m| m.id == id)
     }
@@ -247,6 +259,18 @@ impl FakeDiscord {
         *self.state.clock_file.lock().unwrap() = Some(path.clone());
         self.write_clock();
         path.to_string_lossy().into_owned()
+    }
+
+    /// The virtual clock's file, shared already or now, in a folder of the fake's own: what
+    /// every process the harness starts on this fake reads (`BREDON_CLOCK_FILE`).
+    pub fn shared_clock(&self) -> String {
+        if let Some(path) = self.state.clock_file.lock().unwrap().as_ref() {
+            return path.to_string_lossy().into_owned();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = self.share_clock(dir.path());
+        *self.state.clock_dir.lock().unwrap() = Some(dir);
+        path
     }
 
     fn write_clock(&self) {

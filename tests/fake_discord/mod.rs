@@ -457,6 +457,8 @@ struct State {
     clock_ms: AtomicI64,
     /// Where the virtual clock is written for the bot, when the test shares it.
     clock_file: Mutex<Option<std::path::PathBuf>>,
+    /// The folder of the clock's file when the fake made it itself (`shared_clock`).
+    clock_dir: Mutex<Option<tempfile::TempDir>>,
     interactions: Mutex<HashMap<String, Interaction>>,
     messages: Mutex<Vec<Msg>>,
     notifications: Mutex<Vec<Notification>>,

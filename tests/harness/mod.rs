@@ -60,6 +60,36 @@ impl Bot {
         }
     }
 
+    /// Waits until every task of Bredon's turns in `channel` this bot started has ended (as
+    /// many "over" lines as "looks" lines, one at least; started logging): a search that
+    /// would play a second time has played by then.
+    pub async fn turns_over(&self, channel: u64) {
+        let channel = channel.to_string();
+        let started = std::time::Instant::now();
+        loop {
+            let looked = self.log_count(&["Bredon looks for its turn", &channel]);
+            let over = self.log_count(&["Bredon's turns here are over", &channel]);
+            if looked >= 1 && over == looked {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "Bredon's turns never ended ({looked} started, {over} over):\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Waits until the outbox has swept twice more (started logging, with
+    /// `BREDON_OUTBOX_SWEEP_MS` short): one whole sweep began after the call, so what the
+    /// virtual clock made due before it was tried. How a test lets the outbox work instead of
+    /// sleeping through its period.
+    pub async fn swept(&self) {
+        let before = self.log_count(&["outbox swept"]);
+        self.logged_times(&["outbox swept"], before + 2).await;
+    }
+
     /// Stops the bot as a deploy would (SIGTERM) and waits until it has exited.
     pub fn stop(&mut self) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
@@ -73,6 +103,7 @@ impl Bot {
 pub fn bredon(work: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_bredon"));
     command.env_clear().current_dir(work);
+    support::ends_with_the_test(&mut command);
     // A run under libfaketime (the tests with the machine's date moved) moves the bot's date too.
     for kept in ["LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"] {
         if let Some(value) = std::env::var_os(kept) {
@@ -179,8 +210,13 @@ pub fn start_shards(
     let child = bot_command(fake, &work.path().join("unused"), 0.5, work.path())
         .args(["--shards", &total.to_string(), "--shard-range", range])
         .env("BREDON_DATABASE_URL", url)
+        .env("BREDON_CLOCK_FILE", fake.shared_clock())
         .env_remove("DISCORD_GUILD_ID")
-        .env("RUST_LOG", log.as_deref().unwrap_or("bredon=info"))
+        .env(
+            "RUST_LOG",
+            log.as_deref()
+                .unwrap_or("bredon=info,bredon::bot::delivery=debug"),
+        )
         .env("NO_COLOR", "1")
         .envs(env.iter().copied())
         .stderr(stderr)
@@ -395,11 +431,13 @@ pub async fn alice_plays_bredon(fake: &FakeDiscord, level: u64, size: u64) {
 
 /// How many of Bredon's messages in `channel`, not deleted, hold `text`.
 pub fn said_in(fake: &FakeDiscord, channel: u64, text: &str) -> usize {
-    fake.messages()
-        .iter()
-        .filter(|m| m.author == fake_discord::BOT_ID && m.channel == channel)
-        .filter(|m| !m.deleted && m.content.contains(text))
-        .count()
+    fake.with_messages(|messages| {
+        messages
+            .iter()
+            .filter(|m| m.author == fake_discord::BOT_ID && m.channel == channel)
+            .filter(|m| !m.deleted && m.content.contains(text))
+            .count()
+    })
 }
 
 /// Asserts that an answer's text contains `text`, showing the whole text if not.
@@ -634,16 +672,16 @@ pub fn games_with_reminders(data: &Path, channels: &[u64]) {
             };
             s.challenge(&sctx(&alice(), channel), &options).unwrap();
             s.accept(&sctx(&bob(), channel)).unwrap();
+            // Each game's posts delivered as they are made: an outbox of hundreds would be
+            // read whole at every change.
+            posted_earlier(s);
         }
-        posted_earlier(s);
     });
 }
 
 /// Empties the outbox, as if an earlier Bredon had posted every outcome stored so far.
 pub fn posted_earlier(service: &bredon::service::Service) {
-    for owed in service.deliveries().unwrap() {
-        service.delivered(owed.letter.id).unwrap();
-    }
+    support::delivered_all(service);
 }
 
 /// Notifications that arrived since `from` (an index into `fake.notifications()`).

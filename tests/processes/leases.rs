@@ -9,8 +9,9 @@ use std::time::Duration;
 
 const NAMES: [&str; 2] = ["first", "second"];
 
-/// Two processes on one PostgreSQL, each with a REST base of its own (`api_base_for`), and a
-/// game started in `CHANNEL`; the name of the process that answers its interactions.
+/// Two processes on one PostgreSQL (sharing the fake's clock), each with a REST base of its
+/// own (`api_base_for`), and a game started in `CHANNEL`; the name of the process that
+/// answers its interactions. A request is given up after 2 s held back, not production's 25.
 async fn two_processes_with_a_game(url: &str) -> (FakeDiscord, Vec<Bot>, &'static str) {
     let fake = start_fake().await;
     fake.recommend_shards(2);
@@ -18,7 +19,11 @@ async fn two_processes_with_a_game(url: &str) -> (FakeDiscord, Vec<Bot>, &'stati
     let bots: Vec<Bot> = (0..2)
         .map(|s| {
             let range = format!("{s}..{}", s + 1);
-            start_shards(&fake, url, 2, &range, &[("DISCORD_API_BASE", &bases[s])])
+            let env = [
+                ("DISCORD_API_BASE", bases[s].as_str()),
+                ("BREDON_REQUEST_BUDGET_MS", "2000"),
+            ];
+            start_shards(&fake, url, 2, &range, &env)
         })
         .collect();
     fake.wait_until("both shards connected", Duration::from_secs(30), |f| {
@@ -132,8 +137,9 @@ async fn a_route_429_of_four_minutes_leaves_the_record_to_the_other_process_once
     a_429_of_four_minutes_posts_the_record_once(false).await;
 }
 
-/// The same for a deferred answer: every store call of both processes waits 15 s behind a lock
-/// of the table (the work of bob's `/resign`, so its answer is deferred), and the answering
+/// The same for a deferred answer: every store call of both processes waits behind a lock of
+/// the table while 15 s pass on the shared clock (the work of bob's `/resign`, so its answer
+/// is deferred), and the answering
 /// process's first channel post then meets a 429 of four minutes, global or of the route. The
 /// "thinking" message becomes the resignation (interaction endpoints are not bound by the
 /// global limit), and the record is posted once, by the other process, long before the four
@@ -160,7 +166,7 @@ async fn a_deferred_answer_and_a_429_of_four_minutes_post_the_record_once(global
         .wait_request(from, "the first response", |r| r.path.contains(&callback))
         .await;
     assert_eq!(first.json()["type"], 5, "deferred while the work waits");
-    tokio::time::sleep(Duration::from_secs(15)).await;
+    fake.advance(Duration::from_secs(15));
     locker.batch_execute("COMMIT").await.unwrap();
     says(&answer(&fake, from, &token).await, "resigns");
     posted_once_by_the_other(&fake, &url, answering).await;

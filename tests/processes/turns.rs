@@ -42,13 +42,27 @@ async fn two_processes_starting_with_bredon_to_move_search_once_and_play_once() 
         said_in(f, CHANNEL, "Bredon played") >= 1
     })
     .await;
-    // A second search, of the other process, would end within its second after the first.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Read when nothing more can come: each process past its start (where it looks for the
+    // turns left waiting), the searching task's turns over, and the shared outbox empty.
+    for bot in &bots {
+        bot.logged(&["slash commands"]).await;
+    }
+    let channel = CHANNEL.to_string();
+    let over = |b: &Bot| b.log_count(&["Bredon's turns here are over", &channel]);
+    fake.wait_until("the turns over", Duration::from_secs(60), |_| {
+        bots.iter().map(over).sum::<usize>() >= 1
+    })
+    .await;
+    let store = bredon::store::Store::connect(&url).unwrap();
+    fake.wait_until("the outbox empty", Duration::from_secs(60), |_| {
+        store.letter_heads().is_ok_and(|l| l.is_empty())
+    })
+    .await;
     assert_eq!(said_in(&fake, CHANNEL, "Bredon played"), 1, "one ply");
     assert_eq!(said_in(&fake, CHANNEL, "engine failed"), 0);
     let looked: Vec<usize> = bots
         .iter()
-        .map(|b| b.log_count(&["Bredon looks for its turn", &CHANNEL.to_string()]))
+        .map(|b| b.log_count(&["Bredon looks for its turn", &channel]))
         .collect();
     let owner = shard_of(Some(GUILD_ID), 2) as usize;
     let mut expected = vec![0, 0];

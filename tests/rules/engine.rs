@@ -260,8 +260,10 @@ fn bredon_tei_answers_bredons_tei_client() {
 
 #[test]
 fn a_silent_or_missing_engine_is_refused_with_a_clear_reason() {
-    // A program that never answers `tei`: the handshake times out with a clear error.
-    let err = tei::Client::spawn("sh", &["-c".into(), "sleep 30".into()])
+    // A program that never answers `tei`: the handshake times out with a clear error (after a
+    // second, not the 10 s a real engine is given).
+    let silent = ["-c".into(), "sleep 30".into()];
+    let err = tei::Client::spawn_within("sh", &silent, Duration::from_secs(1))
         .err()
         .unwrap();
     assert!(

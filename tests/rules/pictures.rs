@@ -505,7 +505,9 @@ fn the_render_command_refuses_bad_input_without_panicking() {
             .output()
             .unwrap()
     };
-    let out = std::env::temp_dir().join("bredon-render-test.png");
+    // In a folder of this test's: no file left from another run can pass for this one's.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("render-test.png");
     let out = out.to_str().unwrap();
     let ok = run(&[
         "render",

@@ -83,11 +83,12 @@ impl Table {
         out
     }
 
-    /// Ends the game in `thread`: `winner` wins by the other's resignation, or a draw is agreed.
+    /// Ends the game in `thread`: `winner` wins by the other's resignation, or a draw is agreed
+    /// (its posts delivered, as the bot would).
     fn decide(&self, thread: u64, winner: Option<&str>, now_ms: i64) -> Outcome {
         let game = self.s().store().game(thread).unwrap().unwrap();
         let [white, black] = [&game.players[0].name, &game.players[1].name];
-        match winner {
+        let decided = match winner {
             Some(w) => {
                 let loser = if w == white { black } else { white };
                 self.s().resign(&at(loser, thread, now_ms)).unwrap()
@@ -98,7 +99,9 @@ impl Table {
                     .answer_draw(&at(black, thread, now_ms), true)
                     .unwrap()
             }
-        }
+        };
+        support::delivered_all(self.s());
+        decided
     }
 
     /// The one post of news at `now_ms`, which must contain `text`.
@@ -110,8 +113,12 @@ impl Table {
         outcome
     }
 
+    /// The tournament's news at `now_ms`, and what the outbox owes delivered, as the bot's
+    /// timers and outbox would.
     fn news(&self, now_ms: i64) -> Vec<TimerEvent> {
-        self.s().tournament_news(now_ms).unwrap()
+        let news = self.s().tournament_news(now_ms).unwrap();
+        support::delivered_all(self.s());
+        news
     }
 
     /// The standings as "rank name points tie-breaks", in standing order (a withdrawn player's

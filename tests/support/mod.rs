@@ -123,6 +123,31 @@ pub fn before_numbers(dir: &std::path::Path, trees: &[&str]) {
 
 pub mod postgres;
 
+/// Marks every letter `service`'s outbox owes as delivered, as a bot would once it posted
+/// them: a test that plays through the service with no bot keeps its outbox as short as a
+/// running bot keeps it (every change reads the outbox's heads, decoding each letter's
+/// pictures: a 127-ply game's outbox, never emptied, took most of a minute).
+pub fn delivered_all(service: &bredon::service::Service) {
+    for owed in service.deliveries().unwrap() {
+        service.delivered(owed.letter.id).unwrap();
+    }
+}
+
+/// `command`'s process is killed when the thread that starts it ends: a test process that is
+/// killed (a time-out, ^C) leaves no bot, proxy or driver running behind it. Start it from the
+/// test's own thread (or one that lives as long as the child should).
+pub fn ends_with_the_test(command: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: prctl only sets this process's parent-death signal, between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    command
+}
+
 /// Player `name` with id `id`.
 pub fn player(name: &str, id: u64) -> bredon::store::records::PlayerRef {
     bredon::store::records::PlayerRef {

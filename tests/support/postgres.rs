@@ -1,8 +1,9 @@
-//! A throwaway PostgreSQL server for a test binary: `initdb` in a temporary folder, the server on
-//! a Unix socket there (no TCP port), a new empty database for each test. It is started the
-//! first time a test asks and ends with the test binary (the parent-death signal). Where
-//! PostgreSQL is not installed, `server()` says why, and the tests that need it skip (or fail,
-//! under `CI=true`).
+//! A throwaway PostgreSQL server for the tests: `initdb` in a temporary folder, the server on a
+//! Unix socket there (no TCP port), a new empty database for each test. `.ci/run` starts one
+//! for the whole run and names its socket's folder in `BREDON_TEST_POSTGRES`; without it, a
+//! test process starts one of its own the first time a test asks, ended with the process (the
+//! parent-death signal) and its folder removed then. Where PostgreSQL is not installed,
+//! `server()` says why, and the tests that need it skip (or fail, under `CI=true`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -71,6 +72,20 @@ fn remove_stale(root: &Path) {
     }
 }
 
+/// The server `.ci/run` started for the whole run (`BREDON_TEST_POSTGRES`, its socket's
+/// folder), or one of this process's own.
+fn shared_or_start() -> Result<Server, String> {
+    let Some(socket_dir) = std::env::var_os("BREDON_TEST_POSTGRES") else {
+        return start();
+    };
+    let bin = bin_dir().ok_or("PostgreSQL's initdb and postgres are not installed")?;
+    Ok(Server {
+        bin,
+        socket_dir: socket_dir.into(),
+        next: AtomicU32::new(0),
+    })
+}
+
 fn start() -> Result<Server, String> {
     let bin = bin_dir().ok_or("PostgreSQL's initdb and postgres are not installed")?;
     let user = server_user();
@@ -125,10 +140,13 @@ fn start() -> Result<Server, String> {
         });
     }
     // The parent-death signal follows the thread that started the server, so a thread that
-    // lives as long as the test binary starts it (and waits on it).
+    // lives as long as the test binary starts it (and waits on it), and the shell that removes
+    // its folder after it.
     let (started, outcome) = std::sync::mpsc::channel();
+    let folder = dir.clone();
     std::thread::spawn(move || match server.spawn() {
         Ok(mut child) => {
+            let _remover = remove_when_this_ends(&folder);
             let _ = started.send(Ok(()));
             let _ = child.wait();
         }
@@ -163,6 +181,28 @@ fn start() -> Result<Server, String> {
     }
 }
 
+/// A shell that removes `folder` when the thread that started it ends (the parent-death
+/// signal), a second after the server it holds was told to stop by the same signal.
+fn remove_when_this_ends(folder: &Path) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(r#"trap 'sleep 1; rm -rf "$0"; exit 0' TERM; while :; do sleep 1; done"#)
+        .arg(folder)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: prctl only sets this process's parent-death signal, between fork and exec.
+    unsafe {
+        shell.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    shell.spawn()
+}
+
 /// A new empty database on the test binary's server, or `None` when there is no PostgreSQL
 /// here: the test skips, or fails under `CI=true` (`skip`).
 pub fn database() -> Option<String> {
@@ -177,13 +217,18 @@ pub fn database() -> Option<String> {
 
 /// The test binary's server, started on first use; `Err` says why there is none.
 pub fn server() -> Result<&'static Server, String> {
-    SERVER.get_or_init(start).as_ref().map_err(Clone::clone)
+    SERVER
+        .get_or_init(shared_or_start)
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 impl Server {
     /// A new empty database, as a `BREDON_DATABASE_URL`.
     pub fn database(&self) -> String {
-        let name = format!("test{}", self.next.fetch_add(1, Ordering::Relaxed));
+        // Named by the process too: test processes share the run's server.
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let name = format!("test_{}_{n}", std::process::id());
         let out = Command::new(self.bin.join("createdb"))
             .arg("-h")
             .arg(&self.socket_dir)

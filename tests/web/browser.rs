@@ -13,13 +13,21 @@ use std::time::Duration;
 pub struct Browser {
     pub client: Client,
     driver: std::process::Child,
+    /// Chromium's profile, in a folder of the test's (removed with it), not one chromedriver
+    /// makes in the machine's temporary folder.
+    _profile: tempfile::TempDir,
 }
 
 impl Drop for Browser {
-    /// Ends chromedriver and every Chromium process it started: they share its process group
-    /// (a panicking test never reaches a WebDriver session's close, and killing chromedriver
-    /// alone would leave its browsers running).
+    /// Closes the WebDriver session (chromedriver ends its Chromium), then ends chromedriver
+    /// and any Chromium process left in its process group (a session a panicking test left
+    /// half-way may not close; killing chromedriver alone would leave its browsers running).
     fn drop(&mut self) {
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let client = self.client.clone();
+            let closing = tokio::time::timeout(Duration::from_secs(5), client.close());
+            let _ = tokio::task::block_in_place(|| runtime.block_on(closing));
+        }
         // SAFETY: kill(2) with a negative pid signals the process group chromedriver leads.
         unsafe {
             libc::kill(-(self.driver.id() as i32), libc::SIGKILL);
@@ -49,6 +57,7 @@ pub async fn browser() -> Option<Browser> {
     // browser keeps the machine's own clock when the tests run under libfaketime (Chromium
     // hangs under it); what the pages show comes from the server, on the test's clock.
     let (driver, port) = started_driver(&chromedriver);
+    let profile = tempfile::tempdir().expect("a folder for Chromium's profile");
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
         "goog:chromeOptions".into(),
@@ -56,7 +65,8 @@ pub async fn browser() -> Option<Browser> {
             "binary": chromium,
             "args": ["--headless", "--no-sandbox", "--disable-gpu",
                      "--disable-background-networking", "--no-first-run",
-                     "--hide-scrollbars", "--force-device-scale-factor=1"],
+                     "--hide-scrollbars", "--force-device-scale-factor=1",
+                     format!("--user-data-dir={}", profile.path().display())],
         }),
     );
     let url = format!("http://127.0.0.1:{port}");
@@ -68,7 +78,13 @@ pub async fn browser() -> Option<Browser> {
                 .connect(&url)
                 .await;
         match connected {
-            Ok(client) => return Some(Browser { client, driver }),
+            Ok(client) => {
+                return Some(Browser {
+                    client,
+                    driver,
+                    _profile: profile,
+                })
+            }
             Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
         }
     }
@@ -82,15 +98,16 @@ fn started_driver(chromedriver: &std::path::Path) -> (std::process::Child, u16) 
     use std::os::unix::process::CommandExt;
     let mut said = Vec::new();
     for _ in 0..3 {
-        let mut driver = std::process::Command::new(chromedriver)
-            .arg("--port=0")
-            .process_group(0)
-            .env_remove("LD_PRELOAD")
-            .env_remove("FAKETIME")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
+        let mut driver =
+            crate::support::ends_with_the_test(&mut std::process::Command::new(chromedriver))
+                .arg("--port=0")
+                .process_group(0)
+                .env_remove("LD_PRELOAD")
+                .env_remove("FAKETIME")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("chromedriver starts");
         match driver_port(driver.stdout.take().expect("chromedriver's output")) {
             Ok(port) => return (driver, port),
             Err(lines) => {
