@@ -111,7 +111,7 @@ const NONCE_TRUSTED_MS: i64 = 60_000;
 
 /// What a request's budget is kept short of a lease's end, for the clocks of processes sharing
 /// a store (the lease is written on the making process's clock).
-const LEASE_MARGIN_MS: i64 = 5_000;
+pub(super) const LEASE_MARGIN_MS: i64 = 5_000;
 
 /// How many pages of 100 messages a look reads at most (an outage of hours in a busy channel).
 const LOOK_PAGES: usize = 5;

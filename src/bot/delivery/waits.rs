@@ -42,11 +42,20 @@ impl Waits {
             }
         };
         let p = Waits::PRODUCTION;
+        let budget_ms = ms(
+            "BREDON_REQUEST_BUDGET_MS",
+            p.request_budget.as_millis() as u64,
+        )?;
+        // A request must end inside the lease it was renewed for, with its margin for clocks.
+        let most_ms = (crate::service::LEASE_MS - super::posting::LEASE_MARGIN_MS) as u64;
+        if budget_ms >= most_ms {
+            return Err(format!(
+                "BREDON_REQUEST_BUDGET_MS `{budget_ms}`: a request must end inside its letter's \
+                 lease; write less than {most_ms} ms"
+            ));
+        }
         Ok(Waits {
-            request_budget: Duration::from_millis(ms(
-                "BREDON_REQUEST_BUDGET_MS",
-                p.request_budget.as_millis() as u64,
-            )?),
+            request_budget: Duration::from_millis(budget_ms),
             held_back_ms: ms("BREDON_HELD_BACK_MS", p.held_back_ms as u64)? as i64,
             outbox_sweep: Duration::from_millis(ms(
                 "BREDON_OUTBOX_SWEEP_MS",
@@ -67,6 +76,9 @@ mod tests {
         let waits = Waits::from_env(set).unwrap();
         assert_eq!(waits.request_budget, Duration::from_secs(2));
         assert_eq!(waits.outbox_sweep, Waits::PRODUCTION.outbox_sweep);
+        let long = |name: &str| (name == "BREDON_REQUEST_BUDGET_MS").then(|| "60000".to_string());
+        let err = Waits::from_env(long).unwrap_err();
+        assert!(err.contains("inside its letter's lease"), "{err}");
         for bad in ["0", "soon", "-5"] {
             let err =
                 Waits::from_env(|name| (name == "BREDON_OUTBOX_SWEEP_MS").then(|| bad.to_string()))
