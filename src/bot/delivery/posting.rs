@@ -91,7 +91,8 @@ impl Owed {
     /// Whether a request starting at `now_ms` may run past the lease as this process knows it
     /// (its whole budget, and a margin for clocks): then the lease is renewed first.
     fn lease_runs_short(self, now_ms: i64, request_budget: std::time::Duration) -> bool {
-        now_ms + request_budget.as_millis() as i64 + LEASE_MARGIN_MS > self.lease_until_ms
+        now_ms + request_budget.as_millis() as i64 + super::waits::LEASE_MARGIN_MS
+            > self.lease_until_ms
     }
 
     /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
@@ -108,10 +109,6 @@ pub fn written_outside(outcome: &Outcome) -> bool {
 /// How long after a letter was stored a repeated post may rely on its nonce alone: Discord
 /// keeps a nonce "in the past few minutes"; Bredon counts on one.
 const NONCE_TRUSTED_MS: i64 = 60_000;
-
-/// What a request's budget is kept short of a lease's end, for the clocks of processes sharing
-/// a store (the lease is written on the making process's clock).
-pub(super) const LEASE_MARGIN_MS: i64 = 5_000;
 
 /// How many pages of 100 messages a look reads at most (an outage of hours in a busy channel).
 const LOOK_PAGES: usize = 5;

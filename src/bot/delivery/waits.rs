@@ -4,6 +4,10 @@
 
 use std::time::Duration;
 
+/// What a request's budget is kept short of a lease's end, for the clocks of processes sharing
+/// a store (the lease is written on the making process's clock).
+pub(super) const LEASE_MARGIN_MS: i64 = 5_000;
+
 /// How long delivery waits for what it cannot hurry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Waits {
@@ -47,7 +51,7 @@ impl Waits {
             p.request_budget.as_millis() as u64,
         )?;
         // A request must end inside the lease it was renewed for, with its margin for clocks.
-        let most_ms = (crate::service::LEASE_MS - super::posting::LEASE_MARGIN_MS) as u64;
+        let most_ms = (crate::service::LEASE_MS - LEASE_MARGIN_MS) as u64;
         if budget_ms >= most_ms {
             return Err(format!(
                 "BREDON_REQUEST_BUDGET_MS `{budget_ms}`: a request must end inside its letter's \
