@@ -5,8 +5,8 @@ use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Every `.rs` file under `src/`, by module path (`["bot", "post"]`; `mod.rs` names its folder).
-fn modules() -> BTreeMap<Vec<String>, PathBuf> {
+/// Every `.rs` file under `dir`, at any depth.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -17,9 +17,15 @@ fn modules() -> BTreeMap<Vec<String>, PathBuf> {
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    walk(&src, &mut files);
+    walk(dir, &mut files);
+    files
+}
+
+/// Every `.rs` file under `src/`, by module path (`["bot", "post"]`; `mod.rs` names its folder).
+fn modules() -> BTreeMap<Vec<String>, PathBuf> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = rust_files(&src);
     let mut modules = BTreeMap::new();
     for file in files {
         let rel = file.strip_prefix(&src).unwrap().with_extension("");
@@ -354,19 +360,8 @@ const SLEEPS_ALLOWED: [(&str, &str, &str); 4] = [
 
 #[test]
 fn no_test_sleeps_to_wait_for_what_it_could_wait_for() {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    walk(&root.join("tests"), &mut files);
+    let files = rust_files(&root.join("tests"));
     let poll_step =
         Regex::new(r"sleep\((std::time::)?Duration::from_millis\(([0-9_]+)\)\)").unwrap();
     let mut unexplained = Vec::new();
