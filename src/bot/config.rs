@@ -75,15 +75,6 @@ impl Shards {
             },
         }
     }
-
-    /// This process among those sharing a store: its first shard's number, plus one. Two
-    /// processes never run the same shard, and a restarted one runs the same shards again.
-    pub(super) fn holder(self) -> u64 {
-        match self {
-            Shards::Auto => 1,
-            Shards::Range { first, .. } => u64::from(first) + 1,
-        }
-    }
 }
 
 /// Which typed messages this process reads as plies (`BREDON_TYPED_PLIES`), in the servers

@@ -40,6 +40,9 @@ pub struct Publisher {
     pub answers: super::delivery::tokens::Answers,
     /// How long delivery waits for what it cannot hurry (`delivery/waits.rs`).
     pub waits: super::delivery::waits::Waits,
+    /// Channels refusing Bredon's posts with a code it has no row for, since when
+    /// (`delivery/unheard.rs`).
+    pub unheard: super::delivery::unheard::Unheard,
 }
 
 /// Why the bot has to stop (a start-up that failed, a token Discord no longer takes); set once,

@@ -48,7 +48,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let fatal_in_setup = Arc::clone(&fatal);
     // The same database handle, kept to flush after the gateway closes.
     let flush_on_exit = store.clone();
-    let service = Arc::new(Service::of_process(store, config.shards.holder()));
+    let service = Arc::new(Service::starting_process(store).map_err(|e| e.0)?);
     let service_at_gateway = Arc::clone(&service);
     let registers = config.shards.has_first();
     let guild = config.guild;
@@ -112,6 +112,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     order: Default::default(),
                     answers: Default::default(),
                     waits,
+                    unheard: Default::default(),
                 });
                 tokio::spawn(delivery::outbox::outbox_loop(Arc::clone(&publisher)));
                 tokio::spawn(timers::timer_loop(Arc::clone(&publisher), tick));

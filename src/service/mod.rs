@@ -219,6 +219,29 @@ impl Service {
         }
     }
 
+    /// The service of a process starting now: its holder drawn at random, so no two process
+    /// starts (an old and a new one side by side in a rolling deploy, or a restart) ever share
+    /// one. On a store no other process opens (sled), every lease left by a stopped process
+    /// lapses at once, so its letters are delivered without waiting out their leases.
+    pub fn starting_process(store: Store) -> Result<Service, Refusal> {
+        let mut bytes = [0u8; 8];
+        getrandom::getrandom(&mut bytes)
+            .map_err(|e| Refusal(format!("no randomness for this process's holder id: {e}")))?;
+        // Never 0 (no lease's holder) nor one a test or an older build gave a fixed process.
+        let holder = u64::from_le_bytes(bytes) | 1 << 63;
+        if !store.is_shared() {
+            let lapsed = store.lapse_leases()?;
+            if lapsed > 0 {
+                tracing::info!(
+                    lapsed,
+                    "leases a stopped process left lapsed: its letters go out now"
+                );
+            }
+        }
+        tracing::info!(holder, "this process delivers letters as holder {holder:x}");
+        Ok(Service::of_process(store, holder))
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }

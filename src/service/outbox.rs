@@ -47,10 +47,19 @@ impl Part {
         }
     }
 
-    /// A nonce for posting this part of `letter`: stable over retries and restarts, so Discord
-    /// returns the first message instead of making a second (at most 25 characters).
-    pub fn nonce(self, letter: u64) -> String {
-        fnv1a(self.key().bytes().chain(letter.to_le_bytes())).to_string()
+    /// A nonce for posting this part of `letter` to `destination` (a channel, or the user a
+    /// direct message goes to): stable over retries and restarts, so Discord returns the first
+    /// message instead of making a second (at most 25 characters). Discord matches a nonce by
+    /// its author alone, in any channel (resources/message, "Create Message", `enforce_nonce`),
+    /// so one part going to two places (a direct message to each player) has two nonces.
+    pub fn nonce(self, letter: u64, destination: u64) -> String {
+        let bytes = self.key().into_bytes().into_iter();
+        fnv1a(
+            bytes
+                .chain(letter.to_le_bytes())
+                .chain(destination.to_le_bytes()),
+        )
+        .to_string()
     }
 }
 

@@ -128,9 +128,12 @@ impl Store {
     }
 
     /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's
-    /// right runs past `now_ms`: the epoch it holds it under (its own, renewed, if it held it
-    /// and nobody took it since; the next one if it takes it), or `None` (held elsewhere, or
-    /// gone).
+    /// right runs past `now_ms`: the epoch it holds it under, always the next one (a delivery
+    /// the same process started under the earlier epoch is fenced, so two of its tasks never
+    /// both write), or `None` (held elsewhere, or gone). A holder is one process start
+    /// (`Service::of_process`): two processes never share one, so a lease that has not lapsed
+    /// is only ever taken again by the process that holds it, which knows (its claims) that no
+    /// task of its own still delivers the letter.
     pub fn hold_letter(
         &self,
         id: u64,
@@ -143,8 +146,7 @@ impl Store {
         self.change_letter(id, |letter| {
             let held = letter.hold;
             let next = match held {
-                Some(h) if h.holder == holder => h.epoch,
-                Some(h) if h.until_ms > now_ms => return false,
+                Some(h) if h.holder != holder && h.until_ms > now_ms => return false,
                 other => other.map_or(1, |h| h.epoch + 1),
             };
             letter.hold = Some(Hold {
@@ -178,6 +180,30 @@ impl Store {
             }
             ours
         })
+    }
+
+    /// Lets every lease on the outbox's letters lapse now, their epochs kept (the next holder
+    /// takes the next one): for a process that is the store's only one (sled locks its folder),
+    /// so every earlier holder is a process that stopped. How many leases lapsed.
+    pub fn lapse_leases(&self) -> Result<usize, StoreError> {
+        let mut lapsed = 0;
+        for head in self.letter_heads()? {
+            if head.hold.is_none_or(|h| h.until_ms == i64::MIN) {
+                continue;
+            }
+            let changed = self.change_letter(head.id, |letter| match &mut letter.hold {
+                Some(hold) if hold.until_ms != i64::MIN => {
+                    hold.until_ms = i64::MIN;
+                    true
+                }
+                _ => false,
+            })?;
+            lapsed += usize::from(changed);
+        }
+        if lapsed > 0 {
+            self.flush()?;
+        }
+        Ok(lapsed)
     }
 
     /// A delivered letter leaves the outbox, durably.

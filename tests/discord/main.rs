@@ -13,6 +13,7 @@ mod buttons;
 mod challenges;
 mod channels;
 mod digest;
+mod exactly_once;
 mod fair_play;
 mod games;
 mod lifecycle;

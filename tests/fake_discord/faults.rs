@@ -13,6 +13,15 @@ impl FakeDiscord {
             .push_back((fragment.to_string(), status));
     }
 
+    /// For `length` of virtual time, every message-making request whose path contains
+    /// `fragment` is refused with `status` and Discord's JSON error `code`, and has no effect
+    /// (a channel refusing Bredon for hours with a code it may not know).
+    pub fn refuse_for(&self, fragment: &str, status: u16, code: u64, length: Duration) {
+        let until = self.state.now_ms() + length.as_millis() as i64;
+        let refusal = (fragment.to_string(), status, code, until);
+        self.state.long_refusals.lock().unwrap().push(refusal);
+    }
+
     /// The next request whose path contains `fragment` is refused with `status` and Discord's
     /// JSON error `code`, and has no effect.
     pub fn refuse_next(&self, fragment: &str, status: u16, code: u64) {

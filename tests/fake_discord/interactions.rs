@@ -352,19 +352,20 @@ pub(super) fn channel_message(state: &State, r: &Request, channel: u64) -> Answe
     }
     if payload["enforce_nonce"] == true {
         if let Some(nonce) = payload["nonce"].as_str() {
+            // "another message was created by the same author with the same nonce": the
+            // author's, in any channel (every message with a nonce here is the bot's).
             let earlier = state
                 .messages
                 .lock()
                 .unwrap()
                 .iter()
                 .find(|m| {
-                    m.channel == channel
-                        && m.nonce.as_deref() == Some(nonce)
+                    m.nonce.as_deref() == Some(nonce)
                         && state.now_ms() - m.created_ms < NONCE_WINDOW_MS
                 })
                 .cloned();
             if let Some(m) = earlier {
-                return (200, Some(message(m.id, channel, &m.content)));
+                return (200, Some(message(m.id, m.channel, &m.content)));
             }
         }
     }

@@ -16,7 +16,8 @@
 //!   `allowed_mentions` decides who is notified (absent: every mentioned user, role and
 //!   @everyone); `enforce_nonce` returns the earlier message for a repeated nonce "in the past
 //!   few minutes" (`NONCE_WINDOW_MS`: two, the least "a few" can mean), after that it makes a
-//!   new one. Only a new message notifies: edits never do, nor ephemeral messages; a
+//!   new one; the earlier message is any "created by the same author with the same nonce", in
+//!   whatever channel (a direct message to another user included). Only a new message notifies: edits never do, nor ephemeral messages; a
 //!   backslash-escaped mention is text. A reply (`message_reference`) needs Read Message
 //!   History (160002, "Limitations").
 //! - resources/message ("Get Channel Messages"): needs View Channel (50001); without Read
@@ -475,6 +476,8 @@ struct State {
     outage_until_ms: AtomicI64,
     /// (path fragment, until): a partial outage, matching requests answer 503 without effect.
     partial_outages: Mutex<Vec<(String, i64)>>,
+    /// Message-making requests refused until a time: path fragment, status, code, until.
+    long_refusals: Mutex<Vec<(String, u16, u64, i64)>>,
     /// (method, path fragment, delay): matching requests take `delay` of wall time to take
     /// effect and be answered, as Discord's slower routes do.
     slow_routes: Mutex<Vec<(String, String, Duration)>>,

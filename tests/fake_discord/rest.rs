@@ -285,6 +285,16 @@ pub(super) fn route(state: &State, r: &Request) -> Answer {
     if partly_down {
         return error(503, 0, "Service Unavailable");
     }
+    let refused_long = state
+        .long_refusals
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(fragment, .., until)| path.contains(fragment.as_str()) && state.now_ms() < *until)
+        .map(|&(_, status, code, _)| (status, code));
+    if let (true, Some((status, code))) = (makes, refused_long) {
+        return error(status, code, "Refused");
+    }
     let refusal = {
         let mut queue = state.refusals.lock().unwrap();
         let at = queue

@@ -165,12 +165,21 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
     assert!(second.held_elsewhere(&head, now), "leased to its maker");
     assert!(!first.held_elsewhere(&head, now), "its own lease");
     assert_eq!(second.hold_letter(head.id, now, 60_000).unwrap(), None);
+    // Its own process takes it again (the outbox, after its handler gave up) under a new epoch:
+    // what the handler still does under the first is fenced.
+    let first_epoch = bredon::service::FIRST_EPOCH;
+    let epoch = first.hold_letter(head.id, now, 60_000).unwrap().unwrap();
     assert_eq!(
-        first.hold_letter(head.id, now, 60_000).unwrap(),
-        Some(bredon::service::FIRST_EPOCH),
-        "held again by its holder, under the same epoch"
+        epoch,
+        first_epoch + 1,
+        "held again by its holder, a new epoch"
     );
-    let epoch = bredon::service::FIRST_EPOCH;
+    assert!(!first.renew_letter(head.id, first_epoch, now).unwrap());
+    assert_eq!(
+        first.settle(Some((head.id, first_epoch)), done(), now),
+        Ok(Err(Fenced)),
+        "the earlier take of the same process writes nothing"
+    );
     assert!(first.renew_letter(head.id, epoch, now).unwrap());
     assert_eq!(
         first.settle(
@@ -188,7 +197,7 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
         second.hold_letter(head.id, later - 1, 60_000).unwrap(),
         None
     );
-    assert_eq!(second.hold_letter(head.id, later, 60_000).unwrap(), Some(2));
+    assert_eq!(second.hold_letter(head.id, later, 60_000).unwrap(), Some(3));
     assert_eq!(
         first.settle(Some((head.id, epoch)), sent(Part::Record, None), now),
         Ok(Err(Fenced))
@@ -211,16 +220,62 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
     );
 
     // The new holder fails a try and lets go: either process may take it at once.
-    second.release_letter(head.id, 2).unwrap();
-    assert_eq!(first.hold_letter(head.id, later, 60_000).unwrap(), Some(3));
+    second.release_letter(head.id, 3).unwrap();
+    assert_eq!(first.hold_letter(head.id, later, 60_000).unwrap(), Some(4));
     assert_eq!(
-        first.settle(Some((head.id, 3)), done(), later),
+        first.settle(Some((head.id, 4)), done(), later),
         Ok(Ok(vec![]))
     );
     assert_eq!(
         second.hold_letter(head.id, later, 60_000).unwrap(),
         None,
         "a delivered letter is gone"
+    );
+}
+
+/// A rolling deploy runs an old and a new process of the same shards side by side: each
+/// process start is a holder of its own, so the new one leaves what the old one holds alone
+/// until its lease lapses. On sled, the store's only process, a start lets the stopped one's
+/// leases lapse at once, and the stopped one's epoch is fenced.
+#[test]
+fn each_process_start_is_a_holder_of_its_own() {
+    let w = world();
+    let old = &w.service;
+    started(&w, opts(Some("bob"), Seat::White));
+    let now = bredon::clock::now_ms();
+    let new = Service::starting_process(old.store().clone()).unwrap();
+    let head = *new
+        .owed()
+        .unwrap()
+        .last()
+        .expect("the game's start is owed");
+    let epoch = bredon::service::FIRST_EPOCH;
+    if old.store_is_shared() {
+        assert!(
+            new.held_elsewhere(&head, now),
+            "the old process's lease runs"
+        );
+        assert_eq!(new.hold_letter(head.id, now, 60_000).unwrap(), None);
+        let other = Service::starting_process(old.store().clone()).unwrap();
+        let taken = other.hold_letter(head.id, now + bredon::service::LEASE_MS, 60_000);
+        assert_eq!(taken.unwrap(), Some(epoch + 1), "taken once it lapsed");
+        assert_eq!(
+            new.hold_letter(head.id, now + bredon::service::LEASE_MS, 60_000)
+                .unwrap(),
+            None,
+            "two starts of the same shards are two holders"
+        );
+    } else {
+        assert!(!new.held_elsewhere(&head, now), "lapsed at the start");
+        assert_eq!(
+            new.hold_letter(head.id, now, 60_000).unwrap(),
+            Some(epoch + 1)
+        );
+    }
+    assert_eq!(
+        old.settle(Some((head.id, epoch)), done(), now),
+        Ok(Err(Fenced)),
+        "the old process writes nothing more"
     );
 }
 

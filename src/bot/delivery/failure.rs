@@ -24,6 +24,9 @@ pub mod code {
     /// The interaction has hit the maximum number of follow up messages (5 for a user-installed
     /// app outside its servers: interactions/receiving-and-responding, "Create Followup Message").
     pub const MOST_FOLLOW_UPS: isize = 40094;
+    /// Interaction has already been acknowledged: a first answer sent again after its reply
+    /// was lost; the earlier one went out (`@original` shows it).
+    pub const ALREADY_ACKNOWLEDGED: isize = 40060;
     /// Invalid Webhook Token: an interaction's token past its 15 minutes.
     pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
     /// An operation on an archived thread: a post in a thread a moderator locked and archived
@@ -63,8 +66,9 @@ pub enum Failure {
     /// Nothing of this kind can ever go there (a channel that takes no messages, a user who
     /// no longer exists): passed over, and the log says so.
     Impossible,
-    /// A refusal Bredon has no row for: kept and tried again after the long waits, never passed
-    /// over, and the operator told once per code.
+    /// A refusal Bredon has no row for: kept and tried again after the long waits for a bounded
+    /// time, then passed over with its players told by direct message (`unheard.rs`); the
+    /// operator told once per code.
     Unknown,
 }
 
@@ -91,6 +95,7 @@ pub const CODES: &[(isize, Failure, &str)] = &[
         Failure::Malformed,
         "Explicit content cannot be sent to the desired recipients",
     ),
+    (20001, Failure::Impossible, "Bots cannot use this endpoint"),
     (20016, Failure::RateLimited, "Slowmode rate limit"),
     (20022, Failure::RateLimited, "Announcement rate limit"),
     (
@@ -99,15 +104,55 @@ pub const CODES: &[(isize, Failure, &str)] = &[
         "The channel has hit the write rate limit",
     ),
     (
+        20029,
+        Failure::RateLimited,
+        "The server has hit the write rate limit",
+    ),
+    (
+        20031,
+        Failure::Malformed,
+        "Words not allowed (a thread's or a channel's name)",
+    ),
+    (
+        30015,
+        Failure::Malformed,
+        "Maximum number of attachments in a message reached",
+    ),
+    (
+        30046,
+        Failure::RateLimited,
+        "Maximum number of edits to messages older than 1 hour reached; try again later",
+    ),
+    (
+        40003,
+        Failure::RateLimited,
+        "Opening direct messages too fast",
+    ),
+    (
         code::SENDING_DISABLED,
         Failure::NotAllowed,
         "Send messages has been temporarily disabled",
     ),
     (40005, Failure::Malformed, "Request entity too large"),
     (
+        40006,
+        Failure::RateLimited,
+        "This feature has been temporarily disabled server-side",
+    ),
+    (
         code::MOST_FOLLOW_UPS,
         Failure::TokenExpired,
         "The interaction has hit the maximum number of follow up messages",
+    ),
+    (
+        code::ALREADY_ACKNOWLEDGED,
+        Failure::Uncertain,
+        "Interaction has already been acknowledged: an earlier answer went out",
+    ),
+    (
+        40062,
+        Failure::RateLimited,
+        "Service resource is being rate limited",
     ),
     (
         40058,
@@ -149,6 +194,17 @@ pub const CODES: &[(isize, Failure, &str)] = &[
     (50033, Failure::Impossible, "Invalid recipients"),
     (50035, Failure::Malformed, "Invalid form body"),
     (
+        50045,
+        Failure::Malformed,
+        "File uploaded exceeds the maximum size",
+    ),
+    (50046, Failure::Malformed, "Invalid file uploaded"),
+    (
+        50109,
+        Failure::Malformed,
+        "The request body contains invalid JSON",
+    ),
+    (
         code::ARCHIVED_THREAD,
         Failure::Locked,
         "Operation cannot be performed on an archived thread",
@@ -164,11 +220,22 @@ pub const CODES: &[(isize, Failure, &str)] = &[
         Failure::NotAllowed,
         "Maximum number of active threads reached",
     ),
+    (
+        160007,
+        Failure::NotAllowed,
+        "Maximum number of active announcement threads reached",
+    ),
     (200000, Failure::Malformed, "Message blocked by AutoMod"),
+    (200001, Failure::Malformed, "Title blocked by AutoMod"),
     (
         240000,
         Failure::Malformed,
         "Message blocked by the harmful links filter",
+    ),
+    (
+        130000,
+        Failure::RateLimited,
+        "API resource is currently overloaded; try again a little later",
     ),
     (
         code::UPLOADS_LIMITED,
@@ -269,7 +336,7 @@ mod tests {
     }
 
     #[test]
-    fn a_code_without_a_row_falls_to_its_status_and_is_never_passed_over() {
+    fn a_code_without_a_row_falls_to_its_status_and_is_held() {
         assert_eq!(classify_answer(401, 0), Failure::TokenReset);
         assert_eq!(classify_answer(429, 0), Failure::RateLimited);
         assert_eq!(classify_answer(503, 0), Failure::Uncertain);
@@ -277,12 +344,18 @@ mod tests {
         assert_eq!(classify_answer(413, 0), Failure::Malformed);
         // A 403 or 404 without a code Bredon knows is no reason to stop a game's clocks, and a
         // 403 is kept; any other 4xx without a row is held, not dropped.
-        assert_eq!(classify_answer(403, 20001), Failure::NotAllowed);
+        assert_eq!(classify_answer(403, 29999), Failure::NotAllowed);
         assert_eq!(classify_answer(404, 0), Failure::Unknown);
         assert_eq!(classify_answer(400, 99999), Failure::Unknown);
         assert_eq!(classify_answer(404, 10003), Failure::Gone);
         assert_eq!(classify_answer(401, 50027), Failure::TokenExpired);
         assert_eq!(classify_answer(400, 50083), Failure::Locked);
+        // A refusal that says "not now" is tried again; one that says an answer went out is
+        // looked for, never made again blindly.
+        assert_eq!(classify_answer(400, 40003), Failure::RateLimited);
+        assert_eq!(classify_answer(503, 130000), Failure::RateLimited);
+        assert_eq!(classify_answer(400, 40060), Failure::Uncertain);
+        assert_eq!(classify_answer(400, 200001), Failure::Malformed);
     }
 
     #[test]

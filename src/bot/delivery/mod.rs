@@ -4,6 +4,8 @@
 //! holds, a channel in order, a suspect server by probes; one table of Discord's codes decides
 //! what a failure means (`failure.rs`); refused channels are told and remembered
 //! (`refused.rs`); a channel's letters keep their order within the process (`order.rs`, `behind.rs`);
+//! a channel refusing with a code Bredon has no row for is passed over after a bounded hold,
+//! its players told by direct message (`unheard.rs`);
 //! Bredon's own turns follow an outcome, one task per channel (`turns.rs`); outside servers,
 //! where Bredon may only answer, what a channel is owed follows its interactions (`answers.rs`,
 //! `tokens.rs`);
@@ -13,6 +15,7 @@
 
 pub(super) mod answers;
 mod behind;
+mod direct;
 pub(super) mod failure;
 pub(super) mod gate;
 pub(super) mod order;
@@ -22,6 +25,7 @@ pub(super) mod publish;
 mod refused;
 pub(super) mod tokens;
 mod turns;
+pub(super) mod unheard;
 pub(super) mod waits;
 
 tokio::task_local! {

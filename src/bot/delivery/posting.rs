@@ -96,7 +96,7 @@ impl Owed {
     }
 
     /// Whether a post of this letter may have been tried longer ago than Discord keeps a nonce.
-    fn past_nonce_window(self, now_ms: i64) -> bool {
+    pub(super) fn past_nonce_window(self, now_ms: i64) -> bool {
         self.letter.is_some() && now_ms - self.since_ms > NONCE_TRUSTED_MS
     }
 }
@@ -128,7 +128,8 @@ fn snowflake_at(ms: i64) -> u64 {
 }
 
 /// What Bredon says when Discord refuses its token.
-const TOKEN_RESET: &str = "Discord no longer accepts DISCORD_TOKEN (401 Unauthorized): the bot's \
+pub(super) const TOKEN_RESET: &str =
+    "Discord no longer accepts DISCORD_TOKEN (401 Unauthorized): the bot's \
     token was reset. Copy the new one from the Developer Portal (your application, Bot, Reset \
     Token) into DISCORD_TOKEN and start Bredon again; every message still owed is kept and goes \
     out then";
@@ -193,7 +194,9 @@ impl Publisher {
         self.renew(owed).await?;
         let nonce = nonce_of(owed.letter, part, channel);
         let without_files = (!post.files.is_empty()).then(|| post.without_files());
-        let text_only = post.has_more_than_text().then(|| post.text_only());
+        let plain = post.text_only();
+        let text_only = post.has_more_than_text().then(|| plain.clone());
+        let mut instead = None;
         let mut with_picture = without_files.is_some();
         let mut posted = self.create(channel, &nonce, post).await;
         if let (Err(e), Some(without_files)) = (&posted, without_files) {
@@ -217,8 +220,15 @@ impl Publisher {
                 }
             }
         }
+        if let Err(e) = &posted {
+            // Kept for later if refused with a code Bredon does not know, but not for ever.
+            let letter_since = owed.letter.map(|_| owed.since_ms);
+            if self.unheard.held_long(channel, letter_since, e) {
+                instead = Some(super::unheard::instead(&plain, owed.guild, channel, e));
+            }
+        }
         if let (Err(e), Some(text_only)) = (&posted, text_only) {
-            if classify(e) == Failure::Malformed {
+            if classify(e) == Failure::Malformed || instead.is_some() {
                 // Refused, so not made: the same nonce is free for the text alone.
                 let (code, why) = (discord_code(e).unwrap_or(0), describe(e));
                 if first_time("malformed", code) {
@@ -230,21 +240,44 @@ impl Publisher {
                 with_picture = false;
             }
         }
-        match posted {
-            Ok(id) => {
+        match (posted, instead) {
+            (Ok(id), _) => {
+                self.unheard.heard(channel);
                 self.went_through(owed.guild, channel, with_picture).await;
                 Ok(Some(id))
             }
-            Err(e) => {
+            (Err(e), Some(instead)) if classify(&e) == Failure::Unknown => {
+                self.passed_over(channel, owed, part, &plain.mentions, instead)
+                    .await
+            }
+            (Err(e), _) => {
                 self.let_go_if_held_back(owed).await;
                 self.failed(channel, owed, e).await
             }
         }
     }
 
+    /// A post `channel` refused too long with a code Bredon does not know (`unheard.rs`),
+    /// passed over: each player it pinged gets `instead` by direct message.
+    async fn passed_over(
+        &self,
+        channel: u64,
+        owed: Owed,
+        part: Part,
+        mentions: &[u64],
+        instead: Post,
+    ) -> Result<Option<u64>, Undelivered> {
+        tracing::warn!(channel, players = mentions.len(), "a post held past its bound for an unknown code: passed over, its players told by direct message");
+        for &user in mentions {
+            self.direct_post(channel, user, owed, part, instead.clone())
+                .await?;
+        }
+        Ok(None)
+    }
+
     /// Lets go of the letter's lease when Discord holds this process back, so that another
     /// process takes it at once rather than when the lease lapses.
-    async fn let_go_if_held_back(&self, owed: Owed) {
+    pub(super) async fn let_go_if_held_back(&self, owed: Owed) {
         if let (Some(letter), true) = (owed.letter, self.held_back()) {
             self.let_go(letter, owed.epoch).await;
         }
@@ -260,7 +293,12 @@ impl Publisher {
         }
     }
 
-    async fn create(&self, channel: u64, nonce: &str, post: Post) -> serenity::Result<u64> {
+    pub(super) async fn create(
+        &self,
+        channel: u64,
+        nonce: &str,
+        post: Post,
+    ) -> serenity::Result<u64> {
         let message = post
             .message()
             .nonce(serenity::Nonce::String(nonce.to_string()))
@@ -374,7 +412,7 @@ impl Publisher {
     }
 
     /// A refusal with a code Bredon has no row for: the operator hears of each code once.
-    fn unknown_refusal(&self, error: &serenity::Error, why: &str) {
+    pub(super) fn unknown_refusal(&self, error: &serenity::Error, why: &str) {
         let code = discord_code(error).unwrap_or(0);
         if first_time("unknown", code) {
             tracing::error!(code, error = %why, "Discord refused a message with a code Bredon does not know: what is owed is kept and tried again after long waits; if this lasts, tell Bredon's developers the code");
@@ -388,7 +426,7 @@ impl Publisher {
     /// nonce is not kept with a message, so the text and the author tell. Without Read Message
     /// History Discord lists no messages (resources/message, "Get Channel Messages"), and the
     /// post is made.
-    async fn posted_since(
+    pub(super) async fn posted_since(
         &self,
         channel: u64,
         since_ms: i64,
@@ -424,114 +462,13 @@ impl Publisher {
         }
         Ok(None)
     }
-
-    /// A direct message a player asked for (`/notify dm:on`), from a post in `channel`. A
-    /// transient failure is tried again later; DMs the player's settings close (50007) turn the
-    /// wish off, and the player is told once in the channel; other refusals are logged.
-    pub(super) async fn direct(
-        &self,
-        channel: u64,
-        user: u64,
-        owed: Owed,
-        text: String,
-    ) -> Result<(), Undelivered> {
-        let post = Post::text(text);
-        self.direct_post(channel, user, owed, Part::Direct(user), post)
-            .await
-    }
-
-    /// `post`, part `part` of what `channel` is owed, as a direct message to `user`: looked for
-    /// past the nonce's window, as a channel post is.
-    pub(super) async fn direct_post(
-        &self,
-        channel: u64,
-        user: u64,
-        owed: Owed,
-        part: Part,
-        post: Post,
-    ) -> Result<(), Undelivered> {
-        let nonce = nonce_of(owed.letter, part, user);
-        let looked = async {
-            let dm = self.dm_channel(user).await?;
-            let found = owed.past_nonce_window(now_ms())
-                && self
-                    .posted_since(dm.get(), owed.since_ms, &post)
-                    .await?
-                    .is_some();
-            Ok::<_, serenity::Error>((dm, found))
-        };
-        let sent = match looked.await {
-            Ok((_, true)) => return Ok(()),
-            Ok((dm, false)) => {
-                // The post runs inside the lease, renewed after the look.
-                self.renew(owed).await?;
-                self.create(dm.get(), &nonce, post).await.map(drop)
-            }
-            Err(e) => Err(e),
-        };
-        let error = match sent {
-            Ok(()) => return Ok(()),
-            Err(e) => e,
-        };
-        self.let_go_if_held_back(owed).await;
-        match classify(&error) {
-            Failure::Uncertain | Failure::RateLimited => {
-                return Err(Undelivered::Later(describe(&error)))
-            }
-            Failure::TokenReset => {
-                self.fatal.raise(TOKEN_RESET.into());
-                return Err(Undelivered::TokenReset);
-            }
-            Failure::Unknown => {
-                let why = describe(&error);
-                self.unknown_refusal(&error, &why);
-                return Err(Undelivered::Held(why));
-            }
-            _ => {}
-        }
-        tracing::info!(user, error = %describe(&error), "no direct message");
-        if discord_code(&error) == Some(code::CANNOT_MESSAGE_USER) {
-            let s = Arc::clone(&self.service);
-            let closed = in_store(move || s.direct_messages_closed(user)).await;
-            if let Ok(Ok(true)) = closed {
-                let text = "Bredon cannot send you direct messages (your privacy settings for \
-                            this server close them), so it stopped sending them, the daily digest \
-                            too. Open them and use /notify (dm:true, digest:) to have them again.";
-                let told = Post::pinging(vec![user], text);
-                // Told in the game's channel, outside servers as an answer if one is open.
-                let owed = Owed {
-                    outside: self.answers.knows(channel),
-                    ..owed
-                };
-                // Boxed: outside servers a post may be a direct message itself.
-                Box::pin(self.post(channel, owed, Part::Direct(user), told)).await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The direct-message channel with `user`: asked of Discord once, then remembered (a DM
-    /// channel's id never changes), so a player's turns cost one request each, not two.
-    async fn dm_channel(&self, user: u64) -> Result<serenity::ChannelId, serenity::Error> {
-        if let Some(&id) = self.dm_channels.lock().expect("dm channels").get(&user) {
-            return Ok(id);
-        }
-        let dm = serenity::UserId::new(user)
-            .create_dm_channel(&self.http)
-            .await?;
-        self.dm_channels
-            .lock()
-            .expect("dm channels")
-            .insert(user, dm.id);
-        Ok(dm.id)
-    }
 }
 
-/// The nonce of a part: from its letter, or (for a message no change owes, like an engine's
-/// failure) from where and when it is posted.
-fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
+/// The nonce of a part going to `place`: from its letter and the place, or (for a message no
+/// change owes, like an engine's failure) from where and when it is posted.
+pub(super) fn nonce_of(letter: Option<u64>, part: Part, place: u64) -> String {
     match letter {
-        Some(letter) => part.nonce(letter),
+        Some(letter) => part.nonce(letter, place),
         None => event_id(place, 6, now_ms() as u64).to_string(),
     }
 }

@@ -10,7 +10,7 @@
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
 use super::answers::{thinking_edit, Original};
-use super::failure::describe;
+use super::failure::{classify, describe};
 use super::posting::{created_ms, written_outside, Owed, Undelivered};
 use super::tokens::token_lives;
 use super::{counting_store_steps, in_store, store_steps};
@@ -411,8 +411,10 @@ impl Publisher {
             Ok(message) => return Ok(message),
             Err(e) => e,
         };
-        // Whether it went out after all, the outbox asks the interaction (`answered`).
-        tracing::info!(channel, error = %describe(&error), "the answer failed; the outbox posts it");
+        // Whether it went out after all, the outbox asks the interaction (`original`): so for
+        // every failure the table names, 40060 (an earlier answer went out) included.
+        let failure = classify(&error);
+        tracing::info!(channel, ?failure, error = %describe(&error), "the answer failed; the outbox looks at it and posts what is missing");
         Err(Undelivered::Later(describe(&error)))
     }
 

@@ -1,0 +1,72 @@
+//! Channels that refuse Bredon's posts with a code it has no row for (`Failure::Unknown`). Such
+//! a refusal may mean anything, so what is owed is kept and tried again, but only for a bounded
+//! time: a channel answering so for `HOLD_MS` would hold everything after it while the clocks
+//! run, and a player could lose on time never told it was their turn. Past the hold, a post
+//! goes once more as text alone, and if that is refused too it is passed over and each player
+//! it pings is told by direct message instead; later posts in that channel are passed over the
+//! same way after one try each, until one goes through.
+
+use super::failure::{classify, discord_code, first_time, Failure};
+use crate::bot::post::{fit_before, Post};
+use crate::clock::now_ms;
+use poise::serenity_prelude as serenity;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// How long a letter or a channel is held for a code Bredon does not know before it is passed
+/// over: within the hour a turn's reminder usually gives.
+pub const HOLD_MS: i64 = 30 * 60_000;
+
+/// Since when each channel refuses with an unknown code (this process's knowledge).
+#[derive(Default)]
+pub struct Unheard {
+    since_ms: Mutex<HashMap<u64, i64>>,
+}
+
+impl Unheard {
+    /// Whether `error`, met posting in `channel` for a letter owed since `letter_since_ms`
+    /// (none: no letter), is an unknown code held long enough (the letter's or the channel's
+    /// hold): the post is then passed over. Notes the channel's first unknown refusal.
+    pub fn held_long(
+        &self,
+        channel: u64,
+        letter_since_ms: Option<i64>,
+        error: &serenity::Error,
+    ) -> bool {
+        if classify(error) != Failure::Unknown {
+            return false;
+        }
+        let now = now_ms();
+        let since = *self
+            .since_ms
+            .lock()
+            .expect("unheard")
+            .entry(channel)
+            .or_insert(now);
+        let letter_held = letter_since_ms.is_some_and(|since| now - since >= HOLD_MS);
+        letter_held || now - since >= HOLD_MS
+    }
+
+    /// A post went through in `channel`: its unknown refusals are over.
+    pub fn heard(&self, channel: u64) {
+        self.since_ms.lock().expect("unheard").remove(&channel);
+    }
+}
+
+/// What a player a passed-over post pinged is told by direct message instead: the post's
+/// text (`text`, as text alone), and where it could not go.
+pub fn instead(text: &Post, guild: u64, channel: u64, error: &serenity::Error) -> Post {
+    let code = discord_code(error).unwrap_or(0);
+    if first_time("passed over", code) {
+        tracing::error!(channel, code, "a channel refused Bredon with a code it does not know for longer than it holds a post: passed over, and its players told by direct message; tell Bredon's developers the code");
+    }
+    let place = match guild {
+        0 => format!("https://discord.com/channels/@me/{channel}"),
+        _ => format!("https://discord.com/channels/{guild}/{channel}"),
+    };
+    let note = format!("\n(Bredon cannot post this in {place}: Discord refuses it there, code {code}. It comes to you here instead.)");
+    Post {
+        content: fit_before(text.content.clone(), &note),
+        ..text.clone()
+    }
+}

@@ -1,0 +1,185 @@
+//! Exactly once where an earlier try's answer was lost, and no channel stalled for good: Bredon's
+//! own ply made with its answer lost and then four minutes of outage (past Discord's nonce
+//! window); a channel refusing with a code Bredon has no row for, for hours, while a game's
+//! clocks run.
+
+use crate::fake_discord::{FakeDiscord, TestUser};
+use crate::harness::*;
+use serde_json::json;
+use std::time::Duration;
+
+/// A fake Discord whose clock the bot shares, and the bot (logging, its outbox sweeping every
+/// 50 ms, Bredon's searches quick), with `env` added.
+async fn on_the_virtual_clock(
+    env: &[(&str, &str)],
+) -> (FakeDiscord, tempfile::TempDir, Vec<(String, String)>, Bot) {
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let mut all: Vec<(String, String)> = vec![
+        ("BREDON_CLOCK_FILE".into(), clock),
+        ("BREDON_OUTBOX_SWEEP_MS".into(), "50".into()),
+        ("BREDON_ENGINE_SECS".into(), "0.05".into()),
+    ];
+    all.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &pairs(&all));
+    connected(&fake, 1).await;
+    (fake, data, all, bot)
+}
+
+fn pairs(env: &[(String, String)]) -> Vec<(&str, &str)> {
+    env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
+/// Moves the shared clock on by `length` in steps of `step`, letting the outbox sweep after each.
+async fn pass(fake: &FakeDiscord, bot: &Bot, length: Duration, step: Duration) {
+    let mut passed = Duration::ZERO;
+    while passed < length {
+        fake.advance(step);
+        passed += step;
+        bot.swept().await;
+    }
+}
+
+/// `/move ply:` by `user`, without waiting for Bredon's answer.
+fn move_blind(fake: &FakeDiscord, user: &TestUser, ply: &str) {
+    let options = json!([{ "name": "ply", "type": 3, "value": ply }]);
+    fake.command(user, CHANNEL, "move", options);
+}
+
+/// alice plays Bredon. Every message Bredon makes for a while is made but its answer lost
+/// (alice's ply, then Bredon's own), then every message-making request fails for four minutes:
+/// past the nonce's window, only a look finds what the first tries made. Each ply is announced
+/// once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bredons_ply_made_with_its_answer_lost_then_four_minutes_of_outage_is_announced_once() {
+    bredons_ply_lost_then_an_outage(false).await;
+}
+
+/// The same when the outage fails every request, the looks at the channel's messages too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bredons_ply_lost_then_four_minutes_of_every_request_failing_is_announced_once() {
+    bredons_ply_lost_then_an_outage(true).await;
+}
+
+async fn bredons_ply_lost_then_an_outage(every_request: bool) {
+    let (fake, data, env, bot) = on_the_virtual_clock(&[]).await;
+    alice_plays_bredon(&fake, 0, 5).await;
+    fake.lossy(Duration::from_secs(3600), 1);
+    move_blind(&fake, &alice(), "a1");
+    fake.wait_until("Bredon's ply made", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "Bredon played") == 1
+    })
+    .await;
+    let lost = fake.requests().iter().filter(|r| r.status == 503).count();
+    assert!(
+        lost >= 2,
+        "alice's answer and Bredon's post were lost ({lost})"
+    );
+    fake.lossy(Duration::ZERO, 1);
+    fake.outage(Duration::from_secs(240));
+    if every_request {
+        fake.outage_of("/api/", Duration::from_secs(240));
+    }
+    pass(
+        &fake,
+        &bot,
+        Duration::from_secs(250),
+        Duration::from_secs(10),
+    )
+    .await;
+    fake.wait_until("the outbox tried since", Duration::from_secs(30), |f| {
+        f.outage_left().is_zero()
+    })
+    .await;
+    bot.swept().await;
+    assert_eq!(outbox_after(&fake, data.path(), &pairs(&env), bot).await, 0);
+    assert_eq!(
+        said_in(&fake, CHANNEL, "alice played a1"),
+        1,
+        "alice's ply once"
+    );
+    assert_eq!(
+        said_in(&fake, CHANNEL, "Bredon played"),
+        1,
+        "Bredon's ply once"
+    );
+}
+
+/// A game with a day per move and a reminder after an hour; bob is to move when the channel
+/// starts refusing every post with a code Bredon has no row for (99999), for three hours. The
+/// reminder is held, then passed over and sent to bob by direct message within the hour; the
+/// game goes on in answers, and alice's reminder, later in the same channel, goes to her at once
+/// rather than waiting behind. The operator is told of the code once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_refusing_with_an_unknown_code_for_hours_tells_the_player_to_move_by_dm() {
+    let (fake, data, env, bot) = on_the_virtual_clock(&[]).await;
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
+        { "name": "seat", "type": 4, "value": 0 },
+        { "name": "time", "type": 3, "value": "1d" },
+        { "name": "reminder", "type": 3, "value": "1h" }
+    ]);
+    run(&fake, &alice(), "challenge", options).await;
+    press(&fake, &bob(), "bredon:accept").await;
+    says(&ply(&fake, &alice(), "a1").await, "bob to move");
+    let posts = format!("/channels/{CHANNEL}/messages");
+    fake.refuse_for(&posts, 400, 99999, Duration::from_secs(3 * 3600));
+    let reminded = |f: &FakeDiscord, user: &TestUser| {
+        f.direct_messages(user.id)
+            .iter()
+            .filter(|m| m.content.contains("it is your move") && m.content.contains("code 99999"))
+            .count()
+    };
+    // The reminder falls due after an hour and is refused; within the next hour bob hears it.
+    pass(
+        &fake,
+        &bot,
+        Duration::from_secs(61 * 60),
+        Duration::from_secs(61 * 60),
+    )
+    .await;
+    let mut waited = Duration::ZERO;
+    while reminded(&fake, &bob()) == 0 {
+        assert!(
+            waited < Duration::from_secs(3600),
+            "bob never told within the hour"
+        );
+        pass(
+            &fake,
+            &bot,
+            Duration::from_secs(300),
+            Duration::from_secs(300),
+        )
+        .await;
+        waited += Duration::from_secs(300);
+    }
+    assert!(
+        fake.requests()
+            .iter()
+            .any(|r| r.path.ends_with(&posts) && r.status == 400),
+        "the channel was tried first"
+    );
+    // bob plays by his answer (interactions are not the channel's posts); alice's reminder an
+    // hour later goes to her after one refused try, not after another hold.
+    says(&ply(&fake, &bob(), "e5").await, "alice to move");
+    pass(
+        &fake,
+        &bot,
+        Duration::from_secs(61 * 60),
+        Duration::from_secs(61 * 60),
+    )
+    .await;
+    fake.wait_until("alice told", Duration::from_secs(30), |f| {
+        reminded(f, &alice()) == 1
+    })
+    .await;
+    assert_eq!(reminded(&fake, &bob()), 1, "bob told once");
+    assert_eq!(
+        bot.log_count(&["a code Bredon does not know"]),
+        1,
+        "{}",
+        bot.log()
+    );
+    assert_eq!(outbox_after(&fake, data.path(), &pairs(&env), bot).await, 0);
+}
