@@ -36,7 +36,8 @@ impl FakeDiscord {
     }
 
     /// The next request whose path contains `fragment` takes effect, but is answered with `status`,
-    /// as when Discord's answer is lost on the way back.
+    /// as when Discord's answer is lost on the way back. `fragment` may start with the method
+    /// ("PATCH /webhooks/").
     pub fn lose_next_answer(&self, fragment: &str, status: u16) {
         self.state
             .lost_answers

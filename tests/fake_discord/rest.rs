@@ -328,7 +328,8 @@ pub(super) fn route(state: &State, r: &Request) -> Answer {
     if makes && answer.0 < 300 && loses_answer(state) {
         return error(503, 0, "Service Unavailable");
     }
-    match take_matching(&state.lost_answers, path) {
+    // A fragment may name the method too ("PATCH /webhooks/").
+    match take_matching(&state.lost_answers, &format!("{} {path}", r.method)) {
         Some(status) => error(status, 0, "Internal Server Error"),
         None => answer,
     }

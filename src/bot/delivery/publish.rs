@@ -283,6 +283,10 @@ impl Publisher {
                         // Never answered (the deferral failed), or answered otherwise.
                         Original::Other | Original::Missing => None,
                     };
+                    // Outside servers, what follows is written into this answer too.
+                    if message.is_some() {
+                        self.acknowledged_outside(channel, &d.outcome, token, issued_ms);
+                    }
                 }
                 if message.is_none() {
                     message = self.found_earlier(channel, owed, &post).await?;
