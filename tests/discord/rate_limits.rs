@@ -1,6 +1,7 @@
 //! Discord's rate limits through the limiter production runs (the gate, `src/bot/delivery/gate/`): a
 //! global 429 holds every request of the process back once, and a 429 longer than a request
-//! may wait is handed back and tried again after it, never posting anything twice.
+//! may wait is handed back and tried again after it, never posting anything twice; Cloudflare's
+//! 429 pauses every request once.
 
 use crate::harness::*;
 use std::time::Duration;
@@ -66,6 +67,45 @@ async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
         "{} requests met the limit",
         limited.len()
     );
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    for &channel in &channels {
+        assert_eq!(reminders_in(&fake, channel), 1, "channel {channel}: once");
+    }
+}
+
+/// Cloudflare's 429 page (HTML, no JSON, no `X-RateLimit-*`: topics/rate-limits, "Invalid
+/// Request Limit aka Cloudflare bans") pauses every request of the process for its `Retry-After`:
+/// only requests already on their way meet it, the operator is told once, and every reminder
+/// arrives once after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cloudflare_429_pauses_every_request_once_and_then_all_go() {
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let channels: Vec<u64> = (0..6).map(|i| CHANNEL + i).collect();
+    games_with_reminders(data.path(), &channels);
+    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    connected(&fake, 1).await;
+    fake.cloudflare_429(Duration::from_secs(3));
+    fake.advance(Duration::from_secs(61 * 60));
+    fake.wait_until("six reminders", Duration::from_secs(60), |f| {
+        channels.iter().all(|&c| reminders_in(f, c) == 1)
+    })
+    .await;
+    let limited: Vec<std::time::Instant> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.status == 429)
+        .map(|r| r.at)
+        .collect();
+    let first = limited[0];
+    let late = limited
+        .iter()
+        .filter(|at| at.duration_since(first) > Duration::from_millis(200));
+    assert_eq!(late.count(), 0, "requests met the page after the first");
+    let told = bot.log_count(&["Cloudflare refused Bredon's address"]);
+    assert_eq!(told, 1, "the operator is told once");
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     for &channel in &channels {
         assert_eq!(reminders_in(&fake, channel), 1, "channel {channel}: once");
