@@ -238,3 +238,34 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     let most = fake.most_invalid_in(Duration::from_secs(600));
     assert!(most < 1_000, "{most} invalid requests in 10 minutes");
 }
+
+/// The fake's own buckets, as the gate meets them: editing and deleting a channel's messages
+/// share one bucket, told by one `X-RateLimit-Bucket` hash (topics/rate-limits: "per-route limits
+/// will be shared across a set of similar endpoints"), and another channel's is apart.
+#[tokio::test]
+async fn the_fake_shares_one_bucket_between_a_messages_edit_and_delete() {
+    let fake = start_fake().await;
+    fake.enforce_rate_limits(1, Duration::from_secs(60));
+    let client = reqwest::Client::new();
+    let send = |method: reqwest::Method, channel: u64, message: u64| {
+        client
+            .request(
+                method,
+                format!(
+                    "{}/api/v10/channels/{channel}/messages/{message}",
+                    fake.api_base
+                ),
+            )
+            .header("authorization", "Bot fake-token")
+            .send()
+    };
+    let edit = send(reqwest::Method::PATCH, CHANNEL, 1).await.unwrap();
+    let delete = send(reqwest::Method::DELETE, CHANNEL, 2).await.unwrap();
+    let elsewhere = send(reqwest::Method::DELETE, CHANNEL + 1, 3).await.unwrap();
+    assert_ne!(edit.status(), 429, "the bucket's one request");
+    assert_eq!(delete.status(), 429, "the edit spent the shared bucket");
+    assert_ne!(elsewhere.status(), 429, "another channel's bucket");
+    let hash = |r: &reqwest::Response| r.headers()["x-ratelimit-bucket"].clone();
+    assert_eq!(hash(&edit), hash(&delete));
+    assert_eq!(hash(&delete), hash(&elsewhere), "one hash, channels apart");
+}

@@ -259,6 +259,7 @@ impl Limits {
     }
 
     /// Buckets held in memory.
+    #[cfg(test)]
     pub fn bucket_count(&self) -> usize {
         self.buckets.len()
     }
