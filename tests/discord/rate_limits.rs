@@ -1,6 +1,7 @@
 //! Discord's rate limits through the limiter production runs (the gate, `src/bot/delivery/gate/`): a
 //! global 429 holds every request of the process back once, and a 429 longer than a request
-//! may wait is handed back and tried again after it, never posting anything twice.
+//! may wait is handed back and tried again after it, never posting anything twice; Cloudflare's
+//! 429 pauses every request once.
 
 use crate::harness::*;
 use std::time::Duration;
@@ -66,6 +67,45 @@ async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
         "{} requests met the limit",
         limited.len()
     );
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    for &channel in &channels {
+        assert_eq!(reminders_in(&fake, channel), 1, "channel {channel}: once");
+    }
+}
+
+/// Cloudflare's 429 page (HTML, no JSON, no `X-RateLimit-*`: topics/rate-limits, "Invalid
+/// Request Limit aka Cloudflare bans") pauses every request of the process for its `Retry-After`:
+/// only requests already on their way meet it, the operator is told once, and every reminder
+/// arrives once after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cloudflare_429_pauses_every_request_once_and_then_all_go() {
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let channels: Vec<u64> = (0..6).map(|i| CHANNEL + i).collect();
+    games_with_reminders(data.path(), &channels);
+    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    connected(&fake, 1).await;
+    fake.cloudflare_429(Duration::from_secs(3));
+    fake.advance(Duration::from_secs(61 * 60));
+    fake.wait_until("six reminders", Duration::from_secs(60), |f| {
+        channels.iter().all(|&c| reminders_in(f, c) == 1)
+    })
+    .await;
+    let limited: Vec<std::time::Instant> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.status == 429)
+        .map(|r| r.at)
+        .collect();
+    let first = limited[0];
+    let late = limited
+        .iter()
+        .filter(|at| at.duration_since(first) > Duration::from_millis(200));
+    assert_eq!(late.count(), 0, "requests met the page after the first");
+    let told = bot.log_count(&["Cloudflare refused Bredon's address"]);
+    assert_eq!(told, 1, "the operator is told once");
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     for &channel in &channels {
         assert_eq!(reminders_in(&fake, channel), 1, "channel {channel}: once");
@@ -197,4 +237,35 @@ async fn five_hundred_refused_channels_stay_far_below_discords_invalid_requests(
     assert!(twice.is_empty(), "posted more than once in {twice:?}");
     let most = fake.most_invalid_in(Duration::from_secs(600));
     assert!(most < 1_000, "{most} invalid requests in 10 minutes");
+}
+
+/// The fake's own buckets, as the gate meets them: editing and deleting a channel's messages
+/// share one bucket, told by one `X-RateLimit-Bucket` hash (topics/rate-limits: "per-route limits
+/// will be shared across a set of similar endpoints"), and another channel's is apart.
+#[tokio::test]
+async fn the_fake_shares_one_bucket_between_a_messages_edit_and_delete() {
+    let fake = start_fake().await;
+    fake.enforce_rate_limits(1, Duration::from_secs(60));
+    let client = reqwest::Client::new();
+    let send = |method: reqwest::Method, channel: u64, message: u64| {
+        client
+            .request(
+                method,
+                format!(
+                    "{}/api/v10/channels/{channel}/messages/{message}",
+                    fake.api_base
+                ),
+            )
+            .header("authorization", "Bot fake-token")
+            .send()
+    };
+    let edit = send(reqwest::Method::PATCH, CHANNEL, 1).await.unwrap();
+    let delete = send(reqwest::Method::DELETE, CHANNEL, 2).await.unwrap();
+    let elsewhere = send(reqwest::Method::DELETE, CHANNEL + 1, 3).await.unwrap();
+    assert_ne!(edit.status(), 429, "the bucket's one request");
+    assert_eq!(delete.status(), 429, "the edit spent the shared bucket");
+    assert_ne!(elsewhere.status(), 429, "another channel's bucket");
+    let hash = |r: &reqwest::Response| r.headers()["x-ratelimit-bucket"].clone();
+    assert_eq!(hash(&edit), hash(&delete));
+    assert_eq!(hash(&delete), hash(&elsewhere), "one hash, channels apart");
 }

@@ -518,15 +518,10 @@ impl FakeDiscord {
         shards
     }
 
-    /// Enforces rate limits from now on: `per_route` requests a `window` in each route's bucket,
-    /// 50 a second in all (`RateLimits`).
+    /// Enforces rate limits from now on: `per_route` requests a `window` in each bucket (a
+    /// route's, or one that routes share), 50 in any second in all (`RateLimits`).
     pub fn enforce_rate_limits(&self, per_route: u32, window: Duration) {
-        *self.state.rate_limits.lock().unwrap() = Some(RateLimits {
-            per_route,
-            window,
-            buckets: HashMap::new(),
-            global: (Instant::now(), 0),
-        });
+        *self.state.rate_limits.lock().unwrap() = Some(RateLimits::new(per_route, window));
     }
 
     /// How many requests the rate limits refused.

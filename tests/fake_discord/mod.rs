@@ -62,6 +62,10 @@
 //!   response, a follow-up, an edit of `@original`) for a stretch of virtual time, with no
 //!   effect; `lossy` lets every n-th such request take effect and answers it 503.
 //!
+//! - topics/rate-limits: per-route buckets, some shared between routes by one
+//!   `X-RateLimit-Bucket` hash, the global 50 over any second, Cloudflare's 429 page
+//!   (`rate_limits.rs`, which cites each rule).
+//!
 //! Every request body must also match Discord's own OpenAPI description of the operation
 //! (`openapi.rs`; github.com/discord/discord-api-spec, vendored under `tests/data/`), or it is
 //! answered 400 50035 Invalid Form Body with the schema's complaint.
@@ -85,12 +89,14 @@ mod interactions;
 mod messages;
 mod openapi;
 mod payloads;
+mod rate_limits;
 mod rest;
 
 use gateway::*;
 use interactions::*;
 use messages::*;
 pub use payloads::*;
+use rate_limits::*;
 use rest::*;
 
 use futures_util::{SinkExt, StreamExt};
@@ -441,8 +447,11 @@ struct State {
     advertised_gateway: Mutex<Option<String>>,
     /// Rate limits, when a test asks for them (`enforce_rate_limits`).
     rate_limits: Mutex<Option<RateLimits>>,
-    /// Requests answered 429 by the rate limits.
+    /// Requests answered 429 by the rate limits (Cloudflare's included).
     rate_limited: AtomicU64,
+    /// How long every request meets Cloudflare's 429 page (`cloudflare_429`), and until when
+    /// once the first met it.
+    cloudflare: Mutex<Option<(Duration, Option<Instant>)>>,
     /// Rung at every request and every gateway session that starts or ends: what a test that
     /// waits for the bot waits on, instead of reading the state over and over.
     changed: tokio::sync::Notify,
@@ -514,102 +523,6 @@ struct State {
     /// The app's Developer Portal leaves the Message Content intent off: an IDENTIFY asking for
     /// it is closed with 4014 (topics/opcodes-and-status-codes, "Disallowed intent(s)").
     content_intent_off: std::sync::atomic::AtomicBool,
-}
-
-/// Rate limits as topics/rate-limits describes them: each route (method and path, its major
-/// parameter, a channel, server or webhook, kept apart) has a bucket of `per_route` requests a
-/// `window`, told in `X-RateLimit-*` headers; every request but the interaction endpoints also
-/// counts against the global limit of 50 a second ("Global Rate Limit"). A request past either is
-/// answered 429 with `retry_after` and has no effect. Windows run on the wall clock, as the
-/// limiters of bots and proxies do.
-struct RateLimits {
-    per_route: u32,
-    window: Duration,
-    buckets: HashMap<String, (Instant, u32)>,
-    global: (Instant, u32),
-}
-
-/// What the limits make of one request: the headers of its answer, and a 429 if it is refused.
-struct RateVerdict {
-    headers: String,
-    refused: Option<Answer>,
-}
-
-const GLOBAL_PER_SECOND: u32 = 50;
-
-/// The bucket of a route: numbers other than a major parameter's are the same bucket.
-fn bucket_of(method: &str, path: &str) -> String {
-    let segments: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
-    let mut key = vec![method.to_string()];
-    for (i, seg) in segments.iter().enumerate() {
-        let major = i > 0 && matches!(segments[i - 1], "channels" | "guilds" | "webhooks")
-            || i > 1 && segments[i - 2] == "webhooks";
-        let numeric = !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit());
-        key.push(if numeric && !major {
-            ":id".into()
-        } else {
-            seg.to_string()
-        });
-    }
-    key.join("/")
-}
-
-impl RateLimits {
-    fn judge(&mut self, method: &str, path: &str) -> RateVerdict {
-        let now = Instant::now();
-        let interaction = path.contains("/interactions/") || path.contains("/webhooks/");
-        let key = bucket_of(method, path);
-        let (per_route, window) = (self.per_route, self.window);
-        let bucket = self.buckets.entry(key.clone()).or_insert((now, 0));
-        if now >= bucket.0 + window {
-            *bucket = (now, 0);
-        }
-        if now >= self.global.0 + Duration::from_secs(1) {
-            self.global = (now, 0);
-        }
-        let reset_after = (bucket.0 + window - now).as_secs_f64();
-        let global_full = !interaction && self.global.1 >= GLOBAL_PER_SECOND;
-        let route_full = bucket.1 >= per_route;
-        if !global_full && !route_full {
-            bucket.1 += 1;
-            if !interaction {
-                self.global.1 += 1;
-            }
-        }
-        let reset_at = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs_f64()
-            + reset_after;
-        let mut headers = format!(
-            "x-ratelimit-limit: {per_route}\r\nx-ratelimit-remaining: {}\r\nx-ratelimit-reset: {reset_at:.3}\r\nx-ratelimit-reset-after: {reset_after:.3}\r\nx-ratelimit-bucket: {:x}\r\n",
-            per_route - bucket.1,
-            key.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
-        );
-        if !global_full && !route_full {
-            return RateVerdict {
-                headers,
-                refused: None,
-            };
-        }
-        let retry_after = if global_full {
-            (self.global.0 + Duration::from_secs(1) - now).as_secs_f64()
-        } else {
-            reset_after
-        };
-        headers.push_str(&format!(
-            "retry-after: {}\r\nx-ratelimit-scope: user\r\n",
-            retry_after.ceil() as u64
-        ));
-        if global_full {
-            headers.push_str("x-ratelimit-global: true\r\n");
-        }
-        let body = json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": global_full });
-        RateVerdict {
-            headers,
-            refused: Some((429, Some(body))),
-        }
-    }
 }
 
 /// A long 429 for one process (or all): from the first request holding `fragment`, for

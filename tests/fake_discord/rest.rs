@@ -68,6 +68,17 @@ pub(super) async fn serve_http(stream: TcpStream, state: Arc<State>) {
             status: 0,
             at: Instant::now(),
         };
+        if let Some(page) = cloudflare_page(&state) {
+            request.status = 429;
+            state.rate_limited.fetch_add(1, Ordering::SeqCst);
+            state.invalid_at.lock().unwrap().push(state.bot_clock_ms());
+            state.requests.lock().unwrap().push(request);
+            state.changed.notify_waiters();
+            if reader.get_mut().write_all(page.as_bytes()).await.is_err() {
+                return;
+            }
+            continue;
+        }
         let verdict = state
             .rate_limits
             .lock()
@@ -203,9 +214,8 @@ fn held_back_until(state: &State, request: &Request) -> Option<Instant> {
 /// whether the limit is global.
 fn long_limited(state: &State, request: &Request) -> Option<(i64, bool)> {
     let now = state.bot_clock_ms();
-    let bucket = bucket_of(&request.method, &request.path);
-    let interaction =
-        request.path.contains("/interactions/") || request.path.contains("/webhooks/");
+    let (_, bucket) = bucket_of(&request.method, &request.path);
+    let interaction = is_interaction(&request.path);
     let mut limits = state.long_limits.lock().unwrap();
     for limit in limits.iter_mut() {
         if limit.via.is_some() && limit.via != request.via {

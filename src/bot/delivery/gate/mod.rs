@@ -5,11 +5,15 @@
 //! proxy too, whose 429s it honours as Discord's.
 //!
 //! Invariant: a request reaches Discord at most `MOST_WAIT` after it came to the gate, or never.
-//! A request whose turn is further off (a bucket spent, a long 429) is answered 429 here without
-//! reaching Discord, so a letter's post never goes out after its lease (renewed right before
-//! it) could have passed to another process; a 429 Discord gives is waited out here when short
-//! and handed back when long. A global 429 holds back every request of the process once
-//! (`held_back_until_ms`), instead of each meeting it in turn.
+//! A request whose turn is further off (a bucket spent, a long 429, its bucket's queue) is
+//! answered 429 here without reaching Discord, so a letter's post never goes out after its lease
+//! (renewed right before it) could have passed to another process. A bucket's requests go one at
+//! a time, in the order they came, each after the answer before it was learnt (nirn-proxy's and
+//! twilight's way). A 429 Discord gives is waited out here when short, and the request sent once
+//! more at most (`limits::MOST_429S_A_REQUEST`); a long one is handed back. A global 429, a
+//! Cloudflare 429 (every route, interaction answers too) and `limits::INVALID_PAUSE_AT` invalid
+//! requests in 10 minutes hold back every request of the process once (`held_back_until_ms`),
+//! instead of each meeting them in turn.
 
 mod limits;
 
@@ -18,12 +22,18 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use limits::{Admit, Limits, Route, TooMany};
+use limits::{
+    again_after_429, Admit, Limits, Route, Told, TooMany, INVALID_PAUSE_AT, RETRY_FLOOR_MS,
+};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::sync::OwnedMutexGuard;
 
 /// The longest a request waits at the gate for its turn (see the invariant above).
 pub const MOST_WAIT: Duration = Duration::from_secs(10);
+/// The `retry_after` of the gate's own 429 for a request that waited its whole bound in its
+/// bucket's queue: the requests ahead of it were slow, and how much longer is not known.
+const QUEUED_TOO_LONG_RETRY_MS: i64 = 1_000;
 /// The largest request body passed on: above Discord's own upload limits, which Discord judges.
 const MOST_BODY: usize = 64 << 20;
 
@@ -85,9 +95,10 @@ impl Gate {
         &self.base
     }
 
-    /// Until when a global 429 holds every request of this process back.
+    /// Until when a global or a Cloudflare 429, or too many invalid requests, hold every request
+    /// of this process back (interaction answers apart but for Cloudflare's).
     pub fn held_back_until_ms(&self) -> i64 {
-        self.limits().global_until_ms()
+        self.limits().held_back_until_ms(now_ms())
     }
 
     /// Invalid requests (401, 403, 429) Discord answered this process in the last 10 minutes.
@@ -120,16 +131,12 @@ async fn pass(
     };
     let route = Route::of(method.as_str(), path);
     let came = Instant::now();
+    let mut met_429 = 0;
     loop {
-        let admit = inner.limits().admit(&route, now_ms());
-        if let Admit::Wait { ms, global } = admit {
-            let wait = Duration::from_millis(ms.max(1) as u64);
-            if came.elapsed() + wait > MOST_WAIT {
-                return too_many_here(ms, global);
-            }
-            tokio::time::sleep(wait).await;
-            continue;
-        }
+        let turn = match take_turn(&inner, &route, came).await {
+            Ok(turn) => turn,
+            Err(here) => return here,
+        };
         let sent = inner
             .client
             .request(method.clone(), format!("{}{path}", inner.upstream))
@@ -147,25 +154,78 @@ async fn pass(
             // Sent, its answer lost: the effect is unknown, as serenity would have seen it.
             return bad_gateway("Discord's answer was cut off on its way to Bredon".into());
         };
-        let too_many = (status == 429).then(|| too_many(&answer_headers, &answer_body));
+        let header = |name: &str| answer_headers.get(name).and_then(|v| v.to_str().ok());
+        let too_many = (status == 429).then(|| TooMany::of(header, &answer_body));
         learn(&inner, &route, status, &answer_headers, too_many);
-        match too_many {
-            Some(t) if came.elapsed() + Duration::from_millis(t.retry_after_ms as u64) <= MOST_WAIT => {
-                tracing::debug!(route = ?route, retry_after_ms = t.retry_after_ms, "a short 429, waited out at the gate");
-                continue;
-            }
-            Some(t) => tracing::warn!(
+        // The bucket's next request goes once this one's answer is learnt, not before.
+        drop(turn);
+        let Some(t) = too_many else {
+            return handed_back(status, &answer_headers, answer_body);
+        };
+        met_429 += 1;
+        let left_ms = MOST_WAIT.saturating_sub(came.elapsed()).as_millis() as i64;
+        if let Some(wait_ms) = again_after_429(met_429, &t, left_ms) {
+            tracing::debug!(route = ?route, retry_after_ms = t.retry_after_ms, "a short 429, waited out at the gate");
+            tokio::time::sleep(Duration::from_millis(wait_ms as u64)).await;
+            continue;
+        }
+        if t.retry_after_ms.max(RETRY_FLOOR_MS) > left_ms && !t.cloudflare {
+            tracing::warn!(
                 retry_after_ms = t.retry_after_ms,
                 global = t.global,
                 "Discord rate-limits Bredon for longer than a request may wait: handed back, and tried again later"
-            ),
-            None => {}
+            );
+        } else if !t.cloudflare {
+            tracing::warn!(route = ?route, retry_after_ms = t.retry_after_ms, "a request met {met_429} 429s in a row: handed back, and tried again later");
         }
         return handed_back(status, &answer_headers, answer_body);
     }
 }
 
-/// What an answer tells the limits.
+/// `route`'s turn: first in its bucket's queue (one request of a bucket in flight at a time, in
+/// the order they came), then within the bucket's and the global limits; or the gate's own 429
+/// when the turn is further off than the request may still wait.
+async fn take_turn(
+    inner: &Inner,
+    route: &Route,
+    came: Instant,
+) -> Result<OwnedMutexGuard<()>, Response> {
+    let beyond = |ms: i64| came.elapsed() + Duration::from_millis(ms.max(0) as u64) > MOST_WAIT;
+    loop {
+        let queue = {
+            let mut limits = inner.limits();
+            let now = now_ms();
+            // A wait known already past the bound is answered at once, not after the queue.
+            if let Admit::Wait { ms, global } = limits.check(route, now) {
+                if beyond(ms) {
+                    return Err(too_many_here(ms, global));
+                }
+            }
+            limits.queue_of(route, now)
+        };
+        let left = MOST_WAIT.saturating_sub(came.elapsed());
+        let Ok(turn) = tokio::time::timeout(left, Arc::clone(&queue).lock_owned()).await else {
+            return Err(too_many_here(QUEUED_TOO_LONG_RETRY_MS, false));
+        };
+        if !Arc::ptr_eq(&queue, &inner.limits().queue_of(route, now_ms())) {
+            // While it waited, an answer told that the route shares another bucket: its turn
+            // is in that bucket's queue.
+            continue;
+        }
+        loop {
+            let admit = inner.limits().admit(route, now_ms());
+            let Admit::Wait { ms, global } = admit else {
+                return Ok(turn);
+            };
+            if beyond(ms) {
+                return Err(too_many_here(ms, global));
+            }
+            tokio::time::sleep(Duration::from_millis(ms.max(1) as u64)).await;
+        }
+    }
+}
+
+/// What an answer tells the limits; the pauses it starts are told to the operator once.
 fn learn(
     inner: &Inner,
     route: &Route,
@@ -173,45 +233,35 @@ fn learn(
     headers: &HeaderMap,
     too_many: Option<TooMany>,
 ) {
-    let number = |name: &str| headers.get(name)?.to_str().ok()?.parse::<f64>().ok();
+    let header = |name: &str| headers.get(name)?.to_str().ok();
+    let number = |name: &str| header(name)?.parse::<f64>().ok();
     let now = now_ms();
     let mut limits = inner.limits();
     if let (Some(remaining), Some(reset_after)) = (
         number("x-ratelimit-remaining"),
         number("x-ratelimit-reset-after"),
     ) {
-        limits.told(
-            route,
-            remaining as u32,
-            (reset_after * 1000.0).ceil() as i64,
-            now,
+        let told = Told {
+            bucket: header("x-ratelimit-bucket").map(str::to_string),
+            remaining: remaining as u32,
+            reset_after_ms: (reset_after * 1000.0).ceil() as i64,
+        };
+        limits.told(route, told, now);
+    }
+    let heard = limits.answered(route, status, too_many, now);
+    let invalid = limits.invalid_in_window(now);
+    drop(limits);
+    if heard.invalid_pause_began {
+        tracing::warn!(
+            invalid,
+            "{INVALID_PAUSE_AT} invalid requests in the last 10 minutes (Discord bans a bot's address for an hour at 10,000): every request but interaction answers waits until the window slides below"
         );
     }
-    limits.answered(route, status, too_many, now);
-    if matches!(status, 401 | 403 | 429) {
-        let invalid = limits.invalid_in_window(now);
-        if invalid > 0 && invalid.is_multiple_of(500) {
-            tracing::warn!(invalid, "invalid requests in the last 10 minutes (Discord bans a bot's address for an hour at 10,000)");
-        }
-    }
-}
-
-/// A 429's wait and scope, from its JSON body ("retry_after" in seconds, "global") or else its
-/// headers (topics/rate-limits, "Exceeding A Rate Limit").
-fn too_many(headers: &HeaderMap, body: &[u8]) -> TooMany {
-    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let json: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
-    let seconds = json["retry_after"]
-        .as_f64()
-        .or_else(|| header("retry-after")?.parse().ok())
-        .unwrap_or(1.0);
-    let scope = header("x-ratelimit-scope");
-    TooMany {
-        retry_after_ms: (seconds * 1000.0).ceil() as i64,
-        global: json["global"].as_bool() == Some(true)
-            || header("x-ratelimit-global").is_some()
-            || scope == Some("global"),
-        shared: scope == Some("shared"),
+    if let Some(t) = too_many.filter(|_| heard.cloudflare_pause_began) {
+        tracing::error!(
+            pause_ms = t.retry_after_ms,
+            "Cloudflare refused Bredon's address (a 429 without Discord's rate-limit headers): every request waits out the pause"
+        );
     }
 }
 
