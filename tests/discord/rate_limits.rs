@@ -28,25 +28,42 @@ fn reminders_by_channel(
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
+/// Six games whose reminders fall due together once the shared clock moves on an hour, and the
+/// bot: the fake, the bot's folder, its environment, the bot and the games' channels.
+async fn six_reminders_due() -> (
+    crate::fake_discord::FakeDiscord,
+    tempfile::TempDir,
+    Vec<(&'static str, String)>,
+    Bot,
+    Vec<u64>,
+) {
     let fake = start_fake().await;
     let data = tempfile::tempdir().unwrap();
     let clock = fake.share_clock(data.path());
     let channels: Vec<u64> = (0..6).map(|i| CHANNEL + i).collect();
     games_with_reminders(data.path(), &channels);
-    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
-    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    let env = vec![("BREDON_CLOCK_FILE", clock)];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &borrowed(&env));
     connected(&fake, 1).await;
-    // The first reminder's post meets a global limit of 4 s; the five others are due with it.
-    fake.rate_limit_for(None, "/messages", Duration::from_secs(4), true);
+    (fake, data, env, bot, channels)
+}
+
+fn borrowed<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'a str, &'a str)> {
+    env.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// Moves the clock past the reminders and waits until each channel has its one.
+async fn reminded_once_each(fake: &crate::fake_discord::FakeDiscord, channels: &[u64]) {
     fake.advance(Duration::from_secs(61 * 60));
     fake.wait_until("six reminders", Duration::from_secs(60), |f| {
         channels.iter().all(|&c| reminders_in(f, c) == 1)
     })
     .await;
-    // Requests already on their way when the first 429 came back meet it too (the timer posts
-    // a server's four at a time); none sent after it does: the process waited out the limit.
+}
+
+/// How many requests were answered 429, and how many of them came more than 200 ms after the
+/// first: requests already on their way when it came back meet it too, none sent after it.
+fn answered_429(fake: &crate::fake_discord::FakeDiscord) -> (usize, usize) {
     let limited: Vec<std::time::Instant> = fake
         .requests()
         .iter()
@@ -56,18 +73,26 @@ async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
     let first = limited[0];
     let late = limited
         .iter()
-        .filter(|at| at.duration_since(first) > Duration::from_millis(200));
+        .filter(|at| at.duration_since(first) > Duration::from_millis(200))
+        .count();
+    (limited.len(), late)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
+    let (fake, data, env, bot, channels) = six_reminders_due().await;
+    // The first reminder's post meets a global limit of 4 s; the five others are due with it.
+    fake.rate_limit_for(None, "/messages", Duration::from_secs(4), true);
+    reminded_once_each(&fake, &channels).await;
+    // Requests already on their way when the first 429 came back meet it too (the timer posts
+    // a server's four at a time); none sent after it does: the process waited out the limit.
+    let (limited, late) = answered_429(&fake);
+    assert_eq!(late, 0, "requests met the limit after the first 429");
+    assert!(limited <= 4, "{limited} requests met the limit");
     assert_eq!(
-        late.count(),
-        0,
-        "requests met the limit after the first 429"
+        outbox_after(&fake, data.path(), &borrowed(&env), bot).await,
+        0
     );
-    assert!(
-        limited.len() <= 4,
-        "{} requests met the limit",
-        limited.len()
-    );
-    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     for &channel in &channels {
         assert_eq!(reminders_in(&fake, channel), 1, "channel {channel}: once");
     }
@@ -79,34 +104,17 @@ async fn a_global_429_holds_every_request_back_once_and_then_all_go() {
 /// arrives once after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cloudflare_429_pauses_every_request_once_and_then_all_go() {
-    let fake = start_fake().await;
-    let data = tempfile::tempdir().unwrap();
-    let clock = fake.share_clock(data.path());
-    let channels: Vec<u64> = (0..6).map(|i| CHANNEL + i).collect();
-    games_with_reminders(data.path(), &channels);
-    let env = [("BREDON_CLOCK_FILE", clock.as_str())];
-    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
-    connected(&fake, 1).await;
+    let (fake, data, env, bot, channels) = six_reminders_due().await;
     fake.cloudflare_429(Duration::from_secs(3));
-    fake.advance(Duration::from_secs(61 * 60));
-    fake.wait_until("six reminders", Duration::from_secs(60), |f| {
-        channels.iter().all(|&c| reminders_in(f, c) == 1)
-    })
-    .await;
-    let limited: Vec<std::time::Instant> = fake
-        .requests()
-        .iter()
-        .filter(|r| r.status == 429)
-        .map(|r| r.at)
-        .collect();
-    let first = limited[0];
-    let late = limited
-        .iter()
-        .filter(|at| at.duration_since(first) > Duration::from_millis(200));
-    assert_eq!(late.count(), 0, "requests met the page after the first");
+    reminded_once_each(&fake, &channels).await;
+    let (_, late) = answered_429(&fake);
+    assert_eq!(late, 0, "requests met the page after the first");
     let told = bot.log_count(&["Cloudflare refused Bredon's address"]);
     assert_eq!(told, 1, "the operator is told once");
-    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    assert_eq!(
+        outbox_after(&fake, data.path(), &borrowed(&env), bot).await,
+        0
+    );
     for &channel in &channels {
         assert_eq!(reminders_in(&fake, channel), 1, "channel {channel}: once");
     }

@@ -247,6 +247,7 @@ impl Publisher {
                 Ok(Some(id))
             }
             (Err(e), Some(instead)) if classify(&e) == Failure::Unknown => {
+                super::unheard::passed_over(channel, plain.mentions.len(), &e);
                 self.passed_over(channel, owed, part, &plain.mentions, instead)
                     .await
             }
@@ -267,7 +268,6 @@ impl Publisher {
         mentions: &[u64],
         instead: Post,
     ) -> Result<Option<u64>, Undelivered> {
-        tracing::warn!(channel, players = mentions.len(), "a post held past its bound for an unknown code: passed over, its players told by direct message");
         for &user in mentions {
             self.direct_post(channel, user, owed, part, instead.clone())
                 .await?;

@@ -53,13 +53,20 @@ impl Unheard {
     }
 }
 
+/// A post passed over in `channel` for `error`: the operator hears of each code once.
+pub fn passed_over(channel: u64, players: usize, error: &serenity::Error) {
+    let code = discord_code(error).unwrap_or(0);
+    if first_time("passed over", code) {
+        tracing::error!(channel, code, "a channel refused Bredon with a code it does not know for longer than it holds a post: passed over, and its players told by direct message; tell Bredon's developers the code");
+    } else {
+        tracing::warn!(channel, code, players, "a post held past its bound for an unknown code: passed over, its players told by direct message");
+    }
+}
+
 /// What a player a passed-over post pinged is told by direct message instead: the post's
 /// text (`text`, as text alone), and where it could not go.
 pub fn instead(text: &Post, guild: u64, channel: u64, error: &serenity::Error) -> Post {
     let code = discord_code(error).unwrap_or(0);
-    if first_time("passed over", code) {
-        tracing::error!(channel, code, "a channel refused Bredon with a code it does not know for longer than it holds a post: passed over, and its players told by direct message; tell Bredon's developers the code");
-    }
     let place = match guild {
         0 => format!("https://discord.com/channels/@me/{channel}"),
         _ => format!("https://discord.com/channels/{guild}/{channel}"),
