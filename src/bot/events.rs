@@ -23,7 +23,10 @@ pub async fn on_event(
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(press),
-        } => on_press(ctx, press, data).await,
+        } => {
+            seen_in(data, press.context, press.channel_id);
+            on_press(ctx, press, data).await
+        }
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Modal(submit),
         } => on_move_modal(ctx, submit, data).await,
@@ -189,6 +192,13 @@ fn is_autocomplete(interaction: &serenity::CommandInteraction) -> bool {
 /// added it is refused, saying where Bredon plays (the check told the user; `on_error` then
 /// says nothing more).
 pub async fn command_check(ctx: Context<'_>) -> Result<bool, Error> {
+    if let Context::Application(app) = ctx {
+        seen_in(
+            ctx.data(),
+            app.interaction.context,
+            app.interaction.channel_id,
+        );
+    }
     if !super::checks::needs_bredon_in_the_server(ctx) {
         return Ok(true);
     }
@@ -197,6 +207,18 @@ pub async fn command_check(ctx: Context<'_>) -> Result<bool, Error> {
                server's moderators to add Bredon";
     refuse(ctx, Refusal(why.into())).await?;
     Ok(false)
+}
+
+/// An interaction seen in `channel`, in `context`: a DM with Bredon is remembered as one where
+/// Bredon posts (`delivery/tokens.rs`).
+pub fn seen_in(
+    data: &Data,
+    context: Option<serenity::InteractionContext>,
+    channel: serenity::ChannelId,
+) {
+    if context == Some(serenity::InteractionContext::BotDm) {
+        data.publisher.answers.in_bot_dm(channel.get());
+    }
 }
 
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {

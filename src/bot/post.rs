@@ -242,14 +242,28 @@ fn page_url(outcome: &Outcome, web: Option<&str>) -> Option<String> {
 /// The line with a game's PTN Ninja link, if it fits in a message that already holds `used`
 /// characters; otherwise a sentence pointing at the attached PTN file.
 pub fn link_line(link: &str, used: usize) -> String {
-    let line = format!("Open in PTN Ninja: <{link}>");
+    let line = format!("{NINJA_LINK}<{link}>");
     if used + line.chars().count() <= MAX_CONTENT {
         line
     } else {
-        "This game is too long for a PTN Ninja link: open the attached game.ptn in PTN Ninja \
-         (Add game, then choose the file)."
-            .into()
+        NO_NINJA_LINK.into()
     }
+}
+
+const NINJA_LINK: &str = "Open in PTN Ninja: ";
+
+const NO_NINJA_LINK: &str = "This game is too long for a PTN Ninja link: open the attached \
+     game.ptn in PTN Ninja (Add game, then choose the file).";
+
+/// `content` with its PTN Ninja link line, if any, given as the sentence that stands instead.
+pub fn without_ninja_link(content: &str) -> String {
+    let lines = content
+        .lines()
+        .map(|line| match line.starts_with(NINJA_LINK) {
+            true => NO_NINJA_LINK,
+            false => line,
+        });
+    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// An analysis as a message: the summary per player, the marked plies as far as they fit, the

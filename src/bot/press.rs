@@ -24,7 +24,8 @@ const OLD_BUTTON: &str = "this button comes from an older version of Bredon and 
 /// message's files stay, which serenity's UPDATE_MESSAGE would clear), answered by the service,
 /// then the outcome follows as a new message in the channel that pings, and the pressed message
 /// shows who pressed what with its buttons disabled. The outcome is stored, so a failed edit
-/// of the pressed message never loses it.
+/// of the pressed message never loses it. Outside servers the outcome is written into the
+/// pressed message, after who pressed what (`delivery/answers.rs`).
 pub async fn on_press(
     ctx: &serenity::Context,
     press: &serenity::ComponentInteraction,
@@ -77,29 +78,47 @@ pub async fn on_press(
         true => Via::Followup(&press.token),
         false => Via::Channel,
     };
+    // Outside servers the outcome is written into the pressed message (`delivery/answers.rs`):
+    // who pressed what goes in first, so that the outcome follows it.
+    let outside = press.guild_id.is_none();
+    if outside {
+        show_pressed(ctx, press, prompt, answer, &who).await?;
+    }
     let published = data.publisher.publish(channel, outcome, via).await;
-    // A question's buttons are spent once answered; a board keeps its buttons until it is old.
-    if !matches!(prompt, Prompt::Board { .. }) {
-        let pressed = format!(
-            "{}\n*{} pressed {}.*",
-            press.message.content,
-            escape(&who),
-            label(prompt, answer)
-        );
-        press
-            .edit_response(
-                ctx,
-                serenity::EditInteractionResponse::new()
-                    .content(fit(pressed))
-                    .components(match web_link_of(&press.message) {
-                        Some(url) => with_web_link(buttons(prompt, true), &url),
-                        None => buttons(prompt, true),
-                    })
-                    .allowed_mentions(serenity::CreateAllowedMentions::new()),
-            )
-            .await?;
+    if !outside {
+        show_pressed(ctx, press, prompt, answer, &who).await?;
     }
     published
+}
+
+/// The pressed message shows who pressed what, with its buttons disabled: a question's buttons
+/// are spent once answered; a board keeps its buttons until it is old.
+async fn show_pressed(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    prompt: Prompt,
+    answer: Answer,
+    who: &str,
+) -> Result<(), Error> {
+    if matches!(prompt, Prompt::Board { .. }) {
+        return Ok(());
+    }
+    let pressed = format!(
+        "{}\n*{} pressed {}.*",
+        press.message.content,
+        escape(who),
+        label(prompt, answer)
+    );
+    let components = match web_link_of(&press.message) {
+        Some(url) => with_web_link(buttons(prompt, true), &url),
+        None => buttons(prompt, true),
+    };
+    let edit = serenity::EditInteractionResponse::new()
+        .content(fit(pressed))
+        .components(components)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    press.edit_response(ctx, edit).await?;
+    Ok(())
 }
 
 fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {

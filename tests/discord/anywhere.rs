@@ -46,18 +46,53 @@ fn posted_in(fake: &FakeDiscord, channel: u64) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_in_a_group_dm_is_played_in_answers_alone() {
-    a_rated_game_in_a_group_dm(&[]).await;
+    let (fake, dm) = a_rated_game_in_a_group_dm(&[]).await;
+    // Every player an answer pinged heard of it in the channel, never by a direct message; the
+    // game's start, written into the challenge bob accepted (an edit notifies no one), is told
+    // to alice by one.
+    assert!(fake.direct_messages(bob().id).is_empty());
+    let told = fake.direct_messages(alice().id);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].content.contains("alice to move"), "{told:?}");
+    assert!(!said_twice(&fake, dm));
 }
 
-/// The same with every answer deferred: the pings after each "thinking" message follow it.
+/// The same with every answer deferred: an edit notifies no one, so the pings of each
+/// "thinking" message made into an answer go to their player by direct message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_in_a_group_dm_is_played_in_deferred_answers_alone() {
-    a_rated_game_in_a_group_dm(&[("BREDON_DEFER_MS", "0")]).await;
+    let (fake, dm) = a_rated_game_in_a_group_dm(&[("BREDON_DEFER_MS", "0")]).await;
+    let link = format!("channels/@me/{dm}");
+    for user in [alice(), bob()] {
+        let told = fake.direct_messages(user.id);
+        assert!(!told.is_empty(), "{} told of the turns", user.name);
+        assert!(told.iter().all(|m| m.content.contains(&link)), "{told:?}");
+    }
+    assert!(!said_twice(&fake, dm));
+}
+
+/// Whether a line of Bredon's stands twice in `channel`'s messages, counted over them all (what
+/// follows an answer is written into it).
+fn said_twice(fake: &FakeDiscord, channel: u64) -> bool {
+    let mut lines: Vec<String> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == channel && !m.deleted)
+        .flat_map(|m| m.content.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter(|line| {
+            line.contains("played") || line.starts_with("Series") || line.contains("rated")
+        })
+        .collect();
+    let all = lines.len();
+    lines.sort();
+    lines.dedup();
+    lines.len() != all
 }
 
 /// alice, who installed Bredon, challenges bob in their group DM; they play a rated game to
-/// alice's road, bob by the Move form, alice by /move; then the ladder outside servers.
-async fn a_rated_game_in_a_group_dm(env: &[(&str, &str)]) {
+/// alice's road, bob by the Move form, alice by /move; then the ladder outside servers. The
+/// fake and the group DM are handed back.
+async fn a_rated_game_in_a_group_dm(env: &[(&str, &str)]) -> (FakeDiscord, u64) {
     let (fake, data, bot) = boot_everywhere(env).await;
     fake.install_for_user(&alice());
     let dm = fake.group_dm(&[&alice(), &bob()]);
@@ -102,8 +137,8 @@ async fn a_rated_game_in_a_group_dm(env: &[(&str, &str)]) {
             false => by_form(&fake, dm, &user, text).await,
         };
         says(&r, &format!("played {text}"));
-        // The next player is pinged in the channel (after a deferred answer, by a follow-up
-        // of their own) before they play.
+        // The next player is pinged before they play: by the answer, or after a deferred one
+        // (an edit notifies no one) by a direct message.
         let next = if user.id == alice().id {
             bob()
         } else {
@@ -155,8 +190,7 @@ async fn a_rated_game_in_a_group_dm(env: &[(&str, &str)]) {
     env.push(EVERYWHERE);
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
     assert_eq!(posted_in(&fake, dm), Vec::<String>::new());
-    // Every player pinged heard of it in the channel, never by a direct message.
-    assert!(fake.direct_messages(bob().id).is_empty());
+    (fake, dm)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

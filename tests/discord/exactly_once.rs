@@ -1,7 +1,7 @@
 //! Exactly once where an earlier try's answer was lost, and no channel stalled for good: Bredon's
 //! own ply made with its answer lost and then four minutes of outage (past Discord's nonce
 //! window); a channel refusing with a code Bredon has no row for, for hours, while a game's
-//! clocks run.
+//! clocks run; a group DM game whose answer and record were made with their replies lost.
 
 use crate::fake_discord::{FakeDiscord, TestUser};
 use crate::harness::*;
@@ -153,4 +153,77 @@ async fn a_channel_refusing_with_an_unknown_code_for_hours_tells_the_player_to_m
         bot.log()
     );
     assert_eq!(outbox_after(&fake, data.path(), &pairs(&env), bot).await, 0);
+}
+
+/// In a group DM, where Bredon only answers, bob resigns: the answer is made and its reply
+/// lost, then the record with the series line is written into that answer and its reply lost,
+/// then every message-making request fails for five minutes. The resignation, the series line
+/// and the record each stand once, and nothing was posted to the channel. (With the record a
+/// follow-up, as it was, the series line stood twice.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_dm_game_ended_with_its_answer_and_record_lost_then_an_outage_says_each_once() {
+    let (fake, data, env, bot) = on_the_virtual_clock(&[("DISCORD_GUILD_ID", "")]).await;
+    // Both installed Bredon, so both may use its commands there.
+    fake.install_for_user(&alice());
+    fake.install_for_user(&bob());
+    let dm = fake.group_dm(&[&alice(), &bob()]);
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
+        { "name": "size", "type": 4, "value": 5 },
+        { "name": "seat", "type": 4, "value": 0 }
+    ]);
+    says(
+        &run_with(&fake, dm, &alice(), "challenge", options).await,
+        "alice challenges bob",
+    );
+    press_in(&fake, dm, &bob(), "bredon:accept").await;
+    let a1 = json!([{ "name": "ply", "type": 3, "value": "a1" }]);
+    says(
+        &run_with(&fake, dm, &alice(), "move", a1).await,
+        "bob to move",
+    );
+    fake.lose_next_answer("/callback", 503);
+    fake.lose_next_answer("PATCH /api/v10/webhooks/", 503);
+    fake.command(&bob(), dm, "resign", json!([]));
+    fake.wait_until("the record made", Duration::from_secs(30), |f| {
+        lines_in(f, dm, "Series after 1 game") == 1
+    })
+    .await;
+    let lost = fake.requests().iter().filter(|r| r.status == 503).count();
+    assert_eq!(lost, 2, "the answer's reply and the record's");
+    fake.outage(Duration::from_secs(300));
+    pass(&fake, &bot, 310, 10).await;
+    assert_eq!(outbox_after(&fake, data.path(), &pairs(&env), bot).await, 0);
+    for line in ["bob resigns", "Series after 1 game"] {
+        assert_eq!(
+            lines_in(&fake, dm, line),
+            1,
+            "{line}: {:#?}",
+            fake.messages()
+        );
+    }
+    assert_eq!(attached(&fake, dm, "game.ptn"), 1, "the record once");
+    let posts = format!("/channels/{dm}/messages");
+    assert!(!fake.requests().iter().any(|r| r.path.ends_with(&posts)));
+}
+
+/// How many lines of the messages standing in `channel` hold `text`.
+fn lines_in(fake: &FakeDiscord, channel: u64, text: &str) -> usize {
+    let messages = fake.messages().into_iter();
+    let standing = messages.filter(|m| m.channel == channel && !m.deleted);
+    let contents: Vec<String> = standing.map(|m| m.content).collect();
+    contents
+        .iter()
+        .flat_map(|c| c.lines())
+        .filter(|line| line.contains(text))
+        .count()
+}
+
+/// How many messages standing in `channel` carry a file named `name`.
+fn attached(fake: &FakeDiscord, channel: u64, name: &str) -> usize {
+    let messages = fake.messages().into_iter();
+    let standing = messages.filter(|m| m.channel == channel && !m.deleted);
+    standing
+        .filter(|m| m.files.iter().any(|f| f == name))
+        .count()
 }

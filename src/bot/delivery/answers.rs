@@ -10,7 +10,7 @@
 use super::failure::{classify, describe, Failure};
 use super::posting::{Owed, Undelivered};
 use crate::bot::data::Publisher;
-use crate::bot::post::{fit_before, Post};
+use crate::bot::post::{fit_before, without_ninja_link, Post, MAX_CONTENT};
 use crate::service::Part;
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
@@ -51,14 +51,21 @@ impl Publisher {
         }
     }
 
-    /// Whether `channel`, owed `owed`, is outside any server: a letter written there says so;
-    /// for a message no letter owes, an interaction seen there does.
+    /// Whether `channel`, owed `owed`, is one where Bredon only answers: outside any server (a
+    /// letter written there says so; for a message no letter owes, an interaction seen there
+    /// does), and not a DM with Bredon itself.
     pub(super) fn outside_servers(&self, channel: u64, owed: Owed) -> bool {
-        owed.outside || owed.letter.is_none() && self.answers.knows(channel)
+        (owed.outside || owed.letter.is_none() && self.answers.knows(channel))
+            && !self.answers.is_bot_dm(channel)
     }
 
-    /// Delivers `post`, a part of what `channel` (outside servers) is owed: as a follow-up of
-    /// its latest live interaction, or else as a direct message to each user it pings.
+    /// Delivers `post`, a part of what `channel` (outside servers) is owed: added to the answer
+    /// of its latest live interaction, or else as a direct message to each user it pings. A
+    /// follow-up carries no nonce and no one can list an interaction's follow-ups, so a
+    /// follow-up whose reply was lost could only be made again blindly: the part is written into
+    /// the answer itself instead (`PATCH @original`, which a repeat leaves as it is), after a
+    /// look at it (`GET @original`) says it is not there yet. An edit notifies no one, so the
+    /// players a part pings hear of it by direct message (a nonce per part and player).
     pub(super) async fn answer_outside(
         &self,
         channel: u64,
@@ -67,21 +74,23 @@ impl Publisher {
         post: Post,
     ) -> Result<Option<u64>, Undelivered> {
         self.renew(owed).await?;
-        while let Some(token) = self.answers.take(channel) {
-            let follow_up = serenity::CreateInteractionResponseFollowup::new()
-                .allowed_mentions(post.allowed_mentions())
-                .content(post.content.clone())
-                .add_files(post.files.clone())
-                .components(post.components.clone());
-            match follow_up.execute(self.http.as_ref(), (None, &token)).await {
-                Ok(message) => return Ok(Some(message.id.get())),
-                // Dead, or its follow-ups used up: the next one, or direct messages.
-                Err(e) if classify(&e) == Failure::TokenExpired => {
-                    tracing::info!(channel, error = %describe(&e), "an interaction can carry no more follow-ups");
-                    self.answers.spent(channel, &token);
+        let mut answer = None;
+        if part != Part::Pings {
+            while let Some(token) = self.answers.newest(channel) {
+                match self.add_to_answer(&token, &post).await {
+                    Ok(Some(message)) => {
+                        answer = Some(message);
+                        break;
+                    }
+                    // No room left in that answer: the next one, or direct messages.
+                    Ok(None) => self.answers.spent(channel, &token),
+                    Err(e) if classify(&e) == Failure::TokenExpired => {
+                        tracing::info!(channel, error = %describe(&e), "an interaction's answer can no longer be edited");
+                        self.answers.spent(channel, &token);
+                    }
+                    // What else it means, the one table says, as for a channel post.
+                    Err(e) => return self.failed(channel, owed, e).await,
                 }
-                // What else it means, the one table says, as for a channel post.
-                Err(e) => return self.failed(channel, owed, e).await,
             }
         }
         let link = format!("https://discord.com/channels/@me/{channel}");
@@ -89,11 +98,54 @@ impl Publisher {
             let told = Post {
                 content: fit_before(post.content.clone(), &format!("\n(your game in {link})")),
                 components: Vec::new(),
+                files: match answer {
+                    // The picture stands in the game's channel.
+                    Some(_) => Vec::new(),
+                    None => post.files.clone(),
+                },
                 ..post.clone()
             };
             self.direct_post(channel, user, owed, part, told).await?;
         }
-        Ok(None)
+        Ok(answer)
+    }
+
+    /// `post` written into the answer of the interaction with `token`, below what it shows:
+    /// its message, found there already or edited now; `None` when the two do not fit in one
+    /// message. The post's picture and buttons, if it has any, replace the answer's (the board
+    /// shown is the newest).
+    async fn add_to_answer(&self, token: &str, post: &Post) -> serenity::Result<Option<u64>> {
+        let answer = self.http.get_original_interaction_response(token).await?;
+        // A post of files alone is written again: the same edit twice leaves one copy.
+        let part = post.content.trim();
+        let shown = |part: &str| !part.is_empty() && answer.content.contains(part);
+        if shown(part) || shown(without_ninja_link(part).as_str()) {
+            tracing::info!(message = answer.id.get(), "an earlier edit went through");
+            return Ok(Some(answer.id.get()));
+        }
+        let joined = |part: &str| format!("{}\n\n{part}", answer.content.trim_end());
+        let mut content = joined(part);
+        if content.chars().count() > MAX_CONTENT {
+            // A record's PTN Ninja link is what makes it long: the sentence instead of it.
+            content = joined(&without_ninja_link(part));
+        }
+        if content.chars().count() > MAX_CONTENT {
+            return Ok(None);
+        }
+        let mut edit = serenity::EditInteractionResponse::new()
+            .content(content)
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        if !post.components.is_empty() {
+            edit = edit.components(post.components.clone());
+        }
+        if !post.files.is_empty() {
+            edit = edit.clear_attachments();
+            for file in &post.files {
+                edit = edit.new_attachment(file.clone());
+            }
+        }
+        let edited = edit.execute(self.http.as_ref(), token).await?;
+        Ok(Some(edited.id.get()))
     }
 }
 
