@@ -3,7 +3,7 @@
 //! window); a channel refusing with a code Bredon has no row for, for hours, while a game's
 //! clocks run; a group DM game whose answer and record were made with their replies lost.
 
-use crate::fake_discord::{FakeDiscord, TestUser};
+use crate::fake_discord::{perms, FakeDiscord, TestUser};
 use crate::harness::*;
 use serde_json::json;
 use std::time::Duration;
@@ -226,4 +226,61 @@ fn attached(fake: &FakeDiscord, channel: u64, name: &str) -> usize {
     standing
         .filter(|m| m.files.iter().any(|f| f == name))
         .count()
+}
+
+/// A game with a day per move and a reminder after an hour; bob is to move when Bredon loses
+/// Send Messages in the game's channel. The reminder falls due and is refused; it stays owed
+/// to the channel, and once it has waited an hour bob hears it by direct message, once, with
+/// why it is not in the channel (the next hour's reminder waits behind it, untried). Given the
+/// permission back, the channel gets both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_a_channel_refuses_for_an_hour_goes_to_the_player_by_dm() {
+    let (fake, data, env, bot) = on_the_virtual_clock(&[]).await;
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
+        { "name": "seat", "type": 4, "value": 0 },
+        { "name": "time", "type": 3, "value": "1d" },
+        { "name": "reminder", "type": 3, "value": "1h" }
+    ]);
+    run(&fake, &alice(), "challenge", options).await;
+    press(&fake, &bob(), "bredon:accept").await;
+    says(&ply(&fake, &alice(), "a1").await, "bob to move");
+    fake.set_bot_permissions(CHANNEL, perms::VIEW_CHANNEL);
+    let told = |f: &FakeDiscord| {
+        f.direct_messages(bob().id)
+            .iter()
+            .filter(|m| m.content.contains("it is your move") && m.content.contains("permission"))
+            .count()
+    };
+    pass(&fake, &bot, 61 * 60, 61 * 60).await;
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let refused = |f: &FakeDiscord| {
+        f.requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.ends_with(&posts) && r.status == 403)
+            .count()
+    };
+    fake.wait_until("the reminder refused", Duration::from_secs(30), |f| {
+        refused(f) > 0
+    })
+    .await;
+    assert_eq!(told(&fake), 0, "not before it waited an hour");
+    pass(&fake, &bot, 50 * 60, 300).await;
+    assert_eq!(told(&fake), 0, "not before it waited an hour");
+    let mut waited = Duration::ZERO;
+    while told(&fake) == 0 {
+        assert!(waited < Duration::from_secs(1800), "bob never told");
+        pass(&fake, &bot, 300, 300).await;
+        waited += Duration::from_secs(300);
+    }
+    // Later tries of the channel tell him nothing more.
+    pass(&fake, &bot, 30 * 60, 300).await;
+    assert_eq!(told(&fake), 1, "told once");
+    fake.set_bot_permissions(CHANNEL, perms::INVITE);
+    pass(&fake, &bot, 10 * 60, 60).await;
+    assert_eq!(outbox_after(&fake, data.path(), &pairs(&env), bot).await, 0);
+    // The channel gets each hour's reminder, once.
+    for hours in ["no ply for 1 h", "no ply for 2 h"] {
+        assert_eq!(said_in(&fake, CHANNEL, hours), 1, "{hours}");
+    }
 }

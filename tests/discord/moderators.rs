@@ -1,5 +1,6 @@
 //! A moderator's hand on a game's channel: a thread locked and unlocked. Only a channel that is
-//! gone stops a game's clocks; what Bredon owes a closed one waits for it to open again.
+//! gone stops a game's clocks; what Bredon owes a closed one waits for it to open again, and a
+//! turn it has held for an hour goes to the player by direct message meanwhile.
 
 use crate::harness::*;
 use serde_json::json;
@@ -44,10 +45,21 @@ async fn a_thread_locked_for_two_hours_keeps_the_clocks_and_gets_what_waited() {
     );
     fake.advance(Duration::from_secs(59 * 60));
     assert_eq!(said_in(&fake, thread, "it is your move"), 0);
-    // Unlocked two hours on (still archived): Bredon reopens it and the reminder goes out.
+    // Refused for an hour, the reminder goes to alice by direct message meanwhile, saying why
+    // (the next hour's reminder falls due meanwhile, and waits behind it).
+    fake.advance(Duration::from_secs(5 * 60));
+    let told = |f: &crate::fake_discord::FakeDiscord| {
+        let dms = f.direct_messages(alice().id);
+        let told = dms.iter().filter(|m| m.content.contains("it is your move"));
+        told.filter(|m| m.content.contains("a moderator locked"))
+            .count()
+    };
+    fake.wait_until("alice told", Duration::from_secs(30), |f| told(f) == 1)
+        .await;
+    // Unlocked two hours on (still archived): Bredon reopens it and the reminders go out.
     fake.unlock_thread(thread);
-    fake.wait_until("the reminder", Duration::from_secs(30), |f| {
-        said_in(f, thread, "it is your move") == 1
+    fake.wait_until("the reminders", Duration::from_secs(30), |f| {
+        said_in(f, thread, "it is your move") == 2
     })
     .await;
     assert!(!fake.thread_archived(thread), "reopened");
@@ -58,7 +70,10 @@ async fn a_thread_locked_for_two_hours_keeps_the_clocks_and_gets_what_waited() {
         said_in(f, thread, "ran out of time") == 1
     })
     .await;
+    assert_eq!(told(&fake), 1, "alice told once");
     assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
-    assert_eq!(said_in(&fake, thread, "it is your move"), 1, "one reminder");
+    for hours in ["no ply for 1 h", "no ply for 2 h"] {
+        assert_eq!(said_in(&fake, thread, hours), 1, "{hours}");
+    }
     assert_eq!(said_in(&fake, thread, "ran out of time"), 1, "one time-out");
 }

@@ -253,7 +253,58 @@ impl Publisher {
             }
             (Err(e), _) => {
                 self.let_go_if_held_back(owed).await;
-                self.failed(channel, owed, e).await
+                let failure = classify(&e);
+                let kept = self.failed(channel, owed, e).await;
+                if matches!(failure, Failure::NotAllowed | Failure::Locked) {
+                    self.meanwhile_by_dm(channel, owed, part, &plain, failure)
+                        .await;
+                }
+                kept
+            }
+        }
+    }
+
+    /// A post that pings players, refused in `channel` for a known reason (`failure`) for
+    /// `UNTOLD_MS` since its letter was written: each player it pings is told by direct
+    /// message meanwhile, once (the post itself stays owed to the channel). A failed direct
+    /// message is tried again at the channel's next try.
+    async fn meanwhile_by_dm(
+        &self,
+        channel: u64,
+        owed: Owed,
+        part: Part,
+        text: &Post,
+        failure: Failure,
+    ) {
+        let Some(letter) = owed.letter else {
+            return;
+        };
+        if now_ms() - owed.since_ms < super::unheard::UNTOLD_MS {
+            return;
+        }
+        let told = super::unheard::meanwhile(text, owed.guild, channel, failure);
+        for &user in &text.mentions {
+            if self.unheard.was_told(letter, &part.key(), user) {
+                continue;
+            }
+            match self
+                .direct_post(channel, user, owed, part, told.clone())
+                .await
+            {
+                Ok(()) => {
+                    tracing::info!(
+                        channel,
+                        user,
+                        "a turn the channel refuses told by direct message"
+                    );
+                    self.unheard.told(letter, &part.key(), user);
+                }
+                Err(why) => tracing::info!(
+                    channel,
+                    user,
+                    ?why,
+                    "a turn the channel refuses not told yet"
+                ),
             }
         }
     }

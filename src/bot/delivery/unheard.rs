@@ -1,26 +1,36 @@
-//! Channels that refuse Bredon's posts with a code it has no row for (`Failure::Unknown`). Such
-//! a refusal may mean anything, so what is owed is kept and tried again, but only for a bounded
-//! time: a channel answering so for `HOLD_MS` would hold everything after it while the clocks
-//! run, and a player could lose on time never told it was their turn. Past the hold, a post
-//! goes once more as text alone, and if that is refused too it is passed over and each player
-//! it pings is told by direct message instead; later posts in that channel are passed over the
-//! same way after one try each, until one goes through.
+//! Channels that do not hear Bredon, and the players waiting there. A channel refusing Bredon's
+//! posts with a code it has no row for (`Failure::Unknown`): such a refusal may mean anything,
+//! so what is owed is kept and tried again, but only for a bounded time: a channel answering so
+//! for `HOLD_MS` would hold everything after it while the clocks run, and a player could lose
+//! on time never told it was their turn. Past the hold, a post goes once more as text alone,
+//! and if that is refused too it is passed over and each player it pings is told by direct
+//! message instead; later posts in that channel are passed over the same way after one try
+//! each, until one goes through. A channel that refuses for a known reason (a permission taken
+//! away, a locked thread) keeps what it is owed until it allows it again; a post there that
+//! pings players and has waited `UNTOLD_MS` goes to them by direct message meanwhile, once.
 
 use super::failure::{classify, discord_code, first_time, Failure};
 use crate::bot::post::{fit_before, Post};
 use crate::clock::now_ms;
 use poise::serenity_prelude as serenity;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 /// How long a letter or a channel is held for a code Bredon does not know before it is passed
 /// over: within the hour a turn's reminder usually gives.
 pub const HOLD_MS: i64 = 30 * 60_000;
 
-/// Since when each channel refuses with an unknown code (this process's knowledge).
+/// How long a post that pings players waits in a channel refusing it for a known reason before
+/// they are told by direct message: within the hour, as a reminder would.
+pub const UNTOLD_MS: i64 = 60 * 60_000;
+
+/// Since when each channel refuses with an unknown code, and the posts whose players were told
+/// by direct message (this process's knowledge).
 #[derive(Default)]
 pub struct Unheard {
     since_ms: Mutex<HashMap<u64, i64>>,
+    /// (letter, part's key, player): told by direct message.
+    told: Mutex<HashSet<(u64, String, u64)>>,
 }
 
 impl Unheard {
@@ -51,6 +61,43 @@ impl Unheard {
     pub fn heard(&self, channel: u64) {
         self.since_ms.lock().expect("unheard").remove(&channel);
     }
+
+    /// Whether `player` was told of `part` of `letter` by direct message (by this process: a
+    /// repeat after a restart is found by the direct message's nonce or look).
+    pub fn was_told(&self, letter: u64, part: &str, player: u64) -> bool {
+        let key = (letter, part.to_string(), player);
+        self.told.lock().expect("told").contains(&key)
+    }
+
+    /// `player` was told of `part` of `letter` by direct message.
+    pub fn told(&self, letter: u64, part: &str, player: u64) {
+        let key = (letter, part.to_string(), player);
+        self.told.lock().expect("told").insert(key);
+    }
+}
+
+/// What a player a post pings is told by direct message while `channel` refuses it for a
+/// known reason (`failure`: not allowed, or a locked thread): the post's text, and why it is
+/// not in the channel yet.
+pub fn meanwhile(text: &Post, guild: u64, channel: u64, failure: Failure) -> Post {
+    let place = place(guild, channel);
+    let why = match failure {
+        Failure::Locked => format!("a moderator locked {place}, so Bredon cannot post this there"),
+        _ => format!("Bredon may not post in {place}: a permission it needs there was taken away"),
+    };
+    let note = format!("\n({why}. The game's clocks run, so it comes to you here; it is posted there once Bredon may again.)");
+    Post {
+        content: fit_before(text.content.clone(), &note),
+        ..text.clone()
+    }
+}
+
+/// A channel's link: in its server, or outside servers.
+fn place(guild: u64, channel: u64) -> String {
+    match guild {
+        0 => format!("https://discord.com/channels/@me/{channel}"),
+        _ => format!("https://discord.com/channels/{guild}/{channel}"),
+    }
 }
 
 /// A post passed over in `channel` for `error`: the operator hears of each code once.
@@ -67,10 +114,7 @@ pub fn passed_over(channel: u64, players: usize, error: &serenity::Error) {
 /// text (`text`, as text alone), and where it could not go.
 pub fn instead(text: &Post, guild: u64, channel: u64, error: &serenity::Error) -> Post {
     let code = discord_code(error).unwrap_or(0);
-    let place = match guild {
-        0 => format!("https://discord.com/channels/@me/{channel}"),
-        _ => format!("https://discord.com/channels/{guild}/{channel}"),
-    };
+    let place = place(guild, channel);
     let note = format!("\n(Bredon cannot post this in {place}: Discord refuses it there, code {code}. It comes to you here instead.)");
     Post {
         content: fit_before(text.content.clone(), &note),
