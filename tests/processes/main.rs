@@ -9,6 +9,7 @@ mod harness;
 mod support;
 
 mod crash;
+mod deploy;
 mod leases;
 mod scale;
 mod turns;
