@@ -277,3 +277,45 @@ async fn the_fake_shares_one_bucket_between_a_messages_edit_and_delete() {
     assert_eq!(hash(&edit), hash(&delete));
     assert_eq!(hash(&delete), hash(&elsewhere), "one hash, channels apart");
 }
+
+/// Two hundred games whose reminders fall due together, each pinging alice, who asked for
+/// direct messages: two hundred posts in as many channels of one server and two hundred in her
+/// one DM channel, with Discord's limits enforced (10 a second in each bucket here, 50 a second
+/// in all, counted over any second). The gate learns each bucket from its first answer with one
+/// request in flight, and keeps the global limit itself: Discord answers no 429, and each
+/// reminder and direct message arrives once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_reminders_at_once_meet_no_429() {
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let channels: Vec<u64> = (0..200).map(|i| CHANNEL + i).collect();
+    games_with_reminders(data.path(), &channels);
+    with_service(data.path(), |s| {
+        s.set_prefs(alice().id, Some(true), None).unwrap();
+    });
+    let env = [
+        ("BREDON_CLOCK_FILE", clock.as_str()),
+        ("BREDON_OUTBOX_SWEEP_MS", "100"),
+    ];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    connected(&fake, 1).await;
+    fake.enforce_rate_limits(10, Duration::from_secs(1));
+    fake.advance(Duration::from_secs(61 * 60));
+    let told = |f: &crate::fake_discord::FakeDiscord| f.direct_messages(alice().id).len();
+    fake.wait_until("every reminder and DM", Duration::from_secs(120), |f| {
+        reminders_by_channel(f).len() == channels.len() && told(f) >= channels.len()
+    })
+    .await;
+    assert_eq!(outbox_after(&fake, data.path(), &env, bot).await, 0);
+    let limited: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.status == 429)
+        .map(|r| format!("{} {} {:?}", r.method, r.path, r.at))
+        .collect();
+    assert_eq!(fake.rate_limited(), 0, "Discord answered 429: {limited:#?}");
+    let by_channel = reminders_by_channel(&fake);
+    assert!(by_channel.values().all(|&n| n == 1), "{by_channel:?}");
+    assert_eq!(told(&fake), channels.len(), "one direct message each");
+}

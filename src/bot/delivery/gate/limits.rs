@@ -224,7 +224,10 @@ pub struct Limits {
     global_until_ms: i64,
     /// No request at all goes before this (a Cloudflare 429).
     cloudflare_until_ms: i64,
-    /// When the requests bound to the global limit in the last second went.
+    /// When the requests bound to the global limit in the last second went, or, once answered,
+    /// when their answer came: Discord counts a request when it arrives, some time between the
+    /// two, so it is counted until a second after its answer (a request sent late by a busy
+    /// machine, or overtaken on the way, then never makes 51 in Discord's second).
     sent: VecDeque<i64>,
     /// When each invalid request of the window was answered.
     invalid: VecDeque<i64>,
@@ -319,6 +322,20 @@ impl Limits {
         }
         bucket.remaining = bucket.remaining.map(|n| n.saturating_sub(1));
         Admit::Go
+    }
+
+    /// `route`, admitted at `admitted_ms`, was answered at `now_ms`: it counts against the
+    /// global limit from its answer on (see `sent`).
+    pub fn came_back(&mut self, route: &Route, admitted_ms: i64, now_ms: i64) {
+        if route.interaction {
+            return;
+        }
+        if let Some(i) = self.sent.iter().position(|&at| at == admitted_ms) {
+            self.sent.remove(i);
+            let answered = now_ms.max(admitted_ms);
+            let at = self.sent.partition_point(|&t| t <= answered);
+            self.sent.insert(at, answered);
+        }
     }
 
     /// What an answer's headers told of `route`'s bucket at `now_ms`. Its hash names the

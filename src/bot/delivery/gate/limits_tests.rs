@@ -170,6 +170,27 @@ fn the_global_limit_is_fifty_in_any_second() {
 }
 
 #[test]
+fn a_request_counts_against_the_global_limit_until_a_second_after_its_answer() {
+    let mut limits = Limits::default();
+    let slow = channel(1_000);
+    assert_eq!(limits.admit(&slow, 0), Admit::Go);
+    // Answered at 300: Discord may have counted it as late as that.
+    limits.came_back(&slow, 0, 300);
+    for id in 0..49 {
+        assert_eq!(limits.admit(&channel(id), 500), Admit::Go);
+    }
+    assert_eq!(limits.admit(&channel(100), 1_100), waits(200, true));
+    assert_eq!(limits.admit(&channel(100), 1_300), Admit::Go);
+    let callback = post("/api/v10/interactions/5/t/callback");
+    limits.came_back(&callback, 1_300, 1_400);
+    assert_eq!(
+        limits.admit(&channel(101), 1_300),
+        waits(200, true),
+        "an answer to an interaction counts nothing"
+    );
+}
+
+#[test]
 fn a_global_429_pauses_every_route_but_interactions() {
     let mut limits = Limits::default();
     let callback = post("/api/v10/interactions/5/t/callback");

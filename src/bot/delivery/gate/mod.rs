@@ -133,7 +133,7 @@ async fn pass(
     let came = Instant::now();
     let mut met_429 = 0;
     loop {
-        let turn = match take_turn(&inner, &route, came).await {
+        let (turn, admitted_ms) = match take_turn(&inner, &route, came).await {
             Ok(turn) => turn,
             Err(here) => return here,
         };
@@ -156,6 +156,7 @@ async fn pass(
         };
         let header = |name: &str| answer_headers.get(name).and_then(|v| v.to_str().ok());
         let too_many = (status == 429).then(|| TooMany::of(header, &answer_body));
+        inner.limits().came_back(&route, admitted_ms, now_ms());
         learn(&inner, &route, status, &answer_headers, too_many);
         // The bucket's next request goes once this one's answer is learnt, not before.
         drop(turn);
@@ -183,13 +184,13 @@ async fn pass(
 }
 
 /// `route`'s turn: first in its bucket's queue (one request of a bucket in flight at a time, in
-/// the order they came), then within the bucket's and the global limits; or the gate's own 429
-/// when the turn is further off than the request may still wait.
+/// the order they came), then within the bucket's and the global limits, with when it was
+/// admitted; or the gate's own 429 when the turn is further off than the request may still wait.
 async fn take_turn(
     inner: &Inner,
     route: &Route,
     came: Instant,
-) -> Result<OwnedMutexGuard<()>, Response> {
+) -> Result<(OwnedMutexGuard<()>, i64), Response> {
     let beyond = |ms: i64| came.elapsed() + Duration::from_millis(ms.max(0) as u64) > MOST_WAIT;
     loop {
         let queue = {
@@ -213,9 +214,10 @@ async fn take_turn(
             continue;
         }
         loop {
-            let admit = inner.limits().admit(route, now_ms());
+            let now = now_ms();
+            let admit = inner.limits().admit(route, now);
             let Admit::Wait { ms, global } = admit else {
-                return Ok(turn);
+                return Ok((turn, now));
             };
             if beyond(ms) {
                 return Err(too_many_here(ms, global));
