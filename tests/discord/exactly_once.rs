@@ -284,3 +284,70 @@ async fn a_turn_a_channel_refuses_for_an_hour_goes_to_the_player_by_dm() {
         assert_eq!(said_in(&fake, CHANNEL, hours), 1, "{hours}");
     }
 }
+
+/// A game between people where every message Bredon makes for an hour is made but its answer
+/// lost, then four minutes of outage (past the nonce's window): each kind of post that carries
+/// a nonce, or is looked for, stands once: the answers to /move, the direct messages of a turn,
+/// a reminder, the resignation and its record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_kind_of_post_made_with_its_answer_lost_then_an_outage_stands_once() {
+    let (fake, data, env, bot) = on_the_virtual_clock(&[]).await;
+    for user in [alice(), bob()] {
+        let dm = json!([{ "name": "dm", "type": 5, "value": true }]);
+        says(&run(&fake, &user, "notify", dm).await, "Direct messages");
+    }
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
+        { "name": "seat", "type": 4, "value": 0 },
+        { "name": "time", "type": 3, "value": "1d" },
+        { "name": "reminder", "type": 3, "value": "1h" }
+    ]);
+    run(&fake, &alice(), "challenge", options).await;
+    press(&fake, &bob(), "bredon:accept").await;
+    fake.lossy(Duration::from_secs(6 * 3600), 1);
+    move_blind(&fake, &alice(), "a1");
+    fake.wait_until("a1", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "alice played a1") == 1
+    })
+    .await;
+    pass(&fake, &bot, 20, 5).await;
+    move_blind(&fake, &bob(), "e5");
+    fake.wait_until("e5", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "bob played e5") == 1
+    })
+    .await;
+    pass(&fake, &bot, 61 * 60, 300).await;
+    fake.wait_until("the reminder", Duration::from_secs(30), |f| {
+        said_in(f, CHANNEL, "no ply for 1 h") == 1
+    })
+    .await;
+    fake.command(&bob(), CHANNEL, "resign", json!([]));
+    fake.wait_until("the record", Duration::from_secs(30), |f| {
+        attached(f, CHANNEL, "game.ptn") == 1
+    })
+    .await;
+    let lost = fake.requests().iter().filter(|r| r.status == 503).count();
+    assert!(lost >= 6, "answers lost: {lost}");
+    fake.lossy(Duration::ZERO, 1);
+    fake.outage(Duration::from_secs(240));
+    pass(&fake, &bot, 250, 10).await;
+    assert_eq!(outbox_after(&fake, data.path(), &pairs(&env), bot).await, 0);
+    for text in [
+        "alice played a1",
+        "bob played e5",
+        "no ply for 1 h",
+        "bob resigns",
+    ] {
+        assert_eq!(said_in(&fake, CHANNEL, text), 1, "{text}");
+    }
+    assert_eq!(attached(&fake, CHANNEL, "game.ptn"), 1, "the record");
+    for (user, turns) in [(bob(), 1), (alice(), 1)] {
+        let dms = fake.direct_messages(user.id);
+        let mut texts: Vec<String> = dms.into_iter().map(|m| m.content).collect();
+        let all = texts.len();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(texts.len(), all, "{}: {texts:#?}", user.name);
+        assert!(all >= turns, "{} told of the turn: {texts:#?}", user.name);
+    }
+}
