@@ -319,3 +319,80 @@ async fn two_hundred_reminders_at_once_meet_no_429() {
     assert!(by_channel.values().all(|&n| n == 1), "{by_channel:?}");
     assert_eq!(told(&fake), channels.len(), "one direct message each");
 }
+
+/// Five hundred servers, each with one game whose channel refuses Bredon (its role lost Send
+/// Messages), every game's reminder due within the hour the clocks run, and fifty plies a
+/// minute typed into those channels for ten minutes: each server is probed on its own, yet
+/// Discord counts fewer than 1,000 invalid requests in any 10 minutes (1,000 and more before
+/// a sweep's probes were counted against the budget, and the budget left room for handlers).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_hundred_servers_each_refusing_stay_far_below_discords_invalid_requests() {
+    use crate::fake_discord::{perms, GUILD_ID};
+    let fake = start_fake().await;
+    let data = tempfile::tempdir().unwrap();
+    let clock = fake.share_clock(data.path());
+    let servers: Vec<(u64, u64)> = (0..500u64)
+        .map(|i| (GUILD_ID + 1 + i, CHANNEL + i))
+        .collect();
+    for &(guild, channel) in &servers {
+        fake.add_guild(guild);
+        fake.place_channel(channel, guild);
+    }
+    with_service(data.path(), |s| {
+        for &(guild, channel) in &servers {
+            let options = bredon::service::ChallengeOptions {
+                opponent: Some(bredon::store::records::PlayerRef {
+                    id: bob().id,
+                    name: "bob".into(),
+                }),
+                seat: bredon::store::records::Seat::White,
+                reminder: Some("1h".into()),
+                ..Default::default()
+            };
+            let at = |user: crate::fake_discord::TestUser| bredon::service::Ctx {
+                guild,
+                ..sctx(&user, channel)
+            };
+            s.challenge(&at(alice()), &options).unwrap();
+            s.accept(&at(bob())).unwrap();
+            let moderator = bredon::service::Ctx {
+                moderator: true,
+                ..at(alice())
+            };
+            s.set_typed_plies(&moderator, true).unwrap();
+            posted_earlier(s);
+        }
+    });
+    let env = [
+        ("BREDON_CLOCK_FILE", clock.as_str()),
+        ("BREDON_OUTBOX_SWEEP_MS", "250"),
+        ("BREDON_TYPED_PLIES", "plain"),
+    ];
+    let bot = start_bot_logging_with(&fake, data.path(), 0.2, &env);
+    connected(&fake, 1).await;
+    for &(guild, _) in &servers {
+        fake.set_role_permissions(guild, perms::INVITE & !perms::SEND_MESSAGES);
+    }
+    fake.advance(Duration::from_secs(61 * 60));
+    // Ten minutes of typed plies, fifty a minute, each in a game of its own (alice to move),
+    // while the outbox probes the servers.
+    for minute in 0..10 {
+        for &(_, channel) in &servers[minute * 50..(minute + 1) * 50] {
+            fake.say(&alice(), channel, "a1");
+        }
+        for _ in 0..3 {
+            fake.advance(Duration::from_secs(20));
+            bot.swept().await;
+        }
+    }
+    for _ in 0..15 {
+        fake.advance(Duration::from_secs(20));
+        bot.swept().await;
+    }
+    let most = fake.most_invalid_in(Duration::from_secs(600));
+    let refused = fake.with_requests(|r| r.iter().filter(|r| r.status == 403).count());
+    assert!(refused >= 500, "each server tried: {refused}");
+    assert!(most < 1_000, "{most} invalid requests in 10 minutes");
+    // What follows once the permission is back is the one server's test's (above).
+    drop(bot);
+}

@@ -415,6 +415,17 @@ impl FakeDiscord {
         }
         let readable = intents & intents::MESSAGE_CONTENT != 0 || mentions_bot;
         let mut m = message(id, channel, if readable { content } else { "" });
+        // The channel's own server (one placed in another server says so).
+        let guild = self
+            .state
+            .channels
+            .lock()
+            .unwrap()
+            .get(&channel)
+            .map(|c| c.guild);
+        if let Some(guild) = guild.filter(|&g| g != 0) {
+            m["guild_id"] = json!(guild.to_string());
+        }
         m["author"] = user_json(user.id, &user.name, false);
         let mut member = member_json(user);
         member.as_object_mut().unwrap().remove("user");

@@ -35,9 +35,10 @@ const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
 /// How many of a server's channels are delivered to at once (the timers post as many).
 pub(in crate::bot) const AT_ONCE_PER_SERVER: usize = 4;
 /// Invalid requests (401, 403, 429) in Discord's window of 10 minutes past which this process
-/// tries no refused channel: a tenth of the 10,000 that get a bot's address banned for an
-/// hour (topics/rate-limits, "Invalid Request Limit").
-const INVALID_BUDGET: usize = 1_000;
+/// tries no refused channel: well under a tenth of the 10,000 that get a bot's address banned
+/// for an hour (topics/rate-limits, "Invalid Request Limit"), leaving room below 1,000 for what
+/// handlers and timers try first (500 servers each refusing, with typed plies: 950 at 1,000).
+const INVALID_BUDGET: usize = 800;
 /// The wait after `tries` failed tries in a row, doubling from the first wait to `most_ms`.
 fn wait_ms(tries: u32, most_ms: i64) -> i64 {
     (FIRST_WAIT_MS << (tries.saturating_sub(1)).min(10)).min(most_ms)
@@ -116,7 +117,8 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
 /// refused Bredon a post is suspect (`Claims::note_refused`) until a post there goes through:
 /// meanwhile its channels are tried one at a time (its probe: the channel tried longest ago,
 /// one never tried first), the next not before the server's own wait, which grows with each
-/// failed probe, and none while this process's invalid requests reach `INVALID_BUDGET`. A
+/// failed probe, and no more at a sweep than this process's invalid requests leave room for
+/// below `INVALID_BUDGET`. A
 /// probe that goes through clears the server and wakes its channels; a server that is not
 /// suspect has at most `AT_ONCE_PER_SERVER` channels tried at once. So a role taken from
 /// Bredon in a server of hundreds of games costs one refused request per wait, not one per
@@ -126,7 +128,8 @@ fn due(
     by_channel: BTreeMap<u64, Vec<LetterHead>>,
 ) -> Vec<(u64, Vec<LetterHead>, bool)> {
     let now = now_ms();
-    let over_budget = publisher.gate.invalid_in_window() >= INVALID_BUDGET;
+    // Each probe may be refused: a sweep probes no more servers than the budget has room for.
+    let mut room = INVALID_BUDGET.saturating_sub(publisher.gate.invalid_in_window());
     let mut c = publisher.claims.channels.lock().expect("outbox channels");
     let mut due = Vec::new();
     // Each suspect server's probe so far: when it was last tried, the channel, what it owes.
@@ -150,12 +153,19 @@ fn due(
             due.push((channel, owed, false));
             continue;
         };
-        if over_budget || server.at_ms > now || c.probing.contains(&guild) {
+        if room == 0 || server.at_ms > now || c.probing.contains(&guild) {
             continue;
         }
         let tried = wait.map_or(i64::MIN, |w| w.tried_ms);
-        if probes.get(&guild).is_none_or(|(best, ..)| tried < *best) {
-            probes.insert(guild, (tried, channel, owed));
+        match probes.get(&guild) {
+            None => {
+                room -= 1;
+                probes.insert(guild, (tried, channel, owed));
+            }
+            Some((best, ..)) if tried < *best => {
+                probes.insert(guild, (tried, channel, owed));
+            }
+            Some(_) => {}
         }
     }
     for (guild, (_, channel, owed)) in probes {
