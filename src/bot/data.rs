@@ -351,7 +351,7 @@ pub fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteract
     }
 }
 
-pub use crate::clock::{now_ms, wall_clock_ms};
+use crate::clock::now_ms;
 
 /// Rung whenever an outcome touches a tournament, so its news and new games follow at once
 /// instead of at the next tick.

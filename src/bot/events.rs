@@ -1,11 +1,12 @@
 //! Gateway events that matter to games (presses and forms, threads archived, channels deleted,
 //! Bredon removed from a server) and the framework's errors, answered so users know what to do.
 
+use super::blocking::blocking;
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::posting::Undelivered;
 use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
-use super::respond::{blocking, refuse};
+use super::respond::refuse;
 use super::typed::on_message;
 use super::visibility;
 use super::{Context, Data, Error};

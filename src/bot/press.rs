@@ -1,14 +1,15 @@
 //! Buttons and the Move form: answered at once (Discord's 3 seconds), checked by the service,
 //! and their outcomes handed to the publisher.
 
+use super::blocking::blocking;
 use super::buttons::{buttons, label, move_id, parse_custom_id, web_link_of, with_web_link};
 use super::checks::{is_thread, missing_permissions};
 use super::delivery::posting::created_ms;
 use super::delivery::publish::Via;
 use super::post::{escape, fit, MAX_CONTENT};
 use super::respond::{
-    blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker,
-    Foresight, Work,
+    ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker, Foresight,
+    Work,
 };
 use super::{Data, Error};
 use crate::game::Kind;

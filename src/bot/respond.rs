@@ -1,13 +1,15 @@
 //! The handler path of slash commands: who acts where (the service's `Ctx`), the service called on
 //! a blocking thread, refusals answered ephemerally, outcomes handed to the publisher.
 
+use super::blocking::{blocking, failed_inside};
 use super::checks::{is_moderator, may_post};
-use super::data::{interaction, now_ms};
+use super::data::interaction;
 use super::delivery::failure::describe;
 use super::delivery::posting::created_ms;
 use super::delivery::publish::{Ready, Via};
 use super::post::{escape, fit, Post};
 use super::{Context, Data, Error};
+use crate::clock::now_ms;
 use crate::service::{Ctx, Deferral, Outcome, Refusal, RequestToken, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
@@ -63,21 +65,6 @@ pub fn interaction_ctx(
         moderator: is_moderator(member.and_then(|m| m.permissions)),
         request: None,
     }
-}
-
-pub async fn blocking<T: Send + 'static>(
-    service: &Arc<Service>,
-    f: impl FnOnce(&Service) -> Result<T, Refusal> + Send + 'static,
-) -> Result<T, Refusal> {
-    let s = Arc::clone(service);
-    tokio::task::spawn_blocking(move || f(&s))
-        .await
-        .unwrap_or_else(|e| Err(failed_inside(e)))
-}
-
-/// The refusal for work that panicked: whatever it did is stored or not, so look.
-fn failed_inside(e: tokio::task::JoinError) -> Refusal {
-    Refusal(format!("Bredon failed inside ({e}); look at /board"))
 }
 
 pub fn refusal_text(refusal: &Refusal) -> String {

@@ -2,12 +2,14 @@
 //! opening of a thread, a create Discord cannot repeat safely (a lost answer may have made one),
 //! so each caller looks for one an earlier try made before it makes another.
 
+use super::blocking::blocking;
 use super::checks::{may_post, member_may_open_threads, thread_home};
-use super::data::{interaction, now_ms};
+use super::data::interaction;
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::publish::Via;
-use super::respond::{blocking, refuse, service_ctx};
+use super::respond::{refuse, service_ctx};
 use super::{Context, Error};
+use crate::clock::now_ms;
 use crate::service::{Ctx, Outcome, Refusal, Service};
 use poise::serenity_prelude as serenity;
 

@@ -4,10 +4,11 @@
 //! `/move`; a ply that cannot be played is answered with a reply saying why; anything else is
 //! talk, and Bredon stays quiet.
 
+use super::blocking::blocking;
 use super::delivery::failure::{code, describe, discord_code};
 use super::delivery::publish::Via;
 use super::post::Post;
-use super::respond::{blocking, player_ref, refusal_text};
+use super::respond::{player_ref, refusal_text};
 use super::{Data, TypedPlies};
 use crate::service::{Ctx, Refusal};
 use poise::serenity_prelude as serenity;
@@ -34,7 +35,7 @@ pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, da
         guild: guild.get(),
         channel: message.channel_id.get(),
         user: player_ref(&message.author, nick),
-        now_ms: super::data::now_ms(),
+        now_ms: crate::clock::now_ms(),
         moderator: false,
         request: None,
     };

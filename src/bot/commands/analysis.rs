@@ -2,10 +2,11 @@
 //! PTN, or a PlayTak game by its number), analysed on a blocking thread, two at a time at most
 //! in a server.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_post;
 use crate::bot::data::{interaction, AnalysisSlots};
 use crate::bot::post::{analysis_text, Post};
-use crate::bot::respond::{blocking, refuse, service_ctx};
+use crate::bot::respond::{refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::render::Theme;
 use crate::service::analysis::{analyze_line, server_engine, Judge};

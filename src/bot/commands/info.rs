@@ -1,9 +1,10 @@
 //! Information: `/position`, `/rules`, `/help`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_attach;
 use crate::bot::choices::{GameChoice, ThemeChoice};
 use crate::bot::post::{escape, fit};
-use crate::bot::respond::{blocking, refuse, service_ctx};
+use crate::bot::respond::{refuse, service_ctx};
 use crate::bot::{Context, Error};
 use crate::game::{explain, Kind};
 use crate::service::Refusal;

@@ -1,9 +1,10 @@
 //! Records: `/ptn`, `/history`, `/games`, `/mygames`, `/stats`, `/leaderboard`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_attach;
 use crate::bot::choices::GameChoice;
 use crate::bot::post::{escape, jump_link, link_line, Post, MAX_CONTENT};
-use crate::bot::respond::{blocking, option_player, refuse, say, service_ctx};
+use crate::bot::respond::{option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Ctx, Leaderboard, Refusal, Service};
 use crate::store::records::PlayerRef;

@@ -1,8 +1,9 @@
 //! University rules: `/bid` and `/wallet`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_post;
 use crate::bot::post::{escape, Post};
-use crate::bot::respond::{answer, blocking, option_player, refuse, say, service_ctx};
+use crate::bot::respond::{answer, option_player, refuse, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Bid, Refusal};
 use poise::serenity_prelude as serenity;

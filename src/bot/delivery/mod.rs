@@ -14,6 +14,7 @@
 //! (`post.rs`) stay beside the commands that use them.
 
 pub(super) mod answers;
+pub(super) mod backoff;
 mod behind;
 mod direct;
 pub(super) mod failure;
@@ -27,28 +28,3 @@ pub(super) mod tokens;
 mod turns;
 pub(super) mod unheard;
 pub(super) mod waits;
-
-tokio::task_local! {
-    /// How many steps into the store the delivery this task runs has taken (`in_store`).
-    static STORE_STEPS: std::cell::Cell<u32>;
-}
-
-/// Runs `f` (a step into the store) on a blocking thread, counted among the steps of the
-/// delivery this task runs, if it counts them (`counting_store_steps`).
-pub(super) async fn in_store<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, tokio::task::JoinError> {
-    let _ = STORE_STEPS.try_with(|steps| steps.set(steps.get() + 1));
-    tokio::task::spawn_blocking(f).await
-}
-
-/// Runs `delivery`, counting its steps into the store (read with `store_steps`): the log says
-/// how many a delivery took, as a handler's action takes one before it.
-pub(super) async fn counting_store_steps<T>(delivery: impl std::future::Future<Output = T>) -> T {
-    STORE_STEPS.scope(std::cell::Cell::new(0), delivery).await
-}
-
-/// The store steps the delivery this task runs has taken so far.
-pub(super) fn store_steps() -> u32 {
-    STORE_STEPS.try_with(|steps| steps.get()).unwrap_or(0)
-}

@@ -1,13 +1,14 @@
 //! The outbox loop: delivers every stored outcome no handler is delivering (one whose handler
 //! failed, was killed, or never existed, as after a restart), a channel's outcomes in the order
 //! they were made, each channel on a task of its own. A channel whose post failed waits before
-//! the next try, twice as long after each try that delivered nothing, up to `MOST_WAIT`: an
-//! outage of hours costs a try every half minute per channel and loses nothing, and once Discord
-//! is back, each try that gets something through starts the waits again from `FIRST_WAIT`. A
-//! channel where Bredon may not post for now (a permission taken away) waits up to
-//! `MOST_WAIT_NOT_ALLOWED` between tries, since each refused try counts towards Discord's limit
-//! of invalid requests (topics/rate-limits), and is tried at once when Discord says a channel or
-//! a role changed in its server (`Claims::wake_guild`). Waits run on the bot's clock (`now_ms`).
+//! the next try, twice as long after each try that delivered nothing (`backoff.rs`), up to half
+//! a minute (`OUTBOX_AFTER_FAILURE`): an outage of hours costs a try every half minute per
+//! channel and loses nothing, and once Discord is back, each try that gets something through
+//! starts the waits again from the first. A channel where Bredon may not post for now (a
+//! permission taken away) waits up to five minutes between tries (`OUTBOX_NOT_ALLOWED`), since
+//! each refused try counts towards Discord's limit of invalid requests (topics/rate-limits), and
+//! is tried at once when Discord says a channel or a role changed in its server
+//! (`Claims::wake_guild`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds its lease in the store (given with the change to the process that made
 //! it; taken with the next epoch once it lapsed, `Service::hold_letter`), the others leave it
@@ -15,8 +16,11 @@
 //! written under the lease's epoch, and each request runs inside the lease (`posting.rs`), so a
 //! process whose lease lapsed can neither note nor post what another delivers.
 
+use super::backoff::{OUTBOX_AFTER_FAILURE, OUTBOX_NOT_ALLOWED};
 use super::posting::Undelivered;
-use crate::bot::data::{now_ms, Channels, Publisher, Wait};
+use crate::bot::blocking::in_store;
+use crate::bot::data::{Channels, Publisher, Wait};
+use crate::clock::now_ms;
 use crate::service::LEASE_MS;
 use crate::store::records::LetterHead;
 use std::collections::{BTreeMap, HashMap};
@@ -28,20 +32,12 @@ use std::time::Duration;
 const REFUSALS_READ: Duration = Duration::from_secs(60);
 /// A letter this young belongs to the handler that made it, unless it gave it up.
 const YOUNG_MS: i64 = 10_000;
-/// The first wait after a failed post, and the longest.
-const FIRST_WAIT_MS: i64 = 1_000;
-const MOST_WAIT_MS: i64 = 30_000;
-const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
 /// How many of a server's channels are delivered to at once (the timers post as many).
 pub(in crate::bot) const AT_ONCE_PER_SERVER: usize = 4;
 /// Invalid requests (401, 403, 429) in Discord's window of 10 minutes past which this process
 /// tries no refused channel: a tenth of the 10,000 that get a bot's address banned for an
 /// hour (topics/rate-limits, "Invalid Request Limit").
 const INVALID_BUDGET: usize = 1_000;
-/// The wait after `tries` failed tries in a row, doubling from the first wait to `most_ms`.
-fn wait_ms(tries: u32, most_ms: i64) -> i64 {
-    (FIRST_WAIT_MS << (tries.saturating_sub(1)).min(10)).min(most_ms)
-}
 
 pub async fn outbox_loop(publisher: Arc<Publisher>) {
     let channels = Arc::clone(&publisher.claims.channels);
@@ -66,8 +62,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
             publisher.reload_refusals().await;
             refusals_read = Some(std::time::Instant::now());
         }
-        let s = Arc::clone(&publisher.service);
-        let owed = match tokio::task::spawn_blocking(move || s.owed()).await {
+        let owed = match in_store(&publisher.service, |s| s.owed()).await {
             Ok(Ok(owed)) => owed,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "the outbox cannot be read");
@@ -180,7 +175,7 @@ fn after_try(
     result: Result<(), Undelivered>,
 ) {
     let now = now_ms();
-    let most = match &result {
+    let backoff = match &result {
         // A probe that stopped before trying (its letter held by a handler, or by another
         // process) says nothing of the server.
         Ok(()) if probe && delivered == 0 => return,
@@ -197,15 +192,15 @@ fn after_try(
             }
             return;
         }
-        Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => MOST_WAIT_NOT_ALLOWED_MS,
-        Err(_) => MOST_WAIT_MS,
+        Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => OUTBOX_NOT_ALLOWED,
+        Err(_) => OUTBOX_AFTER_FAILURE,
     };
     let before = match delivered {
         0 => c.waiting.get(&channel).map_or(0, |w| w.tries),
         _ => 0,
     };
     let tries = before + 1;
-    let wait = wait_ms(tries, most);
+    let wait = backoff.wait_ms(tries);
     let refused = matches!(result, Err(Undelivered::NotAllowed(_)));
     if let Err(why) = result {
         tracing::info!(channel, tries, wait_ms = wait, %why, "an owed message waits");
@@ -221,7 +216,7 @@ fn after_try(
     if let Some(server) = c.probe_after.get_mut(&guild).filter(|_| probe) {
         server.tries += 1;
         server.tried_ms = now;
-        server.at_ms = now + wait_ms(server.tries, most);
+        server.at_ms = now + backoff.wait_ms(server.tries);
     }
 }
 
@@ -245,8 +240,10 @@ async fn deliver_in_order(
         let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
-        let s = Arc::clone(&publisher.service);
-        let held = tokio::task::spawn_blocking(move || s.hold_letter(letter, now, LEASE_MS)).await;
+        let held = in_store(&publisher.service, move |s| {
+            s.hold_letter(letter, now, LEASE_MS)
+        })
+        .await;
         let epoch = match held {
             Ok(Ok(Some(epoch))) => epoch,
             Ok(Ok(None)) => break,
@@ -269,17 +266,6 @@ async fn deliver_in_order(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn waits_double_up_to_their_cap() {
-        assert_eq!(wait_ms(1, MOST_WAIT_MS), 1_000);
-        assert_eq!(wait_ms(2, MOST_WAIT_MS), 2_000);
-        assert_eq!(wait_ms(5, MOST_WAIT_MS), 16_000);
-        assert_eq!(wait_ms(6, MOST_WAIT_MS), 30_000);
-        assert_eq!(wait_ms(40, MOST_WAIT_MS), 30_000);
-        assert_eq!(wait_ms(9, MOST_WAIT_NOT_ALLOWED_MS), 256_000);
-        assert_eq!(wait_ms(40, MOST_WAIT_NOT_ALLOWED_MS), 300_000);
-    }
 
     #[test]
     fn failed_probes_grow_their_servers_wait_and_one_that_goes_through_wakes_the_server() {
@@ -307,7 +293,7 @@ mod tests {
             after_try(&mut c, 1, 7, true, 0, refused());
             let server = c.probe_after[&7];
             assert_eq!(server.tries, probe);
-            let wait = wait_ms(probe, MOST_WAIT_NOT_ALLOWED_MS);
+            let wait = OUTBOX_NOT_ALLOWED.wait_ms(probe);
             assert_eq!(server.at_ms - server.tried_ms, wait);
         }
         after_try(&mut c, 2, 7, true, 0, Ok(()));

@@ -8,14 +8,14 @@
 //! not attach is replaced by its description.
 
 use super::failure::{classify, code, describe, discord_code, first_time, Failure};
-use super::in_store;
-use crate::bot::data::{now_ms, Publisher};
+use crate::bot::blocking::in_store;
+use crate::bot::data::Publisher;
 use crate::bot::post::Post;
+use crate::clock::now_ms;
 use crate::service::{event_id, Outcome, Part, FIRST_EPOCH};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 /// Why an outcome is not (wholly) delivered.
 #[derive(Debug)]
@@ -286,8 +286,7 @@ impl Publisher {
     /// Lets go of this process's lease on `letter` (taken as `epoch`) after a failed try, so
     /// that any process may take it next (one Discord does not hold back, perhaps).
     pub(super) async fn let_go(&self, letter: u64, epoch: u64) {
-        let s = Arc::clone(&self.service);
-        let released = in_store(move || s.release_letter(letter, epoch)).await;
+        let released = in_store(&self.service, move |s| s.release_letter(letter, epoch)).await;
         if !matches!(released, Ok(Ok(()))) {
             tracing::info!(letter, "a letter's lease was not let go; it lapses");
         }
@@ -347,8 +346,11 @@ impl Publisher {
         if !owed.lease_runs_short(now_ms(), self.waits.request_budget) {
             return Ok(());
         }
-        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
-        let renewed = in_store(move || s.renew_letter(letter, epoch, now_ms())).await;
+        let epoch = owed.epoch;
+        let renewed = in_store(&self.service, move |s| {
+            s.renew_letter(letter, epoch, now_ms())
+        })
+        .await;
         match renewed {
             Ok(Ok(true)) => Ok(()),
             Ok(Ok(false)) => Err(Undelivered::Fenced),
@@ -381,9 +383,8 @@ impl Publisher {
             }
             Failure::Gone => {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
-                let s = Arc::clone(&self.service);
                 let letter = owed.letter;
-                let dropped = in_store(move || {
+                let dropped = in_store(&self.service, move |s| {
                     if let Err(e) = s.channel_gone(channel) {
                         tracing::warn!(channel, error = %e, "a gone channel's timers could not be stopped");
                     }

@@ -13,10 +13,11 @@ use super::answers::{thinking_edit, Original};
 use super::failure::{classify, describe};
 use super::posting::{created_ms, written_outside, Owed, Undelivered};
 use super::tokens::token_lives;
-use super::{counting_store_steps, in_store, store_steps};
-use crate::bot::data::{now_ms, Claim, Publisher};
+use crate::bot::blocking::{counting_store_steps, in_store, store_steps};
+use crate::bot::data::{Claim, Publisher};
 use crate::bot::post::{announce, digest_text, jump_link, record, Post};
 use crate::bot::{Context, Error};
+use crate::clock::now_ms;
 use crate::service::{Fenced, FollowUp, Handed, Outcome, Part, Progress, Prompt};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
@@ -226,9 +227,8 @@ impl Publisher {
         epoch: u64,
         claim: Claim,
     ) -> Result<(), Undelivered> {
-        let s = Arc::clone(&self.service);
         let now = now_ms();
-        let found = in_store(move || s.delivery(letter, now)).await;
+        let found = in_store(&self.service, move |s| s.delivery(letter, now)).await;
         let mut d = match found {
             Ok(Ok(Some(d))) => d,
             Ok(Ok(None)) => {
@@ -550,10 +550,9 @@ impl Publisher {
         if progress.is_empty() {
             return Ok(());
         }
-        let s = Arc::clone(&self.service);
         let letter = owed.letter.map(|letter| (letter, owed.epoch));
         let done = owed.letter.filter(|_| progress.done);
-        let settled = in_store(move || s.settle(letter, progress, now_ms()));
+        let settled = in_store(&self.service, move |s| s.settle(letter, progress, now_ms()));
         match settled.await {
             Ok(Ok(Ok(own))) => {
                 self.claims.release(&own);
