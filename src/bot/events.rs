@@ -57,13 +57,13 @@ pub async fn on_event(
         // in every server: each refused try counts towards Discord's invalid requests), the
         // channel itself outside its server's probes.
         serenity::FullEvent::ChannelUpdate { new, .. } => {
-            data.publisher.claims.wake_changed(new.id.get());
-            data.publisher.claims.wake_guild(new.guild_id.get());
+            data.publisher.wake_changed(new.id.get());
+            data.publisher.wake_guild(new.guild_id.get());
             visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
         serenity::FullEvent::GuildRoleUpdate { new, .. } => {
-            data.publisher.claims.wake_guild(new.guild_id.get());
+            data.publisher.wake_guild(new.guild_id.get());
             visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
@@ -104,7 +104,7 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
     };
     let channel = thread.id.get();
     if !meta.archived {
-        data.publisher.claims.wake(channel);
+        data.publisher.wake(channel);
         return;
     }
     let busy = blocking(&data.service, move |s| s.holds_game_or_challenge(channel)).await;

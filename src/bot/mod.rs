@@ -101,6 +101,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     service: Arc::clone(&service),
                     engine: Arc::new(crate::service::EngineOpponent::from_env(me)),
                     claims: Arc::default(),
+                    schedule: Arc::default(),
                     dm_channels: Default::default(),
                     fatal: Arc::clone(&fatal_in_setup),
                     cache: Arc::clone(&ctx.cache),

@@ -16,6 +16,7 @@
 pub(super) mod answers;
 pub(super) mod backoff;
 mod behind;
+pub(super) mod claims;
 mod direct;
 pub(super) mod failure;
 pub(super) mod gate;
@@ -24,6 +25,7 @@ pub(super) mod outbox;
 pub(super) mod posting;
 pub(super) mod publish;
 mod refused;
+pub(super) mod schedule;
 pub(super) mod tokens;
 mod turns;
 pub(super) mod unheard;

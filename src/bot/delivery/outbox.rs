@@ -8,7 +8,7 @@
 //! permission taken away) waits up to five minutes between tries (`OUTBOX_NOT_ALLOWED`), since
 //! each refused try counts towards Discord's limit of invalid requests (topics/rate-limits), and
 //! is tried at once when Discord says a channel or a role changed in its server
-//! (`Claims::wake_guild`). Waits run on the bot's clock (`now_ms`).
+//! (`Publisher::wake_guild`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds its lease in the store (given with the change to the process that made
 //! it; taken with the next epoch once it lapsed, `Service::hold_letter`), the others leave it
@@ -18,8 +18,9 @@
 
 use super::backoff::{OUTBOX_AFTER_FAILURE, OUTBOX_NOT_ALLOWED};
 use super::posting::Undelivered;
+use super::schedule::{Schedule, Wait};
 use crate::bot::blocking::in_store;
-use crate::bot::data::{Channels, Publisher, Wait};
+use crate::bot::data::Publisher;
 use crate::clock::now_ms;
 use crate::service::LEASE_MS;
 use crate::store::records::LetterHead;
@@ -40,7 +41,7 @@ pub(in crate::bot) const AT_ONCE_PER_SERVER: usize = 4;
 const INVALID_BUDGET: usize = 1_000;
 
 pub async fn outbox_loop(publisher: Arc<Publisher>) {
-    let channels = Arc::clone(&publisher.claims.channels);
+    let schedule = Arc::clone(&publisher.schedule);
     // The first sweep at once: what a stopped process left owed goes out now.
     let mut first = true;
     let mut refusals_read: Option<std::time::Instant> = None;
@@ -80,10 +81,10 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         let swept = by_channel.len();
         for (channel, owed, probe) in due(&publisher, by_channel) {
             let guild = owed.first().map_or(0, |head| head.guild);
-            let (publisher, channels) = (Arc::clone(&publisher), Arc::clone(&channels));
+            let (publisher, schedule) = (Arc::clone(&publisher), Arc::clone(&schedule));
             tokio::spawn(async move {
                 let (delivered, result) = deliver_in_order(&publisher, owed).await;
-                let mut c = channels.lock().expect("outbox channels");
+                let mut c = schedule.lock().expect("outbox schedule");
                 c.busy.remove(&channel);
                 if let Some(busy) = c.busy_in.get_mut(&guild) {
                     *busy -= 1;
@@ -106,23 +107,85 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
     }
 }
 
+impl Publisher {
+    fn schedule(&self) -> std::sync::MutexGuard<'_, Schedule> {
+        self.schedule.lock().expect("outbox schedule")
+    }
+
+    /// Discord says a channel or a role of server `guild` changed (a permission given back,
+    /// perhaps): every channel of that server waiting after a failure is due at its next
+    /// sweep, the refused ones one probe at a time (below). Bredon does not keep which
+    /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
+    /// so all of the server's are; the count of failed tries stays, so the waits after a
+    /// refusal keep growing.
+    pub fn wake_guild(&self, guild: u64) {
+        let woken = self.schedule().wake_guild(guild, now_ms());
+        if woken > 0 {
+            tracing::info!(
+                guild,
+                channels = woken,
+                "Discord says something changed in a server; what is owed there is tried again"
+            );
+            self.claims.bell.notify_one();
+        }
+    }
+
+    /// Discord says `channel` is open again, or changed (a thread unlocked or reopened, its
+    /// overrides edited): what it is owed is tried now, without waiting for its server's probe.
+    pub fn wake(&self, channel: u64) {
+        let waited = self.schedule().wake(channel);
+        if let Some(wait) = waited {
+            tracing::info!(
+                channel,
+                tries = wait.tries,
+                "a channel open again: what it is owed is tried now"
+            );
+            self.claims.bell.notify_one();
+        }
+    }
+
+    /// Discord says `channel`'s overrides changed (a permission given back there, perhaps): it
+    /// is tried at its next sweep outside its server's probes, but not twice in half a minute.
+    pub fn wake_changed(&self, channel: u64) {
+        let woken = self.schedule().wake_changed(channel, now_ms());
+        if woken {
+            self.claims.bell.notify_one();
+        }
+    }
+
+    /// Discord refused Bredon a post in `channel` of server `guild`, on any path: the channel
+    /// waits as refused, and from now on the server's refused channels are tried one probe
+    /// at a time (below), until a probe goes through.
+    pub(super) fn note_refused(&self, guild: u64, channel: u64) {
+        if guild != 0 {
+            self.schedule().note_refused(guild, channel, now_ms());
+        }
+    }
+
+    /// Whether Discord refused Bredon a post in server `guild` since a post there last went
+    /// through (its channels are then the outbox's probes').
+    pub(super) fn suspect(&self, guild: u64) -> bool {
+        self.schedule().probe_after.contains_key(&guild)
+    }
+}
+
 /// The channels to deliver to at this sweep (each marked busy), with whether it is its
 /// server's probe. A channel waits out its wait after a failed try. A server where Discord
-/// refused Bredon a post is suspect (`Claims::note_refused`) until a post there goes through:
+/// refused Bredon a post is suspect (`Publisher::note_refused`) until a post there goes through:
 /// meanwhile its channels are tried one at a time (its probe: the channel tried longest ago,
 /// one never tried first), the next not before the server's own wait, which grows with each
 /// failed probe, and none while this process's invalid requests reach `INVALID_BUDGET`. A
 /// probe that goes through clears the server and wakes its channels; a server that is not
 /// suspect has at most `AT_ONCE_PER_SERVER` channels tried at once. So a role taken from
 /// Bredon in a server of hundreds of games costs one refused request per wait, not one per
-/// game; a channel Discord says changed (`Claims::wake`) is tried at once all the same.
+/// game; a channel Discord says changed (`Publisher::wake`) is tried at once all the same.
 fn due(
     publisher: &Publisher,
     by_channel: BTreeMap<u64, Vec<LetterHead>>,
 ) -> Vec<(u64, Vec<LetterHead>, bool)> {
     let now = now_ms();
     let over_budget = publisher.gate.invalid_in_window() >= INVALID_BUDGET;
-    let mut c = publisher.claims.channels.lock().expect("outbox channels");
+    let mut c = publisher.schedule.lock().expect("outbox schedule");
     let mut due = Vec::new();
     // Each suspect server's probe so far: when it was last tried, the channel, what it owes.
     let mut probes: HashMap<u64, (i64, u64, Vec<LetterHead>)> = HashMap::new();
@@ -167,7 +230,7 @@ fn due(
 
 /// What a try at `channel` leaves: its wait, and for a probe its server's.
 fn after_try(
-    c: &mut Channels,
+    c: &mut Schedule,
     channel: u64,
     guild: u64,
     probe: bool,
@@ -269,7 +332,7 @@ mod tests {
 
     #[test]
     fn failed_probes_grow_their_servers_wait_and_one_that_goes_through_wakes_the_server() {
-        let mut c = Channels::default();
+        let mut c = Schedule::default();
         let refused = || Err(Undelivered::NotAllowed("403".into()));
         let now = now_ms();
         let suspect = Wait {

@@ -373,7 +373,7 @@ impl Publisher {
             }
             Failure::NotAllowed => {
                 tracing::warn!(channel, error = %why, "Bredon may not post there for now; what it owes is kept and the game's clocks run");
-                self.claims.note_refused(owed.guild, channel);
+                self.note_refused(owed.guild, channel);
                 self.refused(owed.guild, channel, Lacking::Posting).await;
                 Err(Undelivered::NotAllowed(why))
             }

@@ -10,11 +10,12 @@
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
 use super::answers::{thinking_edit, Original};
+use super::claims::Claim;
 use super::failure::{classify, describe};
 use super::posting::{created_ms, written_outside, Owed, Undelivered};
 use super::tokens::token_lives;
 use crate::bot::blocking::{counting_store_steps, in_store, store_steps};
-use crate::bot::data::{Claim, Publisher};
+use crate::bot::data::Publisher;
 use crate::bot::post::{announce, digest_text, jump_link, record, Post};
 use crate::bot::{Context, Error};
 use crate::clock::now_ms;
@@ -127,8 +128,8 @@ impl Publisher {
             return Ok(());
         }
         let owed = Owed::fresh(&outcome);
-        let refused_here = self.known_refusal(channel) == Some(Lacking::Posting)
-            || self.claims.suspect(owed.guild);
+        let refused_here =
+            self.known_refusal(channel) == Some(Lacking::Posting) || self.suspect(owed.guild);
         if matches!(via, Via::Channel) && claim.is_some() && refused_here {
             // Each refused try counts towards Discord's invalid requests: the outbox tries the
             // channel when its server's probe says Bredon may post there.
