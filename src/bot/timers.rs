@@ -9,7 +9,7 @@ use super::delivery::backoff::THREAD_REFUSED;
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::outbox::AT_ONCE_PER_SERVER;
 use super::delivery::publish::Via;
-use super::threads;
+use super::delivery::threads::WantedThread;
 use crate::clock::now_ms;
 use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
 use futures_util::StreamExt;
@@ -125,34 +125,10 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
         let Ok(Ok(Some(claim))) = claimed else {
             continue;
         };
-        let earlier = match claim.tries > 1 {
-            true => made_earlier(publisher, &p, claim.since_ms).await,
-            false => Ok(None),
+        let earlier_since_ms = (claim.tries > 1).then_some(claim.since_ms);
+        let Some(thread) = pairing_thread(publisher, &p, earlier_since_ms, refused).await else {
+            continue;
         };
-        let earlier = match earlier {
-            Ok(earlier) => earlier,
-            Err(e) => {
-                // Unknown whether an earlier try made it: no new thread before a look.
-                tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
-                refused.failed(p.channel);
-                continue;
-            }
-        };
-        let thread = match earlier {
-            Some(thread) => thread,
-            None => match threads::open(&publisher.http, p.channel, &p.name, PublicThread).await {
-                Ok(thread) => thread,
-                Err(e) => {
-                    tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
-                    refused.failed(p.channel);
-                    if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
-                        tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
-                    }
-                    continue;
-                }
-            },
-        };
-        refused.0.remove(&p.channel);
         let fixture = p.fixture;
         let started = in_store(service, move |s| s.start_pairing(fixture, thread, now_ms())).await;
         match started {
@@ -169,27 +145,52 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
 /// minutes.
 const THREAD_CLAIM_MS: i64 = 300_000;
 
-/// The pairing's thread, if an earlier try made it although its answer was lost: an active
-/// thread under the tournament's channel with its name, made since the first try.
-async fn made_earlier(
-    publisher: &Publisher,
+/// The thread of pairing `p`, looked for first when an earlier try since `earlier_since_ms`
+/// may have made it (its answer lost), else opened; `None` when Discord refused or the look
+/// failed (unknown whether an earlier try made it: no new thread before a look), and the
+/// channel waits (`refused`).
+async fn pairing_thread(
+    publisher: &Arc<Publisher>,
     p: &PendingPairing,
-    since_ms: i64,
-) -> serenity::Result<Option<u64>> {
-    let found = threads::made_since(
-        &publisher.http,
-        p.guild,
-        p.channel,
-        &p.name,
-        since_ms - 5_000,
-    )
-    .await?
-    .first()
-    .map(|t| t.id.get());
-    if let Some(thread) = found {
-        tracing::info!(thread, "a tournament game's thread made by an earlier try");
+    earlier_since_ms: Option<i64>,
+    refused: &mut Refused,
+) -> Option<u64> {
+    let wanted = WantedThread {
+        guild: p.guild,
+        home: p.channel,
+        name: &p.name,
+        kind: PublicThread,
+    };
+    let any = |_| async { true };
+    if let Some(since_ms) = earlier_since_ms {
+        match publisher.thread_made(&wanted, since_ms - 5_000, any).await {
+            Ok(Some(thread)) => {
+                tracing::info!(thread, "a tournament game's thread made by an earlier try");
+                refused.0.remove(&p.channel);
+                return Some(thread);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
+                refused.failed(p.channel);
+                return None;
+            }
+        }
     }
-    Ok(found)
+    match publisher.open_thread(&wanted, any).await {
+        Ok(thread) => {
+            refused.0.remove(&p.channel);
+            Some(thread)
+        }
+        Err(e) => {
+            tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
+            refused.failed(p.channel);
+            if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
+                tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
+            }
+            None
+        }
+    }
 }
 
 /// Tells the tournament's channel (once, until a thread opens) why its games cannot start.

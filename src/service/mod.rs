@@ -109,7 +109,7 @@ impl Deferral {
     }
 
     /// The bot defers the answer: whether the letter will say so (not written yet).
-    pub fn defer(&self) -> bool {
+    pub fn mark_deferred(&self) -> bool {
         let mut state = self.0.lock().expect("deferral");
         if *state == DeferralState::Open {
             *state = DeferralState::Deferred;
@@ -508,17 +508,20 @@ mod tests {
     #[test]
     fn a_letter_says_its_answer_was_deferred_only_if_told_before_it_was_written() {
         let told_first = Deferral::default();
-        assert!(told_first.defer(), "the letter is not written yet");
+        assert!(told_first.mark_deferred(), "the letter is not written yet");
         assert!(told_first.letter_written(), "so it says so");
-        assert!(told_first.defer(), "and a second look agrees");
+        assert!(told_first.mark_deferred(), "and a second look agrees");
 
         let written_first = Deferral::default();
         assert!(!written_first.letter_written());
         assert!(
-            !written_first.defer(),
+            !written_first.mark_deferred(),
             "too late: the bot answers otherwise"
         );
 
-        assert!(!Deferral::written().defer(), "an outcome decided before");
+        assert!(
+            !Deferral::written().mark_deferred(),
+            "an outcome decided before"
+        );
     }
 }

@@ -6,7 +6,8 @@ use crate::bot::choices::{
     autocomplete_hide, autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice,
     LevelChoice, OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
 };
-use crate::bot::respond::{act, option_player, refuse, service_ctx};
+use crate::bot::delivery::replies::refuse;
+use crate::bot::respond::{act, option_player, service_ctx};
 use crate::bot::threads::act_in_thread;
 use crate::bot::{Context, Error};
 use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};

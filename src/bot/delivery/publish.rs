@@ -9,10 +9,11 @@
 //! (outside servers as follow-ups or direct messages, `answers.rs`).
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
-use super::answers::{thinking_edit, Original};
+use super::answers::Original;
 use super::claims::Claim;
 use super::failure::{classify, describe};
 use super::posting::{created_ms, written_outside, Owed, Undelivered};
+use super::replies::{self, Asked};
 use super::tokens::token_lives;
 use crate::bot::blocking::{counting_store_steps, in_store, store_steps};
 use crate::bot::data::Publisher;
@@ -22,7 +23,6 @@ use crate::clock::now_ms;
 use crate::service::{Fenced, FollowUp, Handed, Outcome, Part, Progress, Prompt};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
-use serenity::builder::Builder;
 use std::sync::Arc;
 
 /// An outcome with its announcement drawn (the picture is the slow part, so a slash command
@@ -54,25 +54,6 @@ pub enum Via<'a> {
     Channel,
     /// A follow-up to an acknowledged button press (by its token), for a private answer.
     Followup(&'a str),
-}
-
-/// A post as the first response to an interaction (the Move form's).
-fn response_message(post: Post) -> serenity::CreateInteractionResponseMessage {
-    serenity::CreateInteractionResponseMessage::new()
-        .allowed_mentions(post.allowed_mentions())
-        .content(post.content)
-        .add_files(post.files)
-        .components(post.components)
-}
-
-/// A post as an ephemeral follow-up to an interaction.
-fn private_followup(post: Post) -> serenity::CreateInteractionResponseFollowup {
-    serenity::CreateInteractionResponseFollowup::new()
-        .allowed_mentions(post.allowed_mentions())
-        .content(post.content)
-        .add_files(post.files)
-        .components(post.components)
-        .ephemeral(true)
 }
 
 impl Publisher {
@@ -194,21 +175,15 @@ impl Publisher {
     pub(super) async fn answer_privately(&self, post: Post, via: Via<'_>) -> Result<(), Error> {
         let http = self.http.as_ref();
         match via {
-            Via::Reply(ctx) => {
-                ctx.send(post.reply().ephemeral(true)).await?;
-            }
+            Via::Reply(ctx) => replies::reply(ctx, post, true).await?,
             Via::Deferred { token, .. } => {
-                http.delete_original_interaction_response(token).await?;
-                private_followup(post).execute(http, (None, token)).await?;
+                replies::delete_answer(http, token).await?;
+                replies::follow_privately(http, token, post).await?;
             }
             Via::Form(submit) => {
-                let response = response_message(post).ephemeral(true);
-                let response = serenity::CreateInteractionResponse::Message(response);
-                submit.create_response(http, response).await?;
+                replies::answer_at_once(http, Asked::form(submit), post, true).await?;
             }
-            Via::Followup(token) => {
-                private_followup(post).execute(http, (None, token)).await?;
-            }
+            Via::Followup(token) => replies::follow_privately(http, token, post).await?,
             Via::Channel => tracing::warn!("a private answer has no one to answer; not posted"),
         }
         Ok(())
@@ -371,7 +346,7 @@ impl Publisher {
                 // "thinking" message would need its pings noted apart (a crash between them
                 // would lose them). It goes, and the announcement is a channel message, which
                 // pings by itself.
-                if let Err(e) = http.delete_original_interaction_response(token).await {
+                if let Err(e) = replies::delete_answer(http, token).await {
                     tracing::info!(error = %describe(&e), "a \"thinking\" message stays");
                 }
                 let owed = Owed::fresh(outcome);
@@ -383,9 +358,9 @@ impl Publisher {
                 token, issued_ms, ..
             } => {
                 let owed = Owed::fresh(outcome);
-                match thinking_edit(post).execute(http.as_ref(), token).await {
+                match replies::edit_answer(http, token, post).await {
                     Ok(edited) => {
-                        let id = Some(edited.id.get());
+                        let id = Some(edited);
                         note(progress, Part::Announcement, id);
                         // Outside servers the pings follow this answer.
                         self.acknowledged_outside(channel, outcome, token, issued_ms);
@@ -396,10 +371,7 @@ impl Publisher {
                 }
             }
             Via::Form(submit) => {
-                let response = response_message(post);
-                let sent = submit
-                    .create_response(http, serenity::CreateInteractionResponse::Message(response))
-                    .await;
+                let sent = replies::answer_at_once(http, Asked::form(submit), post, false).await;
                 match sent {
                     Ok(()) if wants_id => {
                         Ok(submit.get_response(http).await.ok().map(|m| m.id.get()))
