@@ -118,14 +118,14 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
             continue;
         }
         let fixture = p.fixture;
-        let claimed = in_store(service, move |s| {
-            s.claim_pairing_thread(fixture, now_ms(), THREAD_CLAIM_MS)
+        let leased = in_store(service, move |s| {
+            s.lease_pairing_thread(fixture, now_ms(), THREAD_LEASE_MS)
         })
         .await;
-        let Ok(Ok(Some(claim))) = claimed else {
+        let Ok(Ok(Some(lease))) = leased else {
             continue;
         };
-        let earlier_since_ms = (claim.tries > 1).then_some(claim.since_ms);
+        let earlier_since_ms = (lease.tries > 1).then_some(lease.since_ms);
         let Some(thread) = pairing_thread(publisher, &p, earlier_since_ms, refused).await else {
             continue;
         };
@@ -140,10 +140,10 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
     }
 }
 
-/// How long a process holds the opening of a pairing's thread: well past a few requests' time
-/// (each at most 30 s, and rate limits may hold one), so one that dies leaves it to another in
+/// How long a process's lease on opening a pairing's thread runs: well past a few requests' time
+/// (each at most 30 s, and rate limits may keep one waiting), so one that dies leaves it to another in
 /// minutes.
-const THREAD_CLAIM_MS: i64 = 300_000;
+const THREAD_LEASE_MS: i64 = 300_000;
 
 /// The thread of pairing `p`, looked for first when an earlier try since `earlier_since_ms`
 /// may have made it (its answer lost), else opened; `None` when Discord refused or the look

@@ -181,7 +181,7 @@ pub struct Service {
     /// The minute the daily puzzles and digests were last looked at: the timer loop ticks
     /// every second or so, and a daily post needs no finer time than a minute.
     daily_checked: std::sync::atomic::AtomicI64,
-    /// Who this process is to the outbox's holds (`Hold`): the same after a restart, and
+    /// Who this process is to the outbox's leases (`Lease`: their holder): the same after a restart, and
     /// never the same as another process sharing the store.
     holder: u64,
     /// Letters of a newer build this one cannot read, passed by in their channels (told once).
@@ -304,7 +304,7 @@ impl Service {
         let letter = self.letter_for(ctx, &outcome)?;
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;
-        outcome.lease_until_ms = letter.hold.map_or(0, |h| h.until_ms);
+        outcome.lease_until_ms = letter.lease.map_or(0, |l| l.until_ms);
         outcome.behind = self.owed_before(letter.channel, letter.id)?;
         change.letters.push(letter);
         self.durable_or(&change, conflict)?;

@@ -30,8 +30,8 @@ pub const OUTBOX_AFTER_FAILURE: Backoff = Backoff {
     longest_ms: 30_000,
 };
 
-/// The outbox's channels where Bredon may not post for now, or whose letter is kept for a
-/// lock or a code without a row: each refused try counts towards Discord's invalid requests.
+/// The outbox's channels where Bredon may not post for now, or that are parked (a lock, a
+/// code without a row): each refused try counts towards Discord's invalid requests.
 pub const OUTBOX_NOT_ALLOWED: Backoff = Backoff {
     first_ms: 1_000,
     longest_ms: 300_000,

@@ -73,7 +73,7 @@ impl Publisher {
             Failure::Unknown => {
                 let why = describe(&error);
                 self.unknown_refusal(&error, &why);
-                return Err(Undelivered::Held(why));
+                return Err(Undelivered::Parked(why));
             }
             _ => {}
         }

@@ -4,7 +4,7 @@
 //! claimed, a channel in order, a suspect server by probes; one table of Discord's codes decides
 //! what a failure means (`failure.rs`); refused channels are told and remembered
 //! (`refused.rs`); a channel's letters keep their order within the process (`order.rs`, `behind.rs`);
-//! a channel refusing with a code Bredon has no row for is passed over after a bounded hold,
+//! a channel refusing with a code Bredon has no row for is passed over after a bounded park,
 //! its players told by direct message (`unheard.rs`);
 //! Bredon's own turns follow an outcome, one task per channel (`turns.rs`); outside servers,
 //! where Bredon may only answer, what a channel is owed follows its interactions (`answers.rs`,
@@ -14,7 +14,8 @@
 //! process's setup (`bot/mod.rs`, `register.rs`, `gateway.rs`: once per start, before any
 //! handler, owing nothing to anyone); and every REST request of the process goes through its
 //! gate, Bredon's own rate limiter (`gate/`). The messages' text (`post.rs`) stays beside the
-//! commands that use them. The outbox's waits follow one backoff (`backoff.rs`).
+//! commands that use them. The outbox's waits follow one backoff (`backoff.rs`); what the
+//! words claim, lease, hold, wait and park mean is in DEVELOPING's delivery section.
 
 pub(super) mod answers;
 pub(super) mod backoff;

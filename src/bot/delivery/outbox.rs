@@ -11,7 +11,7 @@
 //! (`Publisher::wake_guild`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds its lease in the store (given with the change to the process that made
-//! it; taken with the next epoch once it lapsed, `Service::hold_letter`), the others leave it
+//! it; taken with the next epoch once it lapsed, `Service::lease_letter`), the others leave it
 //! alone until the lease lapses or is let go after a failed try. Every note of a part is
 //! written under the lease's epoch, and each request runs inside the lease (`posting.rs`), so a
 //! process whose lease lapsed can neither note nor post what another delivers.
@@ -239,7 +239,7 @@ fn after_try(
 ) {
     let now = now_ms();
     let backoff = match &result {
-        // A probe that stopped before trying (its letter held by a handler, or by another
+        // A probe that stopped before trying (its letter claimed by a handler, or leased by another
         // process) says nothing of the server.
         Ok(()) if probe && delivered == 0 => return,
         Ok(()) => {
@@ -255,7 +255,7 @@ fn after_try(
             }
             return;
         }
-        Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => OUTBOX_NOT_ALLOWED,
+        Err(Undelivered::NotAllowed(_) | Undelivered::Parked(_)) => OUTBOX_NOT_ALLOWED,
         Err(_) => OUTBOX_AFTER_FAILURE,
     };
     let before = match delivered {
@@ -283,7 +283,7 @@ fn after_try(
     }
 }
 
-/// Delivers a channel's owed outcomes oldest first, stopping at one a handler holds (or may be
+/// Delivers a channel's owed outcomes oldest first, stopping at one a handler claimed (or may be
 /// about to claim) and at the first failure, so they never arrive out of order. How many were
 /// delivered, and whether all were.
 async fn deliver_in_order(
@@ -296,18 +296,18 @@ async fn deliver_in_order(
         let released = publisher.claims.take_released(letter);
         let now = now_ms();
         if !released && now - head.created_ms < YOUNG_MS
-            || publisher.service.held_elsewhere(&head, now)
+            || publisher.service.leased_elsewhere(&head, now)
         {
             break;
         }
         let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
-        let held = in_store(&publisher.service, move |s| {
-            s.hold_letter(letter, now, LEASE_MS)
+        let leased = in_store(&publisher.service, move |s| {
+            s.lease_letter(letter, now, LEASE_MS)
         })
         .await;
-        let epoch = match held {
+        let epoch = match leased {
             Ok(Ok(Some(epoch))) => epoch,
             Ok(Ok(None)) => break,
             Ok(Err(e)) => return (delivered, Err(Undelivered::Later(e.to_string()))),

@@ -27,9 +27,9 @@ pub enum Undelivered {
     NotAllowed(String),
     /// The channel is gone: the outcome was dropped, its game's timers stop.
     Gone,
-    /// Kept, but not for a permission: a moderator's lock, or a refusal Bredon has no row for
-    /// (`Failure::Unknown`); tried again after the same long waits.
-    Held(String),
+    /// Parked: kept, but not for a permission: a moderator's lock, or a refusal Bredon has no
+    /// row for (`Failure::Unknown`); tried again after the same long waits.
+    Parked(String),
     /// Another process took the letter over (this one's lease lapsed): it delivers the rest,
     /// and this one stops without writing.
     Fenced,
@@ -45,7 +45,7 @@ impl std::fmt::Display for Undelivered {
             Undelivered::NotAllowed(why) => {
                 write!(f, "{why}; kept until Bredon may post there again")
             }
-            Undelivered::Held(why) => write!(f, "{why}; kept and tried again later"),
+            Undelivered::Parked(why) => write!(f, "{why}; parked and tried again later"),
             Undelivered::Fenced => f.write_str("another process took the letter over"),
             Undelivered::Gone => f.write_str("the channel is gone"),
             Undelivered::TokenReset => f.write_str("Discord refuses Bredon's token"),
@@ -223,7 +223,7 @@ impl Publisher {
         if let Err(e) = &posted {
             // Kept for later if refused with a code Bredon does not know, but not for ever.
             let letter_since = owed.letter.map(|_| owed.since_ms);
-            if self.unheard.held_long(channel, letter_since, e) {
+            if self.unheard.parked_too_long(channel, letter_since, e) {
                 instead = Some(super::unheard::instead(&plain, owed.guild, channel, e));
             }
         }
@@ -379,7 +379,7 @@ impl Publisher {
             }
             Failure::Locked => {
                 tracing::info!(channel, error = %why, "a moderator locked the thread; what it is owed waits for it to be unlocked, and the game's clocks run");
-                Err(Undelivered::Held(why))
+                Err(Undelivered::Parked(why))
             }
             Failure::Gone => {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
@@ -407,7 +407,7 @@ impl Publisher {
             }
             Failure::Unknown => {
                 self.unknown_refusal(&error, &why);
-                Err(Undelivered::Held(why))
+                Err(Undelivered::Parked(why))
             }
         }
     }

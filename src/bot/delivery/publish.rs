@@ -189,7 +189,7 @@ impl Publisher {
         Ok(())
     }
 
-    /// Delivers what `letter` still owes (the outbox loop holds its claim): the announcement as
+    /// Delivers what `letter` still owes (the outbox loop has its claim): the announcement as
     /// a channel message, unless the interaction it answered shows it went out already. The
     /// interaction's token is used only while it surely lives; after that, the channel path
     /// alone, which looks before it repeats a post.
@@ -464,7 +464,7 @@ impl Publisher {
                     _ => format!("It is your move in <#{channel}>: {link}"),
                 };
                 match owed.letter {
-                    // A direct message held long must never hold the game's channel.
+                    // A direct message kept waiting long must never keep the game's channel waiting.
                     Some(_) => progress.handed.push(Handed {
                         about: channel,
                         reader: player,
