@@ -114,10 +114,8 @@ impl Publisher {
         if matches!(via, Via::Channel) && claim.is_some() && refused_here {
             // Each refused try counts towards Discord's invalid requests: the outbox tries the
             // channel when its server's probe says Bredon may post there.
-            return Err(format!(
-                "Discord refused Bredon posts in channel {channel}'s server: kept for the outbox"
-            )
-            .into());
+            let why = format!("Discord refused Bredon posts in channel {channel}'s server");
+            return Err(Undelivered::NotAllowed(why).into());
         }
         // In turn with this process's other sends in the channel: a letter still in a handler's
         // hands when this one was written is delivered first.
@@ -129,11 +127,10 @@ impl Publisher {
             // A post now would overtake what the channel is owed from before: the outbox
             // delivers them in order, and the asker is told so privately.
             tracing::info!(channel, letter = ?outcome.letter, "an answer waits behind its channel's earlier letters");
+            // Left to the outbox, which is no failure: the asker was told, and hears no more.
             self.wait_behind(via).await;
-            return Err(format!(
-                "channel {channel} is owed earlier messages: kept for the outbox, after them"
-            )
-            .into());
+            let why = format!("channel {channel} is owed earlier messages: posted after them");
+            return Err(Undelivered::Later(why).into());
         }
         let mut progress = Progress::default();
         if outcome.is_direct_alone() {
