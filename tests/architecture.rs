@@ -411,3 +411,172 @@ fn no_test_sleeps_to_wait_for_what_it_could_wait_for() {
         .collect();
     assert!(unused.is_empty(), "unused allowances: {unused:?}");
 }
+
+/// The methods of serenity and poise that send a request to Discord's REST API, as the bot
+/// calls them (`ctx.send(..)`, `channel.send_message(&http, ..)`, `builder.execute(&http, ..)`,
+/// `interaction.create_response(..)`), and the calls of `Http`'s own methods (`http.get_..(`).
+const REST_CALLS: &[&str] = &[
+    // poise's answers to a command
+    "send",
+    "say",
+    "reply",
+    "defer",
+    "defer_ephemeral",
+    "defer_response",
+    // interactions' answers and follow-ups
+    "create_response",
+    "get_response",
+    "edit_response",
+    "delete_response",
+    "create_followup",
+    "edit_followup",
+    "delete_followup",
+    "execute",
+    // messages
+    "send_message",
+    "send_files",
+    "messages",
+    "message",
+    "edit",
+    "delete",
+    "create_reaction",
+    // channels, threads, users
+    "to_channel",
+    "create_thread",
+    "edit_thread",
+    "get_active_threads",
+    "create_dm_channel",
+    "to_user",
+    "member",
+    // the application and its commands
+    "get_commands",
+    "set_commands",
+    "get_global_commands",
+    "set_global_commands",
+    "create_command",
+    "get_bot_gateway",
+    "get_current_application_info",
+];
+
+/// The process's setup, outside delivery by choice: each runs once per process start, before
+/// any handler or delivery, and sends nothing a user or a channel is owed.
+const SETUP_CALLS: [(&str, &str, &str); 6] = [
+    (
+        "src/bot/mod.rs",
+        "get_current_application_info",
+        "`bredon register` asks which application the token is, before registering",
+    ),
+    (
+        "src/bot/register.rs",
+        "get_commands",
+        "registration reads the server's commands to compare them with this build's",
+    ),
+    (
+        "src/bot/register.rs",
+        "get_global_commands",
+        "registration reads the global commands to compare them with this build's",
+    ),
+    (
+        "src/bot/register.rs",
+        "set_commands",
+        "registration writes the server's commands when they differ",
+    ),
+    (
+        "src/bot/register.rs",
+        "set_global_commands",
+        "registration writes the global commands when they differ",
+    ),
+    (
+        "src/bot/gateway.rs",
+        "get_bot_gateway",
+        "before the shards connect: the day's session starts left",
+    ),
+];
+
+/// The methods of serenity's `Http` that send nothing: they hand it on or set it up.
+const HTTP_NOT_REQUESTS: [&str; 4] = ["clone", "as_ref", "application_id", "set_application_id"];
+
+/// The REST calls in `code` (a file's code, as `code` strips it): each of `REST_CALLS` called
+/// as a method or on a type (`Command::get_global_commands(..)`), and any method called on a
+/// value named `http` (serenity's `Http`) but those of `HTTP_NOT_REQUESTS`.
+fn rest_calls(code: &str) -> Vec<String> {
+    let names = REST_CALLS.join("|");
+    let method = Regex::new(&format!(r"(?:\.|\b[A-Z]\w*\s*::)\s*({names})\s*\(")).unwrap();
+    let on_http = Regex::new(r"\bhttp\s*(?:\(\s*\))?\s*\.\s*(\w+)\s*\(").unwrap();
+    let mut found: Vec<String> = method
+        .captures_iter(code)
+        .map(|c| c[1].to_string())
+        .collect();
+    let on_http = on_http.captures_iter(code).map(|c| c[1].to_string());
+    found.extend(on_http.filter(|m| !HTTP_NOT_REQUESTS.contains(&m.as_str())));
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn no_file_of_the_bot_outside_delivery_calls_discords_rest_api() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut outside = Vec::new();
+    let mut setup_seen = BTreeSet::new();
+    for file in rust_files(&root.join("src/bot")) {
+        let path = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if path.starts_with("src/bot/delivery/") {
+            continue;
+        }
+        for call in rest_calls(&code(&file)) {
+            let setup = SETUP_CALLS
+                .iter()
+                .position(|(f, c, _)| *f == path && *c == call);
+            match setup {
+                Some(i) => drop(setup_seen.insert(i)),
+                None => outside.push(format!("{path}: .{call}(")),
+            }
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "these call Discord's REST API outside src/bot/delivery/: give delivery a function \
+         for it and call that instead:\n{}",
+        outside.join("\n")
+    );
+    let unused: Vec<_> = (0..SETUP_CALLS.len())
+        .filter(|i| !setup_seen.contains(i))
+        .map(|i| SETUP_CALLS[i].1)
+        .collect();
+    assert!(unused.is_empty(), "setup calls no longer made: {unused:?}");
+}
+
+#[test]
+fn a_rest_call_is_found_however_it_is_written() {
+    let written = "
+        let _ = ctx.send(reply).await;
+        channel
+            .send_message(&ctx.http, message)
+            .await;
+        edit.execute(http, token).await;
+        data.publisher.http.delete_original_interaction_response(token).await;
+        let http = Arc::clone(&ctx.http);
+        call(http.as_ref());
+        ctx.http().get_channel(id).await;
+        serenity::Command::set_global_commands(http, wanted).await;
+    ";
+    assert_eq!(
+        rest_calls(written),
+        [
+            "delete_original_interaction_response",
+            "execute",
+            "get_channel",
+            "send",
+            "send_message",
+            "set_global_commands"
+        ]
+    );
+    let quiet = "let told = foresight.deferral.mark_deferred(); progress.send_replace(x); \
+                 replies::reply(ctx, post, true).await; http.set_application_id(id);";
+    assert!(rest_calls(quiet).is_empty(), "{:?}", rest_calls(quiet));
+}

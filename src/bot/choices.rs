@@ -1,7 +1,8 @@
 //! The fixed choices of options (levels, seats, themes, formats...), the presets offered while
 //! typing free-text options, and the autocomplete of plies.
 
-use super::respond::{blocking, service_ctx};
+use super::blocking::blocking;
+use super::respond::service_ctx;
 use super::Context;
 use crate::game::Kind;
 use poise::serenity_prelude as serenity;

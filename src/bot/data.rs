@@ -9,12 +9,15 @@ pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
 /// What every outgoing path needs: Discord, the service, Bredon as a player, and the outbox's
-/// claims.
+/// claims and schedule.
 pub struct Publisher {
     pub http: Arc<serenity::Http>,
     pub service: Arc<Service>,
     pub engine: Arc<EngineOpponent>,
-    pub claims: Arc<Claims>,
+    /// Which letters a handler of this process delivers itself (`delivery/claims.rs`).
+    pub claims: Arc<super::delivery::claims::Claims>,
+    /// The outbox's channels and servers: busy, waiting, probed (`delivery/schedule.rs`).
+    pub schedule: Arc<std::sync::Mutex<super::delivery::schedule::Schedule>>,
     /// Direct-message channels by user, as Discord opened them.
     pub dm_channels: std::sync::Mutex<std::collections::HashMap<u64, serenity::ChannelId>>,
     /// Raised when Bredon cannot go on (Discord refuses its token): the process stops.
@@ -65,220 +68,6 @@ impl Fatal {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
-    }
-}
-
-/// Who delivers which stored outcome: a handler that just made one delivers it itself (its
-/// claim), and the outbox loop takes what no handler holds. A claim dropped before its outcome
-/// was delivered (a failed request, an early return) rings the outbox at once.
-#[derive(Default)]
-pub struct Claims {
-    held: std::sync::Mutex<std::collections::HashSet<u64>>,
-    /// Letters a handler gave up on: the outbox takes them without waiting for them to age.
-    released: std::sync::Mutex<std::collections::HashSet<u64>>,
-    pub bell: tokio::sync::Notify,
-    /// The outbox's channels: which it is delivering to, which wait after a failure.
-    pub channels: Arc<std::sync::Mutex<Channels>>,
-}
-
-impl Claims {
-    /// Claims `letter`, unless someone holds it already.
-    pub fn claim(self: &Arc<Self>, letter: u64) -> Option<Claim> {
-        let fresh = self.held.lock().expect("claims").insert(letter);
-        fresh.then(|| Claim {
-            claims: Arc::clone(self),
-            letter,
-            delivered: false,
-        })
-    }
-
-    /// Hands letters no handler will deliver to the outbox at once.
-    pub fn release(&self, letters: &[u64]) {
-        if letters.is_empty() {
-            return;
-        }
-        self.released
-            .lock()
-            .expect("claims")
-            .extend(letters.iter().copied());
-        self.bell.notify_one();
-    }
-
-    /// Discord says a channel or a role of server `guild` changed (a permission given back,
-    /// perhaps): every channel of that server waiting after a failure is due at its next
-    /// sweep, the refused ones one probe at a time (`delivery/outbox.rs`). Bredon does not keep which
-    /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
-    /// so all of the server's are; the count of failed tries stays, so the waits after a
-    /// refusal keep growing.
-    pub fn wake_guild(&self, guild: u64) {
-        let woken = self
-            .channels
-            .lock()
-            .expect("outbox channels")
-            .wake_guild(guild, now_ms());
-        if woken > 0 {
-            tracing::info!(
-                guild,
-                channels = woken,
-                "Discord says something changed in a server; what is owed there is tried again"
-            );
-            self.bell.notify_one();
-        }
-    }
-
-    /// Discord says `channel` is open again, or changed (a thread unlocked or reopened, its
-    /// overrides edited): what it is owed is tried now, without waiting for its server's probe.
-    pub fn wake(&self, channel: u64) {
-        let waited = {
-            let mut c = self.channels.lock().expect("outbox channels");
-            let waited = c.waiting.remove(&channel);
-            if waited.is_some() {
-                c.woken.insert(channel);
-            }
-            waited
-        };
-        if let Some(wait) = waited {
-            tracing::info!(
-                channel,
-                tries = wait.tries,
-                "a channel open again: what it is owed is tried now"
-            );
-            self.bell.notify_one();
-        }
-    }
-
-    /// Discord refused Bredon a post in `channel` of server `guild`, on any path: the channel
-    /// waits as refused, and from now on the server's refused channels are tried one probe
-    /// at a time (`delivery/outbox.rs`), until a probe goes through.
-    pub fn note_refused(&self, guild: u64, channel: u64) {
-        if guild == 0 {
-            return;
-        }
-        let now = now_ms();
-        let refused = Wait {
-            guild,
-            tries: 1,
-            tried_ms: now,
-            at_ms: now + FIRST_PROBE_WAIT_MS,
-            refused: true,
-        };
-        let mut c = self.channels.lock().expect("outbox channels");
-        c.probe_after.entry(guild).or_insert(refused);
-        c.waiting.entry(channel).or_insert(refused);
-    }
-
-    /// Discord says `channel`'s overrides changed (a permission given back there, perhaps): it
-    /// is tried at its next sweep outside its server's probes, but not twice in `WAKE_GAP_MS`.
-    pub fn wake_changed(&self, channel: u64) {
-        let now = now_ms();
-        let mut c = self.channels.lock().expect("outbox channels");
-        let Some(wait) = c.waiting.get_mut(&channel) else {
-            return;
-        };
-        wait.at_ms = wait.at_ms.min(now.max(wait.tried_ms + WAKE_GAP_MS));
-        c.woken.insert(channel);
-        drop(c);
-        self.bell.notify_one();
-    }
-
-    /// Whether Discord refused Bredon a post in server `guild` since a post there last went
-    /// through (its channels are then the outbox's probes').
-    pub fn suspect(&self, guild: u64) -> bool {
-        let c = self.channels.lock().expect("outbox channels");
-        c.probe_after.contains_key(&guild)
-    }
-
-    /// Whether a handler gave `letter` up (and forgets it).
-    pub fn take_released(&self, letter: u64) -> bool {
-        self.released.lock().expect("claims").remove(&letter)
-    }
-}
-
-#[derive(Default)]
-/// The outbox's channels (`delivery/outbox.rs`).
-pub struct Channels {
-    /// Channels a task is delivering to.
-    pub busy: std::collections::HashSet<u64>,
-    /// Channels whose last post failed, and when to try again.
-    pub waiting: std::collections::HashMap<u64, Wait>,
-    /// How many channels of each server are being delivered to (0, the DM queues: never capped).
-    pub busy_in: std::collections::HashMap<u64, usize>,
-    /// Servers whose channels waited for a place at the last sweep: a try that ends there
-    /// rings for the next sweep at once.
-    pub capped: std::collections::HashSet<u64>,
-    /// Servers where a channel refused to Bredon is being tried now (their probe).
-    pub probing: std::collections::HashSet<u64>,
-    /// Servers whose last probes were refused: their count, when the last was, and when the
-    /// next may go.
-    pub probe_after: std::collections::HashMap<u64, Wait>,
-    /// Refused channels Discord said changed: tried once without their server's probe.
-    pub woken: std::collections::HashSet<u64>,
-}
-
-/// A channel's wait after failed tries.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Wait {
-    /// The channel's server (0: none, a DM reader's queue).
-    pub guild: u64,
-    /// Failed tries in a row.
-    pub tries: u32,
-    /// When the last one failed, and when to try again.
-    pub tried_ms: i64,
-    pub at_ms: i64,
-    /// The last try was refused (Bredon may not post there): tried again as its server's probe.
-    pub refused: bool,
-}
-
-/// However often Discord says something changed, a waiting channel is tried again at most this
-/// often for it: each refused try counts towards Discord's limit of invalid requests.
-const WAKE_GAP_MS: i64 = 30_000;
-/// The wait before a server's first probe after a refusal there.
-const FIRST_PROBE_WAIT_MS: i64 = 1_000;
-
-impl Channels {
-    /// Every waiting channel of `guild` has its next try now, or `WAKE_GAP_MS` after its last
-    /// one if that is later (and never later than it was); how many were waiting there.
-    pub fn wake_guild(&mut self, guild: u64, now_ms: i64) -> usize {
-        if let Some(probe) = self.probe_after.get_mut(&guild) {
-            probe.at_ms = probe.at_ms.min(now_ms.max(probe.tried_ms + WAKE_GAP_MS));
-        }
-        let mut woken = 0;
-        for wait in self.waiting.values_mut().filter(|w| w.guild == guild) {
-            wait.at_ms = wait.at_ms.min(now_ms.max(wait.tried_ms + WAKE_GAP_MS));
-            woken += 1;
-        }
-        woken
-    }
-}
-
-/// The right to deliver one stored outcome, given back when dropped.
-pub struct Claim {
-    claims: Arc<Claims>,
-    pub letter: u64,
-    delivered: bool,
-}
-
-impl Claim {
-    pub fn delivered(mut self) {
-        self.delivered = true;
-    }
-}
-
-impl Drop for Claim {
-    fn drop(&mut self) {
-        self.claims
-            .held
-            .lock()
-            .expect("claims")
-            .remove(&self.letter);
-        if !self.delivered {
-            self.claims
-                .released
-                .lock()
-                .expect("claims")
-                .insert(self.letter);
-            self.claims.bell.notify_one();
-        }
     }
 }
 
@@ -351,8 +140,6 @@ pub fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteract
     }
 }
 
-pub use crate::clock::{now_ms, wall_clock_ms};
-
 /// Rung whenever an outcome touches a tournament, so its news and new games follow at once
 /// instead of at the next tick.
 pub static TOURNAMENT_NEWS: tokio::sync::Notify = tokio::sync::Notify::const_new();
@@ -377,66 +164,5 @@ mod tests {
             slots.0.lock().unwrap().is_empty(),
             "no server is kept when idle"
         );
-    }
-
-    #[test]
-    fn a_change_in_a_server_ends_its_waits_but_keeps_their_count() {
-        let claims = Claims::default();
-        let now = now_ms();
-        let wait = |guild, tries, tried_ms| Wait {
-            guild,
-            tries,
-            tried_ms,
-            at_ms: now + 300_000,
-            refused: true,
-        };
-        {
-            let mut c = claims.channels.lock().unwrap();
-            c.waiting.insert(1, wait(7, 4, now - 60_000));
-            c.waiting.insert(2, wait(7, 9, now - 1_000));
-            c.waiting.insert(3, wait(8, 2, now - 60_000));
-        }
-        claims.wake_guild(7);
-        let c = claims.channels.lock().unwrap();
-        assert_eq!(
-            c.waiting[&3].at_ms,
-            now + 300_000,
-            "another server's wait stands"
-        );
-        let (one, two) = (c.waiting[&1], c.waiting[&2]);
-        assert!(one.at_ms <= now_ms() && one.tries == 4, "{one:?}");
-        assert_eq!(
-            two.at_ms,
-            now - 1_000 + WAKE_GAP_MS,
-            "not twice in {WAKE_GAP_MS} ms"
-        );
-        assert_eq!(two.tries, 9);
-    }
-
-    #[test]
-    fn a_changed_channel_is_tried_outside_its_servers_probes_but_not_twice_in_the_gap() {
-        let claims = Claims::default();
-        let now = now_ms();
-        let wait = |tried_ms| Wait {
-            guild: 7,
-            tries: 3,
-            tried_ms,
-            at_ms: now + 300_000,
-            refused: true,
-        };
-        {
-            let mut c = claims.channels.lock().unwrap();
-            c.waiting.insert(1, wait(now - 60_000));
-            c.waiting.insert(2, wait(now - 1_000));
-        }
-        claims.wake_changed(1);
-        claims.wake_changed(2);
-        claims.wake_changed(3);
-        let c = claims.channels.lock().unwrap();
-        assert!(c.waiting[&1].at_ms <= now_ms(), "{:?}", c.waiting[&1]);
-        assert_eq!(c.waiting[&2].at_ms, now - 1_000 + WAKE_GAP_MS);
-        assert!(c.woken.contains(&1) && c.woken.contains(&2));
-        assert!(!c.woken.contains(&3), "a channel owed nothing is not kept");
-        assert_eq!(c.waiting[&1].tries, 3, "the count of tries stays");
     }
 }

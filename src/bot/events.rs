@@ -1,11 +1,13 @@
 //! Gateway events that matter to games (presses and forms, threads archived, channels deleted,
 //! Bredon removed from a server) and the framework's errors, answered so users know what to do.
 
+use super::blocking::blocking;
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::posting::Undelivered;
+use super::delivery::replies::{self, refuse, Asked};
+use super::delivery::threads::ThreadState;
 use super::post::{escape, Post};
 use super::press::{on_move_modal, on_press};
-use super::respond::{blocking, refuse};
 use super::typed::on_message;
 use super::visibility;
 use super::{Context, Data, Error};
@@ -25,22 +27,24 @@ pub async fn on_event(
             interaction: serenity::Interaction::Component(press),
         } => {
             seen_in(data, press.context, press.channel_id);
-            on_press(ctx, press, data).await
+            on_press(press, data).await
         }
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Modal(submit),
-        } => on_move_modal(ctx, submit, data).await,
+        } => on_move_modal(submit, data).await,
         serenity::FullEvent::Message { new_message } => {
             on_message(ctx, new_message, data).await;
             Ok(())
         }
         serenity::FullEvent::GuildCreate { guild, .. } => {
-            reopen_archived_threads(ctx, guild, data).await;
+            reopen_archived_threads(guild, data).await;
             visibility::tell(ctx, data, guild.id).await;
             Ok(())
         }
         serenity::FullEvent::ThreadUpdate { new, .. } => {
-            on_thread_update(ctx, new, data).await;
+            if let Some(thread) = ThreadState::of(new) {
+                on_thread_update(thread, data).await;
+            }
             visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
@@ -56,13 +60,13 @@ pub async fn on_event(
         // in every server: each refused try counts towards Discord's invalid requests), the
         // channel itself outside its server's probes.
         serenity::FullEvent::ChannelUpdate { new, .. } => {
-            data.publisher.claims.wake_changed(new.id.get());
-            data.publisher.claims.wake_guild(new.guild_id.get());
+            data.publisher.wake_changed(new.id.get());
+            data.publisher.wake_guild(new.guild_id.get());
             visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
         serenity::FullEvent::GuildRoleUpdate { new, .. } => {
-            data.publisher.claims.wake_guild(new.guild_id.get());
+            data.publisher.wake_guild(new.guild_id.get());
             visibility::tell(ctx, data, new.guild_id).await;
             Ok(())
         }
@@ -97,20 +101,17 @@ async fn gone(data: &Data, channel: u64) {
 /// Threads"), so a thread with a game or challenge is unarchived at once, unless a moderator
 /// locked it: then what the game owes the thread waits, its clocks running, until a moderator
 /// unlocks it. A thread open again is tried at once.
-async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChannel, data: &Data) {
-    let Some(meta) = thread.thread_metadata else {
-        return;
-    };
-    let channel = thread.id.get();
-    if !meta.archived {
-        data.publisher.claims.wake(channel);
+async fn on_thread_update(thread: ThreadState, data: &Data) {
+    let channel = thread.id;
+    if !thread.archived {
+        data.publisher.wake(channel);
         return;
     }
     let busy = blocking(&data.service, move |s| s.holds_game_or_challenge(channel)).await;
     if busy != Ok(true) {
         return;
     }
-    if meta.locked {
+    if thread.locked {
         tracing::info!(
             channel,
             "game thread locked by a moderator; what Bredon owes it waits until it is unlocked, \
@@ -118,11 +119,7 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
         );
         return;
     }
-    let reopened = thread
-        .id
-        .edit_thread(&ctx.http, serenity::EditThread::new().archived(false))
-        .await;
-    if let Err(e) = reopened {
+    if let Err(e) = data.publisher.unarchive(channel).await {
         tracing::warn!(channel, error = %describe(&e), "could not unarchive a game thread");
         // Only a thread that no longer exists ends the game's timers: one Bredon may not reopen
         // (403) is still played in when a moderator reopens it, and its clocks still run.
@@ -137,7 +134,7 @@ async fn on_thread_update(ctx: &serenity::Context, thread: &serenity::GuildChann
 /// only (topics/gateway-events, "Guild Create"), so a live game's channel in neither is an
 /// archived thread or a deleted channel: Bredon looks at it and treats it as if it had just
 /// changed.
-async fn reopen_archived_threads(ctx: &serenity::Context, guild: &serenity::Guild, data: &Data) {
+async fn reopen_archived_threads(guild: &serenity::Guild, data: &Data) {
     let id = guild.id.get();
     let Ok(live) = blocking(&data.service, move |s| s.live_channels(id)).await else {
         return;
@@ -147,12 +144,9 @@ async fn reopen_archived_threads(ctx: &serenity::Context, guild: &serenity::Guil
         guild.channels.contains_key(&c) || guild.threads.iter().any(|t| t.id == c)
     };
     for channel in live.into_iter().filter(|&c| !listed(c)) {
-        match serenity::ChannelId::new(channel)
-            .to_channel(&ctx.http)
-            .await
-        {
-            Ok(serenity::Channel::Guild(thread)) => on_thread_update(ctx, &thread, data).await,
-            Ok(_) => {}
+        match data.publisher.look_at_thread(channel).await {
+            Ok(Some(thread)) => on_thread_update(thread, data).await,
+            Ok(None) => {}
             Err(e) if classify(&e) == Failure::Gone => gone(data, channel).await,
             Err(e) => {
                 tracing::info!(channel, error = %describe(&e), "could not look at a game's channel")
@@ -240,27 +234,24 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             // Private, also after a deferral (a follow-up then). The first response is left as
             // it is: it may be an answer already shown (a deferral's own refusal path deletes
             // its "thinking").
-            let _ = ctx.send(Post::text(text).reply().ephemeral(true)).await;
+            let _ = replies::reply(ctx, Post::text(text), true).await;
         }
         poise::FrameworkError::UnknownInteraction {
             ctx, interaction, ..
         } => {
             // A command Bredon no longer has (Discord's command list was not updated yet).
-            let response = if is_autocomplete(interaction) {
-                serenity::CreateInteractionResponse::Autocomplete(
-                    serenity::CreateAutocompleteResponse::new(),
-                )
-            } else {
-                serenity::CreateInteractionResponse::Message(
-                    serenity::CreateInteractionResponseMessage::new()
-                        .content(format!(
-                            "✋ Bredon has no /{} command any more. {outdated}; /help lists the commands.",
-                            escape(&interaction.data.name)
-                        ))
-                        .ephemeral(true),
-                )
+            let (http, asked) = (ctx.http.as_ref(), Asked::command(interaction));
+            let answered = match is_autocomplete(interaction) {
+                true => replies::offer_no_choices(http, asked).await,
+                false => {
+                    let text = format!(
+                        "✋ Bredon has no /{} command any more. {outdated}; /help lists the commands.",
+                        escape(&interaction.data.name)
+                    );
+                    replies::answer_at_once(http, asked, Post::text(text), true).await
+                }
             };
-            if let Err(e) = interaction.create_response(ctx, response).await {
+            if let Err(e) = answered {
                 tracing::warn!(error = %e, "could not answer an unknown command");
             }
         }
@@ -270,7 +261,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 ctx.command().name,
                 escape(&crate::tak::quote(&error.to_string()))
             );
-            let _ = ctx.send(Post::text(text).reply().ephemeral(true)).await;
+            let _ = replies::reply(ctx, Post::text(text), true).await;
         }
         poise::FrameworkError::CommandStructureMismatch {
             ctx, description, ..
@@ -284,9 +275,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 "✋ The options of /{} have changed. {outdated}.",
                 ctx.command.name
             );
-            let _ = poise::Context::Application(ctx)
-                .send(Post::text(text).reply().ephemeral(true))
-                .await;
+            let _ = replies::reply(poise::Context::Application(ctx), Post::text(text), true).await;
         }
         // Refused by the check itself, which told the user why.
         poise::FrameworkError::CommandCheckFailed { error: None, .. } => {}

@@ -4,9 +4,10 @@
 //! per `max_concurrency` bucket per 5 seconds ("Rate Limiting"). serenity spaces its own shards'
 //! IDENTIFYs 5 s apart within a process; the store spaces the processes sharing it.
 
-use super::data::wall_clock_ms;
+use super::blocking::in_store;
 use super::delivery::failure;
 use super::Shards;
+use crate::clock::wall_clock_ms;
 use crate::service::Service;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -58,9 +59,8 @@ pub async fn wait_to_identify(
         Shards::Range { first, last, .. } => last - first + 1,
     };
     let now = wall_clock_ms();
-    let s = Arc::clone(service);
     let spacing_ms = spacing.as_millis() as i64;
-    let turn = tokio::task::spawn_blocking(move || s.gateway_turn(count, now, spacing_ms)).await;
+    let turn = in_store(service, move |s| s.gateway_turn(count, now, spacing_ms)).await;
     match turn {
         Ok(Ok(start)) if start > now => {
             let wait_ms = (start - now).min(LONGEST_TURN_WAIT_MS);

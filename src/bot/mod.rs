@@ -1,6 +1,7 @@
 //! The Discord adapter: slash commands, buttons and timers mapped onto the service, outcomes mapped
 //! onto messages. No game logic lives here, and no store: the bot asks the service.
 
+mod blocking;
 mod buttons;
 mod checks;
 mod choices;
@@ -100,6 +101,7 @@ pub async fn run(config: Config) -> Result<(), String> {
                     service: Arc::clone(&service),
                     engine: Arc::new(crate::service::EngineOpponent::from_env(me)),
                     claims: Arc::default(),
+                    schedule: Arc::default(),
                     dm_channels: Default::default(),
                     fatal: Arc::clone(&fatal_in_setup),
                     cache: Arc::clone(&ctx.cache),
@@ -225,7 +227,9 @@ async fn http_client(
     };
     let gate = delivery::gate::Gate::open(api_base, client(HTTP_TIMEOUT)?).await?;
     let http = serenity::HttpBuilder::new(token)
-        .client(client(HTTP_TIMEOUT + delivery::gate::MOST_WAIT)?)
+        .client(client(
+            HTTP_TIMEOUT + delivery::gate::LONGEST_WAIT_AT_THE_GATE,
+        )?)
         .proxy(gate.base())
         .ratelimiter_disabled(true)
         .build();

@@ -2,7 +2,8 @@
 //! draw answer, accepting a rematch), it does it on a blocking thread, never holding up other
 //! games. The publisher posts what it did.
 
-use super::data::now_ms;
+use super::blocking::in_store;
+use crate::clock::now_ms;
 use crate::service::{EngineOpponent, Outcome, Service};
 use std::sync::Arc;
 
@@ -19,9 +20,9 @@ pub async fn take_turn(
     service: &Arc<Service>,
     channel: u64,
 ) -> Option<Turn> {
-    let (e, s) = (Arc::clone(engine), Arc::clone(service));
+    let e = Arc::clone(engine);
     let now = now_ms();
-    let acted = tokio::task::spawn_blocking(move || e.act(&s, channel, now)).await;
+    let acted = in_store(service, move |s| e.act(s, channel, now)).await;
     match acted {
         Ok(Ok(Some(outcome))) => Some(Turn {
             outcome,

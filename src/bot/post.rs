@@ -6,7 +6,7 @@
 
 use super::buttons::{buttons, with_web_link};
 use crate::game::explain::{record_gif, record_picture};
-use crate::service::{DigestGame, Outcome};
+use crate::service::{DigestGame, Outcome, Refusal};
 use poise::serenity_prelude as serenity;
 
 /// Discord's limit on a message's content (message resource, "Create Message": content is up to
@@ -35,6 +35,11 @@ impl Post {
             components: Vec::new(),
             mentions: Vec::new(),
         }
+    }
+
+    /// A refusal as the asker reads it (`refusal_text`), pinging no one.
+    pub fn refusal(refusal: &Refusal) -> Post {
+        Post::text(refusal_text(refusal))
     }
 
     /// A message that pings `mentions`: it names them, then says `text`.
@@ -108,6 +113,11 @@ impl Post {
         }
         r
     }
+}
+
+/// A refusal's text: a raised hand, then the reason, escaped.
+pub fn refusal_text(refusal: &Refusal) -> String {
+    fit(format!("✋ {}", escape(&refusal.0)))
 }
 
 /// Cuts `text` to Discord's 2000 characters (a last guard: callers page or shorten first).

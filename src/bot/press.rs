@@ -1,15 +1,14 @@
 //! Buttons and the Move form: answered at once (Discord's 3 seconds), checked by the service,
 //! and their outcomes handed to the publisher.
 
+use super::blocking::blocking;
 use super::buttons::{buttons, label, move_id, parse_custom_id, web_link_of, with_web_link};
 use super::checks::{is_thread, missing_permissions};
 use super::delivery::posting::created_ms;
 use super::delivery::publish::Via;
-use super::post::{escape, fit, MAX_CONTENT};
-use super::respond::{
-    blocking, ephemeral, interaction_ctx, refusal_text, respond_to, window_nearly_gone, Asker,
-    Foresight, Work,
-};
+use super::delivery::replies::{self, Asked, Field, Form};
+use super::post::{escape, fit, refusal_text, Post, MAX_CONTENT};
+use super::respond::{interaction_ctx, respond_to, window_nearly_gone, Asker, Foresight, Work};
 use super::{Data, Error};
 use crate::game::Kind;
 use crate::service::{Answer, Ctx, Deferral, Prompt, Refusal, RequestToken};
@@ -26,32 +25,27 @@ const OLD_BUTTON: &str = "this button comes from an older version of Bredon and 
 /// shows who pressed what with its buttons disabled. The outcome is stored, so a failed edit
 /// of the pressed message never loses it. Outside servers the outcome is written into the
 /// pressed message, after who pressed what (`delivery/answers.rs`).
-pub async fn on_press(
-    ctx: &serenity::Context,
-    press: &serenity::ComponentInteraction,
-    data: &Data,
-) -> Result<(), Error> {
+pub async fn on_press(press: &serenity::ComponentInteraction, data: &Data) -> Result<(), Error> {
+    let http = data.publisher.http.as_ref();
+    let asked = Asked::press(press);
     let Some((prompt, answer)) = parse_custom_id(&press.data.custom_id) else {
-        press
-            .create_response(ctx, ephemeral(&Refusal(OLD_BUTTON.into())))
-            .await?;
+        let old = Post::refusal(&Refusal(OLD_BUTTON.into()));
+        replies::answer_at_once(http, asked, old, true).await?;
         return Ok(());
     };
     let in_thread = is_thread(press.channel.as_ref().map(|c| c.kind));
     // Outside servers Bredon answers, which needs no permission in the channel.
     let have = press.app_permissions.filter(|_| press.guild_id.is_some());
     if let Some(refusal) = missing_permissions(have, in_thread, false) {
-        press.create_response(ctx, ephemeral(&refusal)).await?;
+        replies::answer_at_once(http, asked, Post::refusal(&refusal), true).await?;
         return Ok(());
     }
     if let (Prompt::Board { .. }, Answer::Resign | Answer::Moves | Answer::Move)
     | (Prompt::Puzzle { .. }, Answer::Move) = (prompt, answer)
     {
-        return answer_privately(ctx, press, data, prompt, answer).await;
+        return answer_privately(press, data, prompt, answer).await;
     }
-    press
-        .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
-        .await?;
+    replies::acknowledge(http, asked).await?;
     if press.guild_id.is_none() {
         // Outside servers the outcome can only follow this press (`delivery/answers.rs`).
         let (channel, issued_ms) = (press.channel_id.get(), created_ms(press.id.get()));
@@ -64,11 +58,7 @@ pub async fn on_press(
     let outcome = match blocking(&data.service, move |s| s.answer(&sctx, prompt, answer)).await {
         Ok(outcome) => data.publisher.ready(outcome).await,
         Err(refusal) => {
-            let text = serenity::CreateInteractionResponseFollowup::new()
-                .content(refusal_text(&refusal))
-                .allowed_mentions(serenity::CreateAllowedMentions::new())
-                .ephemeral(true);
-            press.create_followup(ctx, text).await?;
+            replies::follow_privately(http, &press.token, Post::refusal(&refusal)).await?;
             return Ok(());
         }
     };
@@ -82,11 +72,11 @@ pub async fn on_press(
     // who pressed what goes in first, so that the outcome follows it.
     let outside = press.guild_id.is_none();
     if outside {
-        show_pressed(ctx, press, prompt, answer, &who).await?;
+        show_pressed(http, press, prompt, answer, &who).await?;
     }
     let published = data.publisher.publish(channel, outcome, via).await;
     if !outside {
-        show_pressed(ctx, press, prompt, answer, &who).await?;
+        show_pressed(http, press, prompt, answer, &who).await?;
     }
     published
 }
@@ -94,7 +84,7 @@ pub async fn on_press(
 /// The pressed message shows who pressed what, with its buttons disabled: a question's buttons
 /// are spent once answered; a board keeps its buttons until it is old.
 async fn show_pressed(
-    ctx: &serenity::Context,
+    http: &serenity::Http,
     press: &serenity::ComponentInteraction,
     prompt: Prompt,
     answer: Answer,
@@ -113,11 +103,11 @@ async fn show_pressed(
         Some(url) => with_web_link(buttons(prompt, true), &url),
         None => buttons(prompt, true),
     };
-    let edit = serenity::EditInteractionResponse::new()
-        .content(fit(pressed))
-        .components(components)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
-    press.edit_response(ctx, edit).await?;
+    let shown = Post {
+        components,
+        ..Post::text(pressed)
+    };
+    replies::edit_answer(http, &press.token, shown).await?;
     Ok(())
 }
 
@@ -133,7 +123,6 @@ fn press_ctx(press: &serenity::ComponentInteraction) -> Ctx {
 /// Board buttons whose answer is for the presser alone: the legal plies, "really resign?", or a
 /// form to type a ply in.
 async fn answer_privately(
-    ctx: &serenity::Context,
     press: &serenity::ComponentInteraction,
     data: &Data,
     prompt: Prompt,
@@ -141,9 +130,10 @@ async fn answer_privately(
 ) -> Result<(), Error> {
     // A press that arrived late is acknowledged privately first (a form cannot follow that:
     // its answer is the form itself, and a lost one changes nothing).
+    let (http, asked) = (data.publisher.http.as_ref(), Asked::press(press));
     let late = answer != Answer::Move && window_nearly_gone(press.id.get());
     if late {
-        press.defer_ephemeral(ctx).await?;
+        replies::defer_answer(http, asked, true).await?;
     }
     let sctx = press_ctx(press);
     let checked = blocking(&data.service, move |s| {
@@ -160,17 +150,23 @@ async fn answer_privately(
             Kind::Tak => ("Your ply (PTN)", "c3, Sd4, Cb2, 3c3>12"),
             Kind::Takat => ("Your ply", "b1 to enter, a1-b2 to move"),
         };
-        let input = serenity::CreateInputText::new(serenity::InputTextStyle::Short, label, "ply")
-            .placeholder(example)
-            .max_length(32);
-        let mut rows = vec![serenity::CreateActionRow::InputText(input)];
+        let ply = Field {
+            id: "ply",
+            label,
+            placeholder: example,
+            max_length: 32,
+            required: true,
+        };
+        let mut fields = vec![ply];
         if let Prompt::Board { .. } = prompt {
-            rows.push(serenity::CreateActionRow::InputText(then_input()));
+            fields.push(then_field());
         }
-        let modal = serenity::CreateModal::new(move_id(prompt), "Your move").components(rows);
-        press
-            .create_response(ctx, serenity::CreateInteractionResponse::Modal(modal))
-            .await?;
+        let form = Form {
+            id: move_id(prompt),
+            title: "Your move",
+            fields,
+        };
+        replies::show_form(http, asked, form).await?;
         return Ok(());
     }
     let (content, components) = match (checked.map(|(_, plies)| plies), prompt) {
@@ -185,32 +181,20 @@ async fn answer_privately(
             Vec::new(),
         ),
     };
-    if late {
-        let edit = serenity::EditInteractionResponse::new()
-            .content(content)
-            .components(components)
-            .allowed_mentions(serenity::CreateAllowedMentions::new());
-        press.edit_response(ctx, edit).await?;
-        return Ok(());
+    let answer = Post {
+        components,
+        ..Post::text(content)
+    };
+    match late {
+        true => drop(replies::edit_answer(http, &press.token, answer).await?),
+        false => replies::answer_at_once(http, asked, answer, true).await?,
     }
-    let message = serenity::CreateInteractionResponseMessage::new()
-        .ephemeral(true)
-        .allowed_mentions(serenity::CreateAllowedMentions::new())
-        .content(content)
-        .components(components);
-    press
-        .create_response(ctx, serenity::CreateInteractionResponse::Message(message))
-        .await?;
     Ok(())
 }
 
 /// A ply typed in the Move form: played on the board the form was opened from, and answered like
 /// `/move`, with a new message that pings the player to move.
-pub async fn on_move_modal(
-    ctx: &serenity::Context,
-    submit: &serenity::ModalInteraction,
-    data: &Data,
-) -> Result<(), Error> {
+pub async fn on_move_modal(submit: &serenity::ModalInteraction, data: &Data) -> Result<(), Error> {
     let field = |name: &str| {
         submit
             .data
@@ -240,7 +224,8 @@ pub async fn on_move_modal(
     };
     let (Some(prompt), None) = (prompt, &refused) else {
         let refusal = refused.unwrap_or_else(|| Refusal(OLD_BUTTON.into()));
-        submit.create_response(ctx, ephemeral(&refusal)).await?;
+        let http = data.publisher.http.as_ref();
+        replies::answer_at_once(http, Asked::form(submit), Post::refusal(&refusal), true).await?;
         return Ok(());
     };
     let sctx = Ctx {
@@ -269,19 +254,18 @@ pub async fn on_move_modal(
         .await?;
         Ok(publisher.ready(outcome).await)
     });
-    respond_to(Asker::Form { ctx, submit, data }, work, foresight).await
+    respond_to(Asker::Form { submit, data }, work, foresight).await
 }
 
 /// The Move form's second field: conditional plies kept with the ply (`/premove`'s line).
-fn then_input() -> serenity::CreateInputText {
-    serenity::CreateInputText::new(
-        serenity::InputTextStyle::Short,
-        "Then, if they answer (optional, private)",
-        "then",
-    )
-    .placeholder("their reply, your answer (e3 d3 f3 d4); branches apart by ; (d4 c4)")
-    .required(false)
-    .max_length(200)
+fn then_field() -> Field {
+    Field {
+        id: "then",
+        label: "Then, if they answer (optional, private)",
+        placeholder: "their reply, your answer (e3 d3 f3 d4); branches apart by ; (d4 c4)",
+        max_length: 200,
+        required: false,
+    }
 }
 
 /// Legal plies grouped by the square they place on or move from, one line a square.

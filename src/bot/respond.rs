@@ -1,17 +1,19 @@
 //! The handler path of slash commands: who acts where (the service's `Ctx`), the service called on
 //! a blocking thread, refusals answered ephemerally, outcomes handed to the publisher.
 
+use super::blocking::{blocking, failed_inside};
 use super::checks::{is_moderator, may_post};
-use super::data::{interaction, now_ms};
+use super::data::interaction;
 use super::delivery::failure::describe;
 use super::delivery::posting::created_ms;
 use super::delivery::publish::{Ready, Via};
-use super::post::{escape, fit, Post};
+use super::delivery::replies::{self, refuse, Asked};
+use super::post::{escape, Post};
 use super::{Context, Data, Error};
+use crate::clock::now_ms;
 use crate::service::{Ctx, Deferral, Outcome, Refusal, RequestToken, Service};
 use crate::store::records::PlayerRef;
 use poise::serenity_prelude as serenity;
-use serenity::builder::Builder;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -63,46 +65,6 @@ pub fn interaction_ctx(
         moderator: is_moderator(member.and_then(|m| m.permissions)),
         request: None,
     }
-}
-
-pub async fn blocking<T: Send + 'static>(
-    service: &Arc<Service>,
-    f: impl FnOnce(&Service) -> Result<T, Refusal> + Send + 'static,
-) -> Result<T, Refusal> {
-    let s = Arc::clone(service);
-    tokio::task::spawn_blocking(move || f(&s))
-        .await
-        .unwrap_or_else(|e| Err(failed_inside(e)))
-}
-
-/// The refusal for work that panicked: whatever it did is stored or not, so look.
-fn failed_inside(e: tokio::task::JoinError) -> Refusal {
-    Refusal(format!("Bredon failed inside ({e}); look at /board"))
-}
-
-pub fn refusal_text(refusal: &Refusal) -> String {
-    fit(format!("✋ {}", escape(&refusal.0)))
-}
-
-pub async fn refuse(ctx: Context<'_>, refusal: Refusal) -> Result<(), Error> {
-    ctx.send(
-        poise::CreateReply::default()
-            .content(refusal_text(&refusal))
-            .allowed_mentions(serenity::CreateAllowedMentions::new())
-            .ephemeral(true),
-    )
-    .await?;
-    Ok(())
-}
-
-/// A private answer: a refusal only the presser sees.
-pub fn ephemeral(refusal: &Refusal) -> serenity::CreateInteractionResponse {
-    serenity::CreateInteractionResponse::Message(
-        serenity::CreateInteractionResponseMessage::new()
-            .content(refusal_text(refusal))
-            .allowed_mentions(serenity::CreateAllowedMentions::new())
-            .ephemeral(true),
-    )
 }
 
 pub type Work = tokio::task::JoinHandle<Result<Ready, Refusal>>;
@@ -248,7 +210,6 @@ pub async fn answer(ctx: Context<'_>, outcome: Outcome) -> Result<(), Error> {
 pub enum Asker<'a> {
     Command(Context<'a>),
     Form {
-        ctx: &'a serenity::Context,
         submit: &'a serenity::ModalInteraction,
         data: &'a Data,
     },
@@ -270,24 +231,24 @@ impl<'a> Asker<'a> {
     }
 
     /// The interaction's id (which holds its creation time) and token.
-    fn interaction(&self) -> Option<(u64, &'a str)> {
+    fn interaction(&self) -> Option<Asked<'a>> {
         match self {
-            Asker::Command(ctx) => interaction(*ctx).map(|i| (i.id.get(), i.token.as_str())),
-            Asker::Form { submit, .. } => Some((submit.id.get(), submit.token.as_str())),
+            Asker::Command(ctx) => interaction(*ctx).map(Asked::command),
+            Asker::Form { submit, .. } => Some(Asked::form(submit)),
         }
     }
 
+    fn http(&self) -> &'a serenity::Http {
+        &self.data().publisher.http
+    }
+
     /// "Bredon is thinking…", seen by `audience`: the outcome edits it.
-    async fn defer(&self, audience: Audience) -> Result<(), serenity::Error> {
+    async fn show_thinking(&self, audience: Audience) -> Result<(), serenity::Error> {
         let private = audience == Audience::Asker;
         match self {
-            Asker::Command(ctx) if private => ctx.defer_ephemeral().await,
-            Asker::Command(ctx) => ctx.defer().await,
-            Asker::Form { ctx, submit, .. } => {
-                let thinking = serenity::CreateInteractionResponse::Defer(
-                    serenity::CreateInteractionResponseMessage::new().ephemeral(private),
-                );
-                submit.create_response(ctx, thinking).await
+            Asker::Command(ctx) => replies::defer(*ctx, private).await,
+            Asker::Form { submit, .. } => {
+                replies::defer_answer(self.http(), Asked::form(submit), private).await
             }
         }
     }
@@ -299,15 +260,16 @@ impl<'a> Asker<'a> {
             // A private "thinking" message takes the private answer as a follow-up. A public
             // answer (the puzzle ended in between) cannot be in it: it goes, and the answer
             // goes to the channel.
-            (_, Some((_, token)), Some(Audience::Asker)) if private => Via::Followup(token),
-            (_, Some((_, token)), Some(Audience::Asker)) => {
-                let http = &self.data().publisher.http;
-                if let Err(e) = http.delete_original_interaction_response(token).await {
+            (_, Some(Asked { token, .. }), Some(Audience::Asker)) if private => {
+                Via::Followup(token)
+            }
+            (_, Some(Asked { token, .. }), Some(Audience::Asker)) => {
+                if let Err(e) = replies::delete_answer(self.http(), token).await {
                     tracing::info!(error = %describe(&e), "a private \"thinking\" message stays");
                 }
                 Via::Channel
             }
-            (_, Some((id, token)), Some(Audience::Channel)) => Via::Deferred {
+            (_, Some(Asked { id, token }), Some(Audience::Channel)) => Via::Deferred {
                 token,
                 issued_ms: created_ms(id),
                 marked,
@@ -321,15 +283,11 @@ impl<'a> Asker<'a> {
     /// kept): an ephemeral follow-up. Lost with the interaction, it is only a confirmation:
     /// `/premove` lists the lines again.
     async fn aside(&self, text: &str) -> Result<(), Error> {
-        let Some((_, token)) = self.interaction() else {
+        let Some(Asked { token, .. }) = self.interaction() else {
             return Ok(());
         };
-        let followup = serenity::CreateInteractionResponseFollowup::new()
-            .content(fit(escape(text)))
-            .allowed_mentions(serenity::CreateAllowedMentions::new())
-            .ephemeral(true);
-        let http = self.data().publisher.http.as_ref();
-        if let Err(e) = followup.execute(http, (None, token)).await {
+        let aside = Post::text(escape(text));
+        if let Err(e) = replies::follow_privately(self.http(), token, aside).await {
             tracing::info!(error = %describe(&e), "a private aside was not delivered");
         }
         Ok(())
@@ -337,25 +295,18 @@ impl<'a> Asker<'a> {
 
     /// A refusal for the user alone; after a deferral, the "thinking" message goes first.
     async fn refuse(&self, refusal: Refusal, deferred: bool) -> Result<(), Error> {
-        if let (true, Some((_, token))) = (deferred, self.interaction()) {
-            self.data()
-                .publisher
-                .http
-                .delete_original_interaction_response(token)
-                .await?;
+        if let (true, Some(asked)) = (deferred, self.interaction()) {
+            replies::delete_answer(self.http(), asked.token).await?;
         }
+        let post = Post::refusal(&refusal);
         match self {
             Asker::Command(ctx) => refuse(*ctx, refusal).await,
-            Asker::Form { ctx, submit, .. } if deferred => {
-                let text = serenity::CreateInteractionResponseFollowup::new()
-                    .content(refusal_text(&refusal))
-                    .allowed_mentions(serenity::CreateAllowedMentions::new())
-                    .ephemeral(true);
-                submit.create_followup(ctx, text).await?;
+            Asker::Form { submit, .. } if deferred => {
+                replies::follow_privately(self.http(), &submit.token, post).await?;
                 Ok(())
             }
-            Asker::Form { ctx, submit, .. } => {
-                submit.create_response(ctx, ephemeral(&refusal)).await?;
+            Asker::Form { submit, .. } => {
+                replies::answer_at_once(self.http(), Asked::form(submit), post, true).await?;
                 Ok(())
             }
         }
@@ -386,7 +337,7 @@ pub async fn respond_to(
     let data = asker.data();
     let left = asker
         .interaction()
-        .map_or(RESPONSE_WINDOW, |(id, _)| window_left(id, now_ms()));
+        .map_or(RESPONSE_WINDOW, |asked| window_left(asked.id, now_ms()));
     let defer_after = data.defer_after.min(left.saturating_sub(DEFER_MARGIN));
     let channel = asker.channel();
     let publisher = &data.publisher;
@@ -404,11 +355,11 @@ pub async fn respond_to(
             // and before the deferral goes out: whatever happens to that, the outbox then knows
             // that an edit of the "thinking" message owes its pings. Only a public deferral's
             // answer is such an edit.
-            let told = foresight.deferral.defer();
+            let told = foresight.deferral.mark_deferred();
             let wait = FORESIGHT_WAIT.min(left.saturating_sub(defer_after + DEFER_MARGIN));
             let audience = foresight.audience(wait).await;
             marked = told && audience == Audience::Channel;
-            if let Err(e) = asker.defer(audience).await {
+            if let Err(e) = asker.show_thinking(audience).await {
                 // Too late to answer: the work goes on, and what it stores the outbox posts.
                 tracing::info!(error = %describe(&e), "could not defer; the outbox posts the outcome");
                 let publisher = Arc::clone(publisher);
@@ -479,11 +430,7 @@ pub async fn say(
     let sctx = service_ctx(ctx);
     match blocking(&ctx.data().service, move |s| f(s, &sctx)).await {
         Err(r) => refuse(ctx, r).await,
-        Ok(text) => {
-            ctx.send(Post::text(text).reply().ephemeral(ephemeral))
-                .await?;
-            Ok(())
-        }
+        Ok(text) => replies::reply(ctx, Post::text(text), ephemeral).await,
     }
 }
 

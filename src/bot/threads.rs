@@ -1,13 +1,18 @@
-//! A game's own thread: an action (a challenge, a puzzle) started in a new thread, and the
-//! opening of a thread, a create Discord cannot repeat safely (a lost answer may have made one),
-//! so each caller looks for one an earlier try made before it makes another.
+//! A game's own thread: an action (a challenge, a puzzle) started in a new thread. Opening a
+//! thread is a create Discord cannot repeat safely (a lost answer may have made one), so an
+//! empty thread an earlier try left is taken before another is opened (`delivery/threads.rs`).
 
+use super::blocking::blocking;
 use super::checks::{may_post, member_may_open_threads, thread_home};
-use super::data::{interaction, now_ms};
+use super::data::interaction;
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::publish::Via;
-use super::respond::{blocking, refuse, service_ctx};
+use super::delivery::replies::{self, refuse};
+use super::delivery::threads::{MadeThread, WantedThread};
+use super::post::Post;
+use super::respond::service_ctx;
 use super::{Context, Error};
+use crate::clock::now_ms;
 use crate::service::{Ctx, Outcome, Refusal, Service};
 use poise::serenity_prelude as serenity;
 
@@ -47,12 +52,18 @@ pub async fn act_in_thread(
         return Ok(());
     };
     // Creating a thread is a round trip to Discord: answer "thinking" first.
-    ctx.defer().await?;
-    let guild = ctx.guild_id().map_or(0, |g| g.get());
-    let thread = match game_thread(ctx, guild, home, &name, kind).await {
+    replies::defer(ctx, false).await?;
+    let http = ctx.data().publisher.http.as_ref();
+    let wanted = WantedThread {
+        guild: ctx.guild_id().map_or(0, |g| g.get()),
+        home,
+        name: &name,
+        kind,
+    };
+    let thread = match game_thread(ctx, &wanted).await {
         Ok(thread) => thread,
         Err(e) => {
-            interaction.delete_response(ctx.http()).await?;
+            replies::delete_answer(http, &interaction.token).await?;
             let why = match classify(&e) {
                 Failure::Uncertain | Failure::RateLimited => format!(
                     "Discord did not say whether the game's thread opened ({}); try again: \
@@ -72,10 +83,9 @@ pub async fn act_in_thread(
     sctx.channel = thread;
     // The outcome is announced in the thread, not in the answer to the command.
     sctx.request = None;
-    let http = ctx.http();
     match blocking(&ctx.data().service, move |s| start(s, &sctx)).await {
         Err(refusal) => {
-            interaction.delete_response(http).await?;
+            replies::delete_answer(http, &interaction.token).await?;
             refuse(ctx, refusal).await
         }
         Ok(outcome) => {
@@ -88,9 +98,8 @@ pub async fn act_in_thread(
             if let Err(e) = publisher.publish(channel, ready, Via::Channel).await {
                 tracing::info!(channel, error = %e, "the new thread's first post waits for the outbox");
             }
-            let answer = format!("{why}{what} in <#{thread}>.");
-            let edit = serenity::EditInteractionResponse::new().content(answer);
-            interaction.edit_response(http, edit).await?;
+            let answer = Post::text(format!("{why}{what} in <#{thread}>."));
+            replies::edit_answer(http, &interaction.token, answer).await?;
             Ok(())
         }
     }
@@ -99,32 +108,21 @@ pub async fn act_in_thread(
 /// How long an empty thread a try left stays Bredon's to take for the same game.
 const EMPTY_THREAD_KEPT_MS: i64 = 15 * 60_000;
 
-/// The thread for a game named `name` under `home`: an empty one an earlier try left (its
-/// answer lost, its game refused, its process stopped) within `EMPTY_THREAD_KEPT_MS`, or a new
-/// one. A create whose answer is lost is looked for once more before it counts as failed.
-async fn game_thread(
-    ctx: Context<'_>,
-    guild: u64,
-    home: u64,
-    name: &str,
-    kind: serenity::ChannelType,
-) -> serenity::Result<u64> {
-    let http = ctx.http();
-    let me = ctx.framework().bot_id.get();
-    let left_empty = |since_ms: i64| async move {
-        let made = made_since(http, guild, home, name, since_ms).await?;
-        let mut left = None;
-        for thread in made.into_iter().filter(|t| empty_and_made_by(t, me)) {
-            let id = thread.id.get();
-            let taken = blocking(&ctx.data().service, move |s| s.holds_game_or_challenge(id));
-            if !taken.await.unwrap_or(true) {
-                left = Some(id);
-                break;
-            }
+/// The thread for a game (`wanted`): an empty one an earlier try left (its answer lost, its game
+/// refused, its process stopped) within `EMPTY_THREAD_KEPT_MS`, or a new one.
+async fn game_thread(ctx: Context<'_>, wanted: &WantedThread<'_>) -> serenity::Result<u64> {
+    let publisher = &ctx.data().publisher;
+    // An empty thread of Bredon's that holds no game or challenge yet.
+    let left_empty = |made: MadeThread| async move {
+        if !made.empty_and_bredons {
+            return false;
         }
-        serenity::Result::Ok(left)
+        let id = made.id;
+        let taken = blocking(&publisher.service, move |s| s.holds_game_or_challenge(id));
+        !taken.await.unwrap_or(true)
     };
-    match left_empty(now_ms() - EMPTY_THREAD_KEPT_MS).await {
+    let since_ms = now_ms() - EMPTY_THREAD_KEPT_MS;
+    match publisher.thread_made(wanted, since_ms, left_empty).await {
         Ok(Some(thread)) => {
             tracing::info!(
                 thread,
@@ -136,67 +134,5 @@ async fn game_thread(
         // Not known: a new thread all the same (at worst an empty one stays behind).
         Err(e) => tracing::info!(error = %describe(&e), "cannot list the active threads"),
     }
-    let asked_ms = now_ms();
-    match open(http, home, name, kind).await {
-        Ok(thread) => Ok(thread),
-        Err(e) if matches!(classify(&e), Failure::Uncertain) => {
-            match left_empty(asked_ms - 5_000).await {
-                Ok(Some(thread)) => Ok(thread),
-                _ => Err(e),
-            }
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Opens a thread named `name` under `home`, archived after a week without messages.
-pub async fn open(
-    http: &serenity::Http,
-    home: u64,
-    name: &str,
-    kind: serenity::ChannelType,
-) -> serenity::Result<u64> {
-    let thread = serenity::ChannelId::new(home)
-        .create_thread(
-            http,
-            serenity::CreateThread::new(name)
-                .kind(kind)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-        )
-        .await?;
-    Ok(thread.id.get())
-}
-
-/// The active threads of `guild` under `home` named `name` and made since `since_ms`, newest
-/// first (resources/guild, "List Active Guild Threads": ordered by id, descending).
-pub async fn made_since(
-    http: &serenity::Http,
-    guild: u64,
-    home: u64,
-    name: &str,
-    since_ms: i64,
-) -> serenity::Result<Vec<serenity::GuildChannel>> {
-    let active = serenity::GuildId::new(guild)
-        .get_active_threads(http)
-        .await?;
-    let Ok(since) = serenity::Timestamp::from_millis(since_ms) else {
-        return Ok(Vec::new());
-    };
-    Ok(active
-        .threads
-        .into_iter()
-        .filter(|t| {
-            t.parent_id.map(|c| c.get()) == Some(home)
-                && t.name == name
-                && *t.id.created_at() >= *since
-        })
-        .collect())
-}
-
-/// Whether `thread` was opened by `me` and nothing was ever posted in it: a thread a try made
-/// and left before its first post (its answer lost, or its game refused).
-pub fn empty_and_made_by(thread: &serenity::GuildChannel, me: u64) -> bool {
-    thread.owner_id.map(|o| o.get()) == Some(me)
-        && thread.last_message_id.is_none()
-        && thread.message_count.unwrap_or(0) == 0
+    publisher.open_thread(wanted, left_empty).await
 }

@@ -2,19 +2,22 @@
 //! news and a thread for each new pairing's game). Everything it posts goes through the
 //! publisher as channel messages.
 
+use super::blocking::in_store;
 use super::data::Publisher;
-use super::data::{now_ms, TOURNAMENT_NEWS};
+use super::data::TOURNAMENT_NEWS;
+use super::delivery::backoff::THREAD_REFUSED;
 use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::outbox::AT_ONCE_PER_SERVER;
 use super::delivery::publish::Via;
-use super::threads;
+use super::delivery::threads::WantedThread;
+use crate::clock::now_ms;
 use crate::service::{Outcome, PendingPairing, Refusal, TimerEvent};
 use futures_util::StreamExt;
 use poise::serenity_prelude as serenity;
 use serenity::ChannelType::PublicThread;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Posts reminders, time-outs and expired challenges, and does the tournaments' work (their news
 /// and their new games' threads), at every tick and whenever an outcome touched a tournament.
@@ -28,8 +31,7 @@ pub async fn timer_loop(publisher: Arc<Publisher>, every: Duration) {
             _ = interval.tick() => {}
             _ = TOURNAMENT_NEWS.notified() => {}
         }
-        let s = Arc::clone(&publisher.service);
-        let events = match tokio::task::spawn_blocking(move || s.tick(now_ms())).await {
+        let events = match in_store(&publisher.service, |s| s.tick(now_ms())).await {
             Ok(Ok(events)) => events,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "timers");
@@ -74,26 +76,21 @@ async fn post_outcome(publisher: &Arc<Publisher>, channel: u64, outcome: Outcome
 }
 
 /// Tournament channels where Discord refused to open a thread: how many tries in a row, and when
-/// to try again (a wait that doubles from `FIRST_WAIT` up to `MOST_WAIT`).
+/// to try again, on the bot's clock (`backoff::THREAD_REFUSED`).
 #[derive(Default)]
-struct Refused(HashMap<u64, (u32, Instant)>);
-
-const FIRST_WAIT: Duration = Duration::from_secs(2);
-const MOST_WAIT: Duration = Duration::from_secs(600);
+struct Refused(HashMap<u64, (u32, i64)>);
 
 impl Refused {
     fn waits(&self, channel: u64) -> bool {
         self.0
             .get(&channel)
-            .is_some_and(|(_, at)| *at > Instant::now())
+            .is_some_and(|(_, at_ms)| *at_ms > now_ms())
     }
 
     fn failed(&mut self, channel: u64) {
         let tries = self.0.get(&channel).map_or(0, |(n, _)| *n) + 1;
-        let wait = FIRST_WAIT
-            .saturating_mul(1 << (tries - 1).min(16))
-            .min(MOST_WAIT);
-        self.0.insert(channel, (tries, Instant::now() + wait));
+        let wait_ms = THREAD_REFUSED.wait_ms(tries);
+        self.0.insert(channel, (tries, now_ms() + wait_ms));
     }
 }
 
@@ -102,8 +99,7 @@ impl Refused {
 /// service refuses a second opening anyway.
 async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
     let service = &publisher.service;
-    let s = Arc::clone(service);
-    let news = tokio::task::spawn_blocking(move || s.tournament_news(now_ms())).await;
+    let news = in_store(service, |s| s.tournament_news(now_ms())).await;
     match news {
         Ok(Ok(events)) => {
             for event in events {
@@ -113,8 +109,7 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
         Ok(Err(e)) => tracing::warn!(error = %e, "tournament news"),
         Err(e) => tracing::error!(error = %e, "tournament news failed"),
     }
-    let s = Arc::clone(service);
-    let pending = match tokio::task::spawn_blocking(move || s.pending_pairings()).await {
+    let pending = match in_store(service, |s| s.pending_pairings()).await {
         Ok(Ok(p)) => p,
         _ => return,
     };
@@ -122,47 +117,20 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
         if refused.waits(p.channel) {
             continue;
         }
-        let s = Arc::clone(service);
         let fixture = p.fixture;
-        let claimed = tokio::task::spawn_blocking(move || {
-            s.claim_pairing_thread(fixture, now_ms(), THREAD_CLAIM_MS)
+        let leased = in_store(service, move |s| {
+            s.lease_pairing_thread(fixture, now_ms(), THREAD_LEASE_MS)
         })
         .await;
-        let Ok(Ok(Some(claim))) = claimed else {
+        let Ok(Ok(Some(lease))) = leased else {
             continue;
         };
-        let earlier = match claim.tries > 1 {
-            true => made_earlier(publisher, &p, claim.since_ms).await,
-            false => Ok(None),
+        let earlier_since_ms = (lease.tries > 1).then_some(lease.since_ms);
+        let Some(thread) = pairing_thread(publisher, &p, earlier_since_ms, refused).await else {
+            continue;
         };
-        let earlier = match earlier {
-            Ok(earlier) => earlier,
-            Err(e) => {
-                // Unknown whether an earlier try made it: no new thread before a look.
-                tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
-                refused.failed(p.channel);
-                continue;
-            }
-        };
-        let thread = match earlier {
-            Some(thread) => thread,
-            None => match threads::open(&publisher.http, p.channel, &p.name, PublicThread).await {
-                Ok(thread) => thread,
-                Err(e) => {
-                    tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
-                    refused.failed(p.channel);
-                    if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
-                        tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
-                    }
-                    continue;
-                }
-            },
-        };
-        refused.0.remove(&p.channel);
-        let s = Arc::clone(service);
         let fixture = p.fixture;
-        let started =
-            tokio::task::spawn_blocking(move || s.start_pairing(fixture, thread, now_ms())).await;
+        let started = in_store(service, move |s| s.start_pairing(fixture, thread, now_ms())).await;
         match started {
             Ok(Ok(Some(outcome))) => post_outcome(publisher, thread, outcome).await,
             Ok(Ok(None)) => {}
@@ -172,32 +140,57 @@ async fn tournament_work(publisher: &Arc<Publisher>, refused: &mut Refused) {
     }
 }
 
-/// How long a process holds the opening of a pairing's thread: well past a few requests' time
-/// (each at most 30 s, and rate limits may hold one), so one that dies leaves it to another in
+/// How long a process's lease on opening a pairing's thread runs: well past a few requests' time
+/// (each at most 30 s, and rate limits may keep one waiting), so one that dies leaves it to another in
 /// minutes.
-const THREAD_CLAIM_MS: i64 = 300_000;
+const THREAD_LEASE_MS: i64 = 300_000;
 
-/// The pairing's thread, if an earlier try made it although its answer was lost: an active
-/// thread under the tournament's channel with its name, made since the first try.
-async fn made_earlier(
-    publisher: &Publisher,
+/// The thread of pairing `p`, looked for first when an earlier try since `earlier_since_ms`
+/// may have made it (its answer lost), else opened; `None` when Discord refused or the look
+/// failed (unknown whether an earlier try made it: no new thread before a look), and the
+/// channel waits (`refused`).
+async fn pairing_thread(
+    publisher: &Arc<Publisher>,
     p: &PendingPairing,
-    since_ms: i64,
-) -> serenity::Result<Option<u64>> {
-    let found = threads::made_since(
-        &publisher.http,
-        p.guild,
-        p.channel,
-        &p.name,
-        since_ms - 5_000,
-    )
-    .await?
-    .first()
-    .map(|t| t.id.get());
-    if let Some(thread) = found {
-        tracing::info!(thread, "a tournament game's thread made by an earlier try");
+    earlier_since_ms: Option<i64>,
+    refused: &mut Refused,
+) -> Option<u64> {
+    let wanted = WantedThread {
+        guild: p.guild,
+        home: p.channel,
+        name: &p.name,
+        kind: PublicThread,
+    };
+    let any = |_| async { true };
+    if let Some(since_ms) = earlier_since_ms {
+        match publisher.thread_made(&wanted, since_ms - 5_000, any).await {
+            Ok(Some(thread)) => {
+                tracing::info!(thread, "a tournament game's thread made by an earlier try");
+                refused.0.remove(&p.channel);
+                return Some(thread);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::info!(channel = p.channel, error = %describe(&e), "cannot list the active threads");
+                refused.failed(p.channel);
+                return None;
+            }
+        }
     }
-    Ok(found)
+    match publisher.open_thread(&wanted, any).await {
+        Ok(thread) => {
+            refused.0.remove(&p.channel);
+            Some(thread)
+        }
+        Err(e) => {
+            tracing::warn!(channel = p.channel, error = %describe(&e), "cannot open a tournament game's thread");
+            refused.failed(p.channel);
+            if !matches!(classify(&e), Failure::Uncertain | Failure::RateLimited) {
+                tell_refused(publisher, p.fixture.tournament, p.channel, &e).await;
+            }
+            None
+        }
+    }
 }
 
 /// Tells the tournament's channel (once, until a thread opens) why its games cannot start.
@@ -213,8 +206,9 @@ async fn tell_refused(
         }
         other => other.to_string(),
     };
-    let s = Arc::clone(&publisher.service);
-    let told = tokio::task::spawn_blocking(move || s.threads_refused(tournament, &why, now_ms()));
+    let told = in_store(&publisher.service, move |s| {
+        s.threads_refused(tournament, &why, now_ms())
+    });
     if let Ok(Ok(Some(outcome))) = told.await {
         post_outcome(publisher, channel, outcome).await;
     }

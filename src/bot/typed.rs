@@ -4,12 +4,13 @@
 //! `/move`; a ply that cannot be played is answered with a reply saying why; anything else is
 //! talk, and Bredon stays quiet.
 
-use super::delivery::failure::{code, describe, discord_code};
+use super::blocking::blocking;
 use super::delivery::publish::Via;
-use super::post::Post;
-use super::respond::{blocking, player_ref, refusal_text};
+use super::delivery::replies::{answer_typed_ply, TypedPly};
+use super::post::refusal_text;
+use super::respond::player_ref;
 use super::{Data, TypedPlies};
-use crate::service::{Ctx, Refusal};
+use crate::service::Ctx;
 use poise::serenity_prelude as serenity;
 
 /// The longest message worth reading as a ply (`6c3>1113'!?` and a mention fit).
@@ -34,7 +35,7 @@ pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, da
         guild: guild.get(),
         channel: message.channel_id.get(),
         user: player_ref(&message.author, nick),
-        now_ms: super::data::now_ms(),
+        now_ms: crate::clock::now_ms(),
         moderator: false,
         request: None,
     };
@@ -49,30 +50,14 @@ pub async fn on_message(ctx: &serenity::Context, message: &serenity::Message, da
                 tracing::info!(channel, error = %e, "a typed ply is not announced yet");
             }
         }
-        Err(refusal) => answer_refused(ctx, message, &refusal).await,
-    }
-}
-
-/// Why a typed ply was not played, as a reply to it (no ephemeral answers to a message) that
-/// pings no one. A reply needs Read Message History (resources/message, "Create Message",
-/// 160002); without it, a message of its own that mentions (so pings) the player.
-async fn answer_refused(ctx: &serenity::Context, message: &serenity::Message, refusal: &Refusal) {
-    let channel = message.channel_id;
-    let text = refusal_text(refusal);
-    let reply = Post::text(text.clone())
-        .message()
-        .reference_message(message);
-    let error = match channel.send_message(&ctx.http, reply).await {
-        Ok(_) => return,
-        Err(e) => e,
-    };
-    if discord_code(&error) != Some(code::REPLY_WITHOUT_HISTORY) {
-        tracing::info!(channel = channel.get(), error = %describe(&error), "could not answer a typed ply");
-        return;
-    }
-    let named = Post::pinging(vec![message.author.id.get()], &text).message();
-    if let Err(e) = channel.send_message(&ctx.http, named).await {
-        tracing::info!(channel = channel.get(), error = %describe(&e), "could not answer a typed ply");
+        Err(refusal) => {
+            let ply = TypedPly {
+                channel,
+                message: message.id.get(),
+                author: message.author.id.get(),
+            };
+            answer_typed_ply(&publisher.http, ply, refusal_text(&refusal)).await
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! topics/permissions, "Permission Overwrites"), a private thread, and a thread of such a
 //! channel are hidden. The service is told, and the web pages leave their games out.
 
+use super::blocking::blocking;
 use super::data::Data;
-use super::respond::blocking;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 

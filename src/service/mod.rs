@@ -109,7 +109,7 @@ impl Deferral {
     }
 
     /// The bot defers the answer: whether the letter will say so (not written yet).
-    pub fn defer(&self) -> bool {
+    pub fn mark_deferred(&self) -> bool {
         let mut state = self.0.lock().expect("deferral");
         if *state == DeferralState::Open {
             *state = DeferralState::Deferred;
@@ -181,7 +181,7 @@ pub struct Service {
     /// The minute the daily puzzles and digests were last looked at: the timer loop ticks
     /// every second or so, and a daily post needs no finer time than a minute.
     daily_checked: std::sync::atomic::AtomicI64,
-    /// Who this process is to the outbox's holds (`Hold`): the same after a restart, and
+    /// Who this process is to the outbox's leases (`Lease`: their holder): the same after a restart, and
     /// never the same as another process sharing the store.
     holder: u64,
     /// Letters of a newer build this one cannot read, passed by in their channels (told once).
@@ -304,7 +304,7 @@ impl Service {
         let letter = self.letter_for(ctx, &outcome)?;
         outcome.letter = Some(letter.id);
         outcome.guild = letter.guild;
-        outcome.lease_until_ms = letter.hold.map_or(0, |h| h.until_ms);
+        outcome.lease_until_ms = letter.lease.map_or(0, |l| l.until_ms);
         outcome.behind = self.owed_before(letter.channel, letter.id)?;
         change.letters.push(letter);
         self.durable_or(&change, conflict)?;
@@ -508,17 +508,20 @@ mod tests {
     #[test]
     fn a_letter_says_its_answer_was_deferred_only_if_told_before_it_was_written() {
         let told_first = Deferral::default();
-        assert!(told_first.defer(), "the letter is not written yet");
+        assert!(told_first.mark_deferred(), "the letter is not written yet");
         assert!(told_first.letter_written(), "so it says so");
-        assert!(told_first.defer(), "and a second look agrees");
+        assert!(told_first.mark_deferred(), "and a second look agrees");
 
         let written_first = Deferral::default();
         assert!(!written_first.letter_written());
         assert!(
-            !written_first.defer(),
+            !written_first.mark_deferred(),
             "too late: the bot answers otherwise"
         );
 
-        assert!(!Deferral::written().defer(), "an outcome decided before");
+        assert!(
+            !Deferral::written().mark_deferred(),
+            "an outcome decided before"
+        );
     }
 }

@@ -124,7 +124,7 @@ impl Service {
             },
             message: None,
             body: letter::body_of(outcome),
-            hold: Some(Hold {
+            lease: Some(Lease {
                 holder: self.holder,
                 until_ms: crate::clock::now_ms() + LEASE_MS,
                 epoch: FIRST_EPOCH,
@@ -221,7 +221,7 @@ impl Service {
     /// a process of that build may take it.
     fn leave_to_its_build(&self, id: u64) -> Result<(), Refusal> {
         self.store
-            .hold_letter(id, self.holder, i64::MIN, i64::MIN)?;
+            .lease_letter(id, self.holder, i64::MIN, i64::MIN)?;
         Ok(())
     }
 
@@ -240,10 +240,10 @@ impl Service {
         }
     }
 
-    /// Tells the store what a delivery did with `letter` (held as `epoch`), in one step:
+    /// Tells the store what a delivery did with `letter` (leased as `epoch`), in one step:
     /// `progress`'s parts noted, its direct messages handed over to letters of their own (each
-    /// in its reader's queue, so a direct message held long never holds the game's channel;
-    /// held by this process, as any letter it makes), the letter removed when done, and a live
+    /// in its reader's queue, so a direct message kept waiting never keeps the game's channel
+    /// waiting; leased to this process, as any letter it makes), the letter removed when done, and a live
     /// board's message remembered. The ids of the letters handed over now, or `Fenced` when
     /// another process took `letter` over since (nothing is written: this one must stop).
     pub fn settle(
@@ -302,9 +302,9 @@ impl Service {
     }
 
     /// Takes the right to deliver `letter` for `for_ms` (the outbox loop, before it delivers):
-    /// the epoch it is held under, or `None` while another process holds it, or once it is
+    /// the epoch of its lease, or `None` while another process's lease runs, or once it is
     /// delivered.
-    pub fn hold_letter(
+    pub fn lease_letter(
         &self,
         letter: u64,
         now_ms: i64,
@@ -312,7 +312,7 @@ impl Service {
     ) -> Result<Option<u64>, Refusal> {
         Ok(self
             .store
-            .hold_letter(letter, self.holder, now_ms, now_ms + for_ms)?)
+            .lease_letter(letter, self.holder, now_ms, now_ms + for_ms)?)
     }
 
     /// Renews this process's lease on `letter` (taken as `epoch`) for `LEASE_MS` from `now_ms`:
@@ -331,9 +331,9 @@ impl Service {
         Ok(())
     }
 
-    /// Whether another process holds the letter of `head` at `now_ms`.
-    pub fn held_elsewhere(&self, head: &LetterHead, now_ms: i64) -> bool {
-        !Hold::lets(head.hold, self.holder, now_ms)
+    /// Whether another process's lease on the letter of `head` runs at `now_ms`.
+    pub fn leased_elsewhere(&self, head: &LetterHead, now_ms: i64) -> bool {
+        !Lease::lets(head.lease, self.holder, now_ms)
     }
 
     /// Everything `letter` owed went out (or can never go: its channel is gone).

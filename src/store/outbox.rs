@@ -3,7 +3,7 @@
 //! change's new letters are written by `Store::commit` inside its transaction, with the lease
 //! of the process that made them.
 
-use super::records::{Hold, Letter, LetterHead};
+use super::records::{Lease, Letter, LetterHead};
 use super::tx::Tree;
 use super::{decode_all, encode, tx_decode, Store, StoreError, TxAbort};
 
@@ -100,7 +100,7 @@ impl Store {
                     });
                 };
                 let mut letter: Letter = tx_decode("outbox", &bytes)?;
-                if !Hold::is(letter.hold, holder, epoch) {
+                if !Lease::is(letter.lease, holder, epoch) {
                     return Ok(Settled::Fenced);
                 }
                 let mut handed_now = Vec::new();
@@ -128,13 +128,13 @@ impl Store {
     }
 
     /// Gives `holder` the right to deliver letter `id` until `until_ms`, unless another holder's
-    /// right runs past `now_ms`: the epoch it holds it under, always the next one (a delivery
+    /// right runs past `now_ms`: the epoch of its lease, always the next one (a delivery
     /// the same process started under the earlier epoch is fenced, so two of its tasks never
-    /// both write), or `None` (held elsewhere, or gone). A holder is one process start
+    /// both write), or `None` (leased elsewhere, or gone). A holder is one process start
     /// (`Service::of_process`): two processes never share one, so a lease that has not lapsed
-    /// is only ever taken again by the process that holds it, which knows (its claims) that no
+    /// is only ever taken again by the process it was given to, which knows (its claims) that no
     /// task of its own still delivers the letter.
-    pub fn hold_letter(
+    pub fn lease_letter(
         &self,
         id: u64,
         holder: u64,
@@ -144,12 +144,12 @@ impl Store {
         let mut epoch = None;
         let cell = std::sync::Mutex::new(&mut epoch);
         self.change_letter(id, |letter| {
-            let held = letter.hold;
-            let next = match held {
+            let leased = letter.lease;
+            let next = match leased {
                 Some(h) if h.holder != holder && h.until_ms > now_ms => return false,
                 other => other.map_or(1, |h| h.epoch + 1),
             };
-            letter.hold = Some(Hold {
+            letter.lease = Some(Lease {
                 holder,
                 until_ms,
                 epoch: next,
@@ -170,9 +170,9 @@ impl Store {
         until_ms: i64,
     ) -> Result<bool, StoreError> {
         self.change_letter(id, |letter| {
-            let ours = Hold::is(letter.hold, holder, epoch);
+            let ours = Lease::is(letter.lease, holder, epoch);
             if ours {
-                letter.hold = Some(Hold {
+                letter.lease = Some(Lease {
                     holder,
                     until_ms,
                     epoch,
@@ -188,12 +188,12 @@ impl Store {
     pub fn lapse_leases(&self) -> Result<usize, StoreError> {
         let mut lapsed = 0;
         for head in self.letter_heads()? {
-            if head.hold.is_none_or(|h| h.until_ms == i64::MIN) {
+            if head.lease.is_none_or(|h| h.until_ms == i64::MIN) {
                 continue;
             }
-            let changed = self.change_letter(head.id, |letter| match &mut letter.hold {
-                Some(hold) if hold.until_ms != i64::MIN => {
-                    hold.until_ms = i64::MIN;
+            let changed = self.change_letter(head.id, |letter| match &mut letter.lease {
+                Some(lease) if lease.until_ms != i64::MIN => {
+                    lease.until_ms = i64::MIN;
                     true
                 }
                 _ => false,

@@ -131,8 +131,8 @@ impl Pool {
 
     /// An open connection: an idle one, a new one while fewer than `POOL` are open, or the
     /// next one given back.
-    fn take(self: &Arc<Pool>) -> Result<Lease, StoreError> {
-        let lease = |conn| Lease {
+    fn take(self: &Arc<Pool>) -> Result<Pooled, StoreError> {
+        let pooled = |conn| Pooled {
             pool: self.clone(),
             conn: Some(conn),
         };
@@ -140,14 +140,14 @@ impl Pool {
         loop {
             while let Some(conn) = state.idle.pop() {
                 if !conn.client.is_closed() {
-                    return Ok(lease(conn));
+                    return Ok(pooled(conn));
                 }
                 state.open -= 1;
             }
             if state.open < POOL {
                 state.open += 1;
                 drop(state);
-                return self.connect().map(lease).inspect_err(|_| {
+                return self.connect().map(pooled).inspect_err(|_| {
                     self.state.lock().expect("pool lock").open -= 1;
                 });
             }
@@ -157,12 +157,12 @@ impl Pool {
 }
 
 /// A connection out of the pool, given back when dropped.
-struct Lease {
+struct Pooled {
     pool: Arc<Pool>,
     conn: Option<Conn>,
 }
 
-impl Drop for Lease {
+impl Drop for Pooled {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
             self.pool.state.lock().expect("pool lock").idle.push(conn);
@@ -171,16 +171,20 @@ impl Drop for Lease {
     }
 }
 
-impl std::ops::Deref for Lease {
+impl std::ops::Deref for Pooled {
     type Target = Conn;
     fn deref(&self) -> &Conn {
-        self.conn.as_ref().expect("a lease holds its connection")
+        self.conn
+            .as_ref()
+            .expect("a pooled connection is kept until dropped")
     }
 }
 
-impl std::ops::DerefMut for Lease {
+impl std::ops::DerefMut for Pooled {
     fn deref_mut(&mut self) -> &mut Conn {
-        self.conn.as_mut().expect("a lease holds its connection")
+        self.conn
+            .as_mut()
+            .expect("a pooled connection is kept until dropped")
     }
 }
 
@@ -225,7 +229,7 @@ impl PgKv {
         Ok(kv)
     }
 
-    fn lease(&self) -> Result<Lease, StoreError> {
+    fn pooled(&self) -> Result<Pooled, StoreError> {
         self.pool.take()
     }
 
@@ -278,14 +282,14 @@ impl PgKv {
     }
 
     pub(super) fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         let row =
             block_on(conn.client.query_opt(&conn.get, &[&tree.name(), &key])).map_err(db_error)?;
         Ok(row.map(|r| r.get(0)))
     }
 
     pub(super) fn insert(&self, tree: Tree, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         block_on(
             conn.client
                 .execute(&conn.put, &[&tree.name(), &key, &value]),
@@ -295,13 +299,13 @@ impl PgKv {
     }
 
     pub(super) fn remove(&self, tree: Tree, key: &[u8]) -> Result<(), StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         block_on(conn.client.execute(&conn.delete, &[&tree.name(), &key])).map_err(db_error)?;
         Ok(())
     }
 
     pub(super) fn scan(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Row>, StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         let rows = match after_prefix(prefix) {
             Some(end) => block_on(
                 conn.client
@@ -314,7 +318,7 @@ impl PgKv {
     }
 
     pub(super) fn below(&self, tree: Tree, end: &[u8]) -> Result<Vec<Row>, StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         let start: &[u8] = &[];
         let rows = block_on(
             conn.client
@@ -325,14 +329,14 @@ impl PgKv {
     }
 
     pub(super) fn len(&self, tree: Tree) -> Result<usize, StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         let row =
             block_on(conn.client.query_one(&conn.count, &[&tree.name()])).map_err(db_error)?;
         Ok(row.get::<_, i64>(0) as usize)
     }
 
     pub(super) fn new_id(&self) -> Result<u64, StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         let row = block_on(conn.client.query_one("SELECT nextval('bredon_ids')", &[]))
             .map_err(db_error)?;
         Ok(row.get::<_, i64>(0) as u64)
@@ -340,7 +344,7 @@ impl PgKv {
 
     /// Makes every id from now on larger than `id` (ids moved in from a sled folder).
     pub(super) fn ids_above(&self, id: u64) -> Result<(), StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         block_on(conn.client.execute(
             "SELECT setval('bredon_ids', greatest($1, (SELECT last_value FROM bredon_ids)))",
             &[&(id as i64)],
@@ -353,7 +357,7 @@ impl PgKv {
         &self,
         body: impl Fn(&dyn Tx) -> TxResult<T>,
     ) -> Result<T, TxAbort> {
-        let mut conn = self.lease().map_err(TxAbort::Store)?;
+        let mut conn = self.pooled().map_err(TxAbort::Store)?;
         loop {
             let Conn {
                 client,
@@ -390,7 +394,7 @@ impl PgKv {
     }
 
     pub(super) fn dump(&self) -> Result<Vec<(String, Vec<Row>)>, StoreError> {
-        let conn = self.lease()?;
+        let conn = self.pooled()?;
         let rows = block_on(conn.client.query(
             "SELECT tree, key, value FROM bredon_kv ORDER BY tree, key",
             &[],

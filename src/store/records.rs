@@ -508,14 +508,14 @@ pub struct Pairing {
     pub announced: bool,
     /// The process opening its thread, while no thread is known.
     #[serde(default)]
-    pub opening: Option<ThreadClaim>,
+    pub opening: Option<ThreadLease>,
 }
 
-/// A process's claim to open a pairing's thread: Start Thread has no idempotency (resources/
+/// A process's lease on opening a pairing's thread: Start Thread has no idempotency (resources/
 /// channel, "Start Thread without Message"), so one process makes it, and after a try whose
 /// answer was lost the thread is looked for before another is made.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct ThreadClaim {
+pub struct ThreadLease {
     pub holder: u64,
     pub until_ms: i64,
     /// Tries so far, and when the first began (a thread found later is no older than that).
@@ -657,9 +657,10 @@ pub struct Letter {
     pub message: Option<u64>,
     /// The message itself, as the service wrote it.
     pub body: serde_json::Value,
-    /// The process delivering it from the outbox, until when (processes sharing one store).
-    #[serde(default)]
-    pub hold: Option<Hold>,
+    /// The process delivering it from the outbox, until when (processes sharing one store);
+    /// stored as `hold`, its name before.
+    #[serde(default, rename = "hold")]
+    pub lease: Option<Lease>,
 }
 
 /// A process's lease on a letter: the right to deliver it until `until_ms`, given with the
@@ -668,23 +669,24 @@ pub struct Letter {
 /// lapsed, with the next `epoch`: every note of a part is written only under the epoch it was
 /// delivered under (a fencing token), so a holder that lost its lease can no longer write.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct Hold {
+pub struct Lease {
     pub holder: u64,
     pub until_ms: i64,
     #[serde(default)]
     pub epoch: u64,
 }
 
-impl Hold {
-    /// Whether `holder` may take the letter at `now_ms` (it holds it, or nobody does).
-    pub fn lets(hold: Option<Hold>, holder: u64, now_ms: i64) -> bool {
-        hold.is_none_or(|h| h.holder == holder || h.until_ms <= now_ms)
+impl Lease {
+    /// Whether `holder` may take the letter at `now_ms` (its lease is the holder's, or none
+    /// runs).
+    pub fn lets(lease: Option<Lease>, holder: u64, now_ms: i64) -> bool {
+        lease.is_none_or(|l| l.holder == holder || l.until_ms <= now_ms)
     }
 
     /// Whether this is the lease `holder` took as `epoch` (lapsed or not: while nobody took the
     /// letter over, its epoch stands).
-    pub fn is(hold: Option<Hold>, holder: u64, epoch: u64) -> bool {
-        hold.is_some_and(|h| h.holder == holder && h.epoch == epoch)
+    pub fn is(lease: Option<Lease>, holder: u64, epoch: u64) -> bool {
+        lease.is_some_and(|l| l.holder == holder && l.epoch == epoch)
     }
 }
 
@@ -696,8 +698,8 @@ pub struct LetterHead {
     pub guild: u64,
     pub channel: u64,
     pub created_ms: i64,
-    #[serde(default)]
-    pub hold: Option<Hold>,
+    #[serde(default, rename = "hold")]
+    pub lease: Option<Lease>,
 }
 
 /// Where a puzzle is being solved: in a channel for all to see, or privately by one player.

@@ -64,8 +64,9 @@ async fn bredons_reply_never_overtakes_the_ply_it_answers() {
 /// An interaction's answer never overtakes what its channel is owed either: alice's a1 is left
 /// to the outbox (its answer failed, and the outbox cannot yet ask whether it went out); bob's
 /// e5, played meanwhile, is stored and bob is told privately that it waits, since a public
-/// answer (even "thinking") would stand above alice's ply. The outbox posts both in order, and
-/// bob's pings alice once.
+/// answer (even "thinking") would stand above alice's ply, and nothing more (not that Discord
+/// did not take the message: it is stored, and goes in its turn). The outbox posts both in
+/// order, and bob's pings alice once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_answer_waits_behind_what_the_channel_is_owed() {
     let (fake, data, bot) = boot().await;
@@ -76,7 +77,10 @@ async fn a_players_answer_waits_behind_what_the_channel_is_owed() {
     })
     .await;
     let seen = fake.notifications().len();
-    let told = ply(&fake, &bob(), "e5").await;
+    let from = fake.requests().len();
+    let options = json!([{ "name": "ply", "type": 3, "value": "e5" }]);
+    let token = fake.command(&bob(), CHANNEL, "move", options);
+    let told = answer(&fake, from, &token).await;
     assert!(told.is_ephemeral(), "{}", told.content());
     says(&told, "Bredon posts the answer after them, in order");
     fake.wait_until("both plies", Duration::from_secs(60), |f| {
@@ -93,6 +97,18 @@ async fn a_players_answer_waits_behind_what_the_channel_is_owed() {
         .filter(|&id| id == alice().id)
         .count();
     assert_eq!(alice_pinged, 1, "alice is pinged once for her move");
+    let hook = format!("/webhooks/{}/{token}", crate::fake_discord::APP_ID);
+    let followups: Vec<String> = fake
+        .requests()
+        .iter()
+        .skip(from)
+        .filter(|r| r.method == "POST" && r.path.contains(&hook))
+        .map(|r| r.content())
+        .collect();
+    assert!(
+        followups.is_empty(),
+        "bob hears of his e5 once, privately: {followups:?}"
+    );
 }
 
 /// alice plays a1, whose answer fails, and the outbox cannot ask whether it went out for its

@@ -162,13 +162,13 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
     let owed = second.owed().unwrap();
     let head = *owed.last().expect("the game's start is owed");
     // The change gave its process the lease: the other leaves the letter alone.
-    assert!(second.held_elsewhere(&head, now), "leased to its maker");
-    assert!(!first.held_elsewhere(&head, now), "its own lease");
-    assert_eq!(second.hold_letter(head.id, now, 60_000).unwrap(), None);
+    assert!(second.leased_elsewhere(&head, now), "leased to its maker");
+    assert!(!first.leased_elsewhere(&head, now), "its own lease");
+    assert_eq!(second.lease_letter(head.id, now, 60_000).unwrap(), None);
     // Its own process takes it again (the outbox, after its handler gave up) under a new epoch:
     // what the handler still does under the first is fenced.
     let first_epoch = bredon::service::FIRST_EPOCH;
-    let epoch = first.hold_letter(head.id, now, 60_000).unwrap().unwrap();
+    let epoch = first.lease_letter(head.id, now, 60_000).unwrap().unwrap();
     assert_eq!(
         epoch,
         first_epoch + 1,
@@ -194,10 +194,13 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
     // epoch, and the stalled one can neither note, renew nor finish it any more.
     let later = now + bredon::service::LEASE_MS;
     assert_eq!(
-        second.hold_letter(head.id, later - 1, 60_000).unwrap(),
+        second.lease_letter(head.id, later - 1, 60_000).unwrap(),
         None
     );
-    assert_eq!(second.hold_letter(head.id, later, 60_000).unwrap(), Some(3));
+    assert_eq!(
+        second.lease_letter(head.id, later, 60_000).unwrap(),
+        Some(3)
+    );
     assert_eq!(
         first.settle(Some((head.id, epoch)), sent(Part::Record, None), now),
         Ok(Err(Fenced))
@@ -221,13 +224,13 @@ fn a_letter_is_delivered_under_the_lease_of_the_process_that_holds_it() {
 
     // The new holder fails a try and lets go: either process may take it at once.
     second.release_letter(head.id, 3).unwrap();
-    assert_eq!(first.hold_letter(head.id, later, 60_000).unwrap(), Some(4));
+    assert_eq!(first.lease_letter(head.id, later, 60_000).unwrap(), Some(4));
     assert_eq!(
         first.settle(Some((head.id, 4)), done(), later),
         Ok(Ok(vec![]))
     );
     assert_eq!(
-        second.hold_letter(head.id, later, 60_000).unwrap(),
+        second.lease_letter(head.id, later, 60_000).unwrap(),
         None,
         "a delivered letter is gone"
     );
@@ -252,23 +255,23 @@ fn each_process_start_is_a_holder_of_its_own() {
     let epoch = bredon::service::FIRST_EPOCH;
     if old.store_is_shared() {
         assert!(
-            new.held_elsewhere(&head, now),
+            new.leased_elsewhere(&head, now),
             "the old process's lease runs"
         );
-        assert_eq!(new.hold_letter(head.id, now, 60_000).unwrap(), None);
+        assert_eq!(new.lease_letter(head.id, now, 60_000).unwrap(), None);
         let other = Service::starting_process(old.store().clone()).unwrap();
-        let taken = other.hold_letter(head.id, now + bredon::service::LEASE_MS, 60_000);
+        let taken = other.lease_letter(head.id, now + bredon::service::LEASE_MS, 60_000);
         assert_eq!(taken.unwrap(), Some(epoch + 1), "taken once it lapsed");
         assert_eq!(
-            new.hold_letter(head.id, now + bredon::service::LEASE_MS, 60_000)
+            new.lease_letter(head.id, now + bredon::service::LEASE_MS, 60_000)
                 .unwrap(),
             None,
             "two starts of the same shards are two holders"
         );
     } else {
-        assert!(!new.held_elsewhere(&head, now), "lapsed at the start");
+        assert!(!new.leased_elsewhere(&head, now), "lapsed at the start");
         assert_eq!(
-            new.hold_letter(head.id, now, 60_000).unwrap(),
+            new.lease_letter(head.id, now, 60_000).unwrap(),
             Some(epoch + 1)
         );
     }
@@ -321,7 +324,7 @@ fn a_direct_message_is_handed_over_to_a_letter_of_its_own_once_and_only_by_the_h
     let owed = first.owed().unwrap().len();
     // Another process that took the game's letter over fences its old holder out.
     let later = now + bredon::service::LEASE_MS;
-    assert_eq!(second.hold_letter(game, later, 60_000).unwrap(), Some(2));
+    assert_eq!(second.lease_letter(game, later, 60_000).unwrap(), Some(2));
     let mut fresh = first.store().letter(game).unwrap().unwrap();
     fresh.sent.clear();
     first.store().put_letter(&fresh).unwrap();

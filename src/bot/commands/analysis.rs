@@ -2,10 +2,12 @@
 //! PTN, or a PlayTak game by its number), analysed on a blocking thread, two at a time at most
 //! in a server.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_post;
 use crate::bot::data::{interaction, AnalysisSlots};
+use crate::bot::delivery::replies::{self, refuse};
 use crate::bot::post::{analysis_text, Post};
-use crate::bot::respond::{blocking, refuse, service_ctx};
+use crate::bot::respond::service_ctx;
 use crate::bot::{Context, Error};
 use crate::render::Theme;
 use crate::service::analysis::{analyze_line, server_engine, Judge};
@@ -40,6 +42,7 @@ pub(super) async fn analyze(
     if let Some(refusal) = may_post(ctx, false) {
         return refuse(ctx, refusal).await;
     }
+    let http = ctx.data().publisher.http.as_ref();
     let guild = ctx.guild_id().map_or(0, |g| g.get());
     let Some(slot) = ctx.data().analyses.take(guild) else {
         let busy = format!(
@@ -68,14 +71,14 @@ pub(super) async fn analyze(
         }
         (None, None, Some(id)) => {
             // PlayTak is given up to its timeout: "thinking" first.
-            ctx.defer().await?;
+            replies::defer(ctx, false).await?;
             match ctx.data().playtak.ptn(id).await {
                 Ok(ptn) => Ok((None, ptn)),
                 Err(failure) => {
                     // The slot is given back before the refusal is read.
                     drop(slot);
                     if let Some(asked) = interaction(ctx) {
-                        asked.delete_response(&ctx.serenity_context().http).await?;
+                        replies::delete_answer(http, &asked.token).await?;
                     }
                     return refuse(ctx, Refusal(failure.to_string())).await;
                 }
@@ -103,11 +106,11 @@ pub(super) async fn analyze(
             return refuse(ctx, r).await;
         }
     };
-    ctx.defer().await?;
+    replies::defer(ctx, false).await?;
     let Some(interaction) = interaction(ctx) else {
         return Ok(());
     };
-    let http = &ctx.serenity_context().http;
+    let token = interaction.token.as_str();
     // At most one position per word of the record (tags and move numbers make it fewer).
     let positions = record.split_whitespace().count().max(1) as u32;
     let per_position = ctx
@@ -145,17 +148,15 @@ pub(super) async fn analyze(
             done = &mut work => break done,
             _ = tokio::time::sleep(PROGRESS_EVERY) => {
                 let (done, total) = *seen.borrow_and_update();
-                let edit = serenity::EditInteractionResponse::new()
-                    .content(format!("Analysing the game: search {done} of {total}…"))
-                    .allowed_mentions(serenity::CreateAllowedMentions::new());
-                interaction.edit_response(http, edit).await?;
+                let shown = Post::text(format!("Analysing the game: search {done} of {total}…"));
+                replies::edit_answer(http, token, shown).await?;
             }
         }
     };
     let report = match report {
         Ok(Ok(report)) => report,
         Ok(Err(reason)) => {
-            interaction.delete_response(http).await?;
+            replies::delete_answer(http, token).await?;
             return refuse(
                 ctx,
                 Refusal(format!("the record cannot be analysed: {reason}")),
@@ -163,7 +164,7 @@ pub(super) async fn analyze(
             .await;
         }
         Err(e) => {
-            interaction.delete_response(http).await?;
+            replies::delete_answer(http, token).await?;
             return refuse(
                 ctx,
                 Refusal(format!("Bredon failed inside ({e}); try again")),
@@ -182,23 +183,20 @@ pub(super) async fn analyze(
             tracing::warn!(game, why, "an analysis was not kept for the game's page");
         }
     }
-    let edit = serenity::EditInteractionResponse::new()
-        .content(analysis_text(&report))
-        .allowed_mentions(serenity::CreateAllowedMentions::new())
-        .new_attachment(serenity::CreateAttachment::bytes(
-            report.chart,
-            "evaluation.png",
-        ))
-        .new_attachment(serenity::CreateAttachment::bytes(
-            report.ptn.into_bytes(),
-            "analysis.ptn",
-        ));
-    interaction.edit_response(http, edit).await?;
+    let text = analysis_text(&report);
+    let shown = Post {
+        files: vec![
+            serenity::CreateAttachment::bytes(report.chart, "evaluation.png"),
+            serenity::CreateAttachment::bytes(report.ptn.into_bytes(), "analysis.ptn"),
+        ],
+        ..Post::text(text)
+    };
+    replies::edit_answer(http, token, shown).await?;
     // An edit notifies no one: the one who asked is told in a new message.
     let asker = ctx.author().id.get();
     let ping = Post::pinging(vec![asker], "the analysis is ready (above).");
     // The analysis stands above whatever happens to its ping.
-    if let Err(e) = ctx.send(ping.reply()).await {
+    if let Err(e) = replies::reply(ctx, ping, false).await {
         tracing::info!(error = %e, "the analysis's ping did not go out");
     }
     Ok(())

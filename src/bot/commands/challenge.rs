@@ -1,11 +1,13 @@
 //! Challenges: `/challenge`, the member menu's "Challenge to Tak", `/accept`, `/decline`,
 //! `/cancel` and `/rematch`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::choices::{
     autocomplete_hide, autocomplete_komi, autocomplete_reminder, autocomplete_time, GameChoice,
     LevelChoice, OpeningChoice, SeatChoice, StakesChoice, ThemeChoice,
 };
-use crate::bot::respond::{act, blocking, option_player, refuse, service_ctx};
+use crate::bot::delivery::replies::refuse;
+use crate::bot::respond::{act, option_player, service_ctx};
 use crate::bot::threads::act_in_thread;
 use crate::bot::{Context, Error};
 use crate::service::{ChallengeOptions, Ctx, Outcome, Refusal, Service};

@@ -1,9 +1,11 @@
 //! Information: `/position`, `/rules`, `/help`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_attach;
 use crate::bot::choices::{GameChoice, ThemeChoice};
-use crate::bot::post::{escape, fit};
-use crate::bot::respond::{blocking, refuse, service_ctx};
+use crate::bot::delivery::replies::{refuse, reply};
+use crate::bot::post::{escape, Post};
+use crate::bot::respond::service_ctx;
 use crate::bot::{Context, Error};
 use crate::game::{explain, Kind};
 use crate::service::Refusal;
@@ -35,15 +37,17 @@ pub(super) async fn position(
     match drawn {
         Err(why) => refuse(ctx, Refusal(why)).await,
         Ok((png, alt)) => {
-            let reply = match may_attach(ctx) {
-                true => poise::CreateReply::default().attachment(
-                    serenity::CreateAttachment::bytes(png, "position.png").description(alt),
-                ),
+            let post = match may_attach(ctx) {
+                true => Post {
+                    files: vec![
+                        serenity::CreateAttachment::bytes(png, "position.png").description(alt)
+                    ],
+                    ..Post::text("")
+                },
                 // Where Bredon may not attach files, the picture's description stands in.
-                false => poise::CreateReply::default().content(fit(escape(&alt))),
+                false => Post::text(escape(&alt)),
             };
-            ctx.send(reply).await?;
-            Ok(())
+            reply(ctx, post, false).await
         }
     }
 }
@@ -60,22 +64,13 @@ pub(super) async fn rules(
         Kind::Tak => explain::TAK_RULES,
         Kind::Takat => explain::TAKAT_RULES,
     };
-    let file = serenity::CreateAttachment::bytes(png, "rules.png").description(alt);
-    ctx.send(illustrated(ctx, text, file)).await?;
-    Ok(())
-}
-
-/// Text with its picture, or the text alone where Bredon may not attach files.
-fn illustrated(
-    ctx: Context<'_>,
-    text: &str,
-    picture: serenity::CreateAttachment,
-) -> poise::CreateReply {
-    let reply = poise::CreateReply::default().content(text);
-    match may_attach(ctx) {
-        true => reply.attachment(picture),
-        false => reply,
+    let mut post = Post::text(text);
+    // Where Bredon may not attach files, the text alone.
+    if may_attach(ctx) {
+        let picture = serenity::CreateAttachment::bytes(png, "rules.png").description(alt);
+        post.files.push(picture);
     }
+    reply(ctx, post, false).await
 }
 
 /// How to use Bredon.
@@ -89,7 +84,5 @@ pub(super) async fn help(ctx: Context<'_>) -> Result<(), Error> {
 `/tournament create` a round robin or Swiss in this channel (games in threads) · `/tournament join` `standings` `pairings` `withdraw`\n\
 `/position` draw any TPS or PTN · `/rules [game]` the rules in short · `/settings` server defaults (Manage Server) · `/abort` (players before the first ply; moderators)\n\
 Added to your own account (Bredon's profile → Add App), Bredon plays in your DM with it and in DMs and group DMs with friends: `/challenge @friend` there, and they play on with the buttons.";
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
-    Ok(())
+    reply(ctx, Post::text(text), true).await
 }

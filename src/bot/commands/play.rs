@@ -1,7 +1,8 @@
 //! Playing: `/move`, `/premove`, `/note`, `/board`, `/undo`, `/draw`, `/resign`.
 
 use crate::bot::choices::autocomplete_ply;
-use crate::bot::respond::{act, act_asking, act_on, act_privately, refuse};
+use crate::bot::delivery::replies::refuse;
+use crate::bot::respond::{act, act_asking, act_on, act_privately};
 use crate::bot::{Context, Error};
 use crate::service::Refusal;
 

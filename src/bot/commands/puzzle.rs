@@ -1,7 +1,8 @@
 //! Puzzles: `/puzzle start`, `hint`, `give_up`, `daily`. Plies are played with `/move`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::{channel_kind, is_thread};
-use crate::bot::respond::{act, act_asking, act_privately, blocking, service_ctx};
+use crate::bot::respond::{act, act_asking, act_privately, service_ctx};
 use crate::bot::threads::act_in_thread;
 use crate::bot::{Context, Error};
 use crate::engine::puzzles::{Difficulty, PuzzleKind};

@@ -1,9 +1,11 @@
 //! Records: `/ptn`, `/history`, `/games`, `/mygames`, `/stats`, `/leaderboard`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_attach;
 use crate::bot::choices::GameChoice;
+use crate::bot::delivery::replies::{refuse, reply};
 use crate::bot::post::{escape, jump_link, link_line, Post, MAX_CONTENT};
-use crate::bot::respond::{blocking, option_player, refuse, say, service_ctx};
+use crate::bot::respond::{option_player, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Ctx, Leaderboard, Refusal, Service};
 use crate::store::records::PlayerRef;
@@ -51,8 +53,7 @@ pub(super) async fn ptn(
             record.file,
         ));
     }
-    ctx.send(post.reply().ephemeral(private)).await?;
-    Ok(())
+    reply(ctx, post, private).await
 }
 
 /// Someone's finished games in this server (only you see the answer, unless public).

@@ -2,8 +2,9 @@
 
 use crate::bot::checks::{channel_kind, is_thread, may_post};
 use crate::bot::choices::{autocomplete_komi, autocomplete_start, autocomplete_time, FormatChoice};
+use crate::bot::delivery::replies::refuse;
 use crate::bot::post::escape;
-use crate::bot::respond::{act, option_player, refuse, say};
+use crate::bot::respond::{act, option_player, say};
 use crate::bot::{Context, Error};
 use crate::service::{parse_format, ChallengeOptions, Refusal, TournamentOptions, MOST_ENTRANTS};
 use crate::tak::Opening;

@@ -1,8 +1,10 @@
 //! University rules: `/bid` and `/wallet`.
 
+use crate::bot::blocking::blocking;
 use crate::bot::checks::may_post;
+use crate::bot::delivery::replies::{refuse, reply};
 use crate::bot::post::{escape, Post};
-use crate::bot::respond::{answer, blocking, option_player, refuse, say, service_ctx};
+use crate::bot::respond::{answer, option_player, say, service_ctx};
 use crate::bot::{Context, Error};
 use crate::service::{Bid, Refusal};
 use poise::serenity_prelude as serenity;
@@ -21,10 +23,7 @@ pub(super) async fn bid(
     let sctx = service_ctx(ctx);
     match blocking(&ctx.data().service, move |s| s.bid(&sctx, coins)).await {
         Err(r) => refuse(ctx, r).await,
-        Ok(Bid::Sealed(text)) => {
-            ctx.send(Post::text(text).reply().ephemeral(true)).await?;
-            Ok(())
-        }
+        Ok(Bid::Sealed(text)) => reply(ctx, Post::text(text), true).await,
         Ok(Bid::Settled(outcome)) => answer(ctx, *outcome).await,
     }
 }

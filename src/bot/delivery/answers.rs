@@ -9,6 +9,7 @@
 
 use super::failure::{classify, describe, Failure};
 use super::posting::{Owed, Undelivered};
+use super::replies::edit_answer;
 use crate::bot::data::Publisher;
 use crate::bot::post::{fit_before, without_ninja_link, Post, MAX_CONTENT};
 use crate::service::Part;
@@ -42,8 +43,8 @@ impl Publisher {
         token: &str,
         post: Post,
     ) -> Result<Option<u64>, Undelivered> {
-        match thinking_edit(post).execute(self.http.as_ref(), token).await {
-            Ok(edited) => Ok(Some(edited.id.get())),
+        match edit_answer(&self.http, token, post).await {
+            Ok(edited) => Ok(Some(edited)),
             Err(e) => match classify(&e) {
                 Failure::Uncertain | Failure::RateLimited => Err(Undelivered::Later(describe(&e))),
                 _ => Ok(None),
@@ -159,17 +160,4 @@ pub(super) enum Original {
     Other,
     /// None: never answered, or no longer to be seen.
     Missing,
-}
-
-/// A deferred answer's "thinking" message made into `post`. An edit notifies no one, so it
-/// allows no mention: the pings follow as a message of their own.
-pub(super) fn thinking_edit(post: Post) -> serenity::EditInteractionResponse {
-    let mut edit = serenity::EditInteractionResponse::new()
-        .content(post.content)
-        .components(post.components)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
-    for file in post.files {
-        edit = edit.new_attachment(file);
-    }
-    edit
 }

@@ -3,12 +3,11 @@
 //! restart or another process left; otherwise it is left to the outbox, behind them, and an
 //! interaction's asker is told privately that the answer follows them.
 
-use super::in_store;
 use super::publish::Via;
+use crate::bot::blocking::in_store;
 use crate::bot::data::{interaction, Publisher};
 use crate::bot::post::Post;
 use crate::bot::respond::answer_time_left;
-use std::sync::Arc;
 use std::time::Duration;
 
 impl Publisher {
@@ -33,8 +32,8 @@ impl Publisher {
         drop(turn);
         let mut left = behind.to_vec();
         loop {
-            let (s, asked) = (Arc::clone(&self.service), left.clone());
-            left = match in_store(move || s.still_owed(&asked)).await {
+            let asked = left.clone();
+            left = match in_store(&self.service, move |s| s.still_owed(&asked)).await {
                 Ok(Ok(owed)) => owed,
                 _ => return None,
             };

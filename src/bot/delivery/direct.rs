@@ -4,13 +4,13 @@
 //! looked at first (Bredon reads its own DM channels), as a channel post is.
 
 use super::failure::{classify, code, describe, discord_code, Failure};
-use super::in_store;
 use super::posting::{nonce_of, Owed, Undelivered, TOKEN_RESET};
-use crate::bot::data::{now_ms, Publisher};
+use crate::bot::blocking::in_store;
+use crate::bot::data::Publisher;
 use crate::bot::post::Post;
+use crate::clock::now_ms;
 use crate::service::Part;
 use poise::serenity_prelude as serenity;
-use std::sync::Arc;
 
 impl Publisher {
     /// A direct message a player asked for (`/notify dm:on`), from a post in `channel`. A
@@ -73,14 +73,13 @@ impl Publisher {
             Failure::Unknown => {
                 let why = describe(&error);
                 self.unknown_refusal(&error, &why);
-                return Err(Undelivered::Held(why));
+                return Err(Undelivered::Parked(why));
             }
             _ => {}
         }
         tracing::info!(user, error = %describe(&error), "no direct message");
         if discord_code(&error) == Some(code::CANNOT_MESSAGE_USER) {
-            let s = Arc::clone(&self.service);
-            let closed = in_store(move || s.direct_messages_closed(user)).await;
+            let closed = in_store(&self.service, move |s| s.direct_messages_closed(user)).await;
             if let Ok(Ok(true)) = closed {
                 let text = "Bredon cannot send you direct messages (your privacy settings for \
                             this server close them), so it stopped sending them, the daily digest \

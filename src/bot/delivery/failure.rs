@@ -343,7 +343,7 @@ mod tests {
         assert_eq!(classify_answer(408, 0), Failure::Uncertain);
         assert_eq!(classify_answer(413, 0), Failure::Malformed);
         // A 403 or 404 without a code Bredon knows is no reason to stop a game's clocks, and a
-        // 403 is kept; any other 4xx without a row is held, not dropped.
+        // 403 is kept; any other 4xx without a row is parked, not dropped.
         assert_eq!(classify_answer(403, 29999), Failure::NotAllowed);
         assert_eq!(classify_answer(404, 0), Failure::Unknown);
         assert_eq!(classify_answer(400, 99999), Failure::Unknown);

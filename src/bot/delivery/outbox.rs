@@ -1,22 +1,27 @@
 //! The outbox loop: delivers every stored outcome no handler is delivering (one whose handler
 //! failed, was killed, or never existed, as after a restart), a channel's outcomes in the order
 //! they were made, each channel on a task of its own. A channel whose post failed waits before
-//! the next try, twice as long after each try that delivered nothing, up to `MOST_WAIT`: an
-//! outage of hours costs a try every half minute per channel and loses nothing, and once Discord
-//! is back, each try that gets something through starts the waits again from `FIRST_WAIT`. A
-//! channel where Bredon may not post for now (a permission taken away) waits up to
-//! `MOST_WAIT_NOT_ALLOWED` between tries, since each refused try counts towards Discord's limit
-//! of invalid requests (topics/rate-limits), and is tried at once when Discord says a channel or
-//! a role changed in its server (`Claims::wake_guild`). Waits run on the bot's clock (`now_ms`).
+//! the next try, twice as long after each try that delivered nothing (`backoff.rs`), up to half
+//! a minute (`OUTBOX_AFTER_FAILURE`): an outage of hours costs a try every half minute per
+//! channel and loses nothing, and once Discord is back, each try that gets something through
+//! starts the waits again from the first. A channel where Bredon may not post for now (a
+//! permission taken away) waits up to five minutes between tries (`OUTBOX_NOT_ALLOWED`), since
+//! each refused try counts towards Discord's limit of invalid requests (topics/rate-limits), and
+//! is tried at once when Discord says a channel or a role changed in its server
+//! (`Publisher::wake_guild`). Waits run on the bot's clock (`now_ms`).
 //! Processes sharing one store (PostgreSQL) each run this loop: a letter is delivered by the
 //! process that holds its lease in the store (given with the change to the process that made
-//! it; taken with the next epoch once it lapsed, `Service::hold_letter`), the others leave it
+//! it; taken with the next epoch once it lapsed, `Service::lease_letter`), the others leave it
 //! alone until the lease lapses or is let go after a failed try. Every note of a part is
 //! written under the lease's epoch, and each request runs inside the lease (`posting.rs`), so a
 //! process whose lease lapsed can neither note nor post what another delivers.
 
+use super::backoff::{OUTBOX_AFTER_FAILURE, OUTBOX_NOT_ALLOWED};
 use super::posting::Undelivered;
-use crate::bot::data::{now_ms, Channels, Publisher, Wait};
+use super::schedule::{Schedule, Wait};
+use crate::bot::blocking::in_store;
+use crate::bot::data::Publisher;
+use crate::clock::now_ms;
 use crate::service::LEASE_MS;
 use crate::store::records::LetterHead;
 use std::collections::{BTreeMap, HashMap};
@@ -28,10 +33,6 @@ use std::time::Duration;
 const REFUSALS_READ: Duration = Duration::from_secs(60);
 /// A letter this young belongs to the handler that made it, unless it gave it up.
 const YOUNG_MS: i64 = 10_000;
-/// The first wait after a failed post, and the longest.
-const FIRST_WAIT_MS: i64 = 1_000;
-const MOST_WAIT_MS: i64 = 30_000;
-const MOST_WAIT_NOT_ALLOWED_MS: i64 = 300_000;
 /// How many of a server's channels are delivered to at once (the timers post as many).
 pub(in crate::bot) const AT_ONCE_PER_SERVER: usize = 4;
 /// Invalid requests (401, 403, 429) in Discord's window of 10 minutes past which this process
@@ -39,13 +40,9 @@ pub(in crate::bot) const AT_ONCE_PER_SERVER: usize = 4;
 /// for an hour (topics/rate-limits, "Invalid Request Limit"), leaving room below 1,000 for what
 /// handlers and timers try first (500 servers each refusing, with typed plies: 950 at 1,000).
 const INVALID_BUDGET: usize = 800;
-/// The wait after `tries` failed tries in a row, doubling from the first wait to `most_ms`.
-fn wait_ms(tries: u32, most_ms: i64) -> i64 {
-    (FIRST_WAIT_MS << (tries.saturating_sub(1)).min(10)).min(most_ms)
-}
 
 pub async fn outbox_loop(publisher: Arc<Publisher>) {
-    let channels = Arc::clone(&publisher.claims.channels);
+    let schedule = Arc::clone(&publisher.schedule);
     // The first sweep at once: what a stopped process left owed goes out now.
     let mut first = true;
     let mut refusals_read: Option<std::time::Instant> = None;
@@ -67,8 +64,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
             publisher.reload_refusals().await;
             refusals_read = Some(std::time::Instant::now());
         }
-        let s = Arc::clone(&publisher.service);
-        let owed = match tokio::task::spawn_blocking(move || s.owed()).await {
+        let owed = match in_store(&publisher.service, |s| s.owed()).await {
             Ok(Ok(owed)) => owed,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "the outbox cannot be read");
@@ -86,10 +82,10 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
         let swept = by_channel.len();
         for (channel, owed, probe) in due(&publisher, by_channel) {
             let guild = owed.first().map_or(0, |head| head.guild);
-            let (publisher, channels) = (Arc::clone(&publisher), Arc::clone(&channels));
+            let (publisher, schedule) = (Arc::clone(&publisher), Arc::clone(&schedule));
             tokio::spawn(async move {
                 let (delivered, result) = deliver_in_order(&publisher, owed).await;
-                let mut c = channels.lock().expect("outbox channels");
+                let mut c = schedule.lock().expect("outbox schedule");
                 c.busy.remove(&channel);
                 if let Some(busy) = c.busy_in.get_mut(&guild) {
                     *busy -= 1;
@@ -112,9 +108,71 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
     }
 }
 
+impl Publisher {
+    fn schedule(&self) -> std::sync::MutexGuard<'_, Schedule> {
+        self.schedule.lock().expect("outbox schedule")
+    }
+
+    /// Discord says a channel or a role of server `guild` changed (a permission given back,
+    /// perhaps): every channel of that server waiting after a failure is due at its next
+    /// sweep, the refused ones one probe at a time (below). Bredon does not keep which
+    /// channels a role or a parent's overrides open (a thread's permissions are its parent's),
+    /// so all of the server's are; the count of failed tries stays, so the waits after a
+    /// refusal keep growing.
+    pub fn wake_guild(&self, guild: u64) {
+        let woken = self.schedule().wake_guild(guild, now_ms());
+        if woken > 0 {
+            tracing::info!(
+                guild,
+                channels = woken,
+                "Discord says something changed in a server; what is owed there is tried again"
+            );
+            self.claims.bell.notify_one();
+        }
+    }
+
+    /// Discord says `channel` is open again, or changed (a thread unlocked or reopened, its
+    /// overrides edited): what it is owed is tried now, without waiting for its server's probe.
+    pub fn wake(&self, channel: u64) {
+        let waited = self.schedule().wake(channel);
+        if let Some(wait) = waited {
+            tracing::info!(
+                channel,
+                tries = wait.tries,
+                "a channel open again: what it is owed is tried now"
+            );
+            self.claims.bell.notify_one();
+        }
+    }
+
+    /// Discord says `channel`'s overrides changed (a permission given back there, perhaps): it
+    /// is tried at its next sweep outside its server's probes, but not twice in half a minute.
+    pub fn wake_changed(&self, channel: u64) {
+        let woken = self.schedule().wake_changed(channel, now_ms());
+        if woken {
+            self.claims.bell.notify_one();
+        }
+    }
+
+    /// Discord refused Bredon a post in `channel` of server `guild`, on any path: the channel
+    /// waits as refused, and from now on the server's refused channels are tried one probe
+    /// at a time (below), until a probe goes through.
+    pub(super) fn note_refused(&self, guild: u64, channel: u64) {
+        if guild != 0 {
+            self.schedule().note_refused(guild, channel, now_ms());
+        }
+    }
+
+    /// Whether Discord refused Bredon a post in server `guild` since a post there last went
+    /// through (its channels are then the outbox's probes').
+    pub(super) fn suspect(&self, guild: u64) -> bool {
+        self.schedule().probe_after.contains_key(&guild)
+    }
+}
+
 /// The channels to deliver to at this sweep (each marked busy), with whether it is its
 /// server's probe. A channel waits out its wait after a failed try. A server where Discord
-/// refused Bredon a post is suspect (`Claims::note_refused`) until a post there goes through:
+/// refused Bredon a post is suspect (`Publisher::note_refused`) until a post there goes through:
 /// meanwhile its channels are tried one at a time (its probe: the channel tried longest ago,
 /// one never tried first), the next not before the server's own wait, which grows with each
 /// failed probe, and no more at a sweep than this process's invalid requests leave room for
@@ -122,7 +180,7 @@ pub async fn outbox_loop(publisher: Arc<Publisher>) {
 /// probe that goes through clears the server and wakes its channels; a server that is not
 /// suspect has at most `AT_ONCE_PER_SERVER` channels tried at once. So a role taken from
 /// Bredon in a server of hundreds of games costs one refused request per wait, not one per
-/// game; a channel Discord says changed (`Claims::wake`) is tried at once all the same.
+/// game; a channel Discord says changed (`Publisher::wake`) is tried at once all the same.
 fn due(
     publisher: &Publisher,
     by_channel: BTreeMap<u64, Vec<LetterHead>>,
@@ -130,7 +188,7 @@ fn due(
     let now = now_ms();
     // Each probe may be refused: a sweep probes no more servers than the budget has room for.
     let mut room = INVALID_BUDGET.saturating_sub(publisher.gate.invalid_in_window());
-    let mut c = publisher.claims.channels.lock().expect("outbox channels");
+    let mut c = publisher.schedule.lock().expect("outbox schedule");
     let mut due = Vec::new();
     // Each suspect server's probe so far: when it was last tried, the channel, what it owes.
     let mut probes: HashMap<u64, (i64, u64, Vec<LetterHead>)> = HashMap::new();
@@ -182,7 +240,7 @@ fn due(
 
 /// What a try at `channel` leaves: its wait, and for a probe its server's.
 fn after_try(
-    c: &mut Channels,
+    c: &mut Schedule,
     channel: u64,
     guild: u64,
     probe: bool,
@@ -190,8 +248,8 @@ fn after_try(
     result: Result<(), Undelivered>,
 ) {
     let now = now_ms();
-    let most = match &result {
-        // A probe that stopped before trying (its letter held by a handler, or by another
+    let backoff = match &result {
+        // A probe that stopped before trying (its letter claimed by a handler, or leased by another
         // process) says nothing of the server.
         Ok(()) if probe && delivered == 0 => return,
         Ok(()) => {
@@ -207,15 +265,15 @@ fn after_try(
             }
             return;
         }
-        Err(Undelivered::NotAllowed(_) | Undelivered::Held(_)) => MOST_WAIT_NOT_ALLOWED_MS,
-        Err(_) => MOST_WAIT_MS,
+        Err(Undelivered::NotAllowed(_) | Undelivered::Parked(_)) => OUTBOX_NOT_ALLOWED,
+        Err(_) => OUTBOX_AFTER_FAILURE,
     };
     let before = match delivered {
         0 => c.waiting.get(&channel).map_or(0, |w| w.tries),
         _ => 0,
     };
     let tries = before + 1;
-    let wait = wait_ms(tries, most);
+    let wait = backoff.wait_ms(tries);
     let refused = matches!(result, Err(Undelivered::NotAllowed(_)));
     if let Err(why) = result {
         tracing::info!(channel, tries, wait_ms = wait, %why, "an owed message waits");
@@ -231,11 +289,11 @@ fn after_try(
     if let Some(server) = c.probe_after.get_mut(&guild).filter(|_| probe) {
         server.tries += 1;
         server.tried_ms = now;
-        server.at_ms = now + wait_ms(server.tries, most);
+        server.at_ms = now + backoff.wait_ms(server.tries);
     }
 }
 
-/// Delivers a channel's owed outcomes oldest first, stopping at one a handler holds (or may be
+/// Delivers a channel's owed outcomes oldest first, stopping at one a handler claimed (or may be
 /// about to claim) and at the first failure, so they never arrive out of order. How many were
 /// delivered, and whether all were.
 async fn deliver_in_order(
@@ -248,16 +306,18 @@ async fn deliver_in_order(
         let released = publisher.claims.take_released(letter);
         let now = now_ms();
         if !released && now - head.created_ms < YOUNG_MS
-            || publisher.service.held_elsewhere(&head, now)
+            || publisher.service.leased_elsewhere(&head, now)
         {
             break;
         }
         let Some(claim) = publisher.claims.claim(letter) else {
             break;
         };
-        let s = Arc::clone(&publisher.service);
-        let held = tokio::task::spawn_blocking(move || s.hold_letter(letter, now, LEASE_MS)).await;
-        let epoch = match held {
+        let leased = in_store(&publisher.service, move |s| {
+            s.lease_letter(letter, now, LEASE_MS)
+        })
+        .await;
+        let epoch = match leased {
             Ok(Ok(Some(epoch))) => epoch,
             Ok(Ok(None)) => break,
             Ok(Err(e)) => return (delivered, Err(Undelivered::Later(e.to_string()))),
@@ -281,19 +341,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn waits_double_up_to_their_cap() {
-        assert_eq!(wait_ms(1, MOST_WAIT_MS), 1_000);
-        assert_eq!(wait_ms(2, MOST_WAIT_MS), 2_000);
-        assert_eq!(wait_ms(5, MOST_WAIT_MS), 16_000);
-        assert_eq!(wait_ms(6, MOST_WAIT_MS), 30_000);
-        assert_eq!(wait_ms(40, MOST_WAIT_MS), 30_000);
-        assert_eq!(wait_ms(9, MOST_WAIT_NOT_ALLOWED_MS), 256_000);
-        assert_eq!(wait_ms(40, MOST_WAIT_NOT_ALLOWED_MS), 300_000);
-    }
-
-    #[test]
     fn failed_probes_grow_their_servers_wait_and_one_that_goes_through_wakes_the_server() {
-        let mut c = Channels::default();
+        let mut c = Schedule::default();
         let refused = || Err(Undelivered::NotAllowed("403".into()));
         let now = now_ms();
         let suspect = Wait {
@@ -317,7 +366,7 @@ mod tests {
             after_try(&mut c, 1, 7, true, 0, refused());
             let server = c.probe_after[&7];
             assert_eq!(server.tries, probe);
-            let wait = wait_ms(probe, MOST_WAIT_NOT_ALLOWED_MS);
+            let wait = OUTBOX_NOT_ALLOWED.wait_ms(probe);
             assert_eq!(server.at_ms - server.tried_ms, wait);
         }
         after_try(&mut c, 2, 7, true, 0, Ok(()));

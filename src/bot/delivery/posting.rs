@@ -8,14 +8,14 @@
 //! not attach is replaced by its description.
 
 use super::failure::{classify, code, describe, discord_code, first_time, Failure};
-use super::in_store;
-use crate::bot::data::{now_ms, Publisher};
+use crate::bot::blocking::in_store;
+use crate::bot::data::Publisher;
 use crate::bot::post::Post;
+use crate::clock::now_ms;
 use crate::service::{event_id, Outcome, Part, FIRST_EPOCH};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 /// Why an outcome is not (wholly) delivered.
 #[derive(Debug)]
@@ -27,9 +27,9 @@ pub enum Undelivered {
     NotAllowed(String),
     /// The channel is gone: the outcome was dropped, its game's timers stop.
     Gone,
-    /// Kept, but not for a permission: a moderator's lock, or a refusal Bredon has no row for
-    /// (`Failure::Unknown`); tried again after the same long waits.
-    Held(String),
+    /// Parked: kept, but not for a permission: a moderator's lock, or a refusal Bredon has no
+    /// row for (`Failure::Unknown`); tried again after the same long waits.
+    Parked(String),
     /// Another process took the letter over (this one's lease lapsed): it delivers the rest,
     /// and this one stops without writing.
     Fenced,
@@ -45,7 +45,7 @@ impl std::fmt::Display for Undelivered {
             Undelivered::NotAllowed(why) => {
                 write!(f, "{why}; kept until Bredon may post there again")
             }
-            Undelivered::Held(why) => write!(f, "{why}; kept and tried again later"),
+            Undelivered::Parked(why) => write!(f, "{why}; parked and tried again later"),
             Undelivered::Fenced => f.write_str("another process took the letter over"),
             Undelivered::Gone => f.write_str("the channel is gone"),
             Undelivered::TokenReset => f.write_str("Discord refuses Bredon's token"),
@@ -223,7 +223,7 @@ impl Publisher {
         if let Err(e) = &posted {
             // Kept for later if refused with a code Bredon does not know, but not for ever.
             let letter_since = owed.letter.map(|_| owed.since_ms);
-            if self.unheard.held_long(channel, letter_since, e) {
+            if self.unheard.parked_too_long(channel, letter_since, e) {
                 instead = Some(super::unheard::instead(&plain, owed.guild, channel, e));
             }
         }
@@ -337,8 +337,7 @@ impl Publisher {
     /// Lets go of this process's lease on `letter` (taken as `epoch`) after a failed try, so
     /// that any process may take it next (one Discord does not hold back, perhaps).
     pub(super) async fn let_go(&self, letter: u64, epoch: u64) {
-        let s = Arc::clone(&self.service);
-        let released = in_store(move || s.release_letter(letter, epoch)).await;
+        let released = in_store(&self.service, move |s| s.release_letter(letter, epoch)).await;
         if !matches!(released, Ok(Ok(()))) {
             tracing::info!(letter, "a letter's lease was not let go; it lapses");
         }
@@ -398,8 +397,11 @@ impl Publisher {
         if !owed.lease_runs_short(now_ms(), self.waits.request_budget) {
             return Ok(());
         }
-        let (s, epoch) = (Arc::clone(&self.service), owed.epoch);
-        let renewed = in_store(move || s.renew_letter(letter, epoch, now_ms())).await;
+        let epoch = owed.epoch;
+        let renewed = in_store(&self.service, move |s| {
+            s.renew_letter(letter, epoch, now_ms())
+        })
+        .await;
         match renewed {
             Ok(Ok(true)) => Ok(()),
             Ok(Ok(false)) => Err(Undelivered::Fenced),
@@ -422,19 +424,18 @@ impl Publisher {
             }
             Failure::NotAllowed => {
                 tracing::warn!(channel, error = %why, "Bredon may not post there for now; what it owes is kept and the game's clocks run");
-                self.claims.note_refused(owed.guild, channel);
+                self.note_refused(owed.guild, channel);
                 self.refused(owed.guild, channel, Lacking::Posting).await;
                 Err(Undelivered::NotAllowed(why))
             }
             Failure::Locked => {
                 tracing::info!(channel, error = %why, "a moderator locked the thread; what it is owed waits for it to be unlocked, and the game's clocks run");
-                Err(Undelivered::Held(why))
+                Err(Undelivered::Parked(why))
             }
             Failure::Gone => {
                 tracing::warn!(channel, error = %why, "channel gone; its game's timers stop");
-                let s = Arc::clone(&self.service);
                 let letter = owed.letter;
-                let dropped = in_store(move || {
+                let dropped = in_store(&self.service, move |s| {
                     if let Err(e) = s.channel_gone(channel) {
                         tracing::warn!(channel, error = %e, "a gone channel's timers could not be stopped");
                     }
@@ -457,7 +458,7 @@ impl Publisher {
             }
             Failure::Unknown => {
                 self.unknown_refusal(&error, &why);
-                Err(Undelivered::Held(why))
+                Err(Undelivered::Parked(why))
             }
         }
     }

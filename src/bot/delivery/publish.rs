@@ -9,18 +9,20 @@
 //! (outside servers as follow-ups or direct messages, `answers.rs`).
 //! [`Publisher::publish`] is `send` followed by Bredon's turn in the channel, if it has one.
 
-use super::answers::{thinking_edit, Original};
+use super::answers::Original;
+use super::claims::Claim;
 use super::failure::{classify, describe};
 use super::posting::{created_ms, written_outside, Owed, Undelivered};
+use super::replies::{self, Asked};
 use super::tokens::token_lives;
-use super::{counting_store_steps, in_store, store_steps};
-use crate::bot::data::{now_ms, Claim, Publisher};
+use crate::bot::blocking::{counting_store_steps, in_store, store_steps};
+use crate::bot::data::Publisher;
 use crate::bot::post::{announce, digest_text, jump_link, record, Post};
 use crate::bot::{Context, Error};
+use crate::clock::now_ms;
 use crate::service::{Fenced, FollowUp, Handed, Outcome, Part, Progress, Prompt};
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
-use serenity::builder::Builder;
 use std::sync::Arc;
 
 /// An outcome with its announcement drawn (the picture is the slow part, so a slash command
@@ -52,25 +54,6 @@ pub enum Via<'a> {
     Channel,
     /// A follow-up to an acknowledged button press (by its token), for a private answer.
     Followup(&'a str),
-}
-
-/// A post as the first response to an interaction (the Move form's).
-fn response_message(post: Post) -> serenity::CreateInteractionResponseMessage {
-    serenity::CreateInteractionResponseMessage::new()
-        .allowed_mentions(post.allowed_mentions())
-        .content(post.content)
-        .add_files(post.files)
-        .components(post.components)
-}
-
-/// A post as an ephemeral follow-up to an interaction.
-fn private_followup(post: Post) -> serenity::CreateInteractionResponseFollowup {
-    serenity::CreateInteractionResponseFollowup::new()
-        .allowed_mentions(post.allowed_mentions())
-        .content(post.content)
-        .add_files(post.files)
-        .components(post.components)
-        .ephemeral(true)
 }
 
 impl Publisher {
@@ -126,15 +109,13 @@ impl Publisher {
             return Ok(());
         }
         let owed = Owed::fresh(&outcome);
-        let refused_here = self.known_refusal(channel) == Some(Lacking::Posting)
-            || self.claims.suspect(owed.guild);
+        let refused_here =
+            self.known_refusal(channel) == Some(Lacking::Posting) || self.suspect(owed.guild);
         if matches!(via, Via::Channel) && claim.is_some() && refused_here {
             // Each refused try counts towards Discord's invalid requests: the outbox tries the
             // channel when its server's probe says Bredon may post there.
-            return Err(format!(
-                "Discord refused Bredon posts in channel {channel}'s server: kept for the outbox"
-            )
-            .into());
+            let why = format!("Discord refused Bredon posts in channel {channel}'s server");
+            return Err(Undelivered::NotAllowed(why).into());
         }
         // In turn with this process's other sends in the channel: a letter still in a handler's
         // hands when this one was written is delivered first.
@@ -146,11 +127,10 @@ impl Publisher {
             // A post now would overtake what the channel is owed from before: the outbox
             // delivers them in order, and the asker is told so privately.
             tracing::info!(channel, letter = ?outcome.letter, "an answer waits behind its channel's earlier letters");
+            // Left to the outbox, which is no failure: the asker was told, and hears no more.
             self.wait_behind(via).await;
-            return Err(format!(
-                "channel {channel} is owed earlier messages: kept for the outbox, after them"
-            )
-            .into());
+            let why = format!("channel {channel} is owed earlier messages: posted after them");
+            return Err(Undelivered::Later(why).into());
         }
         let mut progress = Progress::default();
         if outcome.is_direct_alone() {
@@ -192,27 +172,21 @@ impl Publisher {
     pub(super) async fn answer_privately(&self, post: Post, via: Via<'_>) -> Result<(), Error> {
         let http = self.http.as_ref();
         match via {
-            Via::Reply(ctx) => {
-                ctx.send(post.reply().ephemeral(true)).await?;
-            }
+            Via::Reply(ctx) => replies::reply(ctx, post, true).await?,
             Via::Deferred { token, .. } => {
-                http.delete_original_interaction_response(token).await?;
-                private_followup(post).execute(http, (None, token)).await?;
+                replies::delete_answer(http, token).await?;
+                replies::follow_privately(http, token, post).await?;
             }
             Via::Form(submit) => {
-                let response = response_message(post).ephemeral(true);
-                let response = serenity::CreateInteractionResponse::Message(response);
-                submit.create_response(http, response).await?;
+                replies::answer_at_once(http, Asked::form(submit), post, true).await?;
             }
-            Via::Followup(token) => {
-                private_followup(post).execute(http, (None, token)).await?;
-            }
+            Via::Followup(token) => replies::follow_privately(http, token, post).await?,
             Via::Channel => tracing::warn!("a private answer has no one to answer; not posted"),
         }
         Ok(())
     }
 
-    /// Delivers what `letter` still owes (the outbox loop holds its claim): the announcement as
+    /// Delivers what `letter` still owes (the outbox loop has its claim): the announcement as
     /// a channel message, unless the interaction it answered shows it went out already. The
     /// interaction's token is used only while it surely lives; after that, the channel path
     /// alone, which looks before it repeats a post.
@@ -226,9 +200,8 @@ impl Publisher {
         epoch: u64,
         claim: Claim,
     ) -> Result<(), Undelivered> {
-        let s = Arc::clone(&self.service);
         let now = now_ms();
-        let found = in_store(move || s.delivery(letter, now)).await;
+        let found = in_store(&self.service, move |s| s.delivery(letter, now)).await;
         let mut d = match found {
             Ok(Ok(Some(d))) => d,
             Ok(Ok(None)) => {
@@ -370,7 +343,7 @@ impl Publisher {
                 // "thinking" message would need its pings noted apart (a crash between them
                 // would lose them). It goes, and the announcement is a channel message, which
                 // pings by itself.
-                if let Err(e) = http.delete_original_interaction_response(token).await {
+                if let Err(e) = replies::delete_answer(http, token).await {
                     tracing::info!(error = %describe(&e), "a \"thinking\" message stays");
                 }
                 let owed = Owed::fresh(outcome);
@@ -382,9 +355,9 @@ impl Publisher {
                 token, issued_ms, ..
             } => {
                 let owed = Owed::fresh(outcome);
-                match thinking_edit(post).execute(http.as_ref(), token).await {
+                match replies::edit_answer(http, token, post).await {
                     Ok(edited) => {
-                        let id = Some(edited.id.get());
+                        let id = Some(edited);
                         note(progress, Part::Announcement, id);
                         // Outside servers the pings follow this answer.
                         self.acknowledged_outside(channel, outcome, token, issued_ms);
@@ -395,10 +368,7 @@ impl Publisher {
                 }
             }
             Via::Form(submit) => {
-                let response = response_message(post);
-                let sent = submit
-                    .create_response(http, serenity::CreateInteractionResponse::Message(response))
-                    .await;
+                let sent = replies::answer_at_once(http, Asked::form(submit), post, false).await;
                 match sent {
                     Ok(()) if wants_id => {
                         Ok(submit.get_response(http).await.ok().map(|m| m.id.get()))
@@ -491,7 +461,7 @@ impl Publisher {
                     _ => format!("It is your move in <#{channel}>: {link}"),
                 };
                 match owed.letter {
-                    // A direct message held long must never hold the game's channel.
+                    // A direct message kept waiting long must never keep the game's channel waiting.
                     Some(_) => progress.handed.push(Handed {
                         about: channel,
                         reader: player,
@@ -550,10 +520,9 @@ impl Publisher {
         if progress.is_empty() {
             return Ok(());
         }
-        let s = Arc::clone(&self.service);
         let letter = owed.letter.map(|letter| (letter, owed.epoch));
         let done = owed.letter.filter(|_| progress.done);
-        let settled = in_store(move || s.settle(letter, progress, now_ms()));
+        let settled = in_store(&self.service, move |s| s.settle(letter, progress, now_ms()));
         match settled.await {
             Ok(Ok(Ok(own))) => {
                 self.claims.release(&own);

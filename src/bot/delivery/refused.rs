@@ -4,11 +4,11 @@
 //! told again. What this process knows is kept in `Publisher::refused`, so a post costs no read
 //! of the store.
 
-use super::in_store;
-use crate::bot::data::{now_ms, Publisher};
+use crate::bot::blocking::in_store;
+use crate::bot::data::Publisher;
+use crate::clock::now_ms;
 use crate::store::records::Lacking;
 use poise::serenity_prelude as serenity;
-use std::sync::Arc;
 
 impl Publisher {
     /// Discord refused Bredon `lacking` in `channel` of `guild` (0: no server, a DM).
@@ -40,8 +40,10 @@ impl Publisher {
             self.remember_refusal(channel, Some(lacking));
             return;
         };
-        let s = Arc::clone(&self.service);
-        let told = in_store(move || s.refused_in(guild, channel, lacking, system, now_ms())).await;
+        let told = in_store(&self.service, move |s| {
+            s.refused_in(guild, channel, lacking, system, now_ms())
+        })
+        .await;
         match told {
             Ok(Ok((letter, stands))) => {
                 self.claims.release(&Vec::from_iter(letter));
@@ -65,8 +67,10 @@ impl Publisher {
         if !ends || guild == 0 {
             return;
         }
-        let s = Arc::clone(&self.service);
-        let noted = in_store(move || s.allowed_in(guild, channel, with_picture)).await;
+        let noted = in_store(&self.service, move |s| {
+            s.allowed_in(guild, channel, with_picture)
+        })
+        .await;
         if matches!(noted, Ok(Ok(()))) {
             tracing::info!(channel, with_picture, "Bredon may post there again");
             let left = (!with_picture).then_some(Lacking::Files);
@@ -78,8 +82,7 @@ impl Publisher {
     /// What the store says the servers were told, for this process to go by: read at start and
     /// again now and then, since processes sharing a store tell and clear refusals apart.
     pub(super) async fn reload_refusals(&self) {
-        let s = Arc::clone(&self.service);
-        if let Ok(Ok(all)) = in_store(move || s.refused_channels()).await {
+        if let Ok(Ok(all)) = in_store(&self.service, |s| s.refused_channels()).await {
             *self.refused.lock().expect("refused channels") = all
                 .into_iter()
                 .map(|(_, r)| (r.channel, r.lacking))

@@ -1,13 +1,14 @@
-//! Channels that do not hear Bredon, and the players waiting there. A channel refusing Bredon's
-//! posts with a code it has no row for (`Failure::Unknown`): such a refusal may mean anything,
-//! so what is owed is kept and tried again, but only for a bounded time: a channel answering so
-//! for `HOLD_MS` would hold everything after it while the clocks run, and a player could lose
-//! on time never told it was their turn. Past the hold, a post goes once more as text alone,
-//! and if that is refused too it is passed over and each player it pings is told by direct
-//! message instead; later posts in that channel are passed over the same way after one try
-//! each, until one goes through. A channel that refuses for a known reason (a permission taken
-//! away, a locked thread) keeps what it is owed until it allows it again; a post there that
-//! pings players and has waited `UNTOLD_MS` goes to them by direct message meanwhile, once.
+//! Channels that refuse Bredon's posts with a code it has no row for (`Failure::Unknown`). Such
+//! a refusal may mean anything, so what is owed is parked (kept and tried again after long
+//! waits), but only for a bounded time: a channel answering so for `PARKED_AT_MOST_MS` would
+//! keep everything after it waiting while the clocks run, and a player could lose on time never
+//! told it was their turn. Past that, a post
+//! goes once more as text alone, and if that is refused too it is passed over and each player
+//! it pings is told by direct message instead; later posts in that channel are passed over the
+//! same way after one try each, until one goes through. A channel that refuses for
+//! a known reason (a permission taken away, a locked thread) keeps what it is owed until it
+//! allows it again; a post there that pings players and has waited `UNTOLD_MS` goes to them by
+//! direct message meanwhile, once.
 
 use super::failure::{classify, discord_code, first_time, Failure};
 use crate::bot::post::{fit_before, Post};
@@ -16,9 +17,9 @@ use poise::serenity_prelude as serenity;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-/// How long a letter or a channel is held for a code Bredon does not know before it is passed
-/// over: within the hour a turn's reminder usually gives.
-pub const HOLD_MS: i64 = 30 * 60_000;
+/// How long a letter or a channel stays parked for a code Bredon does not know before it is
+/// passed over: within the hour a turn's reminder usually gives.
+pub const PARKED_AT_MOST_MS: i64 = 30 * 60_000;
 
 /// How long a post that pings players waits in a channel refusing it for a known reason before
 /// they are told by direct message: within the hour, as a reminder would.
@@ -35,9 +36,9 @@ pub struct Unheard {
 
 impl Unheard {
     /// Whether `error`, met posting in `channel` for a letter owed since `letter_since_ms`
-    /// (none: no letter), is an unknown code held long enough (the letter's or the channel's
-    /// hold): the post is then passed over. Notes the channel's first unknown refusal.
-    pub fn held_long(
+    /// (none: no letter), is an unknown code parked long enough (the letter or the channel):
+    /// the post is then passed over. Notes the channel's first unknown refusal.
+    pub fn parked_too_long(
         &self,
         channel: u64,
         letter_since_ms: Option<i64>,
@@ -53,8 +54,8 @@ impl Unheard {
             .expect("unheard")
             .entry(channel)
             .or_insert(now);
-        let letter_held = letter_since_ms.is_some_and(|since| now - since >= HOLD_MS);
-        letter_held || now - since >= HOLD_MS
+        let letter_parked = letter_since_ms.is_some_and(|since| now - since >= PARKED_AT_MOST_MS);
+        letter_parked || now - since >= PARKED_AT_MOST_MS
     }
 
     /// A post went through in `channel`: its unknown refusals are over.
@@ -104,9 +105,9 @@ fn place(guild: u64, channel: u64) -> String {
 pub fn passed_over(channel: u64, players: usize, error: &serenity::Error) {
     let code = discord_code(error).unwrap_or(0);
     if first_time("passed over", code) {
-        tracing::error!(channel, code, "a channel refused Bredon with a code it does not know for longer than it holds a post: passed over, and its players told by direct message; tell Bredon's developers the code");
+        tracing::error!(channel, code, "a channel refused Bredon with a code it does not know for longer than it parks a post: passed over, and its players told by direct message; tell Bredon's developers the code");
     } else {
-        tracing::warn!(channel, code, players, "a post held past its bound for an unknown code: passed over, its players told by direct message");
+        tracing::warn!(channel, code, players, "a post parked past its bound for an unknown code: passed over, its players told by direct message");
     }
 }
 

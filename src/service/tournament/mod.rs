@@ -3,7 +3,7 @@
 //! the crosstable. Pairing and tie-breaks are `crate::tournament`'s; this is their bookkeeping.
 //!
 //! Flow: `start_tournament` pairs round 1; adapters ask `pending_pairings` for games to open,
-//! claim each (`claim_pairing_thread`: one process of several makes its thread), make a thread
+//! lease each (`lease_pairing_thread`: one process of several makes its thread), make a thread
 //! for each and call `start_pairing`; a finished game stores its pairing's result;
 //! `tournament_news` (called after such games and by the timer loop) announces results, pairs
 //! the next round when the last game of a round ends, and finally announces the winner. Each step

@@ -220,12 +220,12 @@ impl Service {
     /// be made. `None` when the pairing needs no thread any more, or another process holds it;
     /// else the claim, whose earlier tries (`tries - 1`) may have made a thread whose answer was
     /// lost.
-    pub fn claim_pairing_thread(
+    pub fn lease_pairing_thread(
         &self,
         fixture: Fixture,
         now_ms: i64,
         for_ms: i64,
-    ) -> Result<Option<ThreadClaim>, Refusal> {
+    ) -> Result<Option<ThreadLease>, Refusal> {
         self.retried(|| {
             let Some((mut t, _)) = self.waiting(fixture)? else {
                 return Ok(None);
@@ -233,13 +233,13 @@ impl Service {
             let p = pairing_mut(&mut t, fixture);
             let claim = match p.opening {
                 Some(c) if c.holder != self.holder && c.until_ms > now_ms => return Ok(None),
-                Some(c) => ThreadClaim {
+                Some(c) => ThreadLease {
                     holder: self.holder,
                     until_ms: now_ms + for_ms,
                     tries: c.tries + 1,
                     since_ms: c.since_ms,
                 },
-                None => ThreadClaim {
+                None => ThreadLease {
                     holder: self.holder,
                     until_ms: now_ms + for_ms,
                     tries: 1,

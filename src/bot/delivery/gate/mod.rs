@@ -4,7 +4,7 @@
 //! (`limits.rs`). The same code runs under the fake Discord and in production, behind a REST
 //! proxy too, whose 429s it honours as Discord's.
 //!
-//! Invariant: a request reaches Discord at most `MOST_WAIT` after it came to the gate, or never.
+//! Invariant: a request reaches Discord at most `LONGEST_WAIT_AT_THE_GATE` after it came to the gate, or never.
 //! A request whose turn is further off (a bucket spent, a long 429, its bucket's queue) is
 //! answered 429 here without reaching Discord, so a letter's post never goes out after its lease
 //! (renewed right before it) could have passed to another process. A bucket's requests go one at
@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::OwnedMutexGuard;
 
 /// The longest a request waits at the gate for its turn (see the invariant above).
-pub const MOST_WAIT: Duration = Duration::from_secs(10);
+pub const LONGEST_WAIT_AT_THE_GATE: Duration = Duration::from_secs(10);
 /// The `retry_after` of the gate's own 429 for a request that waited its whole bound in its
 /// bucket's queue: the requests ahead of it were slow, and how much longer is not known.
 const QUEUED_TOO_LONG_RETRY_MS: i64 = 1_000;
@@ -164,7 +164,9 @@ async fn pass(
             return handed_back(status, &answer_headers, answer_body);
         };
         met_429 += 1;
-        let left_ms = MOST_WAIT.saturating_sub(came.elapsed()).as_millis() as i64;
+        let left_ms = LONGEST_WAIT_AT_THE_GATE
+            .saturating_sub(came.elapsed())
+            .as_millis() as i64;
         if let Some(wait_ms) = again_after_429(met_429, &t, left_ms) {
             tracing::debug!(route = ?route, retry_after_ms = t.retry_after_ms, "a short 429, waited out at the gate");
             tokio::time::sleep(Duration::from_millis(wait_ms as u64)).await;
@@ -191,7 +193,9 @@ async fn take_turn(
     route: &Route,
     came: Instant,
 ) -> Result<(OwnedMutexGuard<()>, i64), Response> {
-    let beyond = |ms: i64| came.elapsed() + Duration::from_millis(ms.max(0) as u64) > MOST_WAIT;
+    let beyond = |ms: i64| {
+        came.elapsed() + Duration::from_millis(ms.max(0) as u64) > LONGEST_WAIT_AT_THE_GATE
+    };
     loop {
         let queue = {
             let mut limits = inner.limits();
@@ -204,7 +208,7 @@ async fn take_turn(
             }
             limits.queue_of(route, now)
         };
-        let left = MOST_WAIT.saturating_sub(came.elapsed());
+        let left = LONGEST_WAIT_AT_THE_GATE.saturating_sub(came.elapsed());
         let Ok(turn) = tokio::time::timeout(left, Arc::clone(&queue).lock_owned()).await else {
             return Err(too_many_here(QUEUED_TOO_LONG_RETRY_MS, false));
         };
