@@ -40,6 +40,19 @@ async fn pass(fake: &FakeDiscord, bot: &Bot, seconds: u64, step: u64) {
     }
 }
 
+/// alice challenges bob to a game with a day per move and a reminder after an hour, playing
+/// White, and bob accepts.
+async fn a_day_a_move_reminded_hourly(fake: &FakeDiscord) {
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
+        { "name": "seat", "type": 4, "value": 0 },
+        { "name": "time", "type": 3, "value": "1d" },
+        { "name": "reminder", "type": 3, "value": "1h" }
+    ]);
+    run(fake, &alice(), "challenge", options).await;
+    press(fake, &bob(), "bredon:accept").await;
+}
+
 /// `/move ply:` by `user`, without waiting for Bredon's answer.
 fn move_blind(fake: &FakeDiscord, user: &TestUser, ply: &str) {
     let options = json!([{ "name": "ply", "type": 3, "value": ply }]);
@@ -103,14 +116,7 @@ async fn bredons_ply_lost_then_an_outage(every_request: bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_channel_refusing_with_an_unknown_code_for_hours_tells_the_player_to_move_by_dm() {
     let (fake, data, env, bot) = on_the_virtual_clock(&[]).await;
-    let options = json!([
-        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
-        { "name": "seat", "type": 4, "value": 0 },
-        { "name": "time", "type": 3, "value": "1d" },
-        { "name": "reminder", "type": 3, "value": "1h" }
-    ]);
-    run(&fake, &alice(), "challenge", options).await;
-    press(&fake, &bob(), "bredon:accept").await;
+    a_day_a_move_reminded_hourly(&fake).await;
     says(&ply(&fake, &alice(), "a1").await, "bob to move");
     let posts = format!("/channels/{CHANNEL}/messages");
     fake.refuse_for(&posts, 400, 99999, Duration::from_secs(3 * 3600));
@@ -236,14 +242,7 @@ fn attached(fake: &FakeDiscord, channel: u64, name: &str) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_a_channel_refuses_for_an_hour_goes_to_the_player_by_dm() {
     let (fake, data, env, bot) = on_the_virtual_clock(&[]).await;
-    let options = json!([
-        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
-        { "name": "seat", "type": 4, "value": 0 },
-        { "name": "time", "type": 3, "value": "1d" },
-        { "name": "reminder", "type": 3, "value": "1h" }
-    ]);
-    run(&fake, &alice(), "challenge", options).await;
-    press(&fake, &bob(), "bredon:accept").await;
+    a_day_a_move_reminded_hourly(&fake).await;
     says(&ply(&fake, &alice(), "a1").await, "bob to move");
     fake.set_bot_permissions(CHANNEL, perms::VIEW_CHANNEL);
     let told = |f: &FakeDiscord| {
@@ -296,14 +295,7 @@ async fn every_kind_of_post_made_with_its_answer_lost_then_an_outage_stands_once
         let dm = json!([{ "name": "dm", "type": 5, "value": true }]);
         says(&run(&fake, &user, "notify", dm).await, "Direct messages");
     }
-    let options = json!([
-        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
-        { "name": "seat", "type": 4, "value": 0 },
-        { "name": "time", "type": 3, "value": "1d" },
-        { "name": "reminder", "type": 3, "value": "1h" }
-    ]);
-    run(&fake, &alice(), "challenge", options).await;
-    press(&fake, &bob(), "bredon:accept").await;
+    a_day_a_move_reminded_hourly(&fake).await;
     fake.lossy(Duration::from_secs(6 * 3600), 1);
     move_blind(&fake, &alice(), "a1");
     fake.wait_until("a1", Duration::from_secs(30), |f| {

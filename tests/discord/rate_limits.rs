@@ -338,30 +338,8 @@ async fn five_hundred_servers_each_refusing_stay_far_below_discords_invalid_requ
         fake.add_guild(guild);
         fake.place_channel(channel, guild);
     }
-    with_service(data.path(), |s| {
-        for &(guild, channel) in &servers {
-            let options = bredon::service::ChallengeOptions {
-                opponent: Some(bredon::store::records::PlayerRef {
-                    id: bob().id,
-                    name: "bob".into(),
-                }),
-                seat: bredon::store::records::Seat::White,
-                reminder: Some("1h".into()),
-                ..Default::default()
-            };
-            let at = |user: crate::fake_discord::TestUser| bredon::service::Ctx {
-                guild,
-                ..sctx(&user, channel)
-            };
-            s.challenge(&at(alice()), &options).unwrap();
-            s.accept(&at(bob())).unwrap();
-            let moderator = bredon::service::Ctx {
-                moderator: true,
-                ..at(alice())
-            };
-            s.set_typed_plies(&moderator, true).unwrap();
-            posted_earlier(s);
-        }
+    games_with_reminders_in(data.path(), &servers, |s, moderator| {
+        s.set_typed_plies(moderator, true).unwrap();
     });
     let env = [
         ("BREDON_CLOCK_FILE", clock.as_str()),

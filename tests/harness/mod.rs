@@ -659,8 +659,27 @@ pub fn stored_game(service: &bredon::service::Service, channel: u64, plies: usiz
 /// Games in `channels` between alice and bob with a reminder an hour after each move, their
 /// first messages posted already.
 pub fn games_with_reminders(data: &Path, channels: &[u64]) {
+    let in_the_server: Vec<(u64, u64)> = channels
+        .iter()
+        .map(|&c| (fake_discord::GUILD_ID, c))
+        .collect();
+    games_with_reminders_in(data, &in_the_server, |_, _| {});
+}
+
+/// A game with a reminder after an hour (alice White, to move, against bob) in each
+/// (server, channel) of `places`, and `also` done in each as a moderator there (typed plies
+/// turned on, say).
+pub fn games_with_reminders_in(
+    data: &Path,
+    places: &[(u64, u64)],
+    also: impl Fn(&bredon::service::Service, &bredon::service::Ctx),
+) {
     with_service(data, |s| {
-        for &channel in channels {
+        for &(guild, channel) in places {
+            let at = |user: &TestUser| bredon::service::Ctx {
+                guild,
+                ..sctx(user, channel)
+            };
             let options = bredon::service::ChallengeOptions {
                 opponent: Some(bredon::store::records::PlayerRef {
                     id: bob().id,
@@ -670,8 +689,13 @@ pub fn games_with_reminders(data: &Path, channels: &[u64]) {
                 reminder: Some("1h".into()),
                 ..Default::default()
             };
-            s.challenge(&sctx(&alice(), channel), &options).unwrap();
-            s.accept(&sctx(&bob(), channel)).unwrap();
+            s.challenge(&at(&alice()), &options).unwrap();
+            s.accept(&at(&bob())).unwrap();
+            let moderator = bredon::service::Ctx {
+                moderator: true,
+                ..at(&alice())
+            };
+            also(s, &moderator);
             // Each game's posts delivered as they are made: an outbox of hundreds would be
             // read whole at every change.
             posted_earlier(s);

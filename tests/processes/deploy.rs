@@ -4,28 +4,12 @@
 
 use crate::fake_discord::{FakeDiscord, GUILD_ID};
 use crate::harness::*;
+use crate::scale::alice_and_bob_start;
 use crate::support;
 use serde_json::json;
 use std::time::Duration;
 
 const GAMES: u64 = 50;
-
-/// alice challenges bob in `channel` and bob accepts, through whichever process hears it.
-async fn started(fake: &FakeDiscord, channel: u64) {
-    let challenge = json!([
-        { "name": "opponent", "type": 6, "value": bob().id.to_string() },
-        { "name": "size", "type": 4, "value": 5 },
-        { "name": "seat", "type": 4, "value": 0 }
-    ]);
-    says(
-        &run_with(fake, channel, &alice(), "challenge", challenge).await,
-        "alice challenges bob",
-    );
-    says(
-        &press_in(fake, channel, &bob(), "bredon:accept").await,
-        "alice (White) vs bob (Black)",
-    );
-}
 
 /// How many of Bredon's messages in `channel` carry a file named `name`.
 fn carrying(fake: &FakeDiscord, channel: u64, name: &str) -> usize {
@@ -55,7 +39,7 @@ async fn two_processes_of_the_same_shards_deliver_fifty_results_once_each() {
     })
     .await;
     for &channel in &channels {
-        started(&fake, channel).await;
+        alice_and_bob_start(&fake, channel).await;
     }
     // Discord makes nothing for five minutes; every game ends meanwhile (bob resigns), so each
     // result and record is owed in the store.

@@ -28,7 +28,7 @@ async fn bob_asks_for_direct_messages(fake: &FakeDiscord, channel: u64) {
 }
 
 /// alice challenges bob to a 5x5 game in `channel`, playing White, and bob accepts.
-async fn alice_and_bob_start(fake: &FakeDiscord, channel: u64) {
+pub(crate) async fn alice_and_bob_start(fake: &FakeDiscord, channel: u64) {
     let challenge = json!([
         { "name": "opponent", "type": 6, "value": "222" },
         { "name": "size", "type": 4, "value": 5 },
