@@ -1,11 +1,13 @@
 //! Interactions' answers after the first: what an answer shows (`@original`, after a lost
 //! answer or a restart), a deferral's "thinking" message made into the announcement, and the
-//! channels outside any server: a DM with Bredon, and DMs and group DMs between users where a
-//! user installed Bredon. In a private channel Bredon is no member and speaks only in answers to
-//! interactions (interactions/application-commands, "Installation Context"), so no part of what
-//! such a channel is owed is a channel message: it goes out as a follow-up of the latest
-//! interaction acknowledged there (`tokens.rs`), and without one, to each player it pings as a
-//! direct message that links the channel. The next command there shows the game as it stands.
+//! channels outside any server where Bredon only answers: DMs and group DMs between users where
+//! a user installed Bredon (a DM with Bredon itself is a channel it posts in). There Bredon is
+//! no member and speaks only in answers to interactions (interactions/application-commands,
+//! "Installation Context"), so no part of what such a channel is owed is a channel message: it
+//! is written into the answer of the latest interaction acknowledged there (`tokens.rs`), its
+//! pings sent to their players by direct message, and without a live answer, it goes to each
+//! player it pings as a direct message that links the channel. The next command there shows
+//! the game as it stands.
 
 use super::failure::{classify, describe, Failure};
 use super::posting::{Owed, Undelivered};

@@ -148,7 +148,7 @@ impl Publisher {
                 let answering = answering(&via);
                 let answered = self.answer(channel, &outcome, post, via, &mut progress);
                 let message = answered.await?;
-                // Outside servers, what follows (the record, Bredon's ply) follows this answer.
+                // Outside servers, what follows (the record, Bredon's ply) is written into this answer.
                 if let Some((token, issued_ms)) = answering {
                     self.acknowledged_outside(channel, &outcome, &token, issued_ms);
                 }
@@ -301,7 +301,7 @@ impl Publisher {
     }
 
     /// The interaction with `token` (made at `issued_ms`) answered `outcome`: if its letter is
-    /// owed to a channel outside servers, follow-ups may use it from now on.
+    /// owed to a channel outside servers, what follows is written into its answer from now on.
     fn acknowledged_outside(&self, channel: u64, outcome: &Outcome, token: &str, issued_ms: i64) {
         if written_outside(outcome) {
             self.answers.acknowledged(channel, token, issued_ms);
@@ -359,7 +359,7 @@ impl Publisher {
                     Ok(edited) => {
                         let id = Some(edited);
                         note(progress, Part::Announcement, id);
-                        // Outside servers the pings follow this answer.
+                        // Outside servers the pings go by direct message, after this answer.
                         self.acknowledged_outside(channel, outcome, token, issued_ms);
                         self.pings(channel, owed, outcome, id, progress).await?;
                         Ok(id)
