@@ -4,6 +4,7 @@
 use super::blocking::blocking;
 use super::buttons::{buttons, label, move_id, parse_custom_id, web_link_of, with_web_link};
 use super::checks::{is_thread, missing_permissions};
+use super::delivery::failure::{classify, describe, Failure};
 use super::delivery::posting::created_ms;
 use super::delivery::publish::Via;
 use super::delivery::replies::{self, Asked, Field, Form};
@@ -45,7 +46,15 @@ pub async fn on_press(press: &serenity::ComponentInteraction, data: &Data) -> Re
     {
         return answer_privately(press, data, prompt, answer).await;
     }
-    replies::acknowledge(http, asked).await?;
+    if let Err(e) = replies::acknowledge(http, asked).await {
+        // A reply lost on its way back (a 5xx, a dropped connection): Discord may have taken
+        // the acknowledgement, and then the player sees nothing if Bredon stops here. The press
+        // is answered as if it did; its outcome is stored and posted as any other.
+        if classify(&e) != Failure::Uncertain {
+            return Err(e.into());
+        }
+        tracing::info!(error = %describe(&e), "a press's acknowledgement may have gone through; answered");
+    }
     if press.guild_id.is_none() {
         // Outside servers the outcome can only follow this press (`delivery/answers.rs`).
         let (channel, issued_ms) = (press.channel_id.get(), created_ms(press.id.get()));

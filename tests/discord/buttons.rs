@@ -314,3 +314,24 @@ async fn my_games_link_to_the_board_and_a_direct_message_says_it_is_my_move() {
         "no DM after dm:false"
     );
 }
+
+/// bob accepts with Accept, and the acknowledgement's reply is lost on its way back (Discord
+/// took it): the game starts all the same, announced once, with the challenge marked pressed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_whose_acknowledgement_reply_is_lost_is_answered_once() {
+    let (fake, _data, _bot) = boot_with(30.0, &[]).await;
+    let challenge = json!([{ "name": "seat", "type": 4, "value": 0 }]);
+    says(
+        &challenge_bob(&fake, challenge).await,
+        "alice challenges bob",
+    );
+    fake.lose_next_answer("/callback", 503);
+    let accept = fake.button(CHANNEL, "bredon:accept:").unwrap();
+    fake.press(&bob(), CHANNEL, &accept);
+    // In a server the pressed message is marked after the outcome is posted.
+    fake.wait_until("the challenge marked", Duration::from_secs(20), |f| {
+        said_in(f, CHANNEL, "bob pressed") == 1
+    })
+    .await;
+    assert_eq!(said_in(&fake, CHANNEL, "alice (White) vs bob (Black)"), 1);
+}
